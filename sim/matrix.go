@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/cara-sim/cara/algos"
+)
+
+// Cell holds everything computed for the model of batch t' used at batch t (t' <= t).
+type Cell struct {
+	A             float64    // QDM(Q_t, D_t, M_t')
+	B             float64    // QDM(Q_t, D_t', M_t')
+	ErrorRate     float64    // error rate of M_t' on D_t
+	QueryAccuracy float64    // accuracy of M_t' on Q_t; NaN when the queries have no labels
+	Errors        algos.Bits // per-point 0-1 errors of M_t' on D_t
+	Done          bool
+}
+
+// C is QDMdiff = A - B.
+func (c Cell) C() float64 { return c.A - c.B }
+
+// Matrix is the upper triangle of cells, stored column by column (column t holds t+1 cells), so a
+// live run can fill it as batches arrive. It implements algos.Matrix.
+type Matrix struct {
+	Scenario string
+	T        int
+	Off      int
+	Gamma    float64
+	Drifts   []Drift
+	cells    []Cell
+}
+
+// NewMatrix returns an empty T x T matrix whose first offline batches are the offline block.
+func NewMatrix(T, offline int) *Matrix {
+	return &Matrix{T: T, Off: offline, cells: make([]Cell, T*(T+1)/2)}
+}
+
+func index(tp, t int) int { return t*(t+1)/2 + tp }
+
+// Cell returns cell (tp, t), tp <= t.
+func (m *Matrix) Cell(tp, t int) *Cell { return &m.cells[index(tp, t)] }
+
+// Set stores cell (tp, t) and marks it done.
+func (m *Matrix) Set(tp, t int, c Cell) {
+	c.Done = true
+	m.cells[index(tp, t)] = c
+}
+
+// ColumnDone reports whether every cell (0..t, t) is computed.
+func (m *Matrix) ColumnDone(t int) bool {
+	for tp := 0; tp <= t; tp++ {
+		if !m.Cell(tp, t).Done {
+			return false
+		}
+	}
+	return true
+}
+
+// Batches implements algos.Matrix.
+func (m *Matrix) Batches() int { return m.T }
+
+// Offline implements algos.Matrix.
+func (m *Matrix) Offline() int { return m.Off }
+
+// Staleness implements algos.Matrix: QDMdiff of cell (tp, t); NaN when not computed.
+func (m *Matrix) Staleness(tp, t int) float64 {
+	c := m.Cell(tp, t)
+	if !c.Done {
+		return math.NaN()
+	}
+	return c.C()
+}
+
+// Errors implements algos.Matrix.
+func (m *Matrix) Errors(tp, t int) algos.Bits { return m.Cell(tp, t).Errors }
+
+// QueryAccuracy implements algos.Matrix.
+func (m *Matrix) QueryAccuracy(tp, t int) float64 {
+	c := m.Cell(tp, t)
+	if !c.Done {
+		return math.NaN()
+	}
+	return c.QueryAccuracy
+}
