@@ -1,6 +1,11 @@
 package algos
 
-import "errors"
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
 
 // Strategy is the outcome of replaying a decision function (Algorithm 1 of the paper) over the
 // batches Start..End (inclusive). The model of Start is trained at Start: every strategy pays
@@ -35,10 +40,112 @@ type Result struct {
 // Names lists every algorithm, in display order.
 var Names = []string{"oracle", "cara-t", "cara-ct", "cara-p", "never", "markov", "adwin", "ddm", "page-hinkley"}
 
+var displayNames = map[string]string{
+	"oracle": "Oracle", "cara-t": "CARA-T", "cara-ct": "CARA-CT", "cara-p": "CARA-P",
+	"never": "Never-retrain", "markov": "Markov", "adwin": "ADWIN", "ddm": "DDM", "page-hinkley": "Page-Hinkley",
+}
+
+// DisplayName is an algorithm's name as the paper writes it ("CARA-T", "Never-retrain").
+func DisplayName(name string) string {
+	if d, ok := displayNames[name]; ok {
+		return d
+	}
+	return name
+}
+
+// Validate checks that every name is one of Names.
+func Validate(names []string) error {
+	for _, n := range names {
+		if !slices.Contains(Names, n) {
+			return fmt.Errorf("unknown algorithm %q (valid: %s)", n, strings.Join(Names, ", "))
+		}
+	}
+	return nil
+}
+
 // Evaluate tunes each named algorithm on the offline block 0..Offline()-1 and replays it over the
 // online block Offline()..end (end inclusive, end < Batches(); cells up to column end must be
 // computed), at retraining cost r. The Oracle is always computed (SCPE needs it); results follow
-// the order of names. TEMPORARY SKELETON: being written.
+// the order of names.
 func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error) {
-	return nil, errors.New("algos: Evaluate not implemented yet")
+	if err := Validate(names); err != nil {
+		return nil, err
+	}
+	off := m.Offline()
+	if off < 1 || off >= m.Batches() {
+		return nil, fmt.Errorf("offline block of %d batches out of %d leaves no online block", off, m.Batches())
+	}
+	if end < off || end >= m.Batches() {
+		return nil, fmt.Errorf("end batch %d outside the online block %d..%d", end, off, m.Batches()-1)
+	}
+	c := Costs{M: m, R: r}
+	oracle := Oracle(c, off, end)
+	b := oracle.Cost()
+	out := make([]Result, 0, len(names))
+	for _, name := range names {
+		res := Result{Algorithm: name, OfflineCost: math.NaN()}
+		if name == "oracle" {
+			res.Strategy = oracle
+		} else {
+			p, params, offCost := policyFor(name, c)
+			res.Strategy = Replay(c, off, end, p)
+			res.Params, res.OfflineCost = params, offCost
+		}
+		a := res.Strategy.Cost()
+		res.Gap = a - b
+		res.SCPE = math.NaN()
+		if b != 0 {
+			res.SCPE = 100 * math.Abs(a-b) / math.Abs(b)
+		}
+		res.QueryAccuracy = QueryAccuracy(m, res.Strategy)
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
+// where it has parameters. It returns the tuned parameters and offline-optimal cost (NaN if none).
+func policyFor(name string, c Costs) (Policy, map[string]float64, float64) {
+	off := c.M.Offline()
+	switch name {
+	case "cara-t":
+		tu := TuneThreshold(c, 0, off-1, false)
+		return Threshold{Theta: tu.Value}, map[string]float64{"theta": tu.Value}, tu.Cost
+	case "cara-ct":
+		tu := TuneThreshold(c, 0, off-1, true)
+		return &Cumulative{Theta: tu.Value}, map[string]float64{"theta_c": tu.Value}, tu.Cost
+	case "cara-p":
+		p, o, cost := TunePeriodic(c, 0, off-1)
+		return Periodic{P: p, O: o}, map[string]float64{"period": float64(p), "offset": float64(o)}, cost
+	case "never":
+		return Never{}, nil, math.NaN()
+	case "markov":
+		return Markov{}, nil, math.NaN()
+	case "adwin":
+		return NewDetectorPolicy("ADWIN", NewADWIN(0.002)), nil, math.NaN()
+	case "ddm":
+		return NewDetectorPolicy("DDM", NewDDM()), nil, math.NaN()
+	case "page-hinkley":
+		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley()), nil, math.NaN()
+	}
+	panic("algos: policyFor called with unvalidated name " + name)
+}
+
+// QueryAccuracy is the prequential query accuracy of a strategy: the queries of batch t are
+// answered by the model in use before the decision at t, M_{s_{t-1}} (at Start, M_{Start-1}), and
+// the mean over Start..End is returned. NaN when the queries have no labels.
+func QueryAccuracy(m Matrix, s Strategy) float64 {
+	sum := 0.0
+	for i := range s.Model {
+		t := s.Start + i
+		prev := t - 1
+		if i > 0 {
+			prev = s.Model[i-1]
+		}
+		if prev < 0 {
+			prev = 0 // a block starting at batch 0 has no earlier model: its own answers first
+		}
+		sum += m.QueryAccuracy(prev, t)
+	}
+	return sum / float64(len(s.Model))
 }

@@ -1,0 +1,134 @@
+package algos
+
+import "fmt"
+
+// Policy is a decision function: at batch t, with the model of batch tp in use, retrain or keep.
+// Decide is called once per batch in increasing t; a policy with state (a running sum, a drift
+// detector) sees tp change after each of its own retrains.
+type Policy interface {
+	Decide(c Costs, t, tp int) (retrain bool, reason string)
+}
+
+// Replay runs Algorithm 1 over start..end: the model of start is trained at start, then at each
+// later batch the policy decides; a retrain costs C[t, t], a keep costs C[tp, t].
+func Replay(c Costs, start, end int, p Policy) Strategy {
+	n := end - start + 1
+	s := Strategy{Start: start, End: end, Model: make([]int, n), Cumulative: make([]float64, n), Reasons: make([]string, n)}
+	tp, sum := start, c.At(start, start)
+	s.Model[0], s.Cumulative[0], s.Reasons[0] = start, sum, fmt.Sprintf("train the first model at %d", start)
+	for t := start + 1; t <= end; t++ {
+		retrain, why := p.Decide(c, t, tp)
+		if retrain {
+			tp = t
+			s.Retrains = append(s.Retrains, t)
+		}
+		sum += c.At(tp, t)
+		i := t - start
+		s.Model[i], s.Cumulative[i], s.Reasons[i] = tp, sum, why
+	}
+	return s
+}
+
+// Threshold is CARA-T: keep iff C[tp, t] < Theta.
+type Threshold struct{ Theta float64 }
+
+// Decide implements Policy.
+func (p Threshold) Decide(c Costs, t, tp int) (bool, string) {
+	v := c.At(tp, t)
+	if v < p.Theta {
+		return false, fmt.Sprintf("keep: QDMdiff %.4g < theta %.4g", v, p.Theta)
+	}
+	return true, fmt.Sprintf("retrain: QDMdiff %.4g >= theta %.4g", v, p.Theta)
+}
+
+// Cumulative is CARA-CT: keep iff the sum of C[tp, j] for j = tp+1..t is < Theta; the sum restarts
+// after a retrain. Use a fresh value per replay.
+type Cumulative struct {
+	Theta float64
+	tp    int
+	sum   float64
+	begun bool
+}
+
+// Decide implements Policy.
+func (p *Cumulative) Decide(c Costs, t, tp int) (bool, string) {
+	if !p.begun || tp != p.tp {
+		p.tp, p.sum, p.begun = tp, 0, true
+	}
+	p.sum += c.At(tp, t)
+	if p.sum < p.Theta {
+		return false, fmt.Sprintf("keep: cumulative QDMdiff %.4g < theta_c %.4g", p.sum, p.Theta)
+	}
+	return true, fmt.Sprintf("retrain: cumulative QDMdiff %.4g >= theta_c %.4g", p.sum, p.Theta)
+}
+
+// Periodic is CARA-P: retrain iff t mod P == O (absolute batch index, so a period found offline
+// keeps its phase online).
+type Periodic struct{ P, O int }
+
+// Decide implements Policy.
+func (p Periodic) Decide(c Costs, t, tp int) (bool, string) {
+	if t%p.P == p.O {
+		return true, fmt.Sprintf("retrain: %d mod %d = %d", t, p.P, p.O)
+	}
+	return false, fmt.Sprintf("keep: %d mod %d = %d, not %d", t, p.P, t%p.P, p.O)
+}
+
+// Never is Never-retrain: always keep.
+type Never struct{}
+
+// Decide implements Policy.
+func (Never) Decide(c Costs, t, tp int) (bool, string) { return false, "keep: never retrains" }
+
+// Markov keeps iff C[tp, t] < R_t: a threshold that is always the retraining cost.
+type Markov struct{}
+
+// Decide implements Policy.
+func (Markov) Decide(c Costs, t, tp int) (bool, string) {
+	v, r := c.At(tp, t), c.R(t)
+	if v < r {
+		return false, fmt.Sprintf("keep: QDMdiff %.4g < R %.4g", v, r)
+	}
+	return true, fmt.Sprintf("retrain: QDMdiff %.4g >= R %.4g", v, r)
+}
+
+// Detector is a drift detector fed one value per update.
+type Detector interface {
+	Update(x float64) bool
+	Reset()
+}
+
+// DetectorPolicy feeds a drift detector, point by point in data order, the 0-1 errors of the model
+// in use on D_t, and retrains at t when it signals a drift at any point of the batch. The detector
+// is reset when the model changes. The rest of a batch after a drift is not fed: the reset that
+// follows the retrain would discard it anyway.
+type DetectorPolicy struct {
+	name  string
+	d     Detector
+	tp    int
+	begun bool
+}
+
+// NewDetectorPolicy wraps a fresh detector.
+func NewDetectorPolicy(name string, d Detector) *DetectorPolicy {
+	return &DetectorPolicy{name: name, d: d}
+}
+
+// Decide implements Policy.
+func (p *DetectorPolicy) Decide(c Costs, t, tp int) (bool, string) {
+	if !p.begun || tp != p.tp {
+		p.d.Reset()
+		p.tp, p.begun = tp, true
+	}
+	errs := c.M.Errors(tp, t)
+	for i := 0; i < errs.N; i++ {
+		x := 0.0
+		if errs.Get(i) {
+			x = 1
+		}
+		if p.d.Update(x) {
+			return true, fmt.Sprintf("retrain: %s drift at point %d of %d", p.name, i, errs.N)
+		}
+	}
+	return false, fmt.Sprintf("keep: no %s drift in %d points", p.name, errs.N)
+}
