@@ -55,11 +55,16 @@ func argmin(v []float64) int {
 // oraclePolicy retrains exactly at the given batches.
 type oraclePolicy []int
 
-func (o oraclePolicy) Decide(c Costs, t, tp int) (bool, string) {
-	if _, ok := slices.BinarySearch(o, t); ok {
-		return true, fmt.Sprintf("retrain: hindsight-optimal (QDMdiff %.4g, R %.4g)", c.At(tp, t), c.R(t))
+func (o oraclePolicy) Decide(c Costs, t, tp int) bool {
+	_, ok := slices.BinarySearch(o, t)
+	return ok
+}
+
+func (o oraclePolicy) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: hindsight-optimal (QDMdiff %.4g, R %.4g)", c.At(tp, t), c.R(t))
 	}
-	return false, fmt.Sprintf("keep: hindsight-optimal (QDMdiff %.4g)", c.At(tp, t))
+	return fmt.Sprintf("keep: hindsight-optimal (QDMdiff %.4g)", c.At(tp, t))
 }
 
 // RMax is the smallest constant retraining cost at which the Oracle on the offline block never
@@ -104,5 +109,12 @@ func RMax(m Matrix) float64 {
 		}
 		rmax = max(rmax, (never-sk)/float64(k))
 	}
+	// Rounding can leave the Oracle's tie at exactly R_max on the retraining side: step up by a
+	// few ulps until it never retrains.
+	for step := 1.0; step < 1<<40 && len(OracleRetrains(Costs{M: m, R: Constant(rmax)}, 0, n-1)) > 0; step *= 2 {
+		rmax = math.Nextafter(rmax, math.Inf(1)) + step*ulp(rmax)
+	}
 	return rmax
 }
+
+func ulp(x float64) float64 { return math.Nextafter(x, math.Inf(1)) - x }

@@ -4,9 +4,11 @@ import "fmt"
 
 // Policy is a decision function: at batch t, with the model of batch tp in use, retrain or keep.
 // Decide is called once per batch in increasing t; a policy with state (a running sum, a drift
-// detector) sees tp change after each of its own retrains.
+// detector) sees tp change after each of its own retrains. Explain, called right after Decide with
+// its answer, says why in one short line; it is kept apart so tuning loops format no strings.
 type Policy interface {
-	Decide(c Costs, t, tp int) (retrain bool, reason string)
+	Decide(c Costs, t, tp int) (retrain bool)
+	Explain(c Costs, t, tp int, retrain bool) string
 }
 
 // Replay runs Algorithm 1 over start..end: the model of start is trained at start, then at each
@@ -17,7 +19,8 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 	tp, sum := start, c.At(start, start)
 	s.Model[0], s.Cumulative[0], s.Reasons[0] = start, sum, fmt.Sprintf("train the first model at %d", start)
 	for t := start + 1; t <= end; t++ {
-		retrain, why := p.Decide(c, t, tp)
+		retrain := p.Decide(c, t, tp)
+		why := p.Explain(c, t, tp, retrain)
 		if retrain {
 			tp = t
 			s.Retrains = append(s.Retrains, t)
@@ -29,16 +32,32 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 	return s
 }
 
+// replayCost is Replay reduced to the strategy cost and retrain count, without allocations: the
+// inner loop of tuning.
+func replayCost(c Costs, start, end int, p Policy) (cost float64, retrains int) {
+	tp, cost := start, c.At(start, start)
+	for t := start + 1; t <= end; t++ {
+		if p.Decide(c, t, tp) {
+			tp = t
+			retrains++
+		}
+		cost += c.At(tp, t)
+	}
+	return cost, retrains
+}
+
 // Threshold is CARA-T: keep iff C[tp, t] < Theta.
 type Threshold struct{ Theta float64 }
 
 // Decide implements Policy.
-func (p Threshold) Decide(c Costs, t, tp int) (bool, string) {
-	v := c.At(tp, t)
-	if v < p.Theta {
-		return false, fmt.Sprintf("keep: QDMdiff %.4g < theta %.4g", v, p.Theta)
+func (p Threshold) Decide(c Costs, t, tp int) bool { return !(c.At(tp, t) < p.Theta) }
+
+// Explain implements Policy.
+func (p Threshold) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: QDMdiff %.4g >= theta %.4g", c.At(tp, t), p.Theta)
 	}
-	return true, fmt.Sprintf("retrain: QDMdiff %.4g >= theta %.4g", v, p.Theta)
+	return fmt.Sprintf("keep: QDMdiff %.4g < theta %.4g", c.At(tp, t), p.Theta)
 }
 
 // Cumulative is CARA-CT: keep iff the sum of C[tp, j] for j = tp+1..t is < Theta; the sum restarts
@@ -51,15 +70,20 @@ type Cumulative struct {
 }
 
 // Decide implements Policy.
-func (p *Cumulative) Decide(c Costs, t, tp int) (bool, string) {
+func (p *Cumulative) Decide(c Costs, t, tp int) bool {
 	if !p.begun || tp != p.tp {
 		p.tp, p.sum, p.begun = tp, 0, true
 	}
 	p.sum += c.At(tp, t)
-	if p.sum < p.Theta {
-		return false, fmt.Sprintf("keep: cumulative QDMdiff %.4g < theta_c %.4g", p.sum, p.Theta)
+	return !(p.sum < p.Theta)
+}
+
+// Explain implements Policy.
+func (p *Cumulative) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: cumulative QDMdiff %.4g >= theta_c %.4g", p.sum, p.Theta)
 	}
-	return true, fmt.Sprintf("retrain: cumulative QDMdiff %.4g >= theta_c %.4g", p.sum, p.Theta)
+	return fmt.Sprintf("keep: cumulative QDMdiff %.4g < theta_c %.4g", p.sum, p.Theta)
 }
 
 // Periodic is CARA-P: retrain iff t mod P == O (absolute batch index, so a period found offline
@@ -67,29 +91,37 @@ func (p *Cumulative) Decide(c Costs, t, tp int) (bool, string) {
 type Periodic struct{ P, O int }
 
 // Decide implements Policy.
-func (p Periodic) Decide(c Costs, t, tp int) (bool, string) {
-	if t%p.P == p.O {
-		return true, fmt.Sprintf("retrain: %d mod %d = %d", t, p.P, p.O)
+func (p Periodic) Decide(c Costs, t, tp int) bool { return t%p.P == p.O }
+
+// Explain implements Policy.
+func (p Periodic) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: %d mod %d = %d", t, p.P, p.O)
 	}
-	return false, fmt.Sprintf("keep: %d mod %d = %d, not %d", t, p.P, t%p.P, p.O)
+	return fmt.Sprintf("keep: %d mod %d = %d, not %d", t, p.P, t%p.P, p.O)
 }
 
 // Never is Never-retrain: always keep.
 type Never struct{}
 
 // Decide implements Policy.
-func (Never) Decide(c Costs, t, tp int) (bool, string) { return false, "keep: never retrains" }
+func (Never) Decide(c Costs, t, tp int) bool { return false }
+
+// Explain implements Policy.
+func (Never) Explain(c Costs, t, tp int, retrain bool) string { return "keep: never retrains" }
 
 // Markov keeps iff C[tp, t] < R_t: a threshold that is always the retraining cost.
 type Markov struct{}
 
 // Decide implements Policy.
-func (Markov) Decide(c Costs, t, tp int) (bool, string) {
-	v, r := c.At(tp, t), c.R(t)
-	if v < r {
-		return false, fmt.Sprintf("keep: QDMdiff %.4g < R %.4g", v, r)
+func (Markov) Decide(c Costs, t, tp int) bool { return !(c.At(tp, t) < c.R(t)) }
+
+// Explain implements Policy.
+func (Markov) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: QDMdiff %.4g >= R %.4g", c.At(tp, t), c.R(t))
 	}
-	return true, fmt.Sprintf("retrain: QDMdiff %.4g >= R %.4g", v, r)
+	return fmt.Sprintf("keep: QDMdiff %.4g < R %.4g", c.At(tp, t), c.R(t))
 }
 
 // Detector is a drift detector fed one value per update.
@@ -107,6 +139,7 @@ type DetectorPolicy struct {
 	d     Detector
 	tp    int
 	begun bool
+	at, n int // where the last drift was signalled, of how many points
 }
 
 // NewDetectorPolicy wraps a fresh detector.
@@ -115,20 +148,30 @@ func NewDetectorPolicy(name string, d Detector) *DetectorPolicy {
 }
 
 // Decide implements Policy.
-func (p *DetectorPolicy) Decide(c Costs, t, tp int) (bool, string) {
+func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
 	if !p.begun || tp != p.tp {
 		p.d.Reset()
 		p.tp, p.begun = tp, true
 	}
 	errs := c.M.Errors(tp, t)
+	p.n = errs.N
 	for i := 0; i < errs.N; i++ {
 		x := 0.0
 		if errs.Get(i) {
 			x = 1
 		}
 		if p.d.Update(x) {
-			return true, fmt.Sprintf("retrain: %s drift at point %d of %d", p.name, i, errs.N)
+			p.at = i
+			return true
 		}
 	}
-	return false, fmt.Sprintf("keep: no %s drift in %d points", p.name, errs.N)
+	return false
+}
+
+// Explain implements Policy.
+func (p *DetectorPolicy) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: %s drift at point %d of %d", p.name, p.at, p.n)
+	}
+	return fmt.Sprintf("keep: no %s drift in %d points", p.name, p.n)
 }

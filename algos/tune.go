@@ -54,8 +54,8 @@ func TuneThreshold(c Costs, start, end int, cumulative bool) Tuned {
 		if cumulative {
 			p = &Cumulative{Theta: v}
 		}
-		s := Replay(c, start, end, p)
-		outs[i] = outcome{s.Cost(), len(s.Retrains)}
+		cost, retrains := replayCost(c, start, end, p)
+		outs[i] = outcome{cost, retrains}
 		if o := outs[i]; o.cost < best.cost || (o.cost == best.cost && o.retrains < best.retrains) {
 			best = o
 		}
@@ -91,8 +91,7 @@ func TunePeriodic(c Costs, start, end int) (p, o int, cost float64) {
 	retrains := 0
 	for pp := 1; pp <= n; pp++ {
 		for oo := range pp {
-			s := Replay(c, start, end, Periodic{P: pp, O: oo})
-			if cc, r := s.Cost(), len(s.Retrains); cc < cost || (cc == cost && r < retrains) {
+			if cc, r := replayCost(c, start, end, Periodic{P: pp, O: oo}); cc < cost || (cc == cost && r < retrains) {
 				p, o, cost, retrains = pp, oo, cc, r
 			}
 		}
