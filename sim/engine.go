@@ -3,7 +3,14 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/cara-sim/cara/algos"
 )
 
 // GammaMode says how the RBF kernel's gamma is chosen.
@@ -42,6 +49,14 @@ type Config struct {
 	Order     Order
 	Workers   int  // 0 means GOMAXPROCS
 	SkipCross bool // skip cells (t', t) with t' < Offline <= t, except (Offline-1, Offline)
+	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
+	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
+	Staged bool
+}
+
+// Stats are the wall times of a run's stages (exact per stage for a staged run).
+type Stats struct {
+	Generate, Fit, Predict, Kernel time.Duration
 }
 
 // EventKind tells what an Event reports.
@@ -64,11 +79,368 @@ type Event struct {
 	Elapsed   time.Duration
 }
 
-// ErrNotImplemented is TEMPORARY while the engine is being written.
-var ErrNotImplemented = errors.New("engine: not implemented yet")
-
 // Run computes the matrix described by cfg. When events is not nil it receives one Event per
 // finished column or row (Run does not close it). Run stops early with ctx.Err() when ctx is done.
 func Run(ctx context.Context, cfg Config, events chan<- Event) (*Matrix, error) {
-	return nil, ErrNotImplemented
+	r, err := newRunner(ctx, cfg, events)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.Staged:
+		err = r.staged()
+	case cfg.Order == RowOrder:
+		err = r.rows()
+	default:
+		err = r.columns()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.m, nil
+}
+
+// runner holds one run's state. Batches and query sums are computed up front (cheap); models are
+// fitted as the order requires.
+type runner struct {
+	ctx     context.Context
+	cfg     Config
+	events  chan<- Event
+	T, off  int
+	workers int
+	batches []*Batch
+	ksum    [][]float64 // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	m       *Matrix
+	done    atomic.Int64
+	all     int
+	start   time.Time
+}
+
+func newRunner(ctx context.Context, cfg Config, events chan<- Event) (*runner, error) {
+	if cfg.Stream == nil || cfg.Trainer == nil {
+		return nil, errors.New("engine: a stream and a model are required")
+	}
+	T := cfg.Stream.Len()
+	if cfg.Offline < 1 || cfg.Offline >= T {
+		return nil, fmt.Errorf("engine: offline batches must be in 1..%d for %d batches, got %d", T-1, T, cfg.Offline)
+	}
+	r := &runner{ctx: ctx, cfg: cfg, events: events, T: T, off: cfg.Offline, workers: cfg.Workers, start: time.Now()}
+	if r.workers <= 0 {
+		r.workers = runtime.GOMAXPROCS(0)
+	}
+	r.m = NewMatrix(T, cfg.Offline)
+	r.m.Scenario = cfg.Scenario
+	r.m.Drifts = cfg.Stream.Drifts()
+	for t := 0; t < T; t++ {
+		for tp := 0; tp <= t; tp++ {
+			if !r.skip(tp, t) {
+				r.all++
+			}
+		}
+	}
+	t0 := time.Now()
+	r.batches = make([]*Batch, T)
+	if err := r.parallel(T, func(t int) error {
+		b, err := cfg.Stream.Batch(t)
+		if err != nil {
+			return fmt.Errorf("batch %d: %w", t, err)
+		}
+		if b.X.Len() == 0 {
+			return fmt.Errorf("batch %d is empty", t)
+		}
+		r.batches[t] = b
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	gamma, err := ResolveGamma(cfg.Gamma, r.batches[:cfg.Offline])
+	if err != nil {
+		return nil, err
+	}
+	r.m.Gamma = gamma
+	r.m.Stats.Generate = time.Since(t0)
+	t0 = time.Now()
+	r.ksum = make([][]float64, T)
+	if err := r.parallel(T, func(t int) error {
+		r.ksum[t] = QuerySums(r.batches[t].X, r.batches[t].Q, gamma)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	r.m.Stats.Kernel += time.Since(t0)
+	return r, nil
+}
+
+// ResolveGamma turns a kernel setting into a number: scale is 1/(d * variance of every offline
+// value, features pooled), auto is 1/d.
+func ResolveGamma(g GammaSpec, offline []*Batch) (float64, error) {
+	d := offline[0].X.D
+	switch g.Mode {
+	case GammaValue:
+		if !(g.Value > 0) || math.IsInf(g.Value, 0) {
+			return 0, fmt.Errorf("kernel gamma must be a positive number, got %v", g.Value)
+		}
+		return g.Value, nil
+	case GammaAuto:
+		return 1 / float64(d), nil
+	}
+	n, mean, m2 := 0.0, 0.0, 0.0
+	for _, b := range offline {
+		for _, v := range b.X.V {
+			n++
+			delta := v - mean
+			mean += delta / n
+			m2 += delta * (v - mean)
+		}
+	}
+	variance := m2 / n
+	if !(variance > 0) {
+		return 0, errors.New("kernel gamma scale: the offline data have zero variance; set kernel: {gamma: NUMBER}")
+	}
+	return 1 / (float64(d) * variance), nil
+}
+
+// skip reports whether a headless run leaves cell (tp, t) out.
+func (r *runner) skip(tp, t int) bool {
+	return r.cfg.SkipCross && tp < r.off && t >= r.off && !(tp == r.off-1 && t == r.off)
+}
+
+// parallel runs f(0..n-1) on the worker pool and returns the first error (by index order).
+func (r *runner) parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(r.workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || r.ctx.Err() != nil {
+					return
+				}
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+func (r *runner) fit(t int) (Model, error) {
+	b := r.batches[t]
+	seed, _ := Mix(r.cfg.Seed, 1, uint64(t))
+	m, err := r.cfg.Trainer.Fit(b.X, b.Y, seed)
+	if err != nil {
+		return nil, fmt.Errorf("batch %d: fitting %s: %w", t, r.cfg.Trainer.Name(), err)
+	}
+	return m, nil
+}
+
+// predict fills the model-dependent parts of cell (tp, t): errors, error rate, query accuracy.
+func (r *runner) predict(model Model, tp, t int) Cell {
+	b := r.batches[t]
+	pred := make([]uint8, max(b.X.Len(), b.Q.Len()))
+	model.Predict(b.X, pred)
+	c := Cell{Errors: errorBits(pred[:b.X.Len()], b.Y)}
+	c.ErrorRate = float64(c.Errors.Count()) / float64(b.X.Len())
+	c.QueryAccuracy = math.NaN()
+	if b.QY != nil && b.Q.Len() > 0 {
+		model.Predict(b.Q, pred[:b.Q.Len()])
+		c.QueryAccuracy = accuracy(pred[:b.Q.Len()], b.QY)
+	}
+	return c
+}
+
+// kernel fills A and B of cell (tp, t) given its errors and the model's errors on its own data.
+// B sums with the same function and order as A, so identical data give identical bits (QDMdiff
+// exactly 0 when the data do not change).
+func (r *runner) kernel(c *Cell, tp, t int, train algos.Bits) {
+	c.A = maskedMean(r.ksum[t], c.Errors)
+	if tp == t {
+		c.B = c.A
+		return
+	}
+	c.B = QDM(r.batches[t].Q, r.batches[tp].X, train, r.m.Gamma)
+}
+
+func (r *runner) emit(kind EventKind, index int, cells []Cell) error {
+	if r.events == nil {
+		return nil
+	}
+	ev := Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)}
+	select {
+	case r.events <- ev:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+// columns computes column t as soon as M_t exists, fitting models one batch ahead in a pipeline.
+func (r *runner) columns() error {
+	models := make([]Model, r.T)
+	ready := make(chan int, 2)
+	fitErr := make(chan error, 1)
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	go func() {
+		defer close(ready)
+		for t := 0; t < r.T; t++ {
+			m, err := r.fit(t)
+			if err != nil {
+				fitErr <- err
+				return
+			}
+			models[t] = m
+			select {
+			case ready <- t:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for t := 0; t < r.T; t++ {
+		select {
+		case _, ok := <-ready:
+			if !ok {
+				select {
+				case err := <-fitErr:
+					return err
+				default:
+					return r.ctx.Err()
+				}
+			}
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		}
+		col := make([]Cell, t+1)
+		// The diagonal first: its errors are M_t's training errors, which B needs.
+		col[t] = r.predict(models[t], t, t)
+		r.kernel(&col[t], t, t, col[t].Errors)
+		r.m.Set(t, t, col[t])
+		r.done.Add(1)
+		if err := r.parallel(t, func(tp int) error {
+			if r.skip(tp, t) {
+				return nil
+			}
+			c := r.predict(models[tp], tp, t)
+			r.kernel(&c, tp, t, r.m.Cell(tp, tp).Errors)
+			c.Done = true
+			col[tp] = c
+			r.done.Add(1)
+			return nil
+		}); err != nil {
+			return err
+		}
+		for tp := 0; tp < t; tp++ {
+			if col[tp].Done {
+				r.m.Set(tp, t, col[tp])
+			}
+		}
+		col[t].Done = true
+		if err := r.emit(ColumnDone, t, col); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rows computes row t' with only M_t' in memory.
+func (r *runner) rows() error {
+	for tp := 0; tp < r.T; tp++ {
+		model, err := r.fit(tp)
+		if err != nil {
+			return err
+		}
+		row := make([]Cell, r.T-tp)
+		row[0] = r.predict(model, tp, tp)
+		r.kernel(&row[0], tp, tp, row[0].Errors)
+		row[0].Done = true
+		r.done.Add(1)
+		train := row[0].Errors
+		if err := r.parallel(r.T-tp-1, func(i int) error {
+			t := tp + 1 + i
+			if r.skip(tp, t) {
+				return nil
+			}
+			c := r.predict(model, tp, t)
+			r.kernel(&c, tp, t, train)
+			c.Done = true
+			row[i+1] = c
+			r.done.Add(1)
+			return nil
+		}); err != nil {
+			return err
+		}
+		for i, c := range row {
+			if c.Done {
+				r.m.Set(tp, tp+i, c)
+			}
+		}
+		if err := r.emit(RowDone, tp, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staged fits every model, then predicts every cell, then computes every kernel term, timing each.
+func (r *runner) staged() error {
+	t0 := time.Now()
+	models := make([]Model, r.T)
+	// Models are fitted one at a time: each fit is itself parallel where the model allows.
+	for t := range models {
+		m, err := r.fit(t)
+		if err != nil {
+			return err
+		}
+		models[t] = m
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	r.m.Stats.Fit = time.Since(t0)
+	t0 = time.Now()
+	type pos struct{ tp, t int }
+	var cells []pos
+	for t := 0; t < r.T; t++ {
+		for tp := 0; tp <= t; tp++ {
+			if !r.skip(tp, t) {
+				cells = append(cells, pos{tp, t})
+			}
+		}
+	}
+	out := make([]Cell, len(cells))
+	if err := r.parallel(len(cells), func(i int) error {
+		out[i] = r.predict(models[cells[i].tp], cells[i].tp, cells[i].t)
+		return nil
+	}); err != nil {
+		return err
+	}
+	r.m.Stats.Predict = time.Since(t0)
+	t0 = time.Now()
+	for i, p := range cells {
+		if p.tp == p.t {
+			r.kernel(&out[i], p.t, p.t, out[i].Errors)
+			r.m.Set(p.t, p.t, out[i])
+		}
+	}
+	if err := r.parallel(len(cells), func(i int) error {
+		if p := cells[i]; p.tp != p.t {
+			r.kernel(&out[i], p.tp, p.t, r.m.Cell(p.tp, p.tp).Errors)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for i, p := range cells {
+		r.m.Set(p.tp, p.t, out[i])
+	}
+	r.done.Store(int64(len(cells)))
+	r.m.Stats.Kernel += time.Since(t0)
+	return nil
 }

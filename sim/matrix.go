@@ -27,6 +27,7 @@ type Matrix struct {
 	Off      int
 	Gamma    float64
 	Drifts   []Drift
+	Stats    Stats // stage timings of a staged run
 	cells    []Cell
 }
 

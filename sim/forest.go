@@ -1,0 +1,346 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// RandomForest is a random forest of CART trees with scikit-learn's defaults: bootstrap samples,
+// Gini impurity, fully grown trees, sqrt(d) features tried per split.
+type RandomForest struct {
+	Trees       int    // number of trees (100)
+	MaxDepth    int    // 0: unlimited
+	MinLeaf     int    // minimum samples per leaf (1)
+	MaxFeatures string // "sqrt" (default), "log2", "all", or a whole number
+	Workers     int    // trees fitted at once; 0 means GOMAXPROCS (the forest is the same for any value)
+}
+
+// Name implements Trainer.
+func (f RandomForest) Name() string { return "random_forest" }
+
+// WithDefaults fills zero fields with scikit-learn's defaults.
+func (f RandomForest) WithDefaults() RandomForest {
+	if f.Trees == 0 {
+		f.Trees = 100
+	}
+	if f.MinLeaf == 0 {
+		f.MinLeaf = 1
+	}
+	if f.MaxFeatures == "" {
+		f.MaxFeatures = "sqrt"
+	}
+	return f
+}
+
+// Validate reports a configuration error in the words of a scenario file.
+func (f RandomForest) Validate() error {
+	switch {
+	case f.Trees < 1:
+		return fmt.Errorf("random_forest.trees must be >= 1, got %d", f.Trees)
+	case f.MaxDepth < 0:
+		return fmt.Errorf("random_forest.max_depth must be >= 0 (0: unlimited), got %d", f.MaxDepth)
+	case f.MinLeaf < 1:
+		return fmt.Errorf("random_forest.min_leaf must be >= 1, got %d", f.MinLeaf)
+	}
+	_, err := f.features(1)
+	return err
+}
+
+// features is the number of features tried per split for d features.
+func (f RandomForest) features(d int) (int, error) {
+	switch f.MaxFeatures {
+	case "", "sqrt":
+		return max(1, int(math.Sqrt(float64(d)))), nil
+	case "log2":
+		return max(1, int(math.Log2(float64(d)))), nil
+	case "all":
+		return d, nil
+	}
+	n, err := strconv.Atoi(f.MaxFeatures)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf(`random_forest.max_features must be "sqrt", "log2", "all" or a whole number >= 1, got %q`, f.MaxFeatures)
+	}
+	return min(n, d), nil
+}
+
+// Fit implements Trainer. Tree i draws from NewRand(seed, i), so the forest is bit-identical for any
+// number of workers.
+func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
+	f = f.WithDefaults()
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	n := x.Len()
+	if n == 0 || len(y) != n {
+		return nil, fmt.Errorf("random forest: %d points and %d labels", n, len(y))
+	}
+	if c, ok := singleClass(y); ok {
+		return constModel(c), nil
+	}
+	mtry, _ := f.features(x.D)
+	forest := &forestModel{trees: make([]tree, f.Trees)}
+	workers := f.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, f.Trees) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := newTreeBuilder(x, y, mtry, f.MaxDepth, f.MinLeaf)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= f.Trees {
+					return
+				}
+				forest.trees[i] = b.build(NewRand(seed, uint64(i)))
+			}
+		}()
+	}
+	wg.Wait()
+	return forest, nil
+}
+
+// tree is a fitted CART tree in flat arrays: node i splits on feature[i] at threshold[i] (left when
+// x <= threshold, children at left[i] and left[i]+1), or is a leaf (feature -1) whose value is the
+// fraction of class 1 among its training samples.
+type tree struct {
+	feature   []int32
+	threshold []float64
+	left      []int32
+	value     []float64
+}
+
+type forestModel struct{ trees []tree }
+
+// Predict implements Model: the mean over trees of the leaves' class-1 fraction, class 1 when it
+// is above one half, as scikit-learn's predict (argmax of the mean probability, ties to class 0).
+func (f *forestModel) Predict(x Points, out []uint8) {
+	n := x.Len()
+	sum := make([]float64, n)
+	for ti := range f.trees {
+		t := &f.trees[ti]
+		for i := 0; i < n; i++ {
+			row := x.V[i*x.D : (i+1)*x.D]
+			node := int32(0)
+			for t.feature[node] >= 0 {
+				if row[t.feature[node]] <= t.threshold[node] {
+					node = t.left[node]
+				} else {
+					node = t.left[node] + 1
+				}
+			}
+			sum[i] += t.value[node]
+		}
+	}
+	half := float64(len(f.trees)) / 2
+	for i, s := range sum {
+		out[i] = 0
+		if s > half {
+			out[i] = 1
+		}
+	}
+}
+
+// treeBuilder holds one worker's buffers, reused across the trees it builds.
+type treeBuilder struct {
+	x                Points
+	y                []uint8
+	mtry             int
+	maxDepth, minLef int
+	weight           []float64 // bootstrap counts
+	base             [][]int32 // base[f]: all sample indices ordered by feature f
+	sorted           [][]int32 // sorted[f]: the tree's sample indices ordered by feature f, per node range
+	goLeft           []bool
+	scratch          []int32
+	order            []int
+	t                tree
+}
+
+func newTreeBuilder(x Points, y []uint8, mtry, maxDepth, minLeaf int) *treeBuilder {
+	n := x.Len()
+	b := &treeBuilder{x: x, y: y, mtry: mtry, maxDepth: maxDepth, minLef: minLeaf,
+		weight: make([]float64, n), goLeft: make([]bool, n), scratch: make([]int32, n), order: make([]int, x.D)}
+	b.sorted = make([][]int32, x.D)
+	// Presort once; each tree keeps the order of its bootstrap sample by filtering.
+	base := make([][]int32, x.D)
+	for f := range base {
+		idx := make([]int32, n)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		slices.SortStableFunc(idx, func(a, c int32) int {
+			va, vc := x.V[int(a)*x.D+f], x.V[int(c)*x.D+f]
+			switch {
+			case va < vc:
+				return -1
+			case va > vc:
+				return 1
+			}
+			return 0
+		})
+		base[f] = idx
+		b.sorted[f] = make([]int32, 0, n)
+	}
+	b.base = base
+	return b
+}
+
+func (b *treeBuilder) build(rng interface {
+	IntN(int) int
+}) tree {
+	n := b.x.Len()
+	clear(b.weight)
+	for range n {
+		b.weight[rng.IntN(n)]++
+	}
+	for f := range b.sorted {
+		s := b.sorted[f][:0]
+		for _, i := range b.base[f] {
+			if b.weight[i] > 0 {
+				s = append(s, i)
+			}
+		}
+		b.sorted[f] = s
+	}
+	b.t = tree{}
+	b.grow(rng, 0, len(b.sorted[0]), 0, b.newNode())
+	return tree{feature: slices.Clone(b.t.feature), threshold: slices.Clone(b.t.threshold),
+		left: slices.Clone(b.t.left), value: slices.Clone(b.t.value)}
+}
+
+func (b *treeBuilder) newNode() int32 {
+	b.t.feature = append(b.t.feature, -1)
+	b.t.threshold = append(b.t.threshold, 0)
+	b.t.left = append(b.t.left, 0)
+	b.t.value = append(b.t.value, 0)
+	return int32(len(b.t.feature) - 1)
+}
+
+// grow splits node over the samples sorted[f][lo:hi].
+func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, node int32) {
+	var w0, w1 float64
+	for _, i := range b.sorted[0][lo:hi] {
+		if b.y[i] == 0 {
+			w0 += b.weight[i]
+		} else {
+			w1 += b.weight[i]
+		}
+	}
+	b.t.value[node] = w1 / (w0 + w1)
+	count := hi - lo
+	if w0 == 0 || w1 == 0 || (b.maxDepth > 0 && depth >= b.maxDepth) || count < 2*b.minLef {
+		return
+	}
+	feature, threshold, ok := b.bestSplit(rng, lo, hi, w0, w1)
+	if !ok {
+		return
+	}
+	// Mark the side of each sample, then partition every feature's list stably.
+	nLeft := 0
+	d := b.x.D
+	for _, i := range b.sorted[feature][lo:hi] {
+		left := b.x.V[int(i)*d+feature] <= threshold
+		b.goLeft[i] = left
+		if left {
+			nLeft++
+		}
+	}
+	for f := range b.sorted {
+		s := b.sorted[f][lo:hi]
+		l, r := 0, nLeft
+		for _, i := range s {
+			if b.goLeft[i] {
+				b.scratch[l] = i
+				l++
+			} else {
+				b.scratch[r] = i
+				r++
+			}
+		}
+		copy(s, b.scratch[:count])
+	}
+	b.t.feature[node] = int32(feature)
+	b.t.threshold[node] = threshold
+	left := b.newNode()
+	b.newNode()
+	b.t.left[node] = left
+	b.grow(rng, lo, lo+nLeft, depth+1, left)
+	b.grow(rng, lo+nLeft, hi, depth+1, left+1)
+}
+
+// bestSplit tries features in random order until mtry non-constant ones have been scanned (as
+// scikit-learn does, constant features do not count), and returns the split with the least
+// weighted Gini impurity of the children; the threshold is the midpoint of two neighbouring values.
+func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, w1 float64) (int, float64, bool) {
+	d := b.x.D
+	for i := range b.order {
+		b.order[i] = i
+	}
+	best, bestF, bestT := math.Inf(-1), -1, 0.0
+	tried := 0
+	for k := 0; k < d && tried < b.mtry; k++ {
+		j := k + rng.IntN(d-k)
+		b.order[k], b.order[j] = b.order[j], b.order[k]
+		f := b.order[k]
+		s := b.sorted[f][lo:hi]
+		first, last := b.x.V[int(s[0])*d+f], b.x.V[int(s[len(s)-1])*d+f]
+		if first == last {
+			continue
+		}
+		tried++
+		var l0, l1, nl float64
+		cnt := 0
+		total := w0 + w1
+		for p := 0; p < len(s)-1; p++ {
+			i := s[p]
+			if b.y[i] == 0 {
+				l0 += b.weight[i]
+			} else {
+				l1 += b.weight[i]
+			}
+			nl += b.weight[i]
+			cnt++
+			v, next := b.x.V[int(i)*d+f], b.x.V[int(s[p+1])*d+f]
+			if v == next || cnt < b.minLef || len(s)-cnt < b.minLef {
+				continue
+			}
+			r0, r1, nr := w0-l0, w1-l1, total-nl
+			// Maximising sum over children of (c0^2 + c1^2)/n minimises the weighted Gini.
+			score := (l0*l0+l1*l1)/nl + (r0*r0+r1*r1)/nr
+			if score > best {
+				best, bestF, bestT = score, f, v/2+next/2
+				if bestT == next { // the midpoint rounded up to the right value
+					bestT = v
+				}
+			}
+		}
+	}
+	return bestF, bestT, bestF >= 0
+}
+
+// singleClass reports whether all labels are equal, and which.
+func singleClass(y []uint8) (uint8, bool) {
+	for _, v := range y {
+		if v != y[0] {
+			return 0, false
+		}
+	}
+	return y[0], true
+}
+
+// constModel predicts one class everywhere: the model of a batch with a single class.
+type constModel uint8
+
+func (c constModel) Predict(x Points, out []uint8) {
+	for i := range x.Len() {
+		out[i] = uint8(c)
+	}
+}
