@@ -4,7 +4,13 @@
 package scenarios
 
 import (
-	"errors"
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
@@ -47,11 +53,56 @@ type Options struct {
 // Info describes an embedded scenario for pickers and listings.
 type Info struct{ Name, Title, About string }
 
-// Load reads an embedded scenario by name, or a scenario file by path.
-// TEMPORARY SKELETON: being written.
+// Load reads an embedded scenario by name, or a scenario file by path (a path that exists wins).
 func Load(nameOrPath string, opt Options) (*Scenario, error) {
-	return nil, errors.New("scenarios: not implemented yet")
+	if st, err := os.Stat(nameOrPath); err == nil && !st.IsDir() {
+		src, err := readFile(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		s, err := Parse(nameOrPath, src, filepath.Dir(nameOrPath), opt)
+		if err != nil {
+			return nil, err
+		}
+		s.Path = nameOrPath
+		return s, nil
+	}
+	name := strings.TrimSuffix(nameOrPath, ".yaml")
+	src, err := embedded.ReadFile("embedded/" + name + ".yaml")
+	if err != nil || strings.ContainsAny(name, "/\\") {
+		var names []string
+		for _, i := range Embedded() {
+			names = append(names, i.Name)
+		}
+		return nil, fmt.Errorf("no scenario %q: not a file, and not an embedded scenario (%s)", nameOrPath, strings.Join(names, ", "))
+	}
+	return Parse(name+".yaml", src, "", opt)
 }
 
-// Embedded lists the embedded scenarios in a stable order. TEMPORARY SKELETON: being written.
-func Embedded() []Info { return nil }
+//go:embed embedded/*.yaml
+var embedded embed.FS
+
+// Default is the scenario the bare command opens.
+const Default = "covcon-d"
+
+// Embedded lists the embedded scenarios in a stable (alphabetical) order.
+func Embedded() []Info {
+	entries, _ := embedded.ReadDir("embedded")
+	var out []Info
+	for _, e := range entries {
+		src, err := embedded.ReadFile("embedded/" + e.Name())
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Name  string `yaml:"name"`
+			Title string `yaml:"title"`
+			About string `yaml:"about"`
+		}
+		if err := yaml.Unmarshal(src, &head); err != nil {
+			continue
+		}
+		out = append(out, Info{Name: head.Name, Title: head.Title, About: strings.TrimSpace(head.About)})
+	}
+	return out
+}

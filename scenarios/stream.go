@@ -2,23 +2,88 @@ package scenarios
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/cara-sim/cara/sim"
 )
 
 // dataSource yields the data of each batch: a generator with its concept timeline, or a CSV table.
+// Sources own their seeds and are safe for concurrent use.
 type dataSource interface {
 	Len() int
 	Features() int
-	// Data returns batch t's points and labels, drawing any randomness from rng.
-	Data(t int, rng *rand.Rand) (sim.Points, []uint8, error)
+	Data(t int) (sim.Points, []uint8, error)
 	// Label labels x by the concept in force at batch t; ok is false when the source has no known
 	// concept (a CSV), and then generated queries carry no labels.
-	Label(t int, x sim.Points, rng *rand.Rand) (y []uint8, ok bool)
+	Label(t int, x sim.Points) (y []uint8, ok bool, err error)
 	Drifts() []sim.Drift
 }
 
 // querySource yields the queries of batch t given that batch's data.
 type querySource interface {
-	Queries(t int, b *sim.Batch, rng *rand.Rand) (sim.Points, []uint8, error)
+	Queries(t int, b *sim.Batch) (sim.Points, []uint8, error)
+}
+
+// stream joins a data source and a query source into a sim.Stream.
+type stream struct {
+	data    dataSource
+	queries querySource
+}
+
+func (s *stream) Len() int            { return s.data.Len() }
+func (s *stream) Features() int       { return s.data.Features() }
+func (s *stream) Drifts() []sim.Drift { return s.data.Drifts() }
+
+// Batch implements sim.Stream.
+func (s *stream) Batch(t int) (*sim.Batch, error) {
+	x, y, err := s.data.Data(t)
+	if err != nil {
+		return nil, err
+	}
+	b := &sim.Batch{T: t, X: x, Y: y}
+	if b.Q, b.QY, err = s.queries.Queries(t, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// fromData samples queries without replacement from the batch's data; their labels are the data's.
+type fromData struct {
+	seed     uint64
+	size     int     // a number of queries, or
+	fraction float64 // a fraction of the batch
+}
+
+func (q fromData) Queries(t int, b *sim.Batch) (sim.Points, []uint8, error) {
+	n := b.X.Len()
+	k := q.size
+	if q.fraction > 0 {
+		k = max(1, int(q.fraction*float64(n)+0.5))
+	}
+	k = min(k, n)
+	rng := sim.NewRand(q.seed, 3, uint64(t))
+	idx := sample(rng, n, k)
+	d := b.X.D
+	out := sim.Points{D: d, V: make([]float64, 0, k*d)}
+	y := make([]uint8, 0, k)
+	for _, i := range idx {
+		out.V = append(out.V, b.X.Row(i)...)
+		y = append(y, b.Y[i])
+	}
+	return out, y, nil
+}
+
+// sample draws k of 0..n-1 without replacement (a partial Fisher-Yates shuffle), in ascending order.
+func sample(rng *rand.Rand, n, k int) []int {
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := range k {
+		j := i + rng.IntN(n-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	out := perm[:k]
+	slices.Sort(out)
+	return out
 }
