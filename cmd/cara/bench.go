@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+// benchSizes match the work of ../shared/bench/pyref_pipeline.py for each --size.
+var benchSizes = map[string]struct{ batches, size, queries, trees, offline int }{
+	"paper": {100, 1000, 100, 100, 25},
+	"small": {30, 500, 50, 20, 8},
+}
+
+// covconYAML is CovCon-D at a given size, as the reference pipeline generates it.
+func covconYAML(batches, size, queries, trees, offline int) string {
+	var concepts strings.Builder
+	for at := 0; at < batches; at += 10 {
+		op := ">"
+		if (at/10)%2 == 1 {
+			op = "<="
+		}
+		fmt.Fprintf(&concepts, "    - {at: %d, label: \"0.8*sin(pi*x1) %s x2\"}\n", at, op)
+	}
+	return fmt.Sprintf(`name: covcon-d-bench
+seed: 0
+batches: %d
+offline: %d
+data:
+  size: %d
+  features: 2
+  gaussian: {mean: "((t+1) %% 7)/10", std: 0.1}
+  concepts:
+%squeries: {from: data, size: %d}
+model: {random_forest: {trees: %d}}
+kernel: {gamma: scale}
+retrain_cost: 20
+`, batches, offline, size, concepts.String(), queries, trees)
+}
+
+func newBenchCmd() *cobra.Command {
+	var size string
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Time the paper's pipeline on CovCon-D, stage by stage, as JSON",
+		Long: `bench runs the pipeline of ../shared/bench/pyref_pipeline.py (generate CovCon-D, fit a forest per
+batch, predict every model on every later batch, the full staleness matrix, the Oracle and exact
+CARA-T/CT tuning) one stage after another, and prints seconds per stage and peak memory as JSON with
+the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs both).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			z, ok := benchSizes[size]
+			if !ok {
+				return usagef("--size must be paper or small, got %q", size)
+			}
+			s, err := scenarios.Parse("covcon-d-bench.yaml", []byte(covconYAML(z.batches, z.size, z.queries, z.trees, z.offline)), "", scenarios.Options{})
+			if err != nil {
+				return err
+			}
+			cfg, err := s.Config(s.Seed)
+			if err != nil {
+				return err
+			}
+			cfg.Staged, cfg.Workers = true, workers(cmd)
+			start := time.Now()
+			m, err := sim.Run(cmd.Context(), cfg, nil)
+			if err != nil {
+				return err
+			}
+			t0 := time.Now()
+			res, err := algos.Evaluate(m, algos.Constant(20), []string{"oracle", "cara-t", "cara-ct"}, m.T-1)
+			if err != nil {
+				return err
+			}
+			algS := time.Since(t0).Seconds()
+			out := map[string]any{
+				"machine":      map[string]any{"cpus": runtime.NumCPU(), "gomaxprocs": runtime.GOMAXPROCS(0), "go": runtime.Version()},
+				"work":         map[string]int{"batches": z.batches, "size": z.size, "queries": z.queries, "trees": z.trees, "offline": z.offline},
+				"gamma":        m.Gamma,
+				"generate_s":   m.Stats.Generate.Seconds(),
+				"fit_s":        m.Stats.Fit.Seconds(),
+				"predict_s":    m.Stats.Predict.Seconds(),
+				"kernel_s":     m.Stats.Kernel.Seconds(),
+				"algorithms_s": algS,
+				"total_s":      time.Since(start).Seconds(),
+				"oracle_cost":  res[0].Strategy.Cost(),
+				"peak_rss_mb":  peakRSSMB(),
+			}
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", " ")
+			return enc.Encode(out)
+		},
+	}
+	cmd.Flags().StringVar(&size, "size", "paper", "paper (100 batches x 1000 points, 100 trees) or small")
+	return cmd
+}
+
+// peakRSSMB reads the process's peak resident memory from /proc (Linux); NaN elsewhere is reported
+// as 0.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			f := strings.Fields(l)
+			if len(f) >= 2 {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}

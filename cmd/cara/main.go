@@ -1,0 +1,63 @@
+// Command cara simulates cost-aware retraining of ML models over drifting data: a live terminal UI
+// that steps through a scenario batch by batch, headless runs, sweeps over the retraining cost, a
+// reproduction of the paper's tables, figures, benchmarks, and the same UI served over SSH.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// usageError marks a mistake in the command line (exit code 2).
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "cara: %v\n", err)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		os.Exit(2)
+	case errors.Is(err, context.Canceled):
+		os.Exit(130)
+	}
+	os.Exit(1)
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cara",
+		Short: "Watch, step through and measure cost-aware retraining of ML models over drifting data",
+		Long: `cara simulates the CARA paper (Mahadevan & Mathioudakis, "Cost-Effective Retraining of
+Machine Learning Models"): every batch gets a model, a staleness cost that looks at where the
+queries are fills a cost matrix, and retraining algorithms (the Oracle, CARA-T, CARA-CT, CARA-P,
+Never-retrain, Markov, ADWIN, DDM, Page-Hinkley) are paths through it.
+
+With no arguments in a terminal, cara opens a scenario picker.`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return openDefault(cmd, args)
+		},
+	}
+	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newMatrixCmd(), newRunCmd(), newSweepCmd(), newMergeCmd(), newReproduceCmd(),
+		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd())
+	return root
+}

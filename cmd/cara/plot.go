@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/figures"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+func newPlotCmd() *cobra.Command {
+	var dir, format string
+	cmd := &cobra.Command{
+		Use:   "plot results.jsonl",
+		Short: "Draw a sweep's figures: cost, retrains and accuracy against R, and the tuned parameters",
+		Example: `  cara sweep covcon-d --seeds 5 -o covcon-d.jsonl
+  cara plot covcon-d.jsonl -o figures/ --format svg`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := figures.ParseFormat(format)
+			if err != nil {
+				return usageError{err}
+			}
+			file, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			rows, err := figures.ReadSweep(file, args[0])
+			file.Close()
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			paths, err := figures.SweepFigures(rows, dir, f)
+			for _, p := range paths {
+				fmt.Println(p)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "output", "o", ".", "folder for the figures")
+	cmd.Flags().StringVar(&format, "format", "png", "png or svg")
+	return cmd
+}
+
+// runFigures draws a run's figures: the matrix with the Oracle's and CARA-T's strategies, the
+// cumulative costs, and for 2-D data six batches with the prequential model's errors.
+func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.Result, dir, format string) ([]string, error) {
+	f, err := figures.ParseFormat(format)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []figures.Path
+	var oracle algos.Strategy
+	for _, r := range res {
+		if r.Algorithm == "oracle" {
+			oracle = r.Strategy
+		}
+		if r.Algorithm == "oracle" || r.Algorithm == "cara-t" {
+			paths = append(paths, figures.Path{Algorithm: r.Algorithm, Strategy: r.Strategy})
+		}
+	}
+	var files []string
+	p, err := figures.MatrixFigure(m, s.RetrainCost, paths, dir, s.Name+"-matrix", f)
+	if err != nil {
+		return files, err
+	}
+	files = append(files, p)
+	r0 := s.RetrainCost(m.Off)
+	if p, err = figures.CumulativeFigure(s.Name, r0, res, dir, s.Name+"-cumulative", f); err != nil {
+		return files, err
+	}
+	files = append(files, p)
+	if s.Features < 2 || oracle.Model == nil {
+		return files, nil
+	}
+	st, err := s.Stream(seed)
+	if err != nil {
+		return files, err
+	}
+	var frames []figures.BatchFrame
+	for k := range 6 {
+		t := m.Off + k*(m.T-1-m.Off)/5
+		b, err := st.Batch(t)
+		if err != nil {
+			return files, err
+		}
+		// The model answering batch t's queries: the Oracle's model before its decision at t.
+		model := t - 1
+		if i := t - oracle.Start; i > 0 {
+			model = oracle.Model[i-1]
+		}
+		frames = append(frames, figures.BatchFrame{Batch: b, Model: model, Errors: m.Errors(model, t)})
+	}
+	p, err = figures.BatchesFigure(s.Name, frames, dir, s.Name+"-batches", f)
+	if err != nil {
+		return files, err
+	}
+	return append(files, filepath.Clean(p)), nil
+}

@@ -1,0 +1,82 @@
+// Package figures owns the paper's plots drawn from cara's own runs, as PNG or SVG with
+// gonum.org/v1/plot: strategy cost, retrains and query accuracy against the retraining cost (the
+// paper's figures 5 and 6), the tuned parameters against it (figure 4b), the cost matrix with
+// strategies drawn on it (figure 4a), cumulative cost over the online batches (the appendix
+// figure) and small multiples of chosen batches (figures 1 and 2). Colours per algorithm come from
+// internal/palette, so they match the terminal UI.
+package figures
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/cara-sim/cara/internal/palette"
+)
+
+// Format is an output format: "png" or "svg".
+type Format string
+
+const (
+	PNG Format = "png"
+	SVG Format = "svg"
+)
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case PNG, SVG:
+		return f, nil
+	}
+	return "", fmt.Errorf("figure format must be png or svg, got %q", s)
+}
+
+// algoColor is an algorithm's colour, shared with the terminal UI.
+func algoColor(name string) color.Color {
+	r, g, b := palette.RGB(name)
+	return color.RGBA{R: r, G: g, B: b, A: 255}
+}
+
+// grid draws plots as a grid of tiles (rows of columns, nil for an empty tile) and writes it to
+// dir/name.format. It returns the file's path.
+func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
+	var c vg.CanvasWriterTo
+	switch f {
+	case SVG:
+		c = vgsvg.New(w, h)
+	default:
+		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+	}
+	dc := draw.New(c)
+	rows, cols := len(plots), 0
+	for _, r := range plots {
+		cols = max(cols, len(r))
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter,
+		PadLeft: 2 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadX: 4 * vg.Millimeter, PadY: 4 * vg.Millimeter}
+	canvases := plot.Align(plots, tiles, dc)
+	for j := range plots {
+		for i, p := range plots[j] {
+			if p != nil {
+				p.Draw(canvases[j][i])
+			}
+		}
+	}
+	path := filepath.Join(dir, name+"."+string(f))
+	file, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := c.WriteTo(file); err != nil {
+		file.Close()
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	return path, file.Close()
+}

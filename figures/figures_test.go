@@ -1,0 +1,206 @@
+package figures
+
+import (
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/sim"
+)
+
+// smallMatrix is a hand-filled 8-batch matrix (3 offline) with a block of high staleness for
+// model 0 after batch 4, so the strategies drawn on it differ.
+func smallMatrix() *sim.Matrix {
+	m := sim.NewMatrix(8, 3)
+	m.Scenario = "small"
+	rng := rand.New(rand.NewPCG(1, 2))
+	for t := 0; t < m.T; t++ {
+		for tp := 0; tp <= t; tp++ {
+			c := sim.Cell{A: rng.Float64(), QueryAccuracy: 0.9, Errors: algos.NewBits(10)}
+			if tp == 0 && t > 4 {
+				c.A += 5
+			}
+			if tp == t {
+				c.A = 0
+			}
+			m.Set(tp, t, c)
+		}
+	}
+	return m
+}
+
+func checkPNG(t *testing.T, path string, minW, minH int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s does not decode as PNG: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() < minW || b.Dy() < minH {
+		t.Errorf("%s is %dx%d, want at least %dx%d", path, b.Dx(), b.Dy(), minW, minH)
+	}
+}
+
+func checkSVG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := xml.NewDecoder(f)
+	root := ""
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s does not parse as XML: %v", path, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("%s: root element %q, want svg", path, root)
+	}
+}
+
+func TestMatrixAndCumulativeFigures(t *testing.T) {
+	m := smallMatrix()
+	r := algos.Constant(2)
+	c := algos.Costs{M: m, R: r}
+	oracle := algos.Oracle(c, m.Off, m.T-1)
+	dir := t.TempDir()
+	for _, f := range []Format{PNG, SVG} {
+		path, err := MatrixFigure(m, r, []Path{{"oracle", oracle}}, dir, "matrix", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cum, err := CumulativeFigure("small", 2, []algos.Result{{Algorithm: "oracle", Strategy: oracle}}, dir, "cumulative", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == PNG {
+			// 22 cm at vgimg's default 96 dpi is about 831 pixels.
+			checkPNG(t, path, 800, 580)
+			checkPNG(t, cum, 650, 430)
+		} else {
+			checkSVG(t, path)
+			checkSVG(t, cum)
+		}
+	}
+}
+
+func TestCostGrid(t *testing.T) {
+	m := smallMatrix()
+	g := costGrid{m, algos.Constant(7)}
+	if v := g.Z(2, 2); v != 7 {
+		t.Errorf("diagonal = %v, want R = 7", v)
+	}
+	if v := g.Z(1, 3); !math.IsNaN(v) {
+		t.Errorf("below the diagonal = %v, want NaN", v)
+	}
+	if v, want := g.Z(5, 0), m.Cell(0, 5).A-m.Cell(0, 5).B; v != want {
+		t.Errorf("C[0,5] = %v, want A-B = %v", v, want)
+	}
+}
+
+const sweepLines = `{"scenario":"s","seed":1,"retrain_cost":1,"algorithm":"oracle","strategy_cost":3,"scpe":0,"gap":0,"query_accuracy":0.9,"retrains":2,"retrain_batches":[4,6],"params":null,"offline_cost":null}
+{"scenario":"s","seed":2,"retrain_cost":1,"algorithm":"oracle","strategy_cost":5,"scpe":0,"gap":0,"query_accuracy":0.8,"retrains":1,"retrain_batches":[4],"params":null,"offline_cost":null}
+{"scenario":"s","seed":1,"retrain_cost":2,"algorithm":"cara-t","strategy_cost":6,"scpe":20,"gap":1,"query_accuracy":null,"retrains":1,"retrain_batches":[5],"params":{"theta":1.5},"offline_cost":4}
+{"scenario":"s","seed":1,"retrain_cost":3,"algorithm":"cara-t","strategy_cost":7,"scpe":null,"gap":1,"query_accuracy":0.7,"retrains":0,"retrain_batches":[],"params":{"theta":null},"offline_cost":4}
+`
+
+func TestReadSweepAndSeries(t *testing.T) {
+	rows, err := ReadSweep(strings.NewReader(sweepLines+"\n"), "results.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("read %d rows, want 4", len(rows))
+	}
+	// The Oracle at R = 1 over seeds 1 and 2: mean (3+5)/2 = 4, spread [3, 5].
+	st := series(rows[:2], func(r SweepRow) (float64, bool) { return r.StrategyCost, true })
+	if len(st) != 1 || st[0] != (stat{r: 1, mean: 4, lo: 3, hi: 5}) {
+		t.Errorf("series = %+v, want one stat {1 4 3 5}", st)
+	}
+	// An unbounded threshold (null) is left out rather than drawn at infinity.
+	th := series(rows[2:], func(r SweepRow) (float64, bool) {
+		v := r.Params["theta"]
+		return derefOr(v), v != nil
+	})
+	if len(th) != 1 || th[0].r != 2 {
+		t.Errorf("theta series = %+v, want only R = 2", th)
+	}
+}
+
+func derefOr(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+func TestReadSweepErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{sweepLines + "{\"scenario\": \"s\", oops\n", "results.jsonl:5: not a sweep line"},
+		{`{"seed": 1}` + "\n", "results.jsonl:1: not a sweep line: scenario and algorithm are required"},
+		{"\n\n", "results.jsonl: no sweep lines"},
+	}
+	for _, tc := range tests {
+		_, err := ReadSweep(strings.NewReader(tc.in), "results.jsonl")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error = %v, want prefix %q", err, tc.want)
+		}
+	}
+}
+
+func TestSweepFigures(t *testing.T) {
+	rows, err := ReadSweep(strings.NewReader(sweepLines), "results.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files, err := SweepFigures(rows, dir, PNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "s-sweep.png"), filepath.Join(dir, "s-params.png")}
+	if strings.Join(files, ",") != strings.Join(want, ",") {
+		t.Fatalf("files = %v, want %v", files, want)
+	}
+	for _, f := range files {
+		checkPNG(t, f, 500, 500)
+	}
+}
+
+func TestBatchesFigure(t *testing.T) {
+	b := &sim.Batch{T: 3, X: sim.Points{D: 2, V: []float64{0, 0, 1, 1, 0.5, 0.2}}, Y: []uint8{0, 1, 1},
+		Q: sim.Points{D: 2, V: []float64{0.4, 0.4}}}
+	errs := algos.NewBits(3)
+	errs.Set(2)
+	dir := t.TempDir()
+	path, err := BatchesFigure("small", []BatchFrame{{Batch: b, Model: 1, Errors: errs}}, dir, "batches", SVG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, path)
+	one := &sim.Batch{T: 0, X: sim.Points{D: 1, V: []float64{0}}, Y: []uint8{0}}
+	if _, err := BatchesFigure("line", []BatchFrame{{Batch: one}}, dir, "x", PNG); err == nil || !strings.Contains(err.Error(), "at least 2 features") {
+		t.Errorf("1-D batch: error = %v, want a clear refusal", err)
+	}
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs the paper's pipeline twice on this machine, once with cara and once with the paper's
+# NumPy/scikit-learn stack (../shared/bench/pyref_pipeline.py), on the same work, and prints the
+# ratio per stage. Usage: scripts/bench-vs-python.sh [paper|small]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-paper}
+pyref=${PYREF:-../shared/bench/pyref_pipeline.py}
+[[ -f $pyref ]] || { echo "bench: $pyref not found (set PYREF to the reference script)" >&2; exit 1; }
+if ! /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then
+  echo "bench: installing python3-sklearn with apt-get" >&2
+  apt-get update -qq && apt-get install -y -qq python3-sklearn >/dev/null
+fi
+case $size in
+  paper) args=(--batches 100 --size 1000 --queries 100 --trees 100 --offline 25) ;;
+  small) args=(--batches 30 --size 500 --queries 50 --trees 20 --offline 8) ;;
+  *) echo "bench: size must be paper or small" >&2; exit 2 ;;
+esac
+go build -o /tmp/cara-bench ./cmd/cara
+echo "cara: /tmp/cara-bench bench --size $size" >&2
+go_json=$(/tmp/cara-bench bench --size "$size")
+echo "python: $pyref ${args[*]}" >&2
+py_json=$(/usr/bin/python3 "$pyref" "${args[@]}")
+/usr/bin/python3 - "$go_json" "$py_json" <<'PY'
+import json, sys
+g, p = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"{'stage':<14}{'python s':>10}{'cara s':>10}{'ratio':>9}")
+for k in ["fit_s", "predict_s", "kernel_s", "algorithms_s", "total_s"]:
+    ratio = p[k] / g[k] if g[k] > 0 else float("inf")
+    print(f"{k:<14}{p[k]:>10.3f}{g[k]:>10.3f}{ratio:>8.1f}x")
+print(f"cara peak memory: {g.get('peak_rss_mb', float('nan')):.0f} MB")
+PY
