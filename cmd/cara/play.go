@@ -1,26 +1,77 @@
 package main
 
-// TEMPORARY: the TUI is being written; until then play and the bare command run headless.
-
 import (
+	"errors"
 	"fmt"
+	"os"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
+
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui"
 )
+
+var errNoTerminal = errors.New("the terminal UI needs a terminal; for a headless run use `cara run SCENARIO` (e.g. cara run covcon-d)")
 
 // newPlayCmd is `cara play SCENARIO|FILE`.
 func newPlayCmd() *cobra.Command {
-	return &cobra.Command{
+	var f scenarioFlags
+	cmd := &cobra.Command{
 		Use:   "play SCENARIO|FILE",
 		Short: "Step through a scenario batch by batch in the terminal UI",
-		Args:  cobra.ExactArgs(1),
+		Example: `  cara play covcon-d
+  cara play my-scenario.yaml --trees 30 -R 40`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return fmt.Errorf("play: the terminal UI is not built yet; use `cara run %s`", args[0])
+			if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
+				return errNoTerminal
+			}
+			s, err := f.load(args[0])
+			if err != nil {
+				return err
+			}
+			p, err := tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: workers(cmd)})
+			if err != nil {
+				return err
+			}
+			_, err = tea.NewProgram(p, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+			return teaErr(err)
 		},
 	}
+	f.register(cmd, true)
+	return cmd
 }
 
-// openDefault is what `cara` with no arguments does.
+// openDefault is `cara` with no command: the scenario picker (embedded scenarios, ./scenarios/*.yaml
+// and any paths given) in a terminal.
 func openDefault(cmd *cobra.Command, paths []string) error {
-	return fmt.Errorf("the terminal UI is not built yet; use `cara run covcon-d`")
+	if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
+		return errNoTerminal
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return usagef("%s is not a command or a scenario file (see cara --help)", p)
+		}
+	}
+	st := tui.NewStyles(lipgloss.DefaultRenderer())
+	w := workers(cmd)
+	picker := tui.NewPicker(tui.Entries("scenarios", paths), st, func(e tui.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+		s, err := scenarios.Load(e.Ref, scenarios.Options{})
+		if err != nil {
+			return nil, err
+		}
+		return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: w, Styles: st, Back: back, Width: width, Height: height})
+	})
+	_, err := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+	return teaErr(err)
+}
+
+// teaErr hides bubbletea's "program was killed" on a Ctrl-C that already ended the UI cleanly.
+func teaErr(err error) error {
+	if err == nil || errors.Is(err, tea.ErrProgramKilled) {
+		return nil
+	}
+	return fmt.Errorf("terminal UI: %w", err)
 }

@@ -1,0 +1,446 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+)
+
+// Minimum terminal size: below it the player asks for a larger terminal.
+const (
+	MinWidth  = 60
+	MinHeight = 18
+)
+
+type keyMap struct {
+	Play, Step, Back, Home, End, Faster, Slower, RDown, RUp, Next, Visible, Focus,
+	Up, Down, Left, Right, Restart, Features, Pane, Help, Quit key.Binding
+}
+
+func newKeys() keyMap {
+	return keyMap{
+		Play:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
+		Step:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "step")),
+		Back:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
+		Home:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first batch")),
+		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "last computed")),
+		Faster:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
+		Slower:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "slower")),
+		RDown:    key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "lower/raise R")),
+		RUp:      key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "raise R")),
+		Next:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next algorithm")),
+		Visible:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "which algorithms show")),
+		Focus:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "matrix cursor on/off")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑↓←→", "move cursor (matrix focus)")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "cursor down")),
+		Left:     key.NewBinding(key.WithKeys("left", "h")),
+		Right:    key.NewBinding(key.WithKeys("right", "l")),
+		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart, new seed")),
+		Features: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "next feature pair")),
+		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "pane (small terminals)")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Play, k.Step, k.Back, k.RDown, k.Next, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster},
+		{k.RDown, k.Next, k.Visible, k.Restart, k.Features},
+		{k.Focus, k.Up, k.Pane, k.Help, k.Quit},
+	}
+}
+
+var speeds = []float64{1, 2, 5, 10, 20, 50}
+
+// visibleSets are what v cycles through.
+var visibleSets = [][]string{
+	algos.Names,
+	{"oracle", "cara-t", "cara-ct", "cara-p"},
+	{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"},
+}
+
+// Options configure a player.
+type Options struct {
+	Scenario *scenarios.Scenario
+	Seed     uint64
+	Workers  int
+	Styles   *Styles // from the session's renderer
+	// Back, when set, is where q returns to instead of quitting (the picker).
+	Back func() (tea.Model, tea.Cmd)
+	// Width and Height are the terminal's size when the player opens from another model.
+	Width, Height int
+}
+
+// Player steps through one scenario. It is a tea.Model.
+type Player struct {
+	opt     Options
+	st      *Styles
+	keys    keyMap
+	help    help.Model
+	s       *Session
+	pos     int
+	playing bool
+	speed   int
+	scale   float64
+	sel     int
+	vis     int
+	focus   bool
+	cursor  [2]int
+	pair    [2]int
+	w, h    int
+	compact int // the pane shown in a small terminal
+	rp      replay
+	err     error
+	full    bool
+	tick    int // invalidates stale ticks
+
+	panes []pane
+}
+
+type tickMsg struct{ id int }
+
+// NewPlayer returns the player for a scenario; its Init starts the engine.
+func NewPlayer(opt Options) (*Player, error) {
+	s, err := NewSession(opt.Scenario, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	st := opt.Styles
+	if st == nil {
+		st = NewStyles(lipgloss.DefaultRenderer())
+	}
+	p := &Player{opt: opt, st: st, keys: newKeys(), help: help.New(), s: s, pos: -1, speed: 2, scale: 1,
+		pair: [2]int{0, 1}, w: 100, h: 32}
+	if opt.Width > 0 && opt.Height > 0 {
+		p.w, p.h = opt.Width, opt.Height
+		p.help.Width = opt.Width
+	}
+	p.help.Styles.ShortKey = st.Bold
+	p.help.Styles.ShortDesc = st.Help
+	p.help.Styles.FullKey = st.Bold
+	p.help.Styles.FullDesc = st.Help
+	p.panes = []pane{&matrixPane{hm: newHeatmap(st), keys: p.keys}, &chartPane{}, &timelinePane{},
+		&batchPane{keys: p.keys}, &tablePane{}, &aboutPane{}}
+	if i := slices.Index(algos.Names, "cara-t"); i >= 0 {
+		p.sel = i
+	}
+	return p, nil
+}
+
+// Init implements tea.Model.
+func (p *Player) Init() tea.Cmd { return p.s.Start(p.opt.Workers) }
+
+func (p *Player) visible() []string {
+	var out []string
+	for _, a := range visibleSets[p.vis] {
+		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (p *Player) selected() string {
+	v := p.visible()
+	return v[p.sel%len(v)]
+}
+
+// refresh replays the algorithms at the current position and scale.
+func (p *Player) refresh() {
+	rp, err := p.s.evaluate(p.pos, p.scale, p.opt.Scenario.Algorithms)
+	p.rp, p.err = rp, err
+}
+
+func (p *Player) ticker() tea.Cmd {
+	p.tick++
+	id := p.tick
+	return tea.Tick(time.Duration(float64(time.Second)/speeds[p.speed]), func(time.Time) tea.Msg { return tickMsg{id} })
+}
+
+// Update implements tea.Model.
+func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		p.w, p.h = msg.Width, msg.Height
+		p.help.Width = msg.Width
+		return p, nil
+	case columnMsg:
+		if msg.s != p.s {
+			return p, nil // a restarted session's leftovers
+		}
+		cmd := p.s.apply(msg.ev)
+		if p.pos < 0 {
+			p.pos = 0
+			p.refresh()
+		}
+		return p, cmd
+	case engineDoneMsg:
+		if msg.s == p.s {
+			p.s.Done, p.s.Err = true, msg.err
+		}
+		return p, nil
+	case tickMsg:
+		if msg.id != p.tick || !p.playing {
+			return p, nil
+		}
+		if p.pos+1 < p.s.Computed {
+			p.pos++
+			p.refresh()
+		} else if p.s.Done && p.pos == p.s.Matrix.T-1 {
+			p.playing = false
+			return p, nil
+		}
+		return p, p.ticker()
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return p, nil
+}
+
+func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := p.keys
+	if p.focus {
+		switch {
+		case key.Matches(msg, k.Up):
+			p.cursor[0] = max(p.cursor[0]-1, 0)
+			return p, nil
+		case key.Matches(msg, k.Down):
+			p.cursor[0] = min(p.cursor[0]+1, p.cursor[1])
+			return p, nil
+		case key.Matches(msg, k.Left):
+			p.cursor[1] = max(p.cursor[1]-1, p.cursor[0])
+			return p, nil
+		case key.Matches(msg, k.Right):
+			p.cursor[1] = min(p.cursor[1]+1, max(p.pos, 0))
+			return p, nil
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		p.s.Stop()
+		if p.opt.Back != nil && msg.String() == "q" {
+			return p.opt.Back()
+		}
+		return p, tea.Quit
+	case key.Matches(msg, k.Help):
+		p.full = !p.full
+		p.help.ShowAll = p.full
+	case key.Matches(msg, k.Play):
+		p.playing = !p.playing
+		if p.playing {
+			return p, p.ticker()
+		}
+	case key.Matches(msg, k.Step):
+		if p.pos+1 < p.s.Computed {
+			p.pos++
+			p.refresh()
+		}
+	case key.Matches(msg, k.Back):
+		if p.pos > 0 {
+			p.pos--
+			p.refresh()
+		}
+	case key.Matches(msg, k.Home):
+		p.pos = min(0, p.s.Computed-1)
+		p.refresh()
+	case key.Matches(msg, k.End):
+		p.pos = p.s.Computed - 1
+		p.refresh()
+	case key.Matches(msg, k.Faster):
+		p.speed = min(p.speed+1, len(speeds)-1)
+	case key.Matches(msg, k.Slower):
+		p.speed = max(p.speed-1, 0)
+	case key.Matches(msg, k.RUp):
+		p.scale *= 1.25
+		p.refresh()
+	case key.Matches(msg, k.RDown):
+		p.scale /= 1.25
+		p.refresh()
+	case key.Matches(msg, k.Next):
+		p.sel = (p.sel + 1) % len(p.visible())
+	case key.Matches(msg, k.Visible):
+		cur := p.selected()
+		p.vis = (p.vis + 1) % len(visibleSets)
+		p.sel = max(slices.Index(p.visible(), cur), 0)
+	case key.Matches(msg, k.Focus):
+		p.focus = !p.focus
+		if p.focus {
+			p.cursor = [2]int{max(p.pos-1, 0), max(p.pos, 0)}
+		}
+	case key.Matches(msg, k.Features):
+		d := p.opt.Scenario.Features
+		if d > 2 {
+			p.pair[1]++
+			if p.pair[1] >= d {
+				p.pair[0] = (p.pair[0] + 1) % (d - 1)
+				p.pair[1] = p.pair[0] + 1
+			}
+		}
+	case key.Matches(msg, k.Pane):
+		p.compact = int(msg.String()[0]-'1') % len(p.panes)
+	case key.Matches(msg, k.Restart):
+		p.s.Stop()
+		s, err := NewSession(p.opt.Scenario, p.s.Seed+1)
+		if err != nil {
+			p.err = err
+			return p, nil
+		}
+		p.s, p.pos, p.playing, p.rp = s, -1, false, replay{}
+		return p, s.Start(p.opt.Workers)
+	}
+	return p, nil
+}
+
+func (p *Player) phase() string {
+	off := p.opt.Scenario.Offline
+	switch {
+	case p.pos < off-1:
+		return "offline"
+	case p.pos == off-1:
+		return "tuning"
+	}
+	return "online"
+}
+
+// R is the retraining cost in force at the current batch.
+func (p *Player) R() float64 {
+	return p.s.retrainCost(p.scale)(max(p.pos, 0))
+}
+
+func (p *Player) status() string {
+	state := "paused"
+	if p.playing {
+		state = "playing"
+	}
+	comp := fmt.Sprintf("computed %d/%d", p.s.Computed, p.s.Matrix.T)
+	if p.s.Done && p.s.Err == nil {
+		comp = "computed all"
+	}
+	left := fmt.Sprintf(" %s  seed %d  batch %d/%d  %s  R %.4g  %s %gx  %s ", p.opt.Scenario.Name, p.s.Seed,
+		max(p.pos, 0), p.s.Matrix.T-1, p.phase(), p.R(), state, speeds[p.speed], comp)
+	return p.st.Status.Width(p.w).Render(truncate(left, p.w))
+}
+
+func truncate(s string, w int) string {
+	r := []rune(s)
+	if len(r) > w {
+		return string(r[:max(w-1, 0)]) + "…"
+	}
+	return s
+}
+
+func (p *Player) frame() *frame {
+	return &frame{st: p.st, s: p.s, pos: p.pos, rp: p.rp, selected: p.selected(), visible: p.visible(),
+		cursor: p.cursor, focus: p.focus, pair: p.pair}
+}
+
+// box draws a pane with its title in a border of the given outer size.
+func (p *Player) box(i int, w, h int, f *frame) string {
+	pn := p.panes[i]
+	pn.SetSize(w, h)
+	pn.SetFrame(f)
+	st := p.st.Pane
+	if i == 0 && p.focus {
+		st = p.st.PaneFocus
+	}
+	body := p.st.Title.Render(fmt.Sprintf("%d %s", i+1, pn.Title())) + "\n" + pn.View()
+	body = clip(body, w-4, h-2)
+	return st.Width(w - 2).Height(h - 2).Render(body)
+}
+
+// clip cuts a block to at most w columns and h lines, so a pane never breaks the layout.
+func clip(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:max(h, 0)]
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = truncateANSI(l, w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// View implements tea.Model.
+func (p *Player) View() string {
+	if p.w < MinWidth || p.h < MinHeight {
+		msg := fmt.Sprintf("cara needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the terminal, or press q to quit.", MinWidth, MinHeight, p.w, p.h)
+		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
+	}
+	f := p.frame()
+	var body string
+	footer := []string{p.status()}
+	if e := explain(f); e != "" {
+		footer = append(footer, truncate(" "+e, p.w))
+	} else {
+		footer = append(footer, "")
+	}
+	if p.err != nil {
+		footer[1] = p.st.Error.Render(truncate(" "+p.err.Error(), p.w))
+	}
+	if p.s.Err != nil {
+		footer[1] = p.st.Error.Render(truncate(" engine: "+p.s.Err.Error(), p.w))
+	}
+	helpView := p.help.View(p.keys)
+	footer = append(footer, helpView)
+	fh := lipgloss.Height(strings.Join(footer, "\n"))
+	avail := p.h - fh
+	switch {
+	case p.w >= 120 && avail >= 30:
+		left := (p.w + 1) / 2
+		right := p.w - left
+		top := max(avail*45/100, 12)
+		mid := max((avail-top)*55/100, 8)
+		bottom := avail - top - mid
+		row1 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(0, left, top, f), p.box(1, right, top, f))
+		row2 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(2, left, mid, f), p.box(3, right, mid, f))
+		row3 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(4, left, bottom, f), p.box(5, right, bottom, f))
+		body = lipgloss.JoinVertical(lipgloss.Left, row1, row2, row3)
+	default:
+		// Small terminals: one pane at a time (keys 1-6), the results table always under it when
+		// there is room.
+		tabs := make([]string, len(p.panes))
+		for i, pn := range p.panes {
+			t := fmt.Sprintf("%d %s", i+1, strings.Fields(pn.Title())[0])
+			if i == p.compact {
+				t = p.st.StatusKey.Render(t)
+			}
+			tabs[i] = t
+		}
+		tabLine := truncateANSI(strings.Join(tabs, " "), p.w)
+		mainH := avail - 1
+		if p.compact != 4 && avail >= 24 {
+			tableH := min(len(p.visible())+4, avail/3)
+			mainH -= tableH
+			body = lipgloss.JoinVertical(lipgloss.Left, tabLine, p.box(p.compact, p.w, mainH, f), p.box(4, p.w, tableH, f))
+		} else {
+			body = lipgloss.JoinVertical(lipgloss.Left, tabLine, p.box(p.compact, p.w, mainH, f))
+		}
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, body, strings.Join(footer, "\n"))
+}
+
+// truncateANSI cuts a styled line to w visible columns.
+func truncateANSI(s string, w int) string {
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	return lipgloss.NewStyle().MaxWidth(w).Render(s)
+}
