@@ -398,7 +398,7 @@ func (p *Player) View() string {
 	if p.s.Err != nil {
 		footer[1] = p.st.Error.Render(truncate(" engine: "+p.s.Err.Error(), p.w))
 	}
-	helpView := p.help.View(p.keys)
+	helpView := clip(p.help.View(p.keys), p.w, p.h/2)
 	footer = append(footer, helpView)
 	fh := lipgloss.Height(strings.Join(footer, "\n"))
 	avail := p.h - fh
