@@ -96,7 +96,7 @@ the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs 
 				"oracle_cost":  res[0].Strategy.Cost(),
 				"peak_rss_mb":  peakRSSMB(),
 			}
-			enc := json.NewEncoder(os.Stdout)
+			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", " ")
 			return enc.Encode(out)
 		},

@@ -202,10 +202,10 @@ func fmtParams(p map[string]float64) string {
 	return strings.Join(parts, " ")
 }
 
-// writeOut writes to -o FILE (atomically: a temporary file renamed into place) or stdout.
-func writeOut(path string, write func(io.Writer) error) error {
+// writeOut writes to -o FILE (atomically: a temporary file renamed into place) or to stdout.
+func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
-		return write(os.Stdout)
+		return write(stdout)
 	}
 	tmp, err := os.CreateTemp(dirOf(path), ".cara-*")
 	if err != nil {

@@ -50,7 +50,7 @@ func newMatrixCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return writeOut(out, func(w io.Writer) error {
+			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error {
 				if format == "csv" {
 					return writeMatrixCSV(w, m, s.RetrainCost)
 				}

@@ -40,7 +40,7 @@ func newPlotCmd() *cobra.Command {
 			}
 			paths, err := figures.SweepFigures(rows, dir, f)
 			for _, p := range paths {
-				fmt.Println(p)
+				fmt.Fprintln(cmd.OutOrStdout(), p)
 			}
 			return err
 		},

@@ -153,11 +153,11 @@ published numbers, and says for each of the paper's claims whether our run agree
 			bar.finish()
 			rep.Verdicts = rep.verdicts()
 			if format == "json" {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep.jsonSafe())
 			}
-			rep.write(os.Stdout)
+			rep.write(cmd.OutOrStdout())
 			return nil
 		},
 	}

@@ -156,7 +156,7 @@ func newRunCmd() *cobra.Command {
 						return err
 					}
 					for _, p := range files {
-						fmt.Fprintln(os.Stderr, "wrote", p)
+						fmt.Fprintln(cmd.ErrOrStderr(), "wrote", p)
 					}
 				}
 			}
@@ -173,13 +173,13 @@ func newRunCmd() *cobra.Command {
 			}
 			switch format {
 			case "json":
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			case "csv":
-				return writeRunCSV(os.Stdout, out)
+				return writeRunCSV(cmd.OutOrStdout(), out)
 			}
-			return writeRunTable(os.Stdout, s, out)
+			return writeRunTable(cmd.OutOrStdout(), s, out)
 		},
 	}
 	f.register(cmd, true)

@@ -358,7 +358,7 @@ func newMergeCmd() *cobra.Command {
 				}
 			}
 			sortRows(all)
-			return writeOut(out, func(w io.Writer) error {
+			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error {
 				bw := bufio.NewWriter(w)
 				for _, r := range all {
 					b, err := json.Marshal(r)

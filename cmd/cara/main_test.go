@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cara runs the CLI in-process and returns stdout and the error.
+func cara(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+const small = "testdata/small.yaml"
+
+func decodeStrict(t *testing.T, s string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("output does not match the contract: %v\n%s", err, s)
+	}
+}
+
+func TestMatrixJSONContract(t *testing.T) {
+	out, err := cara(t, "matrix", small, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Scenario      string       `json:"scenario"`
+		Batches       int          `json:"batches"`
+		Offline       int          `json:"offline"`
+		Gamma         float64      `json:"gamma"`
+		A             [][]*float64 `json:"A"`
+		B             [][]*float64 `json:"B"`
+		C             [][]*float64 `json:"C"`
+		ErrorRate     [][]*float64 `json:"error_rate"`
+		QueryAccuracy [][]*float64 `json:"query_accuracy"`
+		Drifts        []struct {
+			From, To int
+			Kind     string
+		} `json:"drifts"`
+	}
+	decodeStrict(t, out, &m)
+	if m.Scenario != "small" || m.Batches != 12 || m.Offline != 4 || !(m.Gamma > 0) {
+		t.Fatalf("header: %+v", m)
+	}
+	for _, g := range [][][]*float64{m.A, m.B, m.C, m.ErrorRate, m.QueryAccuracy} {
+		if len(g) != 12 || len(g[0]) != 12 {
+			t.Fatalf("matrix is %dx%d, want 12x12", len(g), len(g[0]))
+		}
+	}
+	for tp := range 12 {
+		for tt := range 12 {
+			defined := m.C[tp][tt] != nil
+			if defined != (tp <= tt) {
+				t.Fatalf("C[%d][%d] defined=%v", tp, tt, defined)
+			}
+			if tp < tt && math.Abs(*m.C[tp][tt]-(*m.A[tp][tt]-*m.B[tp][tt])) > 1e-12 {
+				t.Fatalf("C != A - B at [%d][%d]", tp, tt)
+			}
+		}
+		if *m.C[tp][tp] != 0.5 {
+			t.Errorf("C's diagonal holds %v, want R = 0.5", *m.C[tp][tp])
+		}
+	}
+	if len(m.Drifts) != 1 || m.Drifts[0].From != 6 {
+		t.Errorf("drifts %+v, want one at 6", m.Drifts)
+	}
+}
+
+type resultContract struct {
+	Algorithm     string              `json:"algorithm"`
+	StrategyCost  *float64            `json:"strategy_cost"`
+	SCPE          *float64            `json:"scpe"`
+	Gap           *float64            `json:"gap"`
+	QueryAccuracy *float64            `json:"query_accuracy"`
+	Retrains      []int               `json:"retrains"`
+	RetrainCount  float64             `json:"retrain_count"`
+	Params        map[string]*float64 `json:"params"`
+	OfflineCost   *float64            `json:"offline_cost"`
+	Spread        map[string]*float64 `json:"spread"`
+}
+
+type runContract struct {
+	Scenario    string   `json:"scenario"`
+	RetrainCost string   `json:"retrain_cost"`
+	Seeds       []uint64 `json:"seeds"`
+	Runs        []struct {
+		Seed    uint64           `json:"seed"`
+		Results []resultContract `json:"results"`
+	} `json:"runs"`
+	Results []resultContract `json:"results"`
+}
+
+func TestRunJSONContract(t *testing.T) {
+	out, err := cara(t, "run", small, "--format", "json", "-R", "0.8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r runContract
+	decodeStrict(t, out, &r)
+	if r.Scenario != "small" || r.RetrainCost != "0.8" || !slices.Equal(r.Seeds, []uint64{3}) || r.Runs != nil {
+		t.Fatalf("header: %+v", r)
+	}
+	if len(r.Results) != 9 || r.Results[0].Algorithm != "oracle" || *r.Results[0].SCPE != 0 {
+		t.Fatalf("results: %+v", r.Results)
+	}
+	oracle := *r.Results[0].StrategyCost
+	for _, x := range r.Results {
+		if *x.StrategyCost < oracle-1e-9 || len(x.Retrains) != int(x.RetrainCount) {
+			t.Errorf("%s: cost %v (Oracle %v), retrains %v count %v", x.Algorithm, *x.StrategyCost, oracle, x.Retrains, x.RetrainCount)
+		}
+	}
+	if r.Results[1].Params["theta"] == nil && r.Results[1].OfflineCost == nil {
+		t.Error("CARA-T has neither a tuned theta nor an offline cost")
+	}
+
+	out, err = cara(t, "run", small, "--format", "json", "--seeds", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var multi runContract
+	decodeStrict(t, out, &multi)
+	if len(multi.Runs) != 3 || !slices.Equal(multi.Seeds, []uint64{3, 4, 5}) || multi.Results[0].Spread == nil {
+		t.Fatalf("several seeds: runs %d seeds %v", len(multi.Runs), multi.Seeds)
+	}
+	// The mean is the mean of the runs.
+	sum := 0.0
+	for _, run := range multi.Runs {
+		sum += *run.Results[2].StrategyCost
+	}
+	if got := *multi.Results[2].StrategyCost; math.Abs(got-sum/3) > 1e-9 {
+		t.Errorf("mean strategy cost %v, runs average %v", got, sum/3)
+	}
+}
+
+func TestRunTableShowsUndefinedSCPE(t *testing.T) {
+	// R = 0 on a scenario whose staleness can be 0: whatever the Oracle pays, the table must not
+	// print NaN.
+	out, err := cara(t, "run", small, "-R", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "NaN") || !strings.Contains(out, "Oracle") {
+		t.Errorf("table:\n%s", out)
+	}
+	if fmtNum(math.NaN(), 2) != "-" || fmtNum(math.Inf(1), 2) != "inf" {
+		t.Error("fmtNum does not mark undefined and infinite values")
+	}
+}
+
+func readLines(t *testing.T, path string) []sweepRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, _, err := readRows(f, path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestSweepResumeShardMerge(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "-o", full); err != nil {
+		t.Fatal(err)
+	}
+	rows := readLines(t, full)
+	if len(rows) != 2*4*9 {
+		t.Fatalf("%d rows, want 2 seeds x 4 costs x 9 algorithms = 72", len(rows))
+	}
+	// Resume: cut the file after 20 rows and half of the 21st, run again: the torn line goes,
+	// the 20 stay, the rest comes back, nothing twice.
+	b, _ := os.ReadFile(full)
+	lines := strings.SplitAfter(string(b), "\n")
+	partial := filepath.Join(dir, "partial.jsonl")
+	os.WriteFile(partial, []byte(strings.Join(lines[:20], "")+lines[20][:len(lines[20])/2]), 0o644)
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "-o", partial); err != nil {
+		t.Fatal(err)
+	}
+	resumed := readLines(t, partial)
+	if len(resumed) != 72 {
+		t.Fatalf("resumed file has %d rows, want 72", len(resumed))
+	}
+	sortRows(resumed)
+	sortRows(rows)
+	for i := range rows {
+		if keyOf(rows[i]) != keyOf(resumed[i]) || rows[i].StrategyCost != resumed[i].StrategyCost {
+			t.Fatalf("row %d differs after resume: %+v vs %+v", i, rows[i], resumed[i])
+		}
+	}
+	// Shards: three disjoint parts that merge into the full sweep.
+	var parts []string
+	seen := map[rowKey]int{}
+	for i := 1; i <= 3; i++ {
+		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
+		if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readLines(t, p) {
+			seen[keyOf(r)]++
+		}
+		parts = append(parts, p)
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("%v in %d shards", k, n)
+		}
+	}
+	if len(seen) != 72 {
+		t.Errorf("shards cover %d rows, want 72", len(seen))
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if _, err := cara(t, append([]string{"merge", "-o", merged}, append(parts, parts[0])...)...); err != nil {
+		t.Fatal(err)
+	}
+	if m := readLines(t, merged); len(m) != 72 {
+		t.Errorf("merged %d rows, want 72 (duplicates dropped)", len(m))
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(lines[0]+"{not json\n"), 0o644)
+	_, err := cara(t, "merge", "-o", merged, bad)
+	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2: not a sweep line") {
+		t.Errorf("malformed line: error %v", err)
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", small, "--costs", "1:2", "-o", "x"}, `--costs must be auto or FROM:TO:N (e.g. 1:100:25), got "1:2"`},
+		{[]string{"sweep", small, "--shard", "3/2", "-o", "x"}, `--shard must be I/N with 1 <= I <= N (e.g. 2/8), got "3/2"`},
+		{[]string{"sweep", small}, "sweep needs -o FILE"},
+		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
+		{[]string{"run", small, "--trees", "5"}, "--trees applies to a random forest; small uses nearest_centroid"},
+		{[]string{"run", "no-such-scenario"}, `no scenario "no-such-scenario": not a file, and not an embedded scenario (circle-d`},
+		{[]string{"run", small, "-R", "-1"}, "-R must be a number >= 0, got -1"},
+		{[]string{"play", small}, "the terminal UI needs a terminal"},
+	}
+	for _, tc := range tests {
+		_, err := cara(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	var ue usageError
+	if _, err := cara(t, "run", small, "--seeds", "0"); !errors.As(err, &ue) {
+		t.Errorf("--seeds 0 is not a usage error: %v", err)
+	}
+}
+
+func TestRunFiguresAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := cara(t, "run", small, "--figures", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"small-matrix.png", "small-cumulative.png", "small-batches.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	sweepFile := filepath.Join(dir, "s.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:1:3", "-o", sweepFile); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cara(t, "plot", sweepFile, "-o", dir, "--format", "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "small-sweep.svg") || !strings.Contains(out, "small-params.svg") {
+		t.Errorf("plot wrote:\n%s", out)
+	}
+}
