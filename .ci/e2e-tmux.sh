@@ -23,10 +23,10 @@ wait_for() { # wait_for TEXT SECONDS
 wait_for "covcon-d" 20
 for _ in 1 2 3 4 5; do tmux -L "$sock" send-keys l; sleep 0.3; done
 wait_for "batch 5/" 20
-before=$(screen | grep -o 'R [0-9.]*' | head -1)
+before=$(screen | grep -o ' R [0-9][0-9.]*' | head -1)
 tmux -L "$sock" send-keys ']'
 sleep 0.5
-after=$(screen | grep -o 'R [0-9.]*' | head -1)
+after=$(screen | grep -o ' R [0-9][0-9.]*' | head -1)
 if [[ -z $before || $before == "$after" ]]; then
   echo "e2e: R did not change after ']' (before '$before', after '$after')"; screen; exit 1
 fi
