@@ -83,7 +83,7 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 		return constModel(c), nil
 	}
 	mtry, _ := f.features(x.D)
-	forest := &forestModel{trees: make([]tree, f.Trees)}
+	trees := make([]tree, f.Trees)
 	workers := f.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -100,11 +100,15 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 				if i >= f.Trees {
 					return
 				}
-				forest.trees[i] = b.build(NewRand(seed, uint64(i)))
+				trees[i] = b.build(NewRand(seed, uint64(i)))
 			}
 		}()
 	}
 	wg.Wait()
+	forest := &forestModel{nodes: make([][]node, len(trees))}
+	for i, t := range trees {
+		forest.nodes[i] = pack(t)
+	}
 	return forest, nil
 }
 
@@ -118,33 +122,63 @@ type tree struct {
 	value     []float64
 }
 
-type forestModel struct{ trees []tree }
+// node is a tree node packed for prediction: one 16-byte record per visit. A leaf has feature -1
+// and its class-1 fraction in threshold.
+type node struct {
+	threshold float64
+	feature   int32
+	left      int32
+}
+
+type forestModel struct {
+	nodes [][]node // one packed tree each
+}
+
+func pack(t tree) []node {
+	out := make([]node, len(t.feature))
+	for i := range out {
+		out[i] = node{threshold: t.threshold[i], feature: t.feature[i], left: t.left[i]}
+		if t.feature[i] < 0 {
+			out[i].threshold = t.value[i]
+		}
+	}
+	return out
+}
 
 // Predict implements Model: the mean over trees of the leaves' class-1 fraction, class 1 when it
 // is above one half, as scikit-learn's predict (argmax of the mean probability, ties to class 0).
+// Each point stops visiting trees once the vote is decided: a leaf adds at most 1, so when the sum
+// is already above half the trees, or cannot reach above it with the trees left, the answer is
+// fixed. This is exact: the same answer as summing every tree.
 func (f *forestModel) Predict(x Points, out []uint8) {
-	n := x.Len()
-	sum := make([]float64, n)
-	for ti := range f.trees {
-		t := &f.trees[ti]
-		for i := 0; i < n; i++ {
-			row := x.V[i*x.D : (i+1)*x.D]
-			node := int32(0)
-			for t.feature[node] >= 0 {
-				if row[t.feature[node]] <= t.threshold[node] {
-					node = t.left[node]
+	n, d := x.Len(), x.D
+	total := len(f.nodes)
+	half := float64(total) / 2
+	for i := 0; i < n; i++ {
+		row := x.V[i*d : (i+1)*d : (i+1)*d]
+		sum := 0.0
+		out[i] = 0
+		for k, nodes := range f.nodes {
+			j := int32(0)
+			for {
+				nd := &nodes[j]
+				if nd.feature < 0 {
+					sum += nd.threshold
+					break
+				}
+				if row[nd.feature] <= nd.threshold {
+					j = nd.left
 				} else {
-					node = t.left[node] + 1
+					j = nd.left + 1
 				}
 			}
-			sum[i] += t.value[node]
-		}
-	}
-	half := float64(len(f.trees)) / 2
-	for i, s := range sum {
-		out[i] = 0
-		if s > half {
-			out[i] = 1
+			if sum > half {
+				out[i] = 1
+				break
+			}
+			if sum+float64(total-k-1) <= half {
+				break
+			}
 		}
 	}
 }

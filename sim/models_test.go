@@ -70,11 +70,54 @@ func TestForestSameForAnyWorkers(t *testing.T) {
 	m1, _ := RandomForest{Trees: 5}.Fit(x, y, 1)
 	m2, _ := RandomForest{Trees: 5}.Fit(x, y, 1)
 	m3, _ := RandomForest{Trees: 5}.Fit(x, y, 2)
-	if !slices.Equal(m1.(*forestModel).trees[0].threshold, m2.(*forestModel).trees[0].threshold) {
+	if !slices.Equal(m1.(*forestModel).nodes[0], m2.(*forestModel).nodes[0]) {
 		t.Error("same seed, different trees")
 	}
-	if slices.Equal(m1.(*forestModel).trees[0].threshold, m3.(*forestModel).trees[0].threshold) {
+	if slices.Equal(m1.(*forestModel).nodes[0], m3.(*forestModel).nodes[0]) {
 		t.Error("different seeds, identical first trees")
+	}
+}
+
+// Prediction stops visiting trees once the vote is decided; it must agree with the full vote.
+func TestForestEarlyStopIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	x, y := circleData(rng, 800)
+	// Label noise makes many points close votes, where stopping early matters most.
+	for i := range y {
+		if rng.Float64() < 0.2 {
+			y[i] ^= 1
+		}
+	}
+	tx, _ := circleData(rng, 5000)
+	for _, trees := range []int{1, 2, 7, 50} {
+		m, err := RandomForest{Trees: trees}.Fit(x, y, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := m.(*forestModel)
+		got := make([]uint8, tx.Len())
+		f.Predict(tx, got)
+		for i := range tx.Len() {
+			sum := 0.0
+			for _, nodes := range f.nodes {
+				j := int32(0)
+				for nodes[j].feature >= 0 {
+					if tx.Row(i)[nodes[j].feature] <= nodes[j].threshold {
+						j = nodes[j].left
+					} else {
+						j = nodes[j].left + 1
+					}
+				}
+				sum += nodes[j].threshold
+			}
+			want := uint8(0)
+			if sum > float64(trees)/2 {
+				want = 1
+			}
+			if got[i] != want {
+				t.Fatalf("%d trees, point %d: early stop says %d, full vote %d (sum %v)", trees, i, got[i], want, sum)
+			}
+		}
 	}
 }
 
