@@ -24,6 +24,10 @@ var benchSizes = map[string]struct{ batches, size, queries, trees, offline int }
 
 // covconYAML is CovCon-D at a given size, as the reference pipeline generates it.
 func covconYAML(batches, size, queries, trees, offline int) string {
+	model := fmt.Sprintf("{random_forest: {trees: %d}}", trees)
+	if trees == 0 {
+		model = "{nearest_centroid: {}}"
+	}
 	var concepts strings.Builder
 	for at := 0; at < batches; at += 10 {
 		op := ">"
@@ -42,14 +46,15 @@ data:
   gaussian: {mean: "((t+1) %% 7)/10", std: 0.1}
   concepts:
 %squeries: {from: data, size: %d}
-model: {random_forest: {trees: %d}}
+model: %s
 kernel: {gamma: scale}
 retrain_cost: 20
-`, batches, offline, size, concepts.String(), queries, trees)
+`, batches, offline, size, concepts.String(), queries, model)
 }
 
 func newBenchCmd() *cobra.Command {
 	var size string
+	var batches int
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Time the paper's pipeline on CovCon-D, stage by stage, as JSON",
@@ -59,9 +64,12 @@ CARA-T/CT tuning) one stage after another, and prints seconds per stage and peak
 the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs both).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if size == "scale" {
+				return benchScale(cmd, batches)
+			}
 			z, ok := benchSizes[size]
 			if !ok {
-				return usagef("--size must be paper or small, got %q", size)
+				return usagef("--size must be paper, small or scale, got %q", size)
 			}
 			s, err := scenarios.Parse("covcon-d-bench.yaml", []byte(covconYAML(z.batches, z.size, z.queries, z.trees, z.offline)), "", scenarios.Options{})
 			if err != nil {
@@ -101,8 +109,43 @@ the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs 
 			return enc.Encode(out)
 		},
 	}
-	cmd.Flags().StringVar(&size, "size", "paper", "paper (100 batches x 1000 points, 100 trees) or small")
+	cmd.Flags().StringVar(&size, "size", "paper", "paper (100 batches x 1000 points, 100 trees), small, or scale (nearest centroid, row order)")
+	cmd.Flags().IntVar(&batches, "batches", 1000, "batches for --size scale")
 	return cmd
+}
+
+// benchScale computes the full matrix of CovCon-D with a nearest-centroid model in row order (one
+// model in memory at a time), for how time and memory grow with the number of batches.
+func benchScale(cmd *cobra.Command, batches int) error {
+	if batches < 2 {
+		return usagef("--batches must be >= 2, got %d", batches)
+	}
+	s, err := scenarios.Parse("covcon-d-scale.yaml", []byte(covconYAML(batches, 1000, 100, 0, max(1, batches/4))), "", scenarios.Options{})
+	if err != nil {
+		return err
+	}
+	cfg, err := s.Config(s.Seed)
+	if err != nil {
+		return err
+	}
+	cfg.Order, cfg.Workers = sim.RowOrder, workers(cmd)
+	events := make(chan sim.Event, 16)
+	go func() {
+		p := newLine(cmd.ErrOrStderr())
+		for ev := range events {
+			p.printf("row %d: %d/%d cells, %s", ev.Index, ev.CellsDone, ev.CellsAll, ev.Elapsed.Round(time.Second))
+		}
+		p.done()
+	}()
+	start := time.Now()
+	m, err := sim.Run(cmd.Context(), cfg, events)
+	close(events)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	return enc.Encode(map[string]any{"batches": batches, "cells": batches * (batches + 1) / 2, "gamma": m.Gamma,
+		"total_s": time.Since(start).Seconds(), "peak_rss_mb": peakRSSMB()})
 }
 
 // peakRSSMB reads the process's peak resident memory from /proc (Linux); NaN elsewhere is reported
