@@ -85,6 +85,8 @@ type Options struct {
 	Back func() (tea.Model, tea.Cmd)
 	// Width and Height are the terminal's size when the player opens from another model.
 	Width, Height int
+	// Runs, when set, shares computed matrices between players (the SSH server's cache).
+	Runs *Runs
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -121,6 +123,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.runs = opt.Runs
 	st := opt.Styles
 	if st == nil {
 		st = NewStyles(lipgloss.DefaultRenderer())
@@ -301,6 +304,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			p.err = err
 			return p, nil
 		}
+		s.runs = p.opt.Runs
 		p.s, p.pos, p.playing, p.rp = s, -1, false, replay{}
 		return p, s.Start(p.opt.Workers)
 	}

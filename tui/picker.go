@@ -21,13 +21,16 @@ type Entry struct {
 	About string
 }
 
-// Entries lists the embedded scenarios, then *.yaml in dir (when it exists), then paths.
+// Entries lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths.
 func Entries(dir string, paths []string) []Entry {
 	var out []Entry
 	for _, i := range scenarios.Embedded() {
 		out = append(out, Entry{Ref: i.Name, Title: i.Title, About: i.About})
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	var files []string
+	if dir != "" {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.yaml"))
+	}
 	for _, f := range append(files, paths...) {
 		e := Entry{Ref: f, Title: f}
 		if s, err := scenarios.Load(f, scenarios.Options{}); err == nil {

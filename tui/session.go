@@ -26,6 +26,7 @@ type Session struct {
 	events chan sim.Event
 	errc   chan error
 	cancel context.CancelFunc
+	runs   *Runs // shared computations, or nil for a run of its own
 }
 
 // columnMsg carries one computed column from the engine.
@@ -52,6 +53,9 @@ func NewSession(s *scenarios.Scenario, seed uint64) (*Session, error) {
 // Start runs the engine in the background with the given workers and returns the command that
 // delivers its first event. Each event's handler asks for the next, one message per column.
 func (s *Session) Start(workers int) tea.Cmd {
+	if s.runs != nil {
+		return s.startShared()
+	}
 	cfg, err := s.Scenario.Config(s.Seed)
 	if err != nil {
 		return func() tea.Msg { return engineDoneMsg{s, err} }
@@ -69,6 +73,32 @@ func (s *Session) Start(workers int) tea.Cmd {
 			s.errc <- err
 		}
 		close(s.events)
+	}()
+	return s.next()
+}
+
+// startShared replays a shared run's columns into this session.
+func (s *Session) startShared() tea.Cmd {
+	run := s.runs.open(s.Scenario, s.Stream, s.Seed)
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.events = make(chan sim.Event, 4)
+	s.errc = make(chan error, 1)
+	go func() {
+		defer close(s.events)
+		for i := 0; ; i++ {
+			ev, ok, err := run.next(ctx, i)
+			if !ok {
+				s.errc <- err
+				return
+			}
+			select {
+			case s.events <- ev:
+			case <-ctx.Done():
+				s.errc <- ctx.Err()
+				return
+			}
+		}
 	}()
 	return s.next()
 }

@@ -58,6 +58,6 @@ With no arguments in a terminal, cara opens a scenario picker.`,
 	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newMatrixCmd(), newRunCmd(), newSweepCmd(), newMergeCmd(), newReproduceCmd(),
-		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd())
+		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd(), newServeCmd())
 	return root
 }

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// startServer serves on a random loopback port and returns its address.
+func startServer(t *testing.T, cfg serveConfig) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg.listen = "127.0.0.1:0"
+	cfg.hostKey = filepath.Join(dir, "host_ed25519")
+	cfg.scenariosDir = "testdata"
+	cfg.idleTimeout = time.Minute
+	cfg.cacheRuns = 4
+	if cfg.maxSessions == 0 {
+		cfg.maxSessions = 5
+	}
+	var logs bytes.Buffer
+	cfg.log = slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+	srv, err := newServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	st, err := os.Stat(cfg.hostKey)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("host key %s: %v mode %v, want 0600", cfg.hostKey, err, st.Mode().Perm())
+	}
+	return ln.Addr().String()
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
+
+func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) (*gossh.Client, error) {
+	t.Helper()
+	return gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "student", Auth: auth,
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+}
+
+// screen is an interactive session's output, read in the background.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	in  io.WriteCloser
+}
+
+// Write records output and, like a terminal, answers the server's queries for the background
+// colour (OSC 11) and the device attributes (DA1).
+func (s *screen) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bytes.Contains(b, []byte("\x1b]11;?")) {
+		go s.in.Write([]byte("\x1b]11;rgb:0000/0000/0000\a"))
+	}
+	if bytes.Contains(b, []byte("\x1b[c")) {
+		go s.in.Write([]byte("\x1b[?62;c"))
+	}
+	return s.buf.Write(b)
+}
+
+func (s *screen) waitFor(t *testing.T, text string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		ok := strings.Contains(s.buf.String(), text)
+		s.mu.Unlock()
+		if ok {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tail := s.buf.String()
+	if len(tail) > 2000 {
+		tail = tail[len(tail)-2000:]
+	}
+	t.Fatalf("%q did not appear; output ends with:\n%q", text, tail)
+}
+
+// send types keys one at a time, as a person does (a burst arrives as one multi-rune key).
+func (s *screen) send(keys string) {
+	for _, k := range keys {
+		s.in.Write([]byte(string(k)))
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+func openPTY(t *testing.T, c *gossh.Client) (*gossh.Session, *screen) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &screen{}
+	if sc.in, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	sess.Stdout, sess.Stderr = sc, sc
+	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return sess, sc
+}
+
+func TestServeEndToEnd(t *testing.T) {
+	addr := startServer(t, serveConfig{})
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, sc := openPTY(t, c)
+	defer sess.Close()
+	sc.waitFor(t, "pick a scenario")
+	// The offered file comes after the 11 embedded scenarios.
+	sc.send(strings.Repeat("j", 11))
+	sc.waitFor(t, "Small: a test scenario")
+	sc.send("\r")
+	sc.waitFor(t, "computed all")
+	sc.send("lll")
+	sc.waitFor(t, "batch 3/11")
+	sc.send("]")
+	sc.waitFor(t, "R 0.625")
+	sc.send("q")
+	sc.waitFor(t, "pick a scenario")
+	sc.send("q")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session did not end after q")
+	}
+}
+
+func TestServeRefusals(t *testing.T) {
+	addr := startServer(t, serveConfig{maxSessions: 1})
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// No PTY: one line, then closed.
+	s1, _ := c.NewSession()
+	out, _ := s1.CombinedOutput("")
+	if !strings.Contains(string(out), "cara needs a terminal") {
+		t.Errorf("without a PTY: %q", out)
+	}
+	// A command: refused.
+	s2, _ := c.NewSession()
+	out, _ = s2.CombinedOutput("cat /etc/passwd")
+	if !strings.Contains(string(out), "terminal UI only") || strings.Contains(string(out), "root:") {
+		t.Errorf("exec: %q", out)
+	}
+	// Over --max-sessions.
+	first, sc := openPTY(t, c)
+	defer first.Close()
+	sc.waitFor(t, "pick a scenario")
+	second, sc2 := openPTY(t, c)
+	defer second.Close()
+	sc2.waitFor(t, "The room is full")
+}
+
+func TestServeAuth(t *testing.T) {
+	dir := t.TempDir()
+	pubA, privA, _ := ed25519.GenerateKey(rand.Reader)
+	_, privB, _ := ed25519.GenerateKey(rand.Reader)
+	sshPub, _ := gossh.NewPublicKey(pubA)
+	keys := filepath.Join(dir, "authorized_keys")
+	os.WriteFile(keys, gossh.MarshalAuthorizedKey(sshPub), 0o600)
+	addr := startServer(t, serveConfig{authorizedKeys: keys})
+	signerB, _ := gossh.NewSignerFromKey(privB)
+	if c, err := dial(t, addr, gossh.PublicKeys(signerB)); err == nil {
+		c.Close()
+		t.Error("an unknown key got in")
+	}
+	signerA, _ := gossh.NewSignerFromKey(privA)
+	c, err := dial(t, addr, gossh.PublicKeys(signerA))
+	if err != nil {
+		t.Fatalf("the authorized key was refused: %v", err)
+	}
+	c.Close()
+
+	pw := filepath.Join(dir, "room.txt")
+	os.WriteFile(pw, []byte("tulip\n"), 0o600)
+	addr = startServer(t, serveConfig{passwordFile: pw})
+	if c, err := dial(t, addr, gossh.Password("rose")); err == nil {
+		c.Close()
+		t.Error("a wrong password got in")
+	}
+	if c, err := dial(t, addr, gossh.Password("tulip")); err != nil {
+		t.Errorf("the right password was refused: %v", err)
+	} else {
+		c.Close()
+	}
+}
+
+func TestServeNeedsAuthOffLoopback(t *testing.T) {
+	_, err := newServer(serveConfig{listen: "0.0.0.0:0", hostKey: filepath.Join(t.TempDir(), "k"), maxSessions: 1})
+	if err == nil || !strings.Contains(err.Error(), "needs --authorized-keys or --password-file, or --open") {
+		t.Errorf("error %v", err)
+	}
+	if _, err := newServer(serveConfig{listen: "0.0.0.0:0", hostKey: filepath.Join(t.TempDir(), "k"), maxSessions: 1, open: true}); err != nil {
+		t.Errorf("--open: %v", err)
+	}
+}
+
+var _ = ssh.ErrServerClosed
