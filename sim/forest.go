@@ -10,8 +10,11 @@ import (
 	"sync/atomic"
 )
 
-// RandomForest is a random forest of CART trees with scikit-learn's defaults: bootstrap samples,
-// Gini impurity, fully grown trees, sqrt(d) features tried per split.
+// RandomForest is a random forest of CART trees after scikit-learn's RandomForestClassifier
+// defaults: each tree grown on a bootstrap sample, splits chosen by Gini impurity among
+// max(1, floor(sqrt(d))) features drawn at random per node, trees fully grown unless MaxDepth or
+// MinLeaf stop them. It predicts class 1 where the mean over trees of the leaves' class-1
+// fractions is above one half (predict_proba's argmax).
 type RandomForest struct {
 	Trees       int    // number of trees (100)
 	MaxDepth    int    // 0: unlimited
@@ -75,9 +78,8 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	n := x.Len()
-	if n == 0 || len(y) != n {
-		return nil, fmt.Errorf("random forest: %d points and %d labels", n, len(y))
+	if err := checkBatch("random forest", x, y); err != nil {
+		return nil, err
 	}
 	if c, ok := singleClass(y); ok {
 		return constModel(c), nil
@@ -88,13 +90,14 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	base := presort(x)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, f.Trees) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := newTreeBuilder(x, y, mtry, f.MaxDepth, f.MinLeaf)
+			b := newTreeBuilder(x, y, base, mtry, f.MaxDepth, f.MinLeaf)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= f.Trees {
@@ -146,14 +149,24 @@ func pack(t tree) []node {
 }
 
 // Predict implements Model: the mean over trees of the leaves' class-1 fraction, class 1 when it
-// is above one half, as scikit-learn's predict (argmax of the mean probability, ties to class 0).
-// Each point stops visiting trees once the vote is decided: a leaf adds at most 1, so when the sum
-// is already above half the trees, or cannot reach above it with the trees left, the answer is
-// fixed. This is exact: the same answer as summing every tree.
+// is above one half, as scikit-learn's predict (the argmax of the mean probability; a tie goes to
+// class 0). It compares the sum of the fractions with half the number of trees (exact in floating
+// point), which spares a division.
+//
+// Each point stops visiting trees once its vote is decided, and this is exact too, the same answer
+// as summing every tree, because:
+//   - a leaf adds a fraction >= 0, and rounding is monotone, so once the running sum is above
+//     half it stays above;
+//   - the m trees left add at most 1 each; in floating point the running sum then ends at most at
+//     sum + m plus the rounding of m additions, each at most half an ulp of a number <= the
+//     number of trees T, so below sum + m + T*T*2^-53. Stopping at class 0 requires
+//     sum + m + slack <= half with slack = T*T*2^-50, which covers that rounding and the
+//     test's own with room to spare. Near a tie it merely visits every tree.
 func (f *forestModel) Predict(x Points, out []uint8) {
 	n, d := x.Len(), x.D
 	total := len(f.nodes)
 	half := float64(total) / 2
+	slack := float64(total) * float64(total) * 0x1p-50
 	for i := 0; i < n; i++ {
 		row := x.V[i*d : (i+1)*d : (i+1)*d]
 		sum := 0.0
@@ -176,7 +189,7 @@ func (f *forestModel) Predict(x Points, out []uint8) {
 				out[i] = 1
 				break
 			}
-			if sum+float64(total-k-1) <= half {
+			if sum+float64(total-k-1)+slack <= half {
 				break
 			}
 		}
@@ -185,25 +198,24 @@ func (f *forestModel) Predict(x Points, out []uint8) {
 
 // treeBuilder holds one worker's buffers, reused across the trees it builds.
 type treeBuilder struct {
-	x                Points
-	y                []uint8
-	mtry             int
-	maxDepth, minLef int
-	weight           []float64 // bootstrap counts
-	base             [][]int32 // base[f]: all sample indices ordered by feature f
-	sorted           [][]int32 // sorted[f]: the tree's sample indices ordered by feature f, per node range
-	goLeft           []bool
-	scratch          []int32
-	order            []int
-	t                tree
+	x                 Points
+	y                 []uint8
+	mtry              int
+	maxDepth, minLeaf int
+	weight            []float64 // bootstrap counts
+	base              [][]int32 // base[f]: all sample indices ordered by feature f
+	sorted            [][]int32 // sorted[f]: the tree's sample indices ordered by feature f, per node range
+	goLeft            []bool
+	scratch           []int32
+	order             []int
+	t                 tree
 }
 
-func newTreeBuilder(x Points, y []uint8, mtry, maxDepth, minLeaf int) *treeBuilder {
+// presort returns, for each feature, the indices of all points ordered by that feature's value
+// (equal values by index). It is done once per forest and shared, read-only, by the workers; each
+// tree keeps the order of its bootstrap sample by filtering these lists.
+func presort(x Points) [][]int32 {
 	n := x.Len()
-	b := &treeBuilder{x: x, y: y, mtry: mtry, maxDepth: maxDepth, minLef: minLeaf,
-		weight: make([]float64, n), goLeft: make([]bool, n), scratch: make([]int32, n), order: make([]int, x.D)}
-	b.sorted = make([][]int32, x.D)
-	// Presort once; each tree keeps the order of its bootstrap sample by filtering.
 	base := make([][]int32, x.D)
 	for f := range base {
 		idx := make([]int32, n)
@@ -221,20 +233,34 @@ func newTreeBuilder(x Points, y []uint8, mtry, maxDepth, minLeaf int) *treeBuild
 			return 0
 		})
 		base[f] = idx
+	}
+	return base
+}
+
+func newTreeBuilder(x Points, y []uint8, base [][]int32, mtry, maxDepth, minLeaf int) *treeBuilder {
+	n := x.Len()
+	b := &treeBuilder{x: x, y: y, base: base, mtry: mtry, maxDepth: maxDepth, minLeaf: minLeaf,
+		weight: make([]float64, n), goLeft: make([]bool, n), scratch: make([]int32, n), order: make([]int, x.D)}
+	b.sorted = make([][]int32, x.D)
+	for f := range b.sorted {
 		b.sorted[f] = make([]int32, 0, n)
 	}
-	b.base = base
 	return b
 }
 
-func (b *treeBuilder) build(rng interface {
-	IntN(int) int
-}) tree {
+// build grows one tree on a bootstrap sample: n draws with replacement from the n points.
+func (b *treeBuilder) build(rng interface{ IntN(int) int }) tree {
 	n := b.x.Len()
 	clear(b.weight)
 	for range n {
 		b.weight[rng.IntN(n)]++
 	}
+	return b.grown(rng)
+}
+
+// grown grows a tree over the samples of weight > 0 in b.weight (a bootstrap's counts), as
+// scikit-learn does: a sample drawn twice counts twice in the impurities but once in MinLeaf.
+func (b *treeBuilder) grown(rng interface{ IntN(int) int }) tree {
 	for f := range b.sorted {
 		s := b.sorted[f][:0]
 		for _, i := range b.base[f] {
@@ -244,7 +270,7 @@ func (b *treeBuilder) build(rng interface {
 		}
 		b.sorted[f] = s
 	}
-	b.t = tree{}
+	b.t = tree{feature: b.t.feature[:0], threshold: b.t.threshold[:0], left: b.t.left[:0], value: b.t.value[:0]}
 	b.grow(rng, 0, len(b.sorted[0]), 0, b.newNode())
 	return tree{feature: slices.Clone(b.t.feature), threshold: slices.Clone(b.t.threshold),
 		left: slices.Clone(b.t.left), value: slices.Clone(b.t.value)}
@@ -270,7 +296,7 @@ func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, no
 	}
 	b.t.value[node] = w1 / (w0 + w1)
 	count := hi - lo
-	if w0 == 0 || w1 == 0 || (b.maxDepth > 0 && depth >= b.maxDepth) || count < 2*b.minLef {
+	if w0 == 0 || w1 == 0 || (b.maxDepth > 0 && depth >= b.maxDepth) || count < 2*b.minLeaf {
 		return
 	}
 	feature, threshold, ok := b.bestSplit(rng, lo, hi, w0, w1)
@@ -310,17 +336,20 @@ func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, no
 	b.grow(rng, lo+nLeft, hi, depth+1, left+1)
 }
 
-// bestSplit tries features in random order until mtry non-constant ones have been scanned (as
-// scikit-learn does, constant features do not count), and returns the split with the least
-// weighted Gini impurity of the children; the threshold is the midpoint of two neighbouring values.
+// bestSplit draws features at random without replacement, as scikit-learn's splitter does: it
+// visits at least mtry of them, and goes on past mtry only while every feature visited so far was
+// constant on the node (visits of constant features count towards mtry). It returns the split
+// with the least weighted Gini impurity of the children, the first found among equals; the
+// threshold is the midpoint of two neighbouring values. Unlike scikit-learn, values are equal only
+// when they are equal (it treats values within 1e-7 as equal).
 func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, w1 float64) (int, float64, bool) {
 	d := b.x.D
 	for i := range b.order {
 		b.order[i] = i
 	}
 	best, bestF, bestT := math.Inf(-1), -1, 0.0
-	tried := 0
-	for k := 0; k < d && tried < b.mtry; k++ {
+	nonConstant := 0
+	for k := 0; k < d && (k < b.mtry || nonConstant == 0); k++ {
 		j := k + rng.IntN(d-k)
 		b.order[k], b.order[j] = b.order[j], b.order[k]
 		f := b.order[k]
@@ -329,7 +358,7 @@ func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, 
 		if first == last {
 			continue
 		}
-		tried++
+		nonConstant++
 		var l0, l1, nl float64
 		cnt := 0
 		total := w0 + w1
@@ -343,7 +372,7 @@ func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, 
 			nl += b.weight[i]
 			cnt++
 			v, next := b.x.V[int(i)*d+f], b.x.V[int(s[p+1])*d+f]
-			if v == next || cnt < b.minLef || len(s)-cnt < b.minLef {
+			if v == next || cnt < b.minLeaf || len(s)-cnt < b.minLeaf {
 				continue
 			}
 			r0, r1, nr := w0-l0, w1-l1, total-nl
@@ -358,23 +387,4 @@ func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, 
 		}
 	}
 	return bestF, bestT, bestF >= 0
-}
-
-// singleClass reports whether all labels are equal, and which.
-func singleClass(y []uint8) (uint8, bool) {
-	for _, v := range y {
-		if v != y[0] {
-			return 0, false
-		}
-	}
-	return y[0], true
-}
-
-// constModel predicts one class everywhere: the model of a batch with a single class.
-type constModel uint8
-
-func (c constModel) Predict(x Points, out []uint8) {
-	for i := range x.Len() {
-		out[i] = uint8(c)
-	}
 }

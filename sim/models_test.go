@@ -1,9 +1,10 @@
 package sim
 
 import (
+	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,7 @@ func circleData(rng *rand.Rand, n int) (Points, []uint8) {
 	return x, y
 }
 
+// accuracyOf fits tr on (x, y) with seed 7 and returns its accuracy on (tx, ty).
 func accuracyOf(t *testing.T, tr Trainer, x Points, y []uint8, tx Points, ty []uint8) float64 {
 	t.Helper()
 	m, err := tr.Fit(x, y, 7)
@@ -38,193 +40,121 @@ func accuracyOf(t *testing.T, tr Trainer, x Points, y []uint8, tx Points, ty []u
 	return float64(ok) / float64(len(ty))
 }
 
-func TestForestAccuracy(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	x, y := circleData(rng, 1000)
-	tx, ty := circleData(rng, 10000)
-	if acc := accuracyOf(t, RandomForest{}, x, y, tx, ty); acc < 0.97 {
-		t.Errorf("forest accuracy %.4f on fresh points, want >= 0.97", acc)
-	}
-}
+var allTrainers = []Trainer{RandomForest{}, Logistic{}, NearestCentroid{}, KNN{}}
 
-func TestForestSameForAnyWorkers(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	x, y := circleData(rng, 500)
-	tx, _ := circleData(rng, 2000)
-	predict := func(workers int) []uint8 {
-		m, err := RandomForest{Trees: 30, Workers: workers}.Fit(x, y, 42)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := make([]uint8, tx.Len())
-		m.Predict(tx, out)
-		return out
-	}
-	one := predict(1)
-	for _, w := range []int{2, 8} {
-		if !slices.Equal(one, predict(w)) {
-			t.Errorf("forest with %d workers predicts differently from 1 worker", w)
-		}
-	}
-	// Same seed, same forest; another seed, another forest.
-	m1, _ := RandomForest{Trees: 5}.Fit(x, y, 1)
-	m2, _ := RandomForest{Trees: 5}.Fit(x, y, 1)
-	m3, _ := RandomForest{Trees: 5}.Fit(x, y, 2)
-	if !slices.Equal(m1.(*forestModel).nodes[0], m2.(*forestModel).nodes[0]) {
-		t.Error("same seed, different trees")
-	}
-	if slices.Equal(m1.(*forestModel).nodes[0], m3.(*forestModel).nodes[0]) {
-		t.Error("different seeds, identical first trees")
-	}
-}
-
-// Prediction stops visiting trees once the vote is decided; it must agree with the full vote.
-func TestForestEarlyStopIsExact(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	x, y := circleData(rng, 800)
-	// Label noise makes many points close votes, where stopping early matters most.
-	for i := range y {
-		if rng.Float64() < 0.2 {
-			y[i] ^= 1
-		}
-	}
-	tx, _ := circleData(rng, 5000)
-	for _, trees := range []int{1, 2, 7, 50} {
-		m, err := RandomForest{Trees: trees}.Fit(x, y, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := m.(*forestModel)
-		got := make([]uint8, tx.Len())
-		f.Predict(tx, got)
-		for i := range tx.Len() {
-			sum := 0.0
-			for _, nodes := range f.nodes {
-				j := int32(0)
-				for nodes[j].feature >= 0 {
-					if tx.Row(i)[nodes[j].feature] <= nodes[j].threshold {
-						j = nodes[j].left
-					} else {
-						j = nodes[j].left + 1
-					}
-				}
-				sum += nodes[j].threshold
+func TestSingleClassPredictsIt(t *testing.T) {
+	x := Points{D: 1, V: []float64{1, 2, 3}}
+	for _, tr := range allTrainers {
+		for _, c := range []uint8{0, 1} {
+			m, err := tr.Fit(x, []uint8{c, c, c}, 1)
+			if err != nil {
+				t.Fatalf("%s on one class: %v", tr.Name(), err)
 			}
-			want := uint8(0)
-			if sum > float64(trees)/2 {
-				want = 1
-			}
-			if got[i] != want {
-				t.Fatalf("%d trees, point %d: early stop says %d, full vote %d (sum %v)", trees, i, got[i], want, sum)
+			q := Points{D: 1, V: []float64{-5, 2, 40}}
+			out := []uint8{9, 9, 9}
+			m.Predict(q, out)
+			if !slices.Equal(out, []uint8{c, c, c}) {
+				t.Errorf("%s trained on class %d only predicts %v", tr.Name(), c, out)
 			}
 		}
 	}
 }
 
-func TestModelsByHand(t *testing.T) {
-	// Class 0 around (0,0), class 1 around (4,0).
-	x := Points{D: 2, V: []float64{0, 0, 1, 0, 0, 1, 4, 0, 5, 0, 4, 1}}
-	y := []uint8{0, 0, 0, 1, 1, 1}
-	// Centroids (1/3, 1/3) and (13/3, 1/3): the midline is x1 = 7/3.
-	q := Points{D: 2, V: []float64{2.3, 0, 2.4, 0, -10, 5}}
+func TestBadBatch(t *testing.T) {
 	tests := []struct {
 		name string
-		tr   Trainer
-		want []uint8
+		x    Points
+		y    []uint8
+		want string // the error after the model's name
 	}{
-		{"nearest centroid", NearestCentroid{}, []uint8{0, 1, 0}},
-		// k=1: (2.3,0) is nearest to (1,0) (1.3) vs (4,0) (1.7); (2.4,0): 1.4 vs 1.6 -> class 0.
-		{"1-nn", KNN{K: 1}, []uint8{0, 0, 0}},
-		// k=3 at (2.4, 0): distances^2 to the six points are 5.76, 1.96, 6.76, 2.56, 6.76, 3.56:
-		// nearest three are (1,0):0, (4,0):1, (4,1):1 -> class 1 by 2 votes to 1.
-		{"3-nn", KNN{K: 3}, []uint8{1, 1, 0}},
-		// k=2 at (2.3,0): nearest (1,0):0 (1.69) and (4,0):1 (2.89): a tied vote goes to the
-		// nearest neighbour, class 0.
-		{"2-nn tie", KNN{K: 2}, []uint8{0, 0, 0}},
+		{"empty", Points{D: 2}, nil, "cannot fit an empty batch"},
+		{"no features", Points{}, nil, "cannot fit an empty batch"},
+		{"labels short", Points{D: 1, V: []float64{1, 2}}, []uint8{0}, "2 points but 1 labels"},
+		{"ragged", Points{D: 2, V: []float64{1, 2, 3}}, []uint8{0}, "3 values do not make whole points of 2 features"},
+		{"label 2", Points{D: 1, V: []float64{1, 2}}, []uint8{0, 2}, "label of point 1 is 2, want 0 or 1"},
+		{"NaN", Points{D: 2, V: []float64{1, 2, 3, math.NaN()}}, []uint8{0, 1}, "feature 1 of point 1 is NaN"},
+		{"Inf", Points{D: 2, V: []float64{math.Inf(-1), 2, 3, 4}}, []uint8{0, 1}, "feature 0 of point 0 is -Inf"},
 	}
-	for _, tc := range tests {
-		m, err := tc.tr.Fit(x, y, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := make([]uint8, q.Len())
-		m.Predict(q, out)
-		if !slices.Equal(out, tc.want) {
-			t.Errorf("%s: predicted %v, want %v", tc.name, out, tc.want)
-		}
-	}
-}
-
-func TestLogisticSeparable(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	gen := func(n int) (Points, []uint8) {
-		x := Points{D: 2, V: make([]float64, 2*n)}
-		y := make([]uint8, n)
-		for i := range n {
-			a, b := rng.Float64(), rng.Float64()
-			x.V[2*i], x.V[2*i+1] = a, b
-			if a+b > 1 {
-				y[i] = 1
+	for _, tr := range allTrainers {
+		for _, tc := range tests {
+			m, err := tr.Fit(tc.x, tc.y, 1)
+			if err == nil || !strings.HasSuffix(err.Error(), ": "+tc.want) {
+				t.Errorf("%s, %s: got model %v, error %v; want error ending %q", tr.Name(), tc.name, m, err, tc.want)
 			}
 		}
-		return x, y
-	}
-	x, y := gen(1000)
-	tx, ty := gen(5000)
-	if acc := accuracyOf(t, Logistic{}, x, y, tx, ty); acc < 0.95 {
-		t.Errorf("logistic accuracy %.4f on a linear boundary, want >= 0.95", acc)
 	}
 }
 
-func TestSingleClassAndBadConfig(t *testing.T) {
-	x := Points{D: 1, V: []float64{1, 2, 3}}
-	for _, tr := range []Trainer{RandomForest{}, Logistic{}, NearestCentroid{}, KNN{}} {
-		m, err := tr.Fit(x, []uint8{1, 1, 1}, 1)
-		if err != nil {
-			t.Fatalf("%s on one class: %v", tr.Name(), err)
-		}
-		out := make([]uint8, 3)
-		m.Predict(x, out)
-		if !slices.Equal(out, []uint8{1, 1, 1}) {
-			t.Errorf("%s on one class predicts %v", tr.Name(), out)
-		}
-		if _, err := tr.Fit(Points{D: 1}, nil, 1); err == nil {
-			t.Errorf("%s on no data: no error", tr.Name())
-		}
-	}
-	bad := []struct {
-		err  error
-		want string
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		cfg  interface{ Validate() error }
+		want string // "" for a valid configuration
 	}{
-		{RandomForest{Trees: -1}.Validate(), "random_forest.trees must be >= 1, got -1"},
-		{RandomForest{Trees: 1, MinLeaf: 1, MaxFeatures: "half"}.Validate(), `random_forest.max_features must be "sqrt", "log2", "all" or a whole number >= 1, got "half"`},
-		{KNN{K: -2}.Validate(), "knn.k must be >= 1, got -2"},
-		{Logistic{Alpha: -1, MaxIter: 1}.Validate(), "logistic.alpha must be > 0, got -1"},
+		{RandomForest{}.WithDefaults(), ""},
+		{RandomForest{Trees: 1, MinLeaf: 1, MaxFeatures: "3"}, ""},
+		{RandomForest{Trees: 0, MinLeaf: 1}, "random_forest.trees must be >= 1, got 0"},
+		{RandomForest{Trees: -1, MinLeaf: 1}, "random_forest.trees must be >= 1, got -1"},
+		{RandomForest{Trees: 1, MaxDepth: -2, MinLeaf: 1}, "random_forest.max_depth must be >= 0 (0: unlimited), got -2"},
+		{RandomForest{Trees: 1, MinLeaf: 0}, "random_forest.min_leaf must be >= 1, got 0"},
+		{RandomForest{Trees: 1, MinLeaf: 1, MaxFeatures: "half"}, `random_forest.max_features must be "sqrt", "log2", "all" or a whole number >= 1, got "half"`},
+		{RandomForest{Trees: 1, MinLeaf: 1, MaxFeatures: "0"}, `random_forest.max_features must be "sqrt", "log2", "all" or a whole number >= 1, got "0"`},
+		{Logistic{}.WithDefaults(), ""},
+		{Logistic{Alpha: -1, MaxIter: 1}, "logistic.alpha must be > 0, got -1"},
+		{Logistic{Alpha: math.NaN(), MaxIter: 1}, "logistic.alpha must be > 0, got NaN"},
+		{Logistic{Alpha: math.Inf(1), MaxIter: 1}, "logistic.alpha must be finite, got +Inf"},
+		{Logistic{Alpha: 1, MaxIter: 0}, "logistic.max_iter must be >= 1, got 0"},
+		{Logistic{Alpha: 1, MaxIter: 1, Tol: -0.5}, "logistic.tol must be >= 0, got -0.5"},
+		{KNN{}.WithDefaults(), ""},
+		{KNN{K: 0}, "knn.k must be >= 1, got 0"},
+		{KNN{K: -2}, "knn.k must be >= 1, got -2"},
+		{NearestCentroid{}, ""},
 	}
-	for _, b := range bad {
-		if b.err == nil || b.err.Error() != b.want {
-			t.Errorf("error %v, want %q", b.err, b.want)
+	for _, tc := range tests {
+		err := tc.cfg.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%#v: unexpected error %v", tc.cfg, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want):
+			t.Errorf("%#v: error %v, want %q", tc.cfg, err, tc.want)
 		}
+	}
+	// Fit validates too, after applying the defaults.
+	x, y := Points{D: 1, V: []float64{0, 1}}, []uint8{0, 1}
+	if _, err := (RandomForest{Trees: -3}).Fit(x, y, 1); err == nil || err.Error() != "random_forest.trees must be >= 1, got -3" {
+		t.Errorf("forest with -3 trees: error %v", err)
+	}
+	if _, err := (KNN{K: -1}).Fit(x, y, 1); err == nil {
+		t.Error("knn with k=-1: no error")
 	}
 }
 
-func BenchmarkForestFit(b *testing.B) {
-	x, y := circleData(rand.New(rand.NewPCG(1, 1)), 1000)
-	b.Logf("GOMAXPROCS %d", runtime.GOMAXPROCS(0))
-	for b.Loop() {
-		if _, err := (RandomForest{Trees: 100}).Fit(x, y, 1); err != nil {
-			b.Fatal(err)
-		}
+func TestWithDefaults(t *testing.T) {
+	if got, want := (RandomForest{}).WithDefaults(), (RandomForest{Trees: 100, MinLeaf: 1, MaxFeatures: "sqrt"}); got != want {
+		t.Errorf("forest defaults %+v, want %+v", got, want)
 	}
-}
-
-func BenchmarkForestPredict(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	x, y := circleData(rng, 1000)
-	tx, _ := circleData(rng, 1100)
-	m, _ := RandomForest{Trees: 100}.Fit(x, y, 1)
-	out := make([]uint8, tx.Len())
-	for b.Loop() {
-		m.Predict(tx, out)
+	// Set fields are kept.
+	if got, want := (RandomForest{Trees: 7, MaxDepth: 3, MinLeaf: 2, MaxFeatures: "all"}).WithDefaults(), (RandomForest{Trees: 7, MaxDepth: 3, MinLeaf: 2, MaxFeatures: "all"}); got != want {
+		t.Errorf("forest with settings %+v, want %+v", got, want)
+	}
+	if got, want := (Logistic{}).WithDefaults(), (Logistic{Alpha: 1e-4, MaxIter: 1000, Tol: 1e-3}); got != want {
+		t.Errorf("logistic defaults %+v, want %+v", got, want)
+	}
+	if got, want := (Logistic{Alpha: 0.5, MaxIter: 3, Tol: 0.25}).WithDefaults(), (Logistic{Alpha: 0.5, MaxIter: 3, Tol: 0.25}); got != want {
+		t.Errorf("logistic with settings %+v, want %+v", got, want)
+	}
+	if got := (KNN{}).WithDefaults(); got.K != 5 {
+		t.Errorf("knn default k %d, want 5", got.K)
+	}
+	if got := (KNN{K: 2}).WithDefaults(); got.K != 2 {
+		t.Errorf("knn k 2 became %d", got.K)
+	}
+	names := map[string]bool{}
+	for _, tr := range allTrainers {
+		names[tr.Name()] = true
+	}
+	for _, n := range []string{"random_forest", "logistic", "knn", "nearest_centroid"} {
+		if !names[n] {
+			t.Errorf("no trainer named %q", n)
+		}
 	}
 }
