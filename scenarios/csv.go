@@ -1,5 +1,9 @@
 package scenarios
 
+// CSV streams: a real data set (or logged queries) read from a CSV file into numbers, split into
+// batches, and served as a dataSource or querySource. The file is streamed with encoding/csv: raw
+// records are never held, only the numeric result (and the categories of non-numeric columns).
+
 import (
 	"encoding/csv"
 	"errors"
@@ -15,9 +19,14 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
+// maxCategories bounds the one-hot encoding of a non-numeric column: past it the column is almost
+// surely an identifier or a numeric column with stray text, and encoding it would add that many
+// features (and rows x that many numbers).
+const maxCategories = 1000
+
 // TableOptions say how to read a CSV file.
 type TableOptions struct {
-	Label       string // the label column; "" for none (queries may have no labels)
+	Label       string // the label column; "" for none (queries may come without labels)
 	BatchColumn string // the batch column; "" to split rows in order
 	Like        *Table // encode this file's features as this (data) table did, so queries line up
 }
@@ -32,137 +41,324 @@ type Table struct {
 	Classes  [2]string // Classes[0] is read as 0, Classes[1] as 1
 	Batch    []int     // the batch column in row order; nil without one
 
-	columns []tableColumn // how each feature source column was encoded
+	label   string        // the label column's name, for ClassNote
+	sorted  bool          // the classes were not 0/1 and were sorted to give 0 and 1
+	columns []tableColumn // how each source column became features, in feature order
+	like    *Table        // the data table a query table was encoded like
 }
 
+// tableColumn is one source column of the features: numeric (one feature) or one-hot encoded.
 type tableColumn struct {
 	name       string
 	categories []string // nil for a numeric column
 }
 
-// ReadTable reads a CSV file with a header row. Errors name file:line (and the column).
-// The file is read twice, streaming: once to find each column's type and categories, once to
-// fill the numbers, so memory holds only the numeric result.
+// ClassNote says which label value is class 0 and which is class 1, and why, for the user.
+func (t *Table) ClassNote() string {
+	if t.Y == nil {
+		return ""
+	}
+	how := "as written"
+	if t.sorted {
+		how = "the two values sorted"
+	}
+	if t.like != nil && t.like.Y != nil {
+		how = "as in " + t.like.Path
+	}
+	return fmt.Sprintf("label %q: %q is class 0, %q is class 1 (%s)", t.label, t.Classes[0], t.Classes[1], how)
+}
+
+// ReadTable reads a CSV file with a header row. Errors name file:line:column (the column is the
+// byte position, as editors and encoding/csv count it) and the column's name.
+//
+// The file is streamed once when every feature column is numeric (or when Like fixes the
+// encoding): each value is parsed as a number as it goes by. A column found to hold text is read
+// again, once, to collect its categories in order of first appearance. Memory holds only the
+// numbers (one per source column and row, widened to the one-hot features at the end).
 func ReadTable(path string, opt TableOptions) (*Table, error) {
-	header, kinds, err := scanTable(path, opt)
+	rr, err := openRows(path)
 	if err != nil {
 		return nil, err
 	}
-	tab := &Table{Path: path}
-	labelAt, batchAt := slices.Index(header, opt.Label), slices.Index(header, opt.BatchColumn)
-	if opt.Label != "" && labelAt < 0 {
-		if opt.Like != nil {
-			labelAt = -1 // queries without labels
-		} else {
-			return nil, fmt.Errorf("%s: no label column %q (columns: %s)", path, opt.Label, strings.Join(header, ", "))
+	defer rr.close()
+	header := rr.header
+	tab := &Table{Path: path, label: opt.Label, like: opt.Like}
+	labelAt, batchAt := -1, -1
+	if opt.Label != "" {
+		if labelAt = slices.Index(header, opt.Label); labelAt < 0 {
+			return nil, fmt.Errorf("%s: no label column %q (columns: %s)%s", path, opt.Label, strings.Join(header, ", "), separatorHint(header))
 		}
 	}
-	if opt.BatchColumn != "" && batchAt < 0 {
-		return nil, fmt.Errorf("%s: no batch column %q (columns: %s)", path, opt.BatchColumn, strings.Join(header, ", "))
+	if opt.BatchColumn != "" {
+		if batchAt = slices.Index(header, opt.BatchColumn); batchAt < 0 {
+			return nil, fmt.Errorf("%s: no batch column %q (columns: %s)%s", path, opt.BatchColumn, strings.Join(header, ", "), separatorHint(header))
+		}
+		if batchAt == labelAt {
+			return nil, fmt.Errorf("%s: column %q cannot be both the label and the batch column", path, opt.Label)
+		}
 	}
-	var srcIdx []int // source column of each table column
+
+	// The source column of each tableColumn, and its state while reading.
+	var src []int
 	if opt.Like != nil {
 		for _, c := range opt.Like.columns {
 			i := slices.Index(header, c.name)
 			if i < 0 {
-				return nil, fmt.Errorf("%s: no column %q, which the data has (columns: %s)", path, c.name, strings.Join(header, ", "))
+				return nil, fmt.Errorf("%s: no column %q, which the data (%s) has as a feature (columns here: %s)", path, c.name, opt.Like.Path, strings.Join(header, ", "))
 			}
-			srcIdx = append(srcIdx, i)
+			src = append(src, i)
 			tab.columns = append(tab.columns, c)
 		}
 	} else {
 		for i, name := range header {
-			if i == labelAt || i == batchAt {
-				continue
-			}
-			srcIdx = append(srcIdx, i)
-			tab.columns = append(tab.columns, tableColumn{name: name, categories: kinds.categories[i]})
-		}
-	}
-	if len(tab.columns) == 0 {
-		return nil, fmt.Errorf("%s: no feature columns besides the label and batch columns", path)
-	}
-	for _, c := range tab.columns {
-		if c.categories == nil {
-			tab.Features = append(tab.Features, c.name)
-		}
-		for _, v := range c.categories {
-			tab.Features = append(tab.Features, c.name+"="+v)
-		}
-	}
-	d := len(tab.Features)
-	tab.X = sim.Points{D: d, V: make([]float64, 0, kinds.rows*d)}
-	if labelAt >= 0 {
-		classes := kinds.labels
-		if len(classes) != 2 {
-			switch {
-			case len(classes) < 2:
-				return nil, fmt.Errorf("%s: label column %q has one class only (%s); two are needed", path, opt.Label, strings.Join(classes, ", "))
-			default:
-				return nil, fmt.Errorf("%s: label column %q has %d classes (%s); exactly two are needed", path, opt.Label, len(classes), strings.Join(classes, ", "))
+			if i != labelAt && i != batchAt {
+				src = append(src, i)
+				tab.columns = append(tab.columns, tableColumn{name: name})
 			}
 		}
-		a, b := classes[0], classes[1]
-		fa, ea := strconv.ParseFloat(a, 64)
-		fb, eb := strconv.ParseFloat(b, 64)
-		if ea == nil && eb == nil && fa > fb || (ea != nil || eb != nil) && a > b {
-			a, b = b, a
+		if len(src) == 0 {
+			return nil, fmt.Errorf("%s: no feature columns besides the label and batch columns (columns: %s)", path, strings.Join(header, ", "))
 		}
-		tab.Classes = [2]string{a, b}
-		if opt.Like != nil && opt.Like.Y != nil {
-			tab.Classes = opt.Like.Classes
-		}
-		tab.Y = make([]uint8, 0, kinds.rows)
 	}
-	if batchAt >= 0 {
-		tab.Batch = make([]int, 0, kinds.rows)
-	}
-	err = eachRow(path, func(line int, rec []string) error {
-		for ci, c := range tab.columns {
-			v := rec[srcIdx[ci]]
-			if c.categories == nil {
-				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-					return fmt.Errorf("%s:%d:%d: column %q: %q is not a finite number", path, line, srcIdx[ci]+1, c.name, v)
-				}
-				tab.X.V = append(tab.X.V, f)
-				continue
+	m := len(src)
+	cols := make([]readState, m)
+	for ci, c := range tab.columns {
+		cols[ci].numeric = true
+		if c.categories != nil { // only with Like: a known one-hot column
+			cols[ci].numeric = false
+			cols[ci].index = make(map[string]int, len(c.categories))
+			for k, v := range c.categories {
+				cols[ci].index[v] = k
 			}
-			k := slices.Index(c.categories, v)
+		}
+	}
+
+	// vals holds, row by row, one number per source column: the value of a numeric column, the
+	// category index of a one-hot column (-1 for one the data never had).
+	var vals []float64
+	var labels []string // distinct label values in order of appearance
+	var codes []uint8   // each row's index into labels
+	rows := 0
+	for {
+		rec, err := rr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows++
+		if rows == 1 {
+			vals, codes = rr.presize(m, vals, codes)
+		}
+		for ci, i := range src {
+			vals = append(vals, cols[ci].read(rr, i, rec[i], opt.Like != nil, tab.columns[ci].name))
+			if cols[ci].err != nil && opt.Like != nil {
+				return nil, cols[ci].err // the type is known: the first bad value is the error
+			}
+		}
+		if labelAt >= 0 {
+			v := strings.TrimSpace(rec[labelAt])
+			if v == "" {
+				return nil, rr.errorf(labelAt, "label column %q is empty", opt.Label)
+			}
+			k := slices.Index(labels, v)
 			if k < 0 {
-				return fmt.Errorf("%s:%d:%d: column %q: category %q is not among the data's (%s)", path, line, srcIdx[ci]+1, c.name, v, strings.Join(c.categories, ", "))
+				if len(labels) > maxLabelValues {
+					break // setClasses refuses this many classes; the rest cannot change that
+				}
+				k = len(labels)
+				labels = append(labels, v)
 			}
-			for j := range c.categories {
-				tab.X.V = append(tab.X.V, b2f(j == k))
-			}
+			codes = append(codes, uint8(k))
 		}
-		if tab.Y != nil {
-			switch v := rec[labelAt]; v {
-			case tab.Classes[0]:
-				tab.Y = append(tab.Y, 0)
-			case tab.Classes[1]:
-				tab.Y = append(tab.Y, 1)
-			default:
-				return fmt.Errorf("%s:%d:%d: label %q is neither class %q nor %q", path, line, labelAt+1, v, tab.Classes[0], tab.Classes[1])
-			}
-		}
-		if tab.Batch != nil {
+		if batchAt >= 0 {
 			v := strings.TrimSpace(rec[batchAt])
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return fmt.Errorf("%s:%d:%d: batch column %q: %q is not a whole number", path, line, batchAt+1, opt.BatchColumn, v)
+				return nil, rr.errorf(batchAt, "batch column %q: %q is not a whole number", opt.BatchColumn, v)
 			}
 			if k := len(tab.Batch); k > 0 && n < tab.Batch[k-1] {
-				return fmt.Errorf("%s:%d:%d: batch column %q is not sorted: %d after %d", path, line, batchAt+1, opt.BatchColumn, n, tab.Batch[k-1])
+				return nil, rr.errorf(batchAt, "batch column %q is not sorted: %d after %d (rows must come in batch order)", opt.BatchColumn, n, tab.Batch[k-1])
 			}
 			tab.Batch = append(tab.Batch, n)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
+	if rows == 0 {
+		return nil, fmt.Errorf("%s: only a header row (%s); no data rows", path, strings.Join(header, ", "))
+	}
+	if labelAt >= 0 {
+		if err := tab.setClasses(labels, opt); err != nil {
+			return nil, err
+		}
+		var to [maxLabelValues + 1]uint8
+		for k, v := range labels {
+			to[k] = b2u(v == tab.Classes[1])
+		}
+		tab.Y = codes
+		for r, k := range codes {
+			tab.Y[r] = to[k]
+		}
+	}
+	if opt.Like == nil {
+		// The first bad value of a column that stayed numeric, in file order.
+		var first *readState
+		var text []int // columns that hold text
+		for ci := range cols {
+			c := &cols[ci]
+			switch {
+			case !c.numeric:
+				text = append(text, ci)
+			case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
+				first = c
+			}
+		}
+		if first != nil {
+			return nil, first.err
+		}
+		if len(text) > 0 {
+			if err := collectCategories(path, tab.columns, src, text, vals); err != nil {
+				return nil, err
+			}
+		}
+	}
+	tab.encode(vals, rows)
 	return tab, nil
+}
+
+// presize gives vals and codes the capacity the whole file will need, estimated from the size of
+// the file and of its first row, so that appending row after row does not copy them over and over.
+func (rr *rowReader) presize(m int, vals []float64, codes []uint8) ([]float64, []uint8) {
+	st, err := rr.file.Stat()
+	row := rr.r.InputOffset() - rr.headerBytes
+	if err != nil || row <= 0 {
+		return vals, codes
+	}
+	// Every field takes at least two bytes (a character and a separator), which bounds the rows.
+	rows := min(st.Size()/row*5/4+16, st.Size()/int64(2*len(rr.header))+1)
+	return slices.Grow(vals, int(rows)*m), slices.Grow(codes, int(rows))
+}
+
+// readState is what ReadTable knows of a feature column while it streams the file.
+type readState struct {
+	numeric   bool           // every value so far parses as a number (or Like says it is numeric)
+	index     map[string]int // Like's categories of a one-hot column
+	err       error          // the first bad value of a numeric column
+	line, col int            // where err is
+}
+
+// read turns one value into its number. Without Like a text value only marks the column as text
+// (its categories come later) and a bad number is kept as the column's first error, which counts
+// only if the column stays numeric.
+func (c *readState) read(rr *rowReader, i int, v string, known bool, name string) float64 {
+	v = strings.TrimSpace(v)
+	if c.index != nil {
+		if k, ok := c.index[v]; ok {
+			return float64(k)
+		}
+		// A category the data never had encodes as all zeros, as scikit-learn's
+		// OneHotEncoder(handle_unknown="ignore") does.
+		return -1
+	}
+	if !c.numeric {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	var msg string
+	switch {
+	case v == "":
+		msg = fmt.Sprintf("column %q is empty; missing values are not supported", name)
+	case err != nil && known:
+		msg = fmt.Sprintf("column %q: %q is not a number", name, v)
+	case err != nil:
+		c.numeric = false
+		return 0
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		msg = fmt.Sprintf("column %q: %q is not a finite number", name, v)
+	default:
+		return f
+	}
+	if c.err == nil {
+		c.line, c.col = rr.r.FieldPos(i)
+		c.err = fmt.Errorf("%s:%d:%d: %s", rr.path, c.line, c.col, msg)
+	}
+	return 0
+}
+
+// encode widens vals (one number per source column) into the features: one-hot columns become
+// their indicator columns. With no one-hot column, vals is X as it is.
+func (t *Table) encode(vals []float64, rows int) {
+	for _, c := range t.columns {
+		if c.categories == nil {
+			t.Features = append(t.Features, c.name)
+		}
+		for _, v := range c.categories {
+			t.Features = append(t.Features, c.name+"="+v)
+		}
+	}
+	d, m := len(t.Features), len(t.columns)
+	if d == m {
+		// A presize that overshot by more than its margin (a long first row) gives the rest back;
+		// within it, copying would cost more memory at its peak than the slack it frees.
+		if cap(vals) > len(vals)+len(vals)/2 {
+			vals = slices.Clone(vals)
+		}
+		t.X = sim.Points{D: d, V: slices.Clip(vals)}
+		return
+	}
+	x := make([]float64, 0, rows*d)
+	for r := range rows {
+		for ci, c := range t.columns {
+			v := vals[r*m+ci]
+			if c.categories == nil {
+				x = append(x, v)
+				continue
+			}
+			for k := range c.categories {
+				x = append(x, b2f(k == int(v)))
+			}
+		}
+	}
+	t.X = sim.Points{D: d, V: x}
+}
+
+// setClasses maps the label values to 0 and 1: a query table takes its data table's mapping; two
+// numbers keep their order (so 0/1 stays 0/1); otherwise the two values are sorted (DOWN/UP gives
+// DOWN = 0, UP = 1), and ClassNote says so.
+func (t *Table) setClasses(labels []string, opt TableOptions) error {
+	if opt.Like != nil && opt.Like.Y != nil {
+		t.Classes = opt.Like.Classes
+		for _, v := range labels {
+			if v != t.Classes[0] && v != t.Classes[1] {
+				return fmt.Errorf("%s: label column %q has the value %q, which is neither of the data's classes %q and %q", t.Path, opt.Label, v, t.Classes[0], t.Classes[1])
+			}
+		}
+		return nil
+	}
+	switch n := len(labels); {
+	case n == 1:
+		return fmt.Errorf("%s: label column %q has one class only (%s); two are needed", t.Path, opt.Label, labels[0])
+	case n > maxLabelValues:
+		return fmt.Errorf("%s: label column %q has more than %d classes (%s, ...); exactly two are needed", t.Path, opt.Label, maxLabelValues, strings.Join(labels[:maxLabelValues], ", "))
+	case n > 2:
+		return fmt.Errorf("%s: label column %q has %d classes (%s); exactly two are needed", t.Path, opt.Label, n, strings.Join(labels, ", "))
+	}
+	a, b := labels[0], labels[1]
+	fa, ea := strconv.ParseFloat(a, 64)
+	fb, eb := strconv.ParseFloat(b, 64)
+	if ea == nil && eb == nil {
+		if fa > fb {
+			a, b = b, a
+		}
+		t.sorted = !(fa == 0 && fb == 1 || fa == 1 && fb == 0)
+	} else {
+		if a > b {
+			a, b = b, a
+		}
+		t.sorted = true
+	}
+	t.Classes = [2]string{a, b}
+	return nil
 }
 
 func b2f(b bool) float64 {
@@ -172,132 +368,156 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// tableKinds is what the first pass learns: rows, categories of non-numeric columns, label values.
-type tableKinds struct {
-	rows       int
-	categories [][]string // nil for a numeric column
-	labels     []string   // distinct label values in order of appearance (at most 3 kept)
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
-func scanTable(path string, opt TableOptions) ([]string, tableKinds, error) {
-	var header []string
-	var k tableKinds
-	numeric := []bool{}
-	labelAt := -1
-	err := eachRecord(path, func(line int, rec []string) error {
-		if header == nil {
-			header = slices.Clone(rec)
-			for i := range header {
-				header[i] = strings.TrimSpace(header[i])
-			}
-			numeric = make([]bool, len(header))
-			for i := range numeric {
-				numeric[i] = true
-			}
-			k.categories = make([][]string, len(header))
-			labelAt = slices.Index(header, opt.Label)
-			return nil
-		}
-		k.rows++
-		for i, v := range rec {
-			if i == labelAt {
-				if !slices.Contains(k.labels, v) && len(k.labels) < 3 {
-					k.labels = append(k.labels, v)
-				}
-				continue
-			}
-			if numeric[i] {
-				if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil || isNaNText(v) {
-					continue
-				}
-				numeric[i] = false
-			}
-			if !slices.Contains(k.categories[i], v) {
-				k.categories[i] = append(k.categories[i], v)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, k, err
-	}
-	if header == nil {
-		return nil, k, fmt.Errorf("%s: the file is empty; a header row and data rows are needed", path)
-	}
-	if k.rows == 0 {
-		return nil, k, fmt.Errorf("%s: only a header row; no data rows", path)
-	}
-	for i := range header {
-		if numeric[i] {
-			k.categories[i] = nil
-		}
-	}
-	return header, k, nil
-}
+// maxLabelValues is how many distinct label values are named in an error.
+const maxLabelValues = 10
 
-// isNaNText reports text that parses as a number but not a finite one; it stays a numeric column so
-// the second pass can reject it with its place.
-func isNaNText(v string) bool {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	return err == nil && (math.IsNaN(f) || math.IsInf(f, 0))
-}
-
-// eachRecord calls f with every record (header included) and its line number; ragged rows are an
-// error naming the line.
-func eachRecord(path string, f func(line int, rec []string) error) error {
-	file, err := os.Open(path)
+// collectCategories reads the file again for the text columns (indices into cols): their
+// categories in order of first appearance, and each row's category index, written into vals.
+func collectCategories(path string, cols []tableColumn, src, text []int, vals []float64) error {
+	rr, err := openRows(path)
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	r := csv.NewReader(file)
-	r.ReuseRecord = true
-	r.FieldsPerRecord = -1
-	width := -1
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
+	defer rr.close()
+	m := len(cols)
+	index := make([]map[string]int, len(text))
+	for k := range index {
+		index[k] = map[string]int{}
+	}
+	for r := 0; ; r++ {
+		rec, err := rr.next()
+		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return fmt.Errorf("%s:%d:%d: %v", path, pe.Line, pe.Column, pe.Err)
-			}
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		line, _ := r.FieldPos(0)
-		if width < 0 {
-			width = len(rec)
-		} else if len(rec) != width {
-			return fmt.Errorf("%s:%d: row has %d fields, header has %d", path, line, len(rec), width)
-		}
-		if err := f(line, rec); err != nil {
 			return err
+		}
+		if r*m >= len(vals) {
+			return fmt.Errorf("%s: the file changed while it was read", path)
+		}
+		for k, ci := range text {
+			v := strings.TrimSpace(rec[src[ci]])
+			code, ok := index[k][v]
+			if !ok {
+				if len(index[k]) == maxCategories {
+					return rr.errorf(src[ci], "column %q has more than %d distinct values that are not all numbers (%q here); one-hot encoding it would add as many features: fix its values or drop the column",
+						cols[ci].name, maxCategories, v)
+				}
+				code = len(index[k])
+				index[k][v] = code
+				cols[ci].categories = append(cols[ci].categories, v)
+			}
+			vals[r*m+ci] = float64(code)
 		}
 	}
 }
 
-// eachRow is eachRecord without the header.
-func eachRow(path string, f func(line int, rec []string) error) error {
-	first := true
-	return eachRecord(path, func(line int, rec []string) error {
-		if first {
-			first = false
-			return nil
-		}
-		return f(line, rec)
-	})
+// separatorHint suggests the likely cause when a header is one field holding a ';' or a tab.
+func separatorHint(header []string) string {
+	if len(header) == 1 && strings.ContainsAny(header[0], ";\t") {
+		return "; the file seems separated by ';' or tabs, and cara reads comma-separated files"
+	}
+	return ""
 }
 
-// Split returns the row range [from, to) of each batch: one batch per distinct value of the batch
-// column, in order, when there is one; otherwise batches nearly equal parts in row order.
+// rowReader streams a CSV file's records after its header, checking that every row has the
+// header's width.
+type rowReader struct {
+	path        string
+	file        *os.File
+	r           *csv.Reader
+	header      []string
+	headerBytes int64 // where the first data row starts
+}
+
+// openRows opens path and reads its header: trimmed names, a leading UTF-8 byte order mark (as
+// spreadsheets write) dropped, duplicates refused.
+func openRows(path string) (*rowReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	rr := &rowReader{path: path, file: f, r: csv.NewReader(f)}
+	rr.r.ReuseRecord = true
+	rr.r.FieldsPerRecord = -1 // ragged rows get our message, which names both widths
+	rec, err := rr.r.Read()
+	if err == io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("%s: the file is empty; a header row and data rows are needed", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, rr.wrap(err)
+	}
+	rr.headerBytes = rr.r.InputOffset()
+	rr.header = make([]string, len(rec))
+	for i, name := range rec {
+		if i == 0 {
+			name = strings.TrimPrefix(name, "\ufeff")
+		}
+		rr.header[i] = strings.TrimSpace(name)
+		if j := slices.Index(rr.header[:i], rr.header[i]); j >= 0 {
+			err := rr.errorf(i, "column %q appears twice in the header (fields %d and %d)", rr.header[i], j+1, i+1)
+			f.Close()
+			return nil, err
+		}
+	}
+	return rr, nil
+}
+
+// next returns the next row (valid until the following call) or io.EOF.
+func (rr *rowReader) next() ([]string, error) {
+	rec, err := rr.r.Read()
+	if err == io.EOF {
+		return nil, io.EOF
+	}
+	if err != nil {
+		return nil, rr.wrap(err)
+	}
+	if len(rec) != len(rr.header) {
+		line, _ := rr.r.FieldPos(0)
+		return nil, fmt.Errorf("%s:%d: row has %d fields, header has %d", rr.path, line, len(rec), len(rr.header))
+	}
+	return rec, nil
+}
+
+// errorf makes an error at field i of the record last read.
+func (rr *rowReader) errorf(i int, format string, args ...any) error {
+	line, col := rr.r.FieldPos(i)
+	return fmt.Errorf("%s:%d:%d: %s", rr.path, line, col, fmt.Sprintf(format, args...))
+}
+
+// wrap gives encoding/csv's syntax errors (a stray quote, ...) the file:line:column form.
+func (rr *rowReader) wrap(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d:%d: %v", rr.path, pe.Line, pe.Column, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", rr.path, err)
+}
+
+func (rr *rowReader) close() { rr.file.Close() }
+
+// Split returns the row range [from, to) of each batch.
+//
+// With a batch column, each distinct value is one batch, in file order; values need not start at 0
+// nor be consecutive, and batches is ignored: the column decides how many batches there are, and
+// the caller takes that count (or compares it with the scenario's). Without one, the rows are cut
+// in order into batches nearly equal contiguous parts (sizes differ by at most one); fewer rows
+// than batches would leave a batch empty, which is an error.
 func (t *Table) Split(batches int) ([][2]int, error) {
 	n := t.X.Len()
 	if t.Batch != nil {
 		var out [][2]int
 		for i := 0; i < n; {
-			j := i
+			j := i + 1
 			for j < n && t.Batch[j] == t.Batch[i] {
 				j++
 			}
@@ -307,10 +527,10 @@ func (t *Table) Split(batches int) ([][2]int, error) {
 		return out, nil
 	}
 	if batches < 1 {
-		return nil, fmt.Errorf("%s: batches must be >= 1", t.Path)
+		return nil, fmt.Errorf("%s: cannot split into %d batches; at least 1 is needed", t.Path, batches)
 	}
 	if n < batches {
-		return nil, fmt.Errorf("%s: %d rows cannot make %d batches", t.Path, n, batches)
+		return nil, fmt.Errorf("%s: %d rows cannot fill %d batches: a batch would be empty", t.Path, n, batches)
 	}
 	out := make([][2]int, batches)
 	for b := range batches {
@@ -319,7 +539,8 @@ func (t *Table) Split(batches int) ([][2]int, error) {
 	return out, nil
 }
 
-// rows returns the points and labels of rows [from, to).
+// rows returns the points and labels of rows [from, to): views into the table, capped so that an
+// append cannot write into the next batch.
 func (t *Table) rows(r [2]int) (sim.Points, []uint8) {
 	d := t.X.D
 	x := sim.Points{D: d, V: t.X.V[r[0]*d : r[1]*d : r[1]*d]}
@@ -329,13 +550,19 @@ func (t *Table) rows(r [2]int) (sim.Points, []uint8) {
 	return x, t.Y[r[0]:r[1]:r[1]]
 }
 
-// tableData is a dataSource over a table split into batches.
+// tableData is a dataSource over a table split into batches. A CSV has no known concept, so Label
+// reports ok=false (generated queries then carry no labels) and there are no known drifts.
 type tableData struct {
 	tab    *Table
 	ranges [][2]int
 }
 
-func newTableData(tab *Table, batches int) (*tableData, error) {
+// newTableData splits tab (see Split: with a batch column, batches is ignored and Len() says how
+// many there are) and serves its batches.
+func newTableData(tab *Table, batches int) (dataSource, error) {
+	if tab.Y == nil {
+		return nil, fmt.Errorf("%s: the data needs a label column", tab.Path)
+	}
 	r, err := tab.Split(batches)
 	if err != nil {
 		return nil, err
@@ -346,64 +573,120 @@ func newTableData(tab *Table, batches int) (*tableData, error) {
 func (d *tableData) Len() int            { return len(d.ranges) }
 func (d *tableData) Features() int       { return d.tab.X.D }
 func (d *tableData) Drifts() []sim.Drift { return nil }
+
 func (d *tableData) Data(t int) (sim.Points, []uint8, error) {
+	if t < 0 || t >= len(d.ranges) {
+		return sim.Points{}, nil, fmt.Errorf("%s: no batch %d (%d batches)", d.tab.Path, t, len(d.ranges))
+	}
 	x, y := d.tab.rows(d.ranges[t])
 	return x, y, nil
 }
+
 func (d *tableData) Label(int, sim.Points) ([]uint8, bool, error) { return nil, false, nil }
 
-// tableQueries are queries read from a table split into the same number of batches.
+// tableQueries are queries read from a table split into the data's batches; their labels, when the
+// table has them, serve only the query accuracy.
 type tableQueries struct {
 	tab    *Table
 	ranges [][2]int
 }
 
-func (q *tableQueries) Queries(t int, b *sim.Batch) (sim.Points, []uint8, error) {
+// newTableQueries splits a query table into the data's batches. With a batch column it must hold
+// exactly batches distinct values, and when the data table it was read Like also has one, the same
+// values in the same order: batch k of the queries is batch k of the data.
+func newTableQueries(tab *Table, batches int) (querySource, error) {
+	r, err := tab.Split(batches)
+	if err != nil {
+		return nil, err
+	}
+	if tab.Batch == nil {
+		return &tableQueries{tab: tab, ranges: r}, nil
+	}
+	if len(r) != batches {
+		return nil, fmt.Errorf("%s: batch column has %d distinct values, the data has %d batches", tab.Path, len(r), batches)
+	}
+	if like := tab.like; like != nil && like.Batch != nil {
+		dr, err := like.Split(0)
+		if err != nil {
+			return nil, err
+		}
+		for k := range min(len(r), len(dr)) {
+			if q, d := tab.Batch[r[k][0]], like.Batch[dr[k][0]]; q != d {
+				return nil, fmt.Errorf("%s: batch %d is %d here but %d in the data (%s); the batch columns must hold the same values", tab.Path, k, q, d, like.Path)
+			}
+		}
+	}
+	return &tableQueries{tab: tab, ranges: r}, nil
+}
+
+func (q *tableQueries) Queries(t int, _ *sim.Batch) (sim.Points, []uint8, error) {
+	if t < 0 || t >= len(q.ranges) {
+		return sim.Points{}, nil, fmt.Errorf("%s: no query batch %d (%d batches)", q.tab.Path, t, len(q.ranges))
+	}
 	x, y := q.tab.rows(q.ranges[t])
 	return x, y, nil
 }
 
-// resolveDataPath finds a CSV named in a scenario: relative to the scenario file's folder, or for an
-// embedded scenario (dir "") in $CARA_DATA, ./data and ../shared/data (the shared folder beside a
-// checkout), then beside the executable.
-func resolveDataPath(dir, path, hint string) (string, error) {
-	if filepath.IsAbs(path) {
-		return path, statData(path, nil, hint)
+// dataHints say what the embedded scenarios' CSV files are and where to get them.
+var dataHints = map[string]string{
+	"electricity.csv": "electricity.csv is Elec2 (Harries 1999, the New South Wales electricity market) in its 6-feature " +
+		"min-max normalised form, 45312 rows with the header period,nswprice,nswdemand,vicprice,vicdemand,transfer,class " +
+		"(class 1 = UP), as scikit-multiflow (elec.csv) and CapyMOA (electricity.csv) ship it; OpenML data set 151 " +
+		"(electricity-normalized) holds the same rows with two more columns, date and day, to drop",
+	"weather.csv": "weather.csv is the NOAA daily weather of Offutt AFB, Nebraska, 1949-1999 (Elwell & Polikar 2011), " +
+		"18159 rows with the header feat_1,...,feat_8,target (target 1 = rain), as scikit-multiflow ships it (weather.csv)",
+}
+
+// resolveDataPath finds a CSV named in a scenario. A relative path is relative to the scenario
+// file's folder. For an embedded scenario (scenarioDir == "") it tries, in order, $CARA_DATA (a
+// folder), ./data, ../shared/data (the shared folder beside a checkout) and the executable's
+// folder; when the file is nowhere, the error says what file is expected, where it looked, that
+// --data PATH points at it, and where to get it.
+//
+// The ignored trailing arguments let load.go's earlier three-argument call compile until
+// csvglue.go replaces it; they are to go then.
+func resolveDataPath(scenarioDir, path string, _ ...string) (string, error) {
+	hint := ""
+	if h, ok := dataHints[filepath.Base(path)]; ok {
+		hint = "; " + h
 	}
-	if dir != "" {
-		p := filepath.Join(dir, path)
-		return p, statData(p, nil, hint)
+	if scenarioDir != "" || filepath.IsAbs(path) {
+		p := path
+		if !filepath.IsAbs(path) {
+			p = filepath.Join(scenarioDir, path)
+		}
+		if st, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("data file %s not found (a relative path is relative to the scenario file's folder); point at it with --data PATH%s", p, hint)
+		} else if st.IsDir() {
+			return "", fmt.Errorf("data file %s is a folder, not a CSV file", p)
+		}
+		return p, nil
 	}
 	var tried []string
-	var dirs []string
-	if env := os.Getenv("CARA_DATA"); env != "" {
-		dirs = append(dirs, env)
+	try := func(dir string) (string, bool) {
+		p := filepath.Join(dir, path)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, true
+		}
+		tried = append(tried, p)
+		return "", false
 	}
-	dirs = append(dirs, "data", filepath.Join("..", "shared", "data"), filepath.Join("..", "..", "shared", "data"))
+	env := os.Getenv("CARA_DATA")
+	dirs := []string{"data", filepath.Join("..", "shared", "data")}
+	if env != "" {
+		dirs = append([]string{env}, dirs...)
+	}
 	if exe, err := os.Executable(); err == nil {
 		dirs = append(dirs, filepath.Dir(exe))
 	}
 	for _, d := range dirs {
-		p := filepath.Join(d, filepath.Base(path))
-		if _, err := os.Stat(p); err == nil {
+		if p, ok := try(d); ok {
 			return p, nil
 		}
-		tried = append(tried, p)
 	}
-	return "", statData(filepath.Base(path), tried, hint)
-}
-
-func statData(path string, tried []string, hint string) error {
-	if tried == nil {
-		if _, err := os.Stat(path); err == nil {
-			return nil
-		}
-		tried = []string{path}
+	if env == "" {
+		tried = append([]string{"$CARA_DATA (not set)"}, tried...)
 	}
-	msg := fmt.Sprintf("data file %s not found (looked at %s); point at it with --data PATH or set CARA_DATA to its folder",
-		filepath.Base(path), strings.Join(tried, ", "))
-	if hint != "" {
-		msg += "; " + hint
-	}
-	return errors.New(msg)
+	return "", fmt.Errorf("data file %s not found (looked in %s); point at it with --data PATH, or set CARA_DATA to its folder%s",
+		path, strings.Join(tried, ", "), hint)
 }

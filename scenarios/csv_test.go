@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,107 +9,355 @@ import (
 	"testing"
 )
 
-func writeCSV(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// csvDir holds the small CSVs of these tests; sharedData is the shared folder beside the checkout.
+var (
+	csvDir     = filepath.Join("testdata", "csv")
+	sharedData = filepath.Join("..", "..", "shared", "data")
+)
 
+func tdPath(name string) string { return filepath.Join(csvDir, name) }
+
+// Every rejected input gives exactly its message, naming file:line:column where there is one.
+// Columns are byte positions in the line (1-based), as encoding/csv and editors count them.
 func TestReadTableErrors(t *testing.T) {
-	tests := []struct{ name, body, want string }{
-		{"ragged", "a,b,y\n1,2,0\n1,2\n", "ragged.csv:3: row has 2 fields, header has 3"},
-		{"three classes", "a,y\n1,x\n2,y\n3,z\n", `three classes.csv: label column "y" has 3 classes (x, y, z); exactly two are needed`},
-		{"one class", "a,y\n1,x\n2,x\n", `one class.csv: label column "y" has one class only (x); two are needed`},
-		{"empty", "", "empty.csv: the file is empty"},
-		{"header only", "a,y\n", "header only.csv: only a header row"},
-		{"missing label", "a,b\n1,2\n", `missing label.csv: no label column "y" (columns: a, b)`},
-		{"NaN", "a,y\n1,0\nNaN,1\n", `NaN.csv:3:1: column "a": "NaN" is not a finite number`},
-		{"Inf", "a,y\n+Inf,0\n1,1\n", `Inf.csv:2:1: column "a": "+Inf" is not a finite number`},
-		{"unsorted batches", "batch,a,y\n0,1,0\n1,1,1\n0,2,0\n", `unsorted batches.csv:4:1: batch column "batch" is not sorted: 0 after 1`},
-		{"bad batch", "batch,a,y\nx,1,0\n1,1,1\n", `bad batch.csv:2:1: batch column "batch": "x" is not a whole number`},
+	y := TableOptions{Label: "y"}
+	yb := TableOptions{Label: "y", BatchColumn: "batch"}
+	tests := []struct {
+		file string
+		opt  TableOptions
+		want string // after "testdata/csv/"
+	}{
+		{"ragged.csv", y, "ragged.csv:4: row has 5 fields, header has 7"},
+		{"nan.csv", y, `nan.csv:3:3: column "b": "NaN" is not a finite number`},
+		{"inf.csv", y, `inf.csv:3:1: column "a": "-Inf" is not a finite number`},
+		{"nolabel.csv", y, `nolabel.csv: no label column "y" (columns: a, b, label)`},
+		{"oneclass.csv", y, `oneclass.csv: label column "y" has one class only (x); two are needed`},
+		{"manyclasses.csv", y, `manyclasses.csv: label column "y" has more than 10 classes (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, ...); exactly two are needed`},
+		{"threeclasses.csv", y, `threeclasses.csv: label column "y" has 3 classes (red, green, blue); exactly two are needed`},
+		{"empty.csv", y, "empty.csv: the file is empty; a header row and data rows are needed"},
+		{"headeronly.csv", y, "headeronly.csv: only a header row (a, b, y); no data rows"},
+		{"unsorted.csv", yb, `unsorted.csv:5:1: batch column "batch" is not sorted: 0 after 1 (rows must come in batch order)`},
+		{"fracbatch.csv", yb, `fracbatch.csv:3:1: batch column "batch": "1.5" is not a whole number`},
+		{"nolabel.csv", TableOptions{Label: "label", BatchColumn: "batch"}, `nolabel.csv: no batch column "batch" (columns: a, b, label)`},
+		{"nolabel.csv", TableOptions{Label: "label", BatchColumn: "label"}, `nolabel.csv: column "label" cannot be both the label and the batch column`},
+		{"quote.csv", y, `quote.csv:2:8: extraneous or missing " in quoted-field`},
+		{"missing.csv", y, `missing.csv:2:3: column "b" is empty; missing values are not supported`},
+		{"dupcol.csv", y, `dupcol.csv:1:3: column "a" appears twice in the header (fields 1 and 2)`},
+		{"semicolon.csv", y, `semicolon.csv: no label column "y" (columns: a;b;y); the file seems separated by ';' or tabs, and cara reads comma-separated files`},
+		{"emptylabel.csv", y, `emptylabel.csv:3:3: label column "y" is empty`},
+		{"absent.csv", y, "open testdata/csv/absent.csv: no such file or directory"},
 	}
 	for _, tc := range tests {
-		p := writeCSV(t, tc.name+".csv", tc.body)
-		_, err := ReadTable(p, TableOptions{Label: "y", BatchColumn: map[bool]string{true: "batch"}[strings.HasPrefix(tc.body, "batch")]})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s:\n got  %v\n want ...%s", tc.name, err, tc.want)
+		_, err := ReadTable(tdPath(tc.file), tc.opt)
+		want := tc.want
+		if !strings.HasPrefix(want, "open ") {
+			want = tdPath(want)
+		}
+		if err == nil || err.Error() != want {
+			t.Errorf("%s:\n got  %v\n want %s", tc.file, err, want)
 		}
 	}
 }
 
-func TestReadTableEncoding(t *testing.T) {
-	p := writeCSV(t, "d.csv", "batch,x,colour,label\n1,0.5,red,UP\n1,1.5,blue,DOWN\n2,2.5,red,UP\n")
-	tab, err := ReadTable(p, TableOptions{Label: "label", BatchColumn: "batch"})
-	if err != nil {
+// A column with more than maxCategories distinct non-numbers is refused where the next one appears.
+func TestReadTableTooManyCategories(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,y\n")
+	for i := range maxCategories + 1 {
+		fmt.Fprintf(&b, "v%d,%d\n", i, i%2)
+	}
+	p := filepath.Join(t.TempDir(), "ids.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(tab.Features, []string{"x", "colour=red", "colour=blue"}) {
-		t.Errorf("features %v", tab.Features)
-	}
-	// Non-numeric labels are sorted: DOWN is class 0, UP class 1.
-	if tab.Classes != [2]string{"DOWN", "UP"} || !slices.Equal(tab.Y, []uint8{1, 0, 1}) {
-		t.Errorf("classes %v labels %v", tab.Classes, tab.Y)
-	}
-	if !slices.Equal(tab.X.V, []float64{0.5, 1, 0, 1.5, 0, 1, 2.5, 1, 0}) {
-		t.Errorf("X %v", tab.X.V)
-	}
-	r, _ := tab.Split(0)
-	if !slices.Equal(r, [][2]int{{0, 2}, {2, 3}}) {
-		t.Errorf("split by batch column %v", r)
-	}
-	// Queries line up with the data's encoding, whatever their column order.
-	q := writeCSV(t, "q.csv", "colour,x,batch\nblue,7,1\nred,8,2\n")
-	qt, err := ReadTable(q, TableOptions{BatchColumn: "batch", Like: tab})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(qt.X.V, []float64{7, 0, 1, 8, 1, 0}) || qt.Y != nil {
-		t.Errorf("queries X %v Y %v", qt.X.V, qt.Y)
-	}
-	bad := writeCSV(t, "q2.csv", "x,batch\n1,1\n")
-	if _, err := ReadTable(bad, TableOptions{BatchColumn: "batch", Like: tab}); err == nil || !strings.Contains(err.Error(), `no column "colour", which the data has`) {
-		t.Errorf("queries missing a feature: %v", err)
-	}
-	// Without a batch column: nearly equal parts in order.
-	n := writeCSV(t, "n.csv", "a,y\n1,0\n2,1\n3,0\n4,1\n5,0\n")
-	nt, _ := ReadTable(n, TableOptions{Label: "y"})
-	if r, err := nt.Split(2); err != nil || !slices.Equal(r, [][2]int{{0, 2}, {2, 5}}) {
-		t.Errorf("equal split %v %v", r, err)
-	}
-	if _, err := nt.Split(6); err == nil {
-		t.Error("6 batches of 5 rows: no error")
+	_, err := ReadTable(p, TableOptions{Label: "y"})
+	// v1000 is row 1001, on line 1002 (the header is line 1).
+	want := p + `:1002:1: column "a" has more than 1000 distinct values that are not all numbers ("v1000" here); one-hot encoding it would add as many features: fix its values or drop the column`
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }
 
+// onehot.csv (its header starts with a UTF-8 byte order mark and " x " has spaces):
+//
+//	batch, x ,colour,label
+//	7,0.5,red,UP / 7,1.5,blue,DOWN / 9,2.5,red,UP / 9,3.5,green,DOWN / 12,4.5,3,UP
+//
+// colour holds text, so it is one-hot encoded, "3" included, in order of first appearance:
+// red, blue, green, 3. The labels are not numbers: sorted, DOWN is 0 and UP is 1.
+func TestReadTableOneHot(t *testing.T) {
+	tab, err := ReadTable(tdPath("onehot.csv"), TableOptions{Label: "label", BatchColumn: "batch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"x", "colour=red", "colour=blue", "colour=green", "colour=3"}; !slices.Equal(tab.Features, want) {
+		t.Errorf("features %q, want %q", tab.Features, want)
+	}
+	wantX := []float64{
+		0.5, 1, 0, 0, 0,
+		1.5, 0, 1, 0, 0,
+		2.5, 1, 0, 0, 0,
+		3.5, 0, 0, 1, 0,
+		4.5, 0, 0, 0, 1,
+	}
+	if tab.X.D != 5 || !slices.Equal(tab.X.V, wantX) {
+		t.Errorf("X (d=%d) %v, want %v", tab.X.D, tab.X.V, wantX)
+	}
+	if tab.Classes != [2]string{"DOWN", "UP"} || !slices.Equal(tab.Y, []uint8{1, 0, 1, 0, 1}) {
+		t.Errorf("classes %q, labels %v", tab.Classes, tab.Y)
+	}
+	if want := `label "label": "DOWN" is class 0, "UP" is class 1 (the two values sorted)`; tab.ClassNote() != want {
+		t.Errorf("class note %q, want %q", tab.ClassNote(), want)
+	}
+	if !slices.Equal(tab.Batch, []int{7, 7, 9, 9, 12}) {
+		t.Errorf("batch %v", tab.Batch)
+	}
+}
+
+// Labels that are numbers keep their numeric order, so 0/1 stays 0/1 and 9 < 10 (which text order
+// would invert).
+func TestReadTableNumericLabels(t *testing.T) {
+	tests := []struct {
+		body    string
+		classes [2]string
+		y       []uint8
+		note    string
+	}{
+		{"a,y\n1,1\n2,0\n", [2]string{"0", "1"}, []uint8{1, 0}, "as written"},
+		{"a,y\n1,10\n2,9\n", [2]string{"9", "10"}, []uint8{1, 0}, "the two values sorted"},
+		{"a,y\n1,True\n2,False\n", [2]string{"False", "True"}, []uint8{1, 0}, "the two values sorted"},
+	}
+	for _, tc := range tests {
+		p := filepath.Join(t.TempDir(), "l.csv")
+		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := ReadTable(p, TableOptions{Label: "y"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tab.Classes != tc.classes || !slices.Equal(tab.Y, tc.y) || !strings.HasSuffix(tab.ClassNote(), "("+tc.note+")") {
+			t.Errorf("%q: classes %q labels %v note %q", tc.body, tab.Classes, tab.Y, tab.ClassNote())
+		}
+	}
+}
+
+// A query table read Like the data has the data's features in the data's order, whatever its own
+// column order; a category the data never had encodes as all zeros; labels map as the data's.
+func TestReadTableLike(t *testing.T) {
+	data, err := ReadTable(tdPath("onehot.csv"), TableOptions{Label: "label", BatchColumn: "batch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	like := TableOptions{Label: "label", BatchColumn: "batch", Like: data}
+	q, err := ReadTable(tdPath("queries.csv"), like)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// queries.csv: blue,10,7,UP / red,11,9,DOWN / purple,12,12,UP
+	wantX := []float64{
+		10, 0, 1, 0, 0,
+		11, 1, 0, 0, 0,
+		12, 0, 0, 0, 0,
+	}
+	if !slices.Equal(q.Features, data.Features) || !slices.Equal(q.X.V, wantX) || !slices.Equal(q.Y, []uint8{1, 0, 1}) {
+		t.Errorf("queries: features %q X %v Y %v", q.Features, q.X.V, q.Y)
+	}
+	if want := `label "label": "DOWN" is class 0, "UP" is class 1 (as in testdata/csv/onehot.csv)`; q.ClassNote() != want {
+		t.Errorf("class note %q, want %q", q.ClassNote(), want)
+	}
+	src, err := newTableQueries(q, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, y, err := src.Queries(1, nil); err != nil || !slices.Equal(x.V, wantX[5:10]) || !slices.Equal(y, []uint8{0}) {
+		t.Errorf("query batch 1: %v %v %v", x.V, y, err)
+	}
+	// Unlabelled queries (no Label option) have nil labels.
+	q2, err := ReadTable(tdPath("queries.csv"), TableOptions{BatchColumn: "batch", Like: data})
+	if err != nil || q2.Y != nil || q2.ClassNote() != "" {
+		t.Errorf("unlabelled queries: Y %v, err %v", q2.Y, err)
+	}
+
+	bad := []struct {
+		file string
+		opt  TableOptions
+		want string
+	}{
+		{"queries-nocolour.csv", TableOptions{BatchColumn: "batch", Like: data},
+			`queries-nocolour.csv: no column "colour", which the data (testdata/csv/onehot.csv) has as a feature (columns here: x, batch)`},
+		{"queries-text.csv", TableOptions{BatchColumn: "batch", Like: data},
+			`queries-text.csv:2:5: column "x": "abc" is not a number`},
+		{"queries-badclass.csv", like,
+			`queries-badclass.csv: label column "label" has the value "SIDEWAYS", which is neither of the data's classes "DOWN" and "UP"`},
+	}
+	for _, tc := range bad {
+		_, err := ReadTable(tdPath(tc.file), tc.opt)
+		if want := tdPath(tc.want); err == nil || err.Error() != want {
+			t.Errorf("%s:\n got  %v\n want %s", tc.file, err, want)
+		}
+	}
+	// Batch columns must agree: the data's batches are 7, 9, 12; queries-misaligned has 7, 8, 12.
+	mis, err := ReadTable(tdPath("queries-misaligned.csv"), like)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newTableQueries(mis, 3)
+	if want := tdPath("queries-misaligned.csv") + ": batch 1 is 8 here but 9 in the data (testdata/csv/onehot.csv); the batch columns must hold the same values"; err == nil || err.Error() != want {
+		t.Errorf("misaligned batches:\n got  %v\n want %s", err, want)
+	}
+	if _, err = newTableQueries(q, 4); err == nil || err.Error() != tdPath("queries.csv")+": batch column has 3 distinct values, the data has 4 batches" {
+		t.Errorf("4 batches of a 3-batch query table: %v", err)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	byCol, err := ReadTable(tdPath("onehot.csv"), TableOptions{Label: "label", BatchColumn: "batch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seven, err := ReadTable(tdPath("seven.csv"), TableOptions{Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		tab     *Table
+		batches int
+		want    [][2]int
+		err     string
+	}{
+		// Batch values 7, 7, 9, 9, 12: three batches, whatever batches says.
+		{"batch column", byCol, 0, [][2]int{{0, 2}, {2, 4}, {4, 5}}, ""},
+		{"batch column ignores batches", byCol, 10, [][2]int{{0, 2}, {2, 4}, {4, 5}}, ""},
+		// 7 rows in 3: cuts at floor(b*7/3) = 0, 2, 4, 7: sizes 2, 2, 3.
+		{"row order", seven, 3, [][2]int{{0, 2}, {2, 4}, {4, 7}}, ""},
+		{"one row each", seven, 7, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}}, ""},
+		{"one batch", seven, 1, [][2]int{{0, 7}}, ""},
+		{"too few rows", seven, 8, nil, "testdata/csv/seven.csv: 7 rows cannot fill 8 batches: a batch would be empty"},
+		{"zero batches", seven, 0, nil, "testdata/csv/seven.csv: cannot split into 0 batches; at least 1 is needed"},
+	}
+	for _, tc := range tests {
+		got, err := tc.tab.Split(tc.batches)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: error %v, want %s", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v %v, want %v", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// The data source serves the split rows as views with their labels; a CSV has no concept to label
+// new points with and no known drifts.
+func TestTableData(t *testing.T) {
+	tab, err := ReadTable(tdPath("seven.csv"), TableOptions{Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := newTableData(tab, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Len() != 3 || src.Features() != 1 || src.Drifts() != nil {
+		t.Errorf("len %d features %d drifts %v", src.Len(), src.Features(), src.Drifts())
+	}
+	x, y, err := src.Data(2) // rows 4..6: a = 5, 6, 7; y = 0, 1, 0
+	if err != nil || !slices.Equal(x.V, []float64{5, 6, 7}) || !slices.Equal(y, []uint8{0, 1, 0}) {
+		t.Errorf("batch 2: %v %v %v", x.V, y, err)
+	}
+	if cap(x.V) != 3 {
+		t.Errorf("batch view has capacity %d: an append would overwrite the next batch", cap(x.V))
+	}
+	if _, ok, err := src.Label(0, x); ok || err != nil {
+		t.Errorf("Label: ok %v err %v", ok, err)
+	}
+	if _, _, err := src.Data(3); err == nil {
+		t.Error("batch 3 of 3: no error")
+	}
+	q, err := newTableQueries(tab, 2) // no batch column: rows 0..2 and 3..6
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, y, err := q.Queries(0, nil); err != nil || !slices.Equal(x.V, []float64{1, 2, 3}) || !slices.Equal(y, []uint8{0, 1, 0}) {
+		t.Errorf("query batch 0: %v %v %v", x.V, y, err)
+	}
+}
+
+func TestResolveDataPath(t *testing.T) {
+	// Beside a scenario file.
+	if p, err := resolveDataPath(csvDir, "seven.csv"); err != nil || p != tdPath("seven.csv") {
+		t.Errorf("beside the scenario: %q %v", p, err)
+	}
+	_, err := resolveDataPath(csvDir, "nothere.csv")
+	if want := "data file testdata/csv/nothere.csv not found (a relative path is relative to the scenario file's folder); point at it with --data PATH"; err == nil || err.Error() != want {
+		t.Errorf("missing beside the scenario:\n got  %v\n want %s", err, want)
+	}
+	// Embedded: $CARA_DATA first.
+	t.Setenv("CARA_DATA", csvDir)
+	if p, err := resolveDataPath("", "seven.csv"); err != nil || p != tdPath("seven.csv") {
+		t.Errorf("from CARA_DATA: %q %v", p, err)
+	}
+	// Nowhere: the message lists every place, in order, and says what the file is.
+	t.Setenv("CARA_DATA", "")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = resolveDataPath("", "weather.csv")
+	want := "data file weather.csv not found (looked in $CARA_DATA (not set), data/weather.csv, ../shared/data/weather.csv, " +
+		filepath.Join(filepath.Dir(exe), "weather.csv") + "); point at it with --data PATH, or set CARA_DATA to its folder; " + dataHints["weather.csv"]
+	if err == nil || err.Error() != want {
+		t.Errorf("missing embedded data:\n got  %v\n want %s", err, want)
+	}
+}
+
+// The real Elec2 stream, from the shared folder beside the checkout.
 func TestElectricity(t *testing.T) {
-	p := filepath.Join("..", "..", "shared", "data", "electricity.csv")
+	p := filepath.Join(sharedData, "electricity.csv")
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found (the shared folder beside the checkout)", p)
+		t.Skipf("skipped: %s not found (the shared data folder beside the checkout is absent)", p)
 	}
 	tab, err := ReadTable(p, TableOptions{Label: "class"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.X.Len() != 45312 || tab.X.D != 6 || tab.Classes != [2]string{"0", "1"} {
-		t.Errorf("electricity: %d rows, %d features, classes %v", tab.X.Len(), tab.X.D, tab.Classes)
+	if want := []string{"period", "nswprice", "nswdemand", "vicprice", "vicdemand", "transfer"}; !slices.Equal(tab.Features, want) {
+		t.Errorf("features %q", tab.Features)
 	}
-	s, err := Load("electricity", Options{Data: p})
+	if tab.X.Len() != 45312 || tab.X.D != 6 || len(tab.Y) != 45312 || tab.Classes != [2]string{"0", "1"} || tab.Batch != nil {
+		t.Errorf("%d rows, %d features, %d labels, classes %q", tab.X.Len(), tab.X.D, len(tab.Y), tab.Classes)
+	}
+	// The first row: 0.0,0.05644299999999999,0.439155,0.003467,0.422915,0.414912,1
+	if row := tab.X.Row(0); !slices.Equal(row, []float64{0, 0.05644299999999999, 0.439155, 0.003467, 0.422915, 0.414912}) || tab.Y[0] != 1 {
+		t.Errorf("row 0: %v label %d", row, tab.Y[0])
+	}
+	// 45312 rows in 100 batches: cuts at floor(b*45312/100); batch 0 is rows 0..452 and the last
+	// starts at floor(99*453.12) = 44858.
+	r, err := tab.Split(100)
+	if err != nil || len(r) != 100 || r[0] != [2]int{0, 453} || r[99] != [2]int{44858, 45312} {
+		t.Errorf("split: %d ranges, first %v last %v, %v", len(r), r[0], r[len(r)-1], err)
+	}
+	// The embedded scenario finds it through $CARA_DATA.
+	t.Setenv("CARA_DATA", sharedData)
+	s, err := Load("electricity", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Batches != 100 || s.Features != 6 {
-		t.Errorf("scenario: %d batches, %d features", s.Batches, s.Features)
+	if s.Batches != 100 || s.Offline != 25 || s.Features != 6 {
+		t.Errorf("scenario: %d batches, %d offline, %d features", s.Batches, s.Offline, s.Features)
 	}
 }
 
+// Reads electricity.csv (3.2 MB, 45312 x 7) from the shared folder; reports MB/s.
 func BenchmarkReadElectricity(b *testing.B) {
-	p := filepath.Join("..", "..", "shared", "data", "electricity.csv")
+	p := filepath.Join(sharedData, "electricity.csv")
 	st, err := os.Stat(p)
 	if err != nil {
-		b.Skip("no electricity.csv")
+		b.Skipf("skipped: %s not found", p)
 	}
 	b.SetBytes(st.Size())
 	for b.Loop() {

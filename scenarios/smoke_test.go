@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,9 @@ import (
 // Every embedded scenario loads, builds its stream and computes a matrix (forests cut to 5 trees),
 // and its about says something. The real streams are skipped when their CSV is not beside the checkout.
 func TestEmbeddedScenariosRun(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("..", "..", "shared", "data")); err == nil && os.Getenv("CARA_DATA") == "" {
+		t.Setenv("CARA_DATA", filepath.Join("..", "..", "shared", "data"))
+	}
 	infos := Embedded()
 	if len(infos) != 11 {
 		t.Errorf("%d embedded scenarios, want 11", len(infos))
