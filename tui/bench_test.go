@@ -9,11 +9,18 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
-func colorStyles() *Styles {
-	return NewStyles(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.TrueColor)))
+// colorStyles are true-colour styles. The profile is set explicitly: a renderer on a non-terminal
+// writer otherwise detects no colours at all.
+func colorStyles() *Styles { return NewStyles(profileRenderer(termenv.TrueColor)) }
+
+func profileRenderer(p termenv.Profile) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(p)
+	return r
 }
 
 func randomMatrix(T int) *sim.Matrix {
@@ -44,9 +51,38 @@ func BenchmarkMatrixView100(b *testing.B) {
 	}
 }
 
-// The whole player view at 200x60 on a finished small run.
+// The whole player view at 200x60 at the last batch of a finished 100-batch run (charts cached:
+// they are redrawn when a batch is revealed, not on every frame).
 func BenchmarkView200x60(b *testing.B) {
-	p := pumped(b, colorStyles(), 200, 60)
+	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
+	press(p, "end")
+	for b.Loop() {
+		p.View()
+	}
+}
+
+// A step's whole cost at 200x60 on the same run: the replay of every algorithm (tuning included),
+// the chart redrawn, and the view.
+func BenchmarkStepView200x60(b *testing.B) {
+	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
+	press(p, "end")
+	for b.Loop() {
+		press(p, "left")
+		p.View()
+		press(p, "right")
+		p.View()
+	}
+}
+
+// The view at 200x60 on covcon-d's own streams (1000 points a batch, so the batch pane's scatter
+// is full size), with nearest centroid in place of the forest to keep the set-up short.
+func BenchmarkViewCovconD200x60(b *testing.B) {
+	s, err := scenarios.Load("covcon-d", scenarios.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Model = sim.NearestCentroid{}
+	p := pumpedScenario(b, s, colorStyles(), 200, 60)
 	press(p, "end")
 	for b.Loop() {
 		p.View()

@@ -122,6 +122,9 @@ func (h *heatmap) render(v heatView) []string {
 			return c
 		}
 		if tp == t {
+			if t == v.pos {
+				return colNow // the current column stands out at its head
+			}
 			return colDiag
 		}
 		c := v.m.Cell(tp, t)
@@ -141,9 +144,9 @@ func (h *heatmap) render(v heatView) []string {
 				switch {
 				case c == colCursor:
 					rank = 4
-				case c >= colOracle && c != colHidden:
+				case c >= colOracle && c != colHidden && c != colNow:
 					rank = 3
-				case c == colDiag:
+				case c == colDiag || c == colNow:
 					rank = 2
 				case c >= 0:
 					rank = 1
@@ -184,7 +187,7 @@ func (h *heatmap) glyph(c int) string {
 		return "."
 	case c == colCursor:
 		return "X"
-	case c == colDiag:
+	case c == colDiag, c == colNow:
 		return "\\"
 	case c == colOracle:
 		return "o"
@@ -212,7 +215,7 @@ func (h *heatmap) legend(scale float64, width int) string {
 		b.WriteString(h.cell(i, i))
 	}
 	fmt.Fprintf(&b, " %s", fmtShort(scale))
-	b.WriteString("  " + h.cell(colOracle, colOracle) + " Oracle  " + h.cell(colDiag, colDiag) + " R")
+	b.WriteString("  " + h.cell(colOracle, colOracle) + " Oracle  " + h.cell(colDiag, colDiag) + " R  " + h.cell(colNow, colNow) + " now")
 	return b.String()
 }
 

@@ -28,22 +28,23 @@ type keyMap struct {
 
 func newKeys() keyMap {
 	return keyMap{
-		Play:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
-		Step:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "step")),
-		Back:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
-		Home:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first batch")),
-		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "last computed")),
-		Faster:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
-		Slower:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "slower")),
-		RDown:    key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "lower/raise R")),
-		RUp:      key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "raise R")),
-		Next:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next algorithm")),
-		Visible:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "which algorithms show")),
-		Focus:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "matrix cursor on/off")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑↓←→", "move cursor (matrix focus)")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "cursor down")),
-		Left:     key.NewBinding(key.WithKeys("left", "h")),
-		Right:    key.NewBinding(key.WithKeys("right", "l")),
+		Play:    key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
+		Step:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "step")),
+		Back:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
+		Home:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first batch")),
+		End:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "last computed")),
+		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
+		Slower:  key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "slower")),
+		RDown:   key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "lower/raise R")),
+		RUp:     key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "raise R")),
+		Next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next algorithm")),
+		Visible: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "which algorithms show")),
+		Focus:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "matrix cursor on/off")),
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑↓←→", "move cursor (matrix focus; h/l still step)")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "cursor down")),
+		// Only the arrows move the cursor sideways, so h and l still step while the matrix has focus.
+		Left:     key.NewBinding(key.WithKeys("left")),
+		Right:    key.NewBinding(key.WithKeys("right")),
 		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart, new seed")),
 		Features: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "next feature pair")),
 		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "pane (small terminals)")),
@@ -80,7 +81,10 @@ type Options struct {
 	Scenario *scenarios.Scenario
 	Seed     uint64
 	Workers  int
-	Styles   *Styles // from the session's renderer
+	Styles   *Styles // from the session's renderer; built from Renderer when nil
+	// Renderer is the session's renderer (an SSH session's, or lipgloss.DefaultRenderer() when nil),
+	// used only when Styles is nil.
+	Renderer *lipgloss.Renderer
 	// Back, when set, is where q returns to instead of quitting (the picker).
 	Back func() (tea.Model, tea.Cmd)
 	// Width and Height are the terminal's size when the player opens from another model.
@@ -113,6 +117,7 @@ type Player struct {
 	tick    int // invalidates stale ticks
 
 	panes []pane
+	boxes [6]boxCache
 }
 
 type tickMsg struct{ id int }
@@ -126,7 +131,11 @@ func NewPlayer(opt Options) (*Player, error) {
 	s.runs = opt.Runs
 	st := opt.Styles
 	if st == nil {
-		st = NewStyles(lipgloss.DefaultRenderer())
+		r := opt.Renderer
+		if r == nil {
+			r = lipgloss.DefaultRenderer()
+		}
+		st = NewStyles(r)
 	}
 	p := &Player{opt: opt, st: st, keys: newKeys(), help: help.New(), s: s, pos: -1, speed: 2, scale: 1,
 		pair: [2]int{0, 1}, w: 100, h: 32}
@@ -145,6 +154,30 @@ func NewPlayer(opt Options) (*Player, error) {
 	}
 	return p, nil
 }
+
+// New returns the player for opt as a tea.Model; when the scenario cannot be streamed it returns a
+// model that shows the error and quits on any key, so a caller (the SSH server) never gets nil.
+func New(opt Options) tea.Model {
+	p, err := NewPlayer(opt)
+	if err != nil {
+		return errorModel{err: err}
+	}
+	return p
+}
+
+// errorModel shows one error until a key is pressed.
+type errorModel struct{ err error }
+
+func (m errorModel) Init() tea.Cmd { return nil }
+
+func (m errorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyMsg); ok {
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+func (m errorModel) View() string { return "cara: " + m.err.Error() + "\n(press any key)" }
 
 // Init implements tea.Model.
 func (p *Player) Init() tea.Cmd { return p.s.Start(p.opt.Workers) }
@@ -211,9 +244,26 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return p, p.ticker()
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			return p.keys1(msg.Runes)
+		}
 		return p.key(msg)
 	}
 	return p, nil
+}
+
+// keys1 handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
+// message), one at a time, so no step is lost.
+func (p *Player) keys1(runes []rune) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, r := range runes {
+		m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		cmds = append(cmds, cmd)
+		if m != tea.Model(p) {
+			return m, tea.Batch(cmds...)
+		}
+	}
+	return p, tea.Batch(cmds...)
 }
 
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -354,18 +404,58 @@ func (p *Player) frame() *frame {
 		cursor: p.cursor, focus: p.focus, pair: p.pair}
 }
 
-// box draws a pane with its title in a border of the given outer size.
+// box draws a pane with its title in a border of the given outer size. The border and padding are
+// the costliest part of a frame (lipgloss measures every line), so a box whose content, size and
+// focus are unchanged is reused.
 func (p *Player) box(i int, w, h int, f *frame) string {
 	pn := p.panes[i]
 	pn.SetSize(w, h)
 	pn.SetFrame(f)
+	focus := i == 0 && p.focus
+	body := p.st.Title.Render(fmt.Sprintf("%d %s", i+1, pn.Title())) + "\n" + pn.View()
+	c := &p.boxes[i]
+	if c.out != "" && c.w == w && c.h == h && c.focus == focus && c.body == body {
+		return c.out
+	}
 	st := p.st.Pane
-	if i == 0 && p.focus {
+	if focus {
 		st = p.st.PaneFocus
 	}
-	body := p.st.Title.Render(fmt.Sprintf("%d %s", i+1, pn.Title())) + "\n" + pn.View()
-	body = clip(body, w-4, h-2)
-	return st.Width(w - 2).Height(h - 2).Render(body)
+	out := st.Width(w - 2).Height(h - 2).Render(clip(body, w-4, h-2))
+	*c = boxCache{body: body, w: w, h: h, focus: focus, out: out}
+	return out
+}
+
+// boxCache is a pane's last drawn box.
+type boxCache struct {
+	body  string
+	w, h  int
+	focus bool
+	out   string
+}
+
+// joinH puts boxes side by side. Every box is exactly as wide as the layout made it and all boxes
+// of a row are equally tall, so joining line by line is enough (lipgloss.JoinHorizontal measures
+// every line again).
+func joinH(boxes ...string) string {
+	split := make([][]string, len(boxes))
+	n := 0
+	for i, b := range boxes {
+		split[i] = strings.Split(b, "\n")
+		n = max(n, len(split[i]))
+	}
+	var out strings.Builder
+	for l := range n {
+		if l > 0 {
+			out.WriteByte('\n')
+		}
+		for _, lines := range split {
+			if l < len(lines) {
+				out.WriteString(lines[l])
+			}
+		}
+	}
+	return out.String()
 }
 
 // clip cuts a block to at most w columns and h lines, so a pane never breaks the layout.
@@ -413,10 +503,10 @@ func (p *Player) View() string {
 		top := max(avail*45/100, 12)
 		mid := max((avail-top)*55/100, 8)
 		bottom := avail - top - mid
-		row1 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(0, left, top, f), p.box(1, right, top, f))
-		row2 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(2, left, mid, f), p.box(3, right, mid, f))
-		row3 := lipgloss.JoinHorizontal(lipgloss.Top, p.box(4, left, bottom, f), p.box(5, right, bottom, f))
-		body = lipgloss.JoinVertical(lipgloss.Left, row1, row2, row3)
+		row1 := joinH(p.box(0, left, top, f), p.box(1, right, top, f))
+		row2 := joinH(p.box(2, left, mid, f), p.box(3, right, mid, f))
+		row3 := joinH(p.box(4, left, bottom, f), p.box(5, right, bottom, f))
+		body = row1 + "\n" + row2 + "\n" + row3
 	default:
 		// Small terminals: one pane at a time (keys 1-6), the results table always under it when
 		// there is room.
@@ -433,12 +523,12 @@ func (p *Player) View() string {
 		if p.compact != 4 && avail >= 24 {
 			tableH := min(len(p.visible())+4, avail/3)
 			mainH -= tableH
-			body = lipgloss.JoinVertical(lipgloss.Left, tabLine, p.box(p.compact, p.w, mainH, f), p.box(4, p.w, tableH, f))
+			body = tabLine + "\n" + p.box(p.compact, p.w, mainH, f) + "\n" + p.box(4, p.w, tableH, f)
 		} else {
-			body = lipgloss.JoinVertical(lipgloss.Left, tabLine, p.box(p.compact, p.w, mainH, f))
+			body = tabLine + "\n" + p.box(p.compact, p.w, mainH, f)
 		}
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, body, strings.Join(footer, "\n"))
+	return body + "\n" + strings.Join(footer, "\n")
 }
 
 // truncateANSI cuts a styled line to w visible columns.

@@ -94,7 +94,7 @@ func (p *matrixPane) View() string {
 		lines = append(lines, fmt.Sprintf("    (t'=%d, t=%d)  A %.4g  B %.4g  C %.4g  error %.3f  query acc %s",
 			tp, t, c.A, c.B, c.C(), c.ErrorRate, fmtAcc(c.QueryAccuracy)))
 	} else {
-		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d   m: move a cursor over the cells", m.Off-1, m.Off, m.T-1)))
+		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d  ▲ t=%d   m: cursor over the cells", m.Off-1, m.Off, m.T-1, max(f.pos, 0))))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -123,7 +123,10 @@ func (p *chartPane) Keys() []key.Binding { return nil }
 // View redraws the chart only when its inputs change (a batch, R, the visible set or the size).
 func (p *chartPane) View() string {
 	f := p.f
-	if f == nil || len(f.rp.results) == 0 {
+	if f == nil {
+		return ""
+	}
+	if len(f.rp.results) == 0 {
 		return f.st.Dim.Render("starts with the online block")
 	}
 	k := fmt.Sprint(f.pos, f.rp.scale, f.visible, f.selected, p.w, p.h)
@@ -148,7 +151,10 @@ func (p *chartPane) View() string {
 	if hi <= lo {
 		hi = lo + 1
 	}
-	ch.SetViewXYRange(float64(f.s.Scenario.Offline), float64(max(f.pos, f.s.Scenario.Offline+1)), lo, hi)
+	// The full range must be set too: the view range is clamped to it, whose minimum is 0 otherwise.
+	x0, x1 := float64(f.s.Scenario.Offline), float64(max(f.pos, f.s.Scenario.Offline+1))
+	ch.SetXYRange(x0, x1, lo, hi)
+	ch.SetViewXYRange(x0, x1, lo, hi)
 	var legend []string
 	var names []string
 	for _, r := range f.rp.results {
@@ -203,7 +209,10 @@ func (p *timelinePane) Keys() []key.Binding { return nil }
 
 func (p *timelinePane) View() string {
 	f := p.f
-	if f == nil || len(f.rp.results) == 0 {
+	if f == nil {
+		return ""
+	}
+	if len(f.rp.results) == 0 {
 		return f.st.Dim.Render("starts with the online block")
 	}
 	off, T := f.s.Scenario.Offline, f.s.Scenario.Batches
@@ -245,9 +254,11 @@ func colorRetrains(st *Styles, s string) string {
 // --- 4. the batch ---
 
 type batchPane struct {
-	f    *frame
-	w, h int
-	keys keyMap
+	f     *frame
+	w, h  int
+	keys  keyMap
+	key   batchKey
+	cache string
 }
 
 func (p *batchPane) Title() string {
@@ -265,6 +276,33 @@ func (p *batchPane) View() string {
 	if f == nil || f.pos < 0 {
 		return ""
 	}
+	// The model answering this batch's queries: the selected algorithm's model before its
+	// decision at pos (the previous batch's model while offline).
+	model := max(f.pos-1, 0)
+	if r, ok := f.result(f.selected); ok {
+		if i := f.pos - r.Strategy.Start; i > 0 {
+			model = r.Strategy.Model[i-1]
+		}
+	}
+	// The scatter depends only on these; regenerating the batch on every frame would be wasted.
+	k := batchKey{f.s, f.pos, model, f.pair, p.w, p.h}
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
+	p.cache, p.key = p.draw(model), k
+	return p.cache
+}
+
+// batchKey is what the batch pane's drawing depends on.
+type batchKey struct {
+	s          *Session
+	pos, model int
+	pair       [2]int
+	w, h       int
+}
+
+func (p *batchPane) draw(model int) string {
+	f := p.f
 	b, err := f.s.Stream.Batch(f.pos)
 	if err != nil {
 		return f.st.Error.Render(err.Error())
@@ -273,14 +311,6 @@ func (p *batchPane) View() string {
 	fx, fy := f.pair[0]%d, f.pair[1]%d
 	if d == 1 {
 		fy = fx
-	}
-	// The model answering this batch's queries: the selected algorithm's model before its
-	// decision at pos (the previous batch's model while offline).
-	model := max(f.pos-1, 0)
-	if r, ok := f.result(f.selected); ok {
-		if i := f.pos - r.Strategy.Start; i > 0 {
-			model = r.Strategy.Model[i-1]
-		}
 	}
 	errs := f.s.Matrix.Errors(model, f.pos)
 	w, h := max(p.w-4, 8), max(p.h-4, 4)
@@ -370,7 +400,7 @@ func (p *tablePane) View() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	lines = append(lines, f.st.Bold.Render(fmt.Sprintf("%-14s %-8s %8s %11s %8s %9s", "algorithm", "now", "retrains", "cost", "SCPE %", "query acc")))
+	lines = append(lines, f.st.Bold.Render(fmt.Sprintf("%-14s %-8s %8s %11s %10s %9s", "algorithm", "now", "retrains", "cost", "SCPE %", "query acc")))
 	for _, r := range f.rp.results {
 		if !slices.Contains(f.visible, r.Algorithm) {
 			continue
@@ -379,7 +409,8 @@ func (p *tablePane) View() string {
 		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
 			now = "RETRAIN"
 		}
-		scpe := "-"
+		// SCPE is undefined when the Oracle's cost is 0: the plain gap a - b stands in for it.
+		scpe := fmt.Sprintf("gap %+.3g", r.Gap)
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
@@ -387,7 +418,7 @@ func (p *tablePane) View() string {
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		}
-		row := fmt.Sprintf("%-14s %-8s %8d %11.2f %8s %9s", name, now, len(r.Strategy.Retrains), r.Strategy.Cost(), scpe, fmtAcc(r.QueryAccuracy))
+		row := fmt.Sprintf("%-14s %-8s %8d %11.2f %10s %9s", name, now, len(r.Strategy.Retrains), r.Strategy.Cost(), scpe, fmtAcc(r.QueryAccuracy))
 		lines = append(lines, f.st.AlgoStyle(r.Algorithm).Render(row))
 	}
 	return strings.Join(lines, "\n")

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -27,6 +28,9 @@ type Session struct {
 	errc   chan error
 	cancel context.CancelFunc
 	runs   *Runs // shared computations, or nil for a run of its own
+
+	tuned      map[string]float64 // offline tuning at tunedScale (nil until the offline block is in)
+	tunedScale float64
 }
 
 // columnMsg carries one computed column from the engine.
@@ -150,13 +154,22 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 	r := s.retrainCost(scale)
 	off := s.Scenario.Offline
 	if pos >= off-1 && s.Computed >= off {
-		c := algos.Costs{M: s.Matrix, R: r}
-		t := algos.TuneThreshold(c, 0, off-1, false)
-		ct := algos.TuneThreshold(c, 0, off-1, true)
-		p, o, _ := algos.TunePeriodic(c, 0, off-1)
-		rp.tuned = map[string]float64{"theta": t.Value, "theta_c": ct.Value, "period": float64(p), "offset": float64(o)}
+		// Tuning reads only the offline block and R, so it is done once per R.
+		if s.tuned == nil || s.tunedScale != scale {
+			c := algos.Costs{M: s.Matrix, R: r}
+			t := algos.TuneThreshold(c, 0, off-1, false)
+			ct := algos.TuneThreshold(c, 0, off-1, true)
+			p, o, _ := algos.TunePeriodic(c, 0, off-1)
+			s.tuned = map[string]float64{"theta": t.Value, "theta_c": ct.Value, "period": float64(p), "offset": float64(o)}
+			s.tunedScale = scale
+		}
+		rp.tuned = s.tuned
 	}
 	if pos >= off && s.Computed > pos {
+		// The Oracle is always replayed: its path is drawn and the table compares against it.
+		if !slices.Contains(names, "oracle") {
+			names = append([]string{"oracle"}, names...)
+		}
 		res, err := algos.Evaluate(s.Matrix, r, names, pos)
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)

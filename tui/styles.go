@@ -40,6 +40,7 @@ const (
 	colOracle = 101
 	colCursor = 102
 	colHidden = 103
+	colNow    = 104 // the current batch's diagonal cell
 	colAlgo   = 200 // + index in algos.Names
 )
 
@@ -68,6 +69,7 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	s.extra[colOracle] = "#CC79A7"
 	s.extra[colCursor] = "#F0E442"
 	s.extra[colHidden] = "#262626"
+	s.extra[colNow] = "#FFFFFF"
 	for i, a := range algos.Names {
 		s.extra[colAlgo+i] = lipgloss.Color(palette.Hex(a))
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,12 +18,14 @@ import (
 )
 
 func asciiStyles() *Styles {
-	return NewStyles(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)))
+	return NewStyles(profileRenderer(termenv.Ascii))
 }
 
-func loadSmall(t testing.TB) *scenarios.Scenario {
+func loadSmall(t testing.TB) *scenarios.Scenario { return loadTestdata(t, "small.yaml") }
+
+func loadTestdata(t testing.TB, file string) *scenarios.Scenario {
 	t.Helper()
-	s, err := scenarios.Load(filepath.Join("testdata", "small.yaml"), scenarios.Options{})
+	s, err := scenarios.Load(filepath.Join("testdata", file), scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,11 @@ func loadSmall(t testing.TB) *scenarios.Scenario {
 // pumped returns a player whose engine has finished, driven through Update on this goroutine.
 func pumped(t testing.TB, st *Styles, w, h int) *Player {
 	t.Helper()
-	s := loadSmall(t)
+	return pumpedScenario(t, loadSmall(t), st, w, h)
+}
+
+func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *Styles, w, h int) *Player {
+	t.Helper()
 	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: st, Width: w, Height: h})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +52,7 @@ func pumped(t testing.TB, st *Styles, w, h int) *Player {
 			break
 		}
 	}
-	if !p.s.Done || p.s.Err != nil || p.s.Computed != 12 {
+	if !p.s.Done || p.s.Err != nil || p.s.Computed != s.Batches {
 		t.Fatalf("engine: done %v err %v computed %d", p.s.Done, p.s.Err, p.s.Computed)
 	}
 	return p
@@ -82,7 +87,13 @@ func TestStepBackAndR(t *testing.T) {
 	if p.pos != 11 || p.phase() != "online" {
 		t.Fatalf("end: batch %d phase %s", p.pos, p.phase())
 	}
-	press(p, "left", "h")
+	press(p, "home")
+	// Keys typed faster than the terminal is read arrive as one message; each still counts.
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
+	if p.pos != 3 {
+		t.Errorf(`"lll" in one message: batch %d, want 3`, p.pos)
+	}
+	press(p, "end", "left", "h")
 	if p.pos != 9 {
 		t.Errorf("two steps back from 11: batch %d", p.pos)
 	}
@@ -143,6 +154,11 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if v := p.View(); !strings.Contains(v, "(t'=8, t=10)  A ") {
 		t.Errorf("cursor cell details missing from the view:\n%s", v)
 	}
+	// h and l still step while the arrows move the cursor.
+	press(p, "h")
+	if p.pos != 10 || p.cursor != [2]int{8, 10} {
+		t.Errorf("h in matrix focus: pos %d cursor %v, want 10 and the cursor unmoved", p.pos, p.cursor)
+	}
 }
 
 func TestTooSmallAndResize(t *testing.T) {
@@ -200,6 +216,8 @@ func TestProgram(t *testing.T) {
 	wait("batch 11/11")
 	tm.Send(tea.WindowSizeMsg{Width: 50, Height: 15})
 	wait("Enlarge the terminal")
+	tm.Send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	wait("1 Cost 2 Cumulative")
 	tm.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	wait("Cumulative strategy cost")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
@@ -252,5 +270,41 @@ func TestPicker(t *testing.T) {
 	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	if back != pk {
 		t.Errorf("q in the player returned %T, want the picker", back)
+	}
+}
+
+// New builds its styles from the renderer it is given (the SSH server passes each session's), so an
+// ASCII renderer gives the monochrome player.
+func TestNewUsesRenderer(t *testing.T) {
+	s := loadSmall(t)
+	for _, tc := range []struct {
+		profile termenv.Profile
+		mono    bool
+	}{{termenv.Ascii, true}, {termenv.ANSI256, false}} {
+		m := New(Options{Scenario: s, Seed: s.Seed, Renderer: profileRenderer(tc.profile)})
+		p, ok := m.(*Player)
+		if !ok {
+			t.Fatalf("New returned %T", m)
+		}
+		if p.st.Mono != tc.mono {
+			t.Errorf("profile %v: mono %v, want %v", tc.profile, p.st.Mono, tc.mono)
+		}
+	}
+}
+
+// The picker's view in the ASCII profile at 100x24, on the second entry
+// (go test ./tui -run TestGoldenPicker -update rewrites testdata/TestGoldenPicker.golden).
+func TestGoldenPicker(t *testing.T) {
+	entries := []Entry{
+		{Ref: "covcon-d", Title: "CovCon-D: covariate and concept drift", About: "Points drift in space."},
+		{Ref: "testdata/small.yaml", Title: "Small: a test scenario  (testdata/small.yaml)", About: "Twelve batches of a hundred points."},
+	}
+	pk := NewPicker(entries, asciiStyles(), nil)
+	pk.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	pk.Update(tea.KeyMsg{Type: tea.KeyDown})
+	golden.RequireEqual(t, []byte(pk.View()+"\n"))
+	pk.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	if v := pk.View(); !strings.Contains(v, "cara needs at least 60x18") {
+		t.Errorf("too small picker:\n%s", v)
 	}
 }
