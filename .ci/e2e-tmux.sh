@@ -20,7 +20,7 @@ wait_for() { # wait_for TEXT SECONDS
   done
   echo "e2e: '$1' did not appear; screen:"; screen; return 1
 }
-wait_for "covcon-d" 20
+wait_for "computed all" 60
 for _ in 1 2 3 4 5; do tmux -L "$sock" send-keys l; sleep 0.3; done
 wait_for "batch 5/" 20
 before=$(screen | grep -o ' R [0-9][0-9.]*' | head -1)
@@ -32,4 +32,8 @@ if [[ -z $before || $before == "$after" ]]; then
 fi
 tmux -L "$sock" send-keys q
 sleep 0.5
-echo "e2e: ok (stepped to batch 5, $before -> $after)"
+if "$bin" play covcon-d </dev/null >/dev/null 2>/tmp/cara-e2e-err; then
+  echo "e2e: play without a terminal did not fail"; exit 1
+fi
+grep -q "cara run" /tmp/cara-e2e-err || { echo "e2e: no pointer to cara run: $(cat /tmp/cara-e2e-err)"; exit 1; }
+echo "e2e: ok (stepped to batch 5, $before -> $after; no terminal: $(cat /tmp/cara-e2e-err))"
