@@ -4,18 +4,33 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
 
 // An expression in a scenario file may use t (the batch index, a whole number), x1..xd (the
-// point's features), pi, e, sin, cos, exp, log, sqrt, abs, floor, min, max, % (on whole numbers)
-// and ^ (power). Each is compiled once, at load, against exactly that environment.
+// point's features, where the expression labels points), pi, e, sin, cos, exp, log, sqrt, abs,
+// floor, min, max, arithmetic (+ - * / % and ^ for powers), comparisons, and, or, not and
+// a ? b : c. Nothing else: expr-lang's strings, lists, maps, let, pipes and other builtins are
+// refused at load, so a scenario file stays a small language a reader can check by eye. Each
+// expression is compiled once, at load, against a typed environment.
 
-// exprEnv returns the names an expression may use; withX adds x1..xd.
+// exprFuncs are the functions an expression may call: sin..sqrt from the environment, abs..max
+// as expr-lang's builtins (which take ints and floats alike).
+var (
+	envFuncs     = []string{"sin", "cos", "exp", "log", "sqrt"}
+	builtinFuncs = []string{"abs", "floor", "min", "max"}
+	allowedOps   = []string{"+", "-", "*", "/", "%", "^", "<", ">", "<=", ">=", "==", "!=", "and", "or", "&&", "||"}
+)
+
+// exprEnv returns the environment an expression is compiled against: the names it may use with a
+// value of their type; withX adds x1..xd.
 func exprEnv(d int, withX bool) map[string]any {
 	env := map[string]any{
 		"t": 0, "pi": math.Pi, "e": math.E,
@@ -31,35 +46,133 @@ func exprEnv(d int, withX bool) map[string]any {
 
 // program is a compiled expression with its source and place, for run-time errors.
 type program struct {
-	src  string
-	prog *vm.Program
-	at   scalar
+	src   string
+	prog  *vm.Program
+	at    scalar
+	usesT bool // the expression reads t: its value may change from batch to batch
 }
 
-// compileExpr compiles s as a number (asBool false) or a condition (asBool true).
+// compileExpr compiles s as a number (asBool false) or a condition (asBool true). withX allows
+// x1..xd. Errors name the place of s, the field and what expressions may use.
 func compileExpr(s scalar, field string, d int, withX, asBool bool) (*program, error) {
+	allowed := "t, pi, e, sin, cos, exp, log, sqrt, abs, floor, min, max, + - * / % ^, comparisons, and, or, not, a ? b : c"
+	if withX {
+		allowed = fmt.Sprintf("t, x1..x%d, pi, e, sin, cos, exp, log, sqrt, abs, floor, min, max, + - * / %% ^, comparisons, and, or, not, a ? b : c", d)
+	}
+	if !withX {
+		allowed += " (no x: this value is the same for every point)"
+	}
+	fail := func(msg string, col int) error {
+		if col > 0 {
+			msg = fmt.Sprintf("%s (at column %d of %q)", msg, col, s.text)
+		}
+		return s.errorf(field, "bad expression: %s; expressions may use %s", msg, allowed)
+	}
+	tree, err := parser.Parse(s.text)
+	if err != nil {
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			return nil, fail(fe.Message, fe.Column+1)
+		}
+		return nil, fail(err.Error(), 0)
+	}
+	check := &grammar{}
+	ast.Walk(&tree.Node, check)
+	if check.bad != "" {
+		return nil, fail(check.bad, check.col)
+	}
 	kind := expr.AsFloat64()
 	if asBool {
 		kind = expr.AsBool()
 	}
 	p, err := expr.Compile(s.text, expr.Env(exprEnv(d, withX)), kind, expr.DisableAllBuiltins(),
-		expr.EnableBuiltin("abs"), expr.EnableBuiltin("floor"), expr.EnableBuiltin("min"), expr.EnableBuiltin("max"))
+		expr.EnableBuiltin("abs"), expr.EnableBuiltin("floor"), expr.EnableBuiltin("min"), expr.EnableBuiltin("max"),
+		// % on numbers that are not both whole (floor(t/10) % 2, x1 % 0.5) is the remainder of
+		// math.Mod, with the sign of the dividend as Go's % on whole numbers has.
+		expr.Function("fmod", fmod, new(func(float64, float64) float64), new(func(float64, int) float64), new(func(int, float64) float64)),
+		expr.Operator("%", "fmod"))
 	if err != nil {
 		var fe *file.Error
-		msg := err.Error()
 		if errors.As(err, &fe) {
-			msg = fmt.Sprintf("%s (at column %d of %q)", fe.Message, fe.Column+1, s.text)
+			return nil, fail(fe.Message, fe.Column+1)
 		}
-		allowed := "t, pi, e, sin, cos, exp, log, sqrt, abs, floor, min, max, % and ^"
-		if withX {
-			allowed = fmt.Sprintf("t, x1..x%d, pi, e, sin, cos, exp, log, sqrt, abs, floor, min, max, %% and ^", d)
-		}
-		return nil, s.errorf(field, "bad expression: %s; expressions may use %s", msg, allowed)
+		return nil, fail(err.Error(), 0)
 	}
-	return &program{src: s.text, prog: p, at: s}, nil
+	return &program{src: s.text, prog: p, at: s, usesT: check.usesT}, nil
 }
 
-// evaluator runs programs with one reusable environment (not safe for concurrent use).
+func fmod(args ...any) (any, error) {
+	f := func(v any) float64 {
+		if i, ok := v.(int); ok {
+			return float64(i)
+		}
+		return v.(float64)
+	}
+	return math.Mod(f(args[0]), f(args[1])), nil
+}
+
+// grammar walks a parsed expression and records the first construct outside the language above.
+// Names are checked by the compiler against the environment, so an unknown variable is reported
+// there; here only the shapes of the syntax tree are.
+type grammar struct {
+	bad   string
+	col   int
+	usesT bool
+}
+
+func (g *grammar) Visit(node *ast.Node) {
+	// ast.Walk visits children first: keep the leftmost refusal, which a reader meets first.
+	col := (*node).Location().From + 1
+	if g.bad != "" && g.col <= col {
+		if id, ok := (*node).(*ast.IdentifierNode); ok && id.Value == "t" {
+			g.usesT = true
+		}
+		return
+	}
+	refuse := func(what string) {
+		g.bad, g.col = what+" is not part of scenario expressions", col
+	}
+	switch n := (*node).(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.ConditionalNode:
+	case *ast.IdentifierNode:
+		g.usesT = g.usesT || n.Value == "t"
+	case *ast.UnaryNode:
+		if !slices.Contains([]string{"-", "+", "!", "not"}, n.Operator) {
+			refuse("operator " + n.Operator)
+		}
+	case *ast.BinaryNode:
+		if n.Operator == "**" {
+			g.bad, g.col = "** is written ^ here", col
+			return
+		}
+		if !slices.Contains(allowedOps, n.Operator) {
+			refuse("operator " + n.Operator)
+		}
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); !ok || !slices.Contains(envFuncs, id.Value) {
+			refuse("this call")
+		}
+	case *ast.BuiltinNode:
+		if !slices.Contains(builtinFuncs, n.Name) {
+			g.bad, g.col = "unknown name "+n.Name, col
+		}
+	case *ast.StringNode, *ast.BytesNode:
+		refuse("a string")
+	case *ast.NilNode:
+		refuse("nil")
+	case *ast.ArrayNode, *ast.SliceNode, *ast.MemberNode, *ast.ChainNode:
+		refuse("a list or member access")
+	case *ast.MapNode, *ast.PairNode:
+		refuse("a map")
+	case *ast.VariableDeclaratorNode, *ast.SequenceNode:
+		refuse("let or ;")
+	default:
+		refuse(fmt.Sprintf("%T", n))
+	}
+}
+
+// evaluator runs programs with one reusable environment (not safe for concurrent use: sources
+// keep a pool of them).
 type evaluator struct {
 	env map[string]any
 	vm  vm.VM
@@ -91,12 +204,16 @@ func (ev *evaluator) num(p *program, field string, t int, x []float64) (float64,
 	}
 	v := out.(float64)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
+		if x != nil {
+			return 0, p.at.errorf(field, "expression %q is %v at t=%d, x=%v", p.src, v, t, x)
+		}
 		return 0, p.at.errorf(field, "expression %q is %v at t=%d", p.src, v, t)
 	}
 	return v, nil
 }
 
-// cond evaluates a condition program.
+// cond evaluates a condition program. (A comparison with NaN is false, as in Go: a condition
+// cannot be undefined.)
 func (ev *evaluator) cond(p *program, field string, t int, x []float64) (bool, error) {
 	ev.bind(t, x)
 	out, err := ev.vm.Run(p.prog, ev.env)

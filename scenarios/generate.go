@@ -1,10 +1,7 @@
 package scenarios
 
 import (
-	"fmt"
-	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 
 	"github.com/cara-sim/cara/sim"
@@ -41,7 +38,7 @@ func (g *pointGen) draw(ev *evaluator, t, n, d int, rng *rand.Rand) (sim.Points,
 				return sim.Points{}, err
 			}
 			if c.gaussian && ps[ci].b[k] < 0 {
-				return sim.Points{}, c.b[k].at.errorf(g.field+".std", "is %g at t=%d; a standard deviation must be >= 0", ps[ci].b[k], t)
+				return sim.Points{}, c.b[k].at.errorf(g.field+".gaussian.std", "is %g at t=%d; a standard deviation must be >= 0", ps[ci].b[k], t)
 			}
 		}
 		weights[ci] = 1
@@ -58,7 +55,7 @@ func (g *pointGen) draw(ev *evaluator, t, n, d int, rng *rand.Rand) (sim.Points,
 		total += weights[ci]
 	}
 	if !(total > 0) {
-		return sim.Points{}, fmt.Errorf("%s: the mixture weights sum to 0 at t=%d", g.field, t)
+		return sim.Points{}, g.comps[0].weight.at.errorf(g.field+".mixture", "the weights sum to 0 at t=%d", t)
 	}
 	x := sim.Points{D: d, V: make([]float64, n*d)}
 	for i := range n {
@@ -83,30 +80,6 @@ func (g *pointGen) draw(ev *evaluator, t, n, d int, rng *rand.Rand) (sim.Points,
 	return x, nil
 }
 
-// concept is a labelling rule in force from batch at, entered through a transition of width
-// batches: a point at time tau (its batch plus its place in the batch) takes the new concept's
-// label with probability p(tau), p rising from 0 at at to 1 at at+width (linearly, or as a sigmoid
-// centred at at+width/2 with slope 4/width, as MOA's concept-drift streams do).
-type concept struct {
-	at      int
-	label   *program
-	width   float64
-	sigmoid bool
-}
-
-func (c concept) probability(tau float64) float64 {
-	if c.width <= 0 {
-		if tau >= float64(c.at) {
-			return 1
-		}
-		return 0
-	}
-	if c.sigmoid {
-		return 1 / (1 + math.Exp(-4*(tau-(float64(c.at)+c.width/2))/c.width))
-	}
-	return min(1, max(0, (tau-float64(c.at))/c.width))
-}
-
 // genData generates each batch's points and labels from a point generator and a concept timeline.
 type genData struct {
 	seed      uint64
@@ -116,6 +89,9 @@ type genData struct {
 	noise     float64
 	resample  bool
 	evaluator sync.Pool
+
+	driftsOnce sync.Once
+	drifts     []sim.Drift
 }
 
 func (g *genData) Len() int      { return g.T }
@@ -146,56 +122,6 @@ func (g *genData) Label(t int, x sim.Points) ([]uint8, bool, error) {
 	defer g.evaluator.Put(ev)
 	y, err := g.label(ev, t, x, sim.NewRand(g.seed, 5, uint64(t)), 0)
 	return y, true, err
-}
-
-func (g *genData) label(ev *evaluator, t int, x sim.Points, rng *rand.Rand, noise float64) ([]uint8, error) {
-	n := x.Len()
-	y := make([]uint8, n)
-	for i := range n {
-		tau := float64(t) + (float64(i)+0.5)/float64(n)
-		j := len(g.concepts) - 1
-		for j > 0 && float64(g.concepts[j].at) > tau {
-			j--
-		}
-		c := g.concepts[j]
-		if j > 0 && c.width > 0 && tau < float64(c.at)+c.width {
-			if rng.Float64() >= c.probability(tau) {
-				c = g.concepts[j-1]
-			}
-		}
-		v, err := ev.cond(c.label, "label", t, x.Row(i))
-		if err != nil {
-			return nil, err
-		}
-		if v {
-			y[i] = 1
-		}
-		if noise > 0 && rng.Float64() < noise {
-			y[i] ^= 1
-		}
-	}
-	return y, nil
-}
-
-// Drifts implements dataSource: each change of concept, with its kind.
-func (g *genData) Drifts() []sim.Drift {
-	var out []sim.Drift
-	for j := 1; j < len(g.concepts); j++ {
-		c := g.concepts[j]
-		d := sim.Drift{From: c.at, To: max(c.at, int(math.Ceil(float64(c.at)+c.width))-1), Kind: "abrupt"}
-		switch {
-		case slices.ContainsFunc(g.concepts[:j-1], func(o concept) bool { return o.label.src == c.label.src }):
-			d.Kind = "recurring"
-		case c.width > 0 && c.sigmoid:
-			d.Kind = "gradual"
-		case c.width > 0:
-			d.Kind = "incremental"
-		}
-		if c.at < g.T {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // genQueries draws queries from a point generator, labelled by the data's concept at t.

@@ -2,11 +2,9 @@ package scenarios
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,10 +12,112 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
 )
+
+// scalar is a YAML scalar that remembers where it was written, so a semantic error found after
+// decoding can still name file:line:column.
+type scalar struct {
+	set    bool
+	text   string // the value as written (quotes removed)
+	quoted bool
+	line   int
+	col    int
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (s *scalar) UnmarshalYAML(n ast.Node) error {
+	tk := n.GetToken()
+	if lit, ok := n.(*ast.LiteralNode); ok { // a block scalar (| or >): its text is its value node's
+		*s = scalar{set: true, text: lit.Value.Value, quoted: true, line: tk.Position.Line, col: tk.Position.Column}
+		return nil
+	}
+	switch n.Type() {
+	case ast.IntegerType, ast.FloatType, ast.StringType, ast.BoolType, ast.InfinityType, ast.NanType:
+	case ast.NullType:
+		return nil
+	default:
+		return &posError{line: tk.Position.Line, col: tk.Position.Column, msg: fmt.Sprintf("expected a single value, got %s", nodeKind(n))}
+	}
+	*s = scalar{set: true, text: tk.Value, quoted: tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType,
+		line: tk.Position.Line, col: tk.Position.Column}
+	return nil
+}
+
+func nodeKind(n ast.Node) string {
+	switch n.Type() {
+	case ast.MappingType, ast.MappingValueType:
+		return "a mapping"
+	case ast.SequenceType:
+		return "a list"
+	}
+	return strings.ToLower(n.Type().String())
+}
+
+// scalars is a single scalar or a list of them (a per-feature parameter).
+type scalars struct {
+	set   bool
+	items []scalar
+	line  int
+	col   int
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (v *scalars) UnmarshalYAML(n ast.Node) error {
+	tk := n.GetToken()
+	v.set, v.line, v.col = true, tk.Position.Line, tk.Position.Column
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		for _, item := range seq.Values {
+			var s scalar
+			if err := s.UnmarshalYAML(item); err != nil {
+				return err
+			}
+			v.items = append(v.items, s)
+		}
+		return nil
+	}
+	if n.Type() == ast.MappingType || n.Type() == ast.MappingValueType {
+		return &posError{line: tk.Position.Line, col: tk.Position.Column, msg: "expected a value or a list of values, got a mapping"}
+	}
+	var s scalar
+	if err := s.UnmarshalYAML(n); err != nil {
+		return err
+	}
+	v.items = []scalar{s}
+	return nil
+}
+
+// int reads a whole number within [lo, hi].
+func (s scalar) int(field string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s.text)
+	if err != nil || s.quoted {
+		return 0, s.errorf(field, "must be a whole number, got %q", s.text)
+	}
+	if n < lo || n > hi {
+		if hi == maxInt {
+			return 0, s.errorf(field, "must be >= %d, got %d", lo, n)
+		}
+		return 0, s.errorf(field, "must be in %d..%d, got %d", lo, hi, n)
+	}
+	return n, nil
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+// float reads a number within [lo, hi].
+func (s scalar) float(field string, lo, hi float64) (float64, error) {
+	f, err := strconv.ParseFloat(s.text, 64)
+	if err != nil || s.quoted {
+		return 0, s.errorf(field, "must be a number, got %q", s.text)
+	}
+	if !(f >= lo && f <= hi) {
+		return 0, s.errorf(field, "must be in [%g, %g], got %g", lo, hi, f)
+	}
+	return f, nil
+}
 
 // The file format. Every leaf is a scalar (or a list of them) that remembers its place.
 type rawScenario struct {
@@ -139,44 +239,8 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 	return s, nil
 }
 
-// wrap prefixes an error with the file and, for YAML errors, their line and column.
-func (l *loader) wrap(err error) error {
-	var pe *posError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s:%w", l.file, pe)
-	}
-	var ye yaml.Error
-	if errors.As(err, &ye) {
-		if tk := ye.GetToken(); tk != nil {
-			return fmt.Errorf("%s:%d:%d: %s", l.file, tk.Position.Line, tk.Position.Column, ye.GetMessage())
-		}
-		return fmt.Errorf("%s: %s", l.file, ye.GetMessage())
-	}
-	return fmt.Errorf("%s: %w", l.file, err)
-}
-
-// at returns a scalar standing at the node of a YAML path (or its nearest parent that exists), so
-// an error about a missing or inconsistent field can still name a place.
-func (l *loader) at(path string) scalar {
-	for p := path; p != "$"; p = p[:strings.LastIndexAny(p, ".[")] {
-		yp, err := yaml.PathString(p)
-		if err != nil {
-			continue
-		}
-		if n, err := yp.FilterFile(l.tree); err == nil && n != nil {
-			tk := n.GetToken()
-			return scalar{line: tk.Position.Line, col: tk.Position.Column}
-		}
-	}
-	return scalar{line: 1, col: 1}
-}
-
-func (l *loader) required(path, field string) error {
-	return l.at(path).errorf(field, "is required")
-}
-
 func (l *loader) build(raw *rawScenario) (*Scenario, error) {
-	s := &Scenario{Path: l.dir, Algorithms: algos.Names}
+	s := &Scenario{Algorithms: algos.Names}
 	if !raw.Name.set || raw.Name.text == "" {
 		return nil, l.required("$.name", "name")
 	}
@@ -529,7 +593,7 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 		g.evaluator.New = func() any { return newEvaluator(d) }
 		return g
 	}
-	newQueries, err := l.queries(raw.Queries, d, T, false)
+	newQueries, err := l.queries(raw.Queries, d, T, nil)
 	if err != nil {
 		return err
 	}
@@ -539,37 +603,26 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q}, nil
+		return &stream{data: data, queries: q, file: l.file}, nil
 	}
 	return nil
 }
 
-// csvHints names where the paper's real streams come from, for the error when a file is missing.
-var csvHints = map[string]string{
-	"electricity.csv": "it is Elec2 (Harries 1999) in its 6-feature min-max normalised form, as in scikit-multiflow and CapyMOA (data/electricity.csv)",
-	"weather.csv":     "it is the NOAA weather stream of Offutt AFB, Nebraska (Elwell & Polikar 2011), 8 features and a rain target",
-}
-
 func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 	rd := raw.Data
-	if rd.Gaussian != nil || rd.Uniform != nil || rd.Mixture != nil || rd.Concepts != nil || rd.Size.set || rd.Features.set || rd.Noise.set {
+	if rd.Gaussian != nil || rd.Uniform != nil || rd.Mixture != nil || rd.Concepts != nil || rd.Size.set || rd.Features.set || rd.Noise.set || rd.Resample.set {
 		return l.at("$.data").errorf("data", "a csv stream takes only csv, label and batch_column")
 	}
 	if !rd.Label.set {
 		return l.required("$.data.label", "data.label")
 	}
-	path := rd.CSV.text
-	dir := l.dir
+	path, dir := rd.CSV.text, l.dir
 	if l.opt.Data != "" {
 		path, dir = l.opt.Data, "."
 	}
-	resolved, err := resolveDataPath(dir, path, csvHints[filepath.Base(path)])
+	tab, resolved, err := csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
 	if err != nil {
 		return rd.CSV.errorf("data.csv", "%v", err)
-	}
-	tab, err := ReadTable(resolved, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
-	if err != nil {
-		return err
 	}
 	s.Features = tab.X.D
 	T := 0
@@ -578,9 +631,9 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 			return err
 		}
 	}
-	data, err := newTableData(tab, T)
+	data, err := csvData(tab, T)
 	if err != nil {
-		return err
+		return rd.CSV.errorf("data.csv", "%v", err)
 	}
 	if tab.Batch != nil {
 		if raw.Batches.set {
@@ -593,7 +646,7 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 		}
 	}
 	s.Batches = data.Len()
-	newQueries, err := l.queries(raw.Queries, tab.X.D, s.Batches, true, tab)
+	newQueries, err := l.queries(raw.Queries, tab.X.D, s.Batches, tab)
 	if err != nil {
 		return err
 	}
@@ -602,42 +655,45 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q}, nil
+		return &stream{data: data, queries: q, file: l.file}, nil
 	}
 	return nil
 }
 
 // queries compiles the queries section into a constructor of the query source for a seed.
-func (l *loader) queries(rq *rawQueries, d, T int, csvData bool, like ...*Table) (func(uint64, dataSource) (querySource, error), error) {
+func (l *loader) queries(rq *rawQueries, d, T int, like *Table) (func(uint64, dataSource) (querySource, error), error) {
+	generated := rq.Gaussian != nil || rq.Uniform != nil || rq.Mixture != nil
+	switch {
+	case rq.CSV.set && (rq.From.set || rq.Size.set || rq.Fraction.set || generated):
+		return nil, l.at("$.queries").errorf("queries", "a csv query stream takes only csv, label and batch_column")
+	case !rq.CSV.set && (rq.Label.set || rq.BatchColumn.set):
+		return nil, l.at("$.queries").errorf("queries", "label and batch_column go with queries.csv (queries from data take the data's labels, generated ones the concept's)")
+	case rq.From.set && generated:
+		return nil, l.at("$.queries").errorf("queries", "give either from: data or a point generator, not both")
+	case !rq.From.set && rq.Fraction.set && !rq.CSV.set:
+		return nil, rq.Fraction.errorf("queries.fraction", "goes with from: data")
+	}
 	switch {
 	case rq.CSV.set || l.opt.Queries != "":
 		path, dir := rq.CSV.text, l.dir
 		if l.opt.Queries != "" {
 			path, dir = l.opt.Queries, "."
 		}
-		resolved, err := resolveDataPath(dir, path, "")
-		if err != nil {
-			return nil, rq.CSV.errorf("queries.csv", "%v", err)
+		place := rq.CSV
+		if !place.set { // --queries replaces a generated or sampled query stream
+			place = l.at("$.queries")
 		}
-		opt := TableOptions{Label: rq.Label.text, BatchColumn: rq.BatchColumn.text}
-		if len(like) > 0 {
-			opt.Like = like[0]
-		}
-		tab, err := ReadTable(resolved, opt)
+		tab, resolved, err := csvTable(dir, path, TableOptions{Label: rq.Label.text, BatchColumn: rq.BatchColumn.text, Like: like})
 		if err != nil {
-			return nil, err
+			return nil, place.errorf("queries.csv", "%v", err)
 		}
 		if tab.X.D != d {
-			return nil, rq.CSV.errorf("queries.csv", "%s has %d features, the data %d", resolved, tab.X.D, d)
+			return nil, place.errorf("queries.csv", "%s has %d features, the data %d", resolved, tab.X.D, d)
 		}
-		ranges, err := tab.Split(T)
+		q, err := csvQueries(tab, T)
 		if err != nil {
-			return nil, err
+			return nil, place.errorf("queries.csv", "%v", err)
 		}
-		if len(ranges) != T {
-			return nil, rq.BatchColumn.errorf("queries.batch_column", "%s has %d batches, the data %d", resolved, len(ranges), T)
-		}
-		q := &tableQueries{tab: tab, ranges: ranges}
 		return func(uint64, dataSource) (querySource, error) { return q, nil }, nil
 	case rq.From.set:
 		if rq.From.text != "data" {

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -28,6 +30,7 @@ type querySource interface {
 type stream struct {
 	data    dataSource
 	queries querySource
+	file    string // the scenario file, to place errors found while generating a batch
 }
 
 func (s *stream) Len() int            { return s.data.Len() }
@@ -38,13 +41,23 @@ func (s *stream) Drifts() []sim.Drift { return s.data.Drifts() }
 func (s *stream) Batch(t int) (*sim.Batch, error) {
 	x, y, err := s.data.Data(t)
 	if err != nil {
-		return nil, err
+		return nil, s.place(err)
 	}
 	b := &sim.Batch{T: t, X: x, Y: y}
 	if b.Q, b.QY, err = s.queries.Queries(t, b); err != nil {
-		return nil, err
+		return nil, s.place(err)
 	}
 	return b, nil
+}
+
+// place prefixes an error at a place in the scenario file (an expression undefined at some t)
+// with the file's name.
+func (s *stream) place(err error) error {
+	var pe *posError
+	if errors.As(err, &pe) && s.file != "" {
+		return fmt.Errorf("%s:%w", s.file, err)
+	}
+	return err
 }
 
 // fromData samples queries without replacement from the batch's data; their labels are the data's.

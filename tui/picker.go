@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-isatty"
 
 	"github.com/cara-sim/cara/scenarios"
 )
@@ -123,8 +124,6 @@ func (p *Picker) View() string {
 	return clip(b.String(), p.w, p.h)
 }
 
-// IsTerminal reports whether f is a terminal (the UI needs one).
-func IsTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// IsTerminal reports whether f is a terminal (the UI needs one). /dev/null is a character device
+// but not a terminal, so the mode bits are not enough: ask the terminal driver.
+func IsTerminal(f *os.File) bool { return isatty.IsTerminal(f.Fd()) }

@@ -1,0 +1,121 @@
+package scenarios
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cara-sim/cara/sim"
+)
+
+func TestConceptTransitions(t *testing.T) {
+	// At the midpoint of a transition, at + width/2, both shapes give 1/2: the sigmoid
+	// 1/(1+exp(-4*0/width)) and the line (width/2)/width.
+	c := concept{at: 10, width: 4, sigmoid: true}
+	if p := c.probability(12); math.Abs(p-0.5) > 1e-12 {
+		t.Errorf("sigmoid at its midpoint: %v, want 0.5", p)
+	}
+	// At its start the sigmoid is 1/(1+e^2) = 0.1192, at its end 1/(1+e^-2) = 0.8808.
+	if p := c.probability(10); math.Abs(p-1/(1+math.Exp(2))) > 1e-12 {
+		t.Errorf("sigmoid at its start: %v", p)
+	}
+	l := concept{at: 10, width: 4}
+	for tau, want := range map[float64]float64{9: 0, 10: 0, 11: 0.25, 12: 0.5, 14: 1, 20: 1} {
+		if p := l.probability(tau); p != want {
+			t.Errorf("linear at %v: %v, want %v", tau, p, want)
+		}
+	}
+	if a := (concept{at: 3}); a.probability(2.99) != 0 || a.probability(3) != 1 {
+		t.Error("abrupt concept")
+	}
+}
+
+// Through a linear transition of width 2 from batch 4, the share of points labelled by the new
+// concept follows p: batch 4 holds tau in (4, 5), mean p 1/4; batch 5 mean p 3/4; batch 6 all.
+func TestTransitionLabels(t *testing.T) {
+	src := with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 < 2"}, {at: 4, label: "x1 > 2", transition: {width: 2, shape: linear}}]`)
+	src = strings.Replace(src, "  size: 50", "  size: 4000", 1)
+	s, err := Parse("tr.yaml", []byte(src), "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.Stream(3)
+	// Points are in [0,1]^2: the old concept labels all 1, the new all 0.
+	for batch, want := range map[int]float64{3: 0, 4: 0.25, 5: 0.75, 6: 1} {
+		b, err := st.Batch(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newer := 0
+		for _, y := range b.Y {
+			newer += int(1 - y)
+		}
+		// 4000 coins of p around 1/4: standard deviation below 0.007; allow 0.03.
+		if got := float64(newer) / 4000; math.Abs(got-want) > 0.03 {
+			t.Errorf("batch %d: %.3f of points under the new concept, want %.2f", batch, got, want)
+		}
+	}
+	if d := st.Drifts(); !slices.Equal(d, []sim.Drift{{From: 4, To: 5, Kind: "incremental"}}) {
+		t.Errorf("drifts %+v", d)
+	}
+}
+
+func TestDrifts(t *testing.T) {
+	tests := []struct {
+		name, label string
+		want        []sim.Drift
+	}{
+		{"static", `  label: "x2 > x1"`, nil},
+		{"abrupt and recurring timeline", `  concepts: [{at: 0, label: "x1 > 0.5"}, {at: 3, label: "x1 <= 0.5"}, {at: 6, label: "x1 > 0.5"}]`,
+			[]sim.Drift{{From: 3, To: 3, Kind: "abrupt"}, {From: 6, To: 6, Kind: "recurring"}}},
+		{"gradual", `  concepts: [{at: 0, label: "x1 > 0.5"}, {at: 2, label: "x1 <= 0.5", transition: {width: 2.5}}]`,
+			[]sim.Drift{{From: 2, To: 4, Kind: "gradual"}}},
+		// The boundary x1 > t/10 moves every batch while t/10 < 1; points are in [0, 1], so from
+		// t = 10 on every point is class 0 and nothing changes.
+		{"label reading t", `  label: "x1 > t/10"`, []sim.Drift{{From: 1, To: 9, Kind: "incremental"}}},
+		// floor(t/4) % 2 flips the concept at 4 and 8.
+		{"label flipping with t", `  label: "(x1 > 0.5) == (floor(t/4) % 2 == 0)"`,
+			[]sim.Drift{{From: 4, To: 4, Kind: "abrupt"}, {From: 8, To: 8, Kind: "abrupt"}}},
+		// A step of the boundary within the second concept's reign, after its own start.
+		{"t inside a timeline", `  concepts: [{at: 0, label: "x1 > 0.5"}, {at: 3, label: "x1 > 0.2 + 0.3*floor(t/7)"}]`,
+			[]sim.Drift{{From: 3, To: 3, Kind: "abrupt"}, {From: 7, To: 7, Kind: "abrupt"}}},
+	}
+	for _, tc := range tests {
+		s, err := Parse("d.yaml", []byte(with(`  label: "x2 > x1"`, tc.label)), "", Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		st, _ := s.Stream(1)
+		if got := st.Drifts(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: drifts %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestEmbeddedDrifts(t *testing.T) {
+	for name, want := range map[string][]sim.Drift{
+		// Circle: three sigmoid transitions half a batch wide, each inside its first batch.
+		"circle-d": {{From: 25, To: 25, Kind: "gradual"}, {From: 50, To: 50, Kind: "gradual"}, {From: 75, To: 75, Kind: "gradual"}},
+		"gauss-s":  nil,
+		// Scenario 1: the boundary turns at every batch from 1 to 3.
+		"scenario1-near": {{From: 1, To: 3, Kind: "incremental"}},
+		"scenario2":      nil,
+	} {
+		s, err := Load(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := s.Stream(s.Seed)
+		if got := st.Drifts(); !slices.Equal(got, want) {
+			t.Errorf("%s: drifts %+v, want %+v", name, got, want)
+		}
+	}
+	// CovCon flips at 10, 20, ..., 90; from 20 on each flip brings back an earlier concept.
+	s, _ := Load("covcon-d", Options{})
+	st, _ := s.Stream(0)
+	d := st.Drifts()
+	if len(d) != 9 || d[0] != (sim.Drift{From: 10, To: 10, Kind: "abrupt"}) || d[8] != (sim.Drift{From: 90, To: 90, Kind: "recurring"}) {
+		t.Errorf("covcon drifts %+v", d)
+	}
+}

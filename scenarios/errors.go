@@ -1,0 +1,232 @@
+package scenarios
+
+// Errors on a scenario file name file:line:column and the field. YAML errors (syntax, unknown
+// keys, wrong shapes) come from goccy/go-yaml with the token they are about; the loader finds the
+// field at that token in the syntax tree. Semantic errors found after decoding carry the place of
+// the scalar they are about (every leaf of the file format remembers it), or of the nearest node
+// of a YAML path when the field is missing.
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+)
+
+// posError is an error at a place in the scenario file.
+type posError struct {
+	line, col int
+	field     string
+	msg       string
+}
+
+func (e *posError) Error() string {
+	if e.field != "" {
+		return fmt.Sprintf("%d:%d: %s: %s", e.line, e.col, e.field, e.msg)
+	}
+	return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg)
+}
+
+func (s scalar) errorf(field, format string, args ...any) error {
+	return &posError{line: s.line, col: s.col, field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// wrap prefixes an error with the file and, for YAML errors, their line, column and field.
+func (l *loader) wrap(err error) error {
+	var pe *posError
+	if errors.As(err, &pe) {
+		if pe.field == "" && l.tree != nil {
+			pe.field = l.valuePath(pe.line, pe.col)
+		}
+		return fmt.Errorf("%s:%w", l.file, pe)
+	}
+	var unknown *yaml.UnknownFieldError
+	if errors.As(err, &unknown) && unknown.Token != nil && l.tree != nil {
+		tk := unknown.Token
+		parent := l.keyParent(tk.Position.Line, tk.Position.Column)
+		msg := fmt.Sprintf("unknown field %q", tk.Value)
+		if known := knownFields(parent); len(known) > 0 {
+			msg += " (known: " + strings.Join(known, ", ") + ")"
+		}
+		return fmt.Errorf("%s:%w", l.file, &posError{line: tk.Position.Line, col: tk.Position.Column, field: parent, msg: msg})
+	}
+	var shape *yaml.UnexpectedNodeTypeError
+	if errors.As(err, &shape) && shape.Token != nil && l.tree != nil {
+		tk := shape.Token
+		msg := fmt.Sprintf("expected %s, got %s", yamlKind(shape.Expected), yamlKind(shape.Actual))
+		return fmt.Errorf("%s:%w", l.file, &posError{line: tk.Position.Line, col: tk.Position.Column, field: l.valuePath(tk.Position.Line, tk.Position.Column), msg: msg})
+	}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		if tk := ye.GetToken(); tk != nil {
+			return fmt.Errorf("%s:%d:%d: %s", l.file, tk.Position.Line, tk.Position.Column, ye.GetMessage())
+		}
+		return fmt.Errorf("%s: %s", l.file, ye.GetMessage())
+	}
+	return fmt.Errorf("%s: %w", l.file, err)
+}
+
+// yamlKind names a YAML node type for a reader.
+func yamlKind(t ast.NodeType) string {
+	switch t {
+	case ast.MappingType, ast.MappingValueType:
+		return "a mapping"
+	case ast.SequenceType:
+		return "a list"
+	case ast.IntegerType, ast.FloatType, ast.InfinityType, ast.NanType:
+		return "a number"
+	case ast.StringType, ast.LiteralType:
+		return "a string"
+	case ast.BoolType:
+		return "true or false"
+	case ast.NullType:
+		return "nothing"
+	}
+	return t.YAMLName()
+}
+
+// at returns a scalar standing at the node of a YAML path (or its nearest parent that exists), so
+// an error about a missing or inconsistent field can still name a place.
+func (l *loader) at(path string) scalar {
+	for p := path; p != "$"; p = p[:strings.LastIndexAny(p, ".[")] {
+		yp, err := yaml.PathString(p)
+		if err != nil {
+			continue
+		}
+		if n, err := yp.FilterFile(l.tree); err == nil && n != nil {
+			tk := n.GetToken()
+			return scalar{line: tk.Position.Line, col: tk.Position.Column}
+		}
+	}
+	return scalar{line: 1, col: 1}
+}
+
+func (l *loader) required(path, field string) error {
+	return l.at(path).errorf(field, "is required")
+}
+
+// valuePath is the field (data.gaussian.mean, algorithms[1]) whose value starts at line:col: the
+// outermost, since a block mapping starts where its first key does.
+func (l *loader) valuePath(line, col int) string {
+	path := ""
+	l.walk(func(p string, key, value ast.Node) bool {
+		if value != nil && at(value, line, col) {
+			path = p
+			return true
+		}
+		return false
+	})
+	return path
+}
+
+// keyParent is the field that holds the key written at line:col ("" for the top level).
+func (l *loader) keyParent(line, col int) string {
+	path := ""
+	l.walk(func(p string, key, _ ast.Node) bool {
+		if key != nil && at(key, line, col) {
+			if i := strings.LastIndexByte(p, '.'); i >= 0 {
+				path = p[:i]
+			}
+			return true
+		}
+		return false
+	})
+	return path
+}
+
+func at(n ast.Node, line, col int) bool {
+	tk := n.GetToken()
+	return tk != nil && tk.Position.Line == line && tk.Position.Column == col
+}
+
+// walk visits every key and value of the file in order, with its path (top-level paths start
+// with a dot, trimmed on output), until visit returns true.
+func (l *loader) walk(visit func(path string, key, value ast.Node) bool) {
+	var rec func(path string, n ast.Node) bool
+	rec = func(path string, n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.MappingNode:
+			for _, mv := range n.Values {
+				if rec(path, mv) {
+					return true
+				}
+			}
+		case *ast.MappingValueNode:
+			p := path + "." + n.Key.GetToken().Value
+			if visit(strings.TrimPrefix(p, "."), n.Key, n.Value) {
+				return true
+			}
+			return rec(p, n.Value)
+		case *ast.SequenceNode:
+			for i, v := range n.Values {
+				p := path + "[" + strconv.Itoa(i) + "]"
+				if visit(strings.TrimPrefix(p, "."), nil, v) || rec(p, v) {
+					return true
+				}
+			}
+		case *ast.AnchorNode:
+			return rec(path, n.Value)
+		case *ast.TagNode:
+			return rec(path, n.Value)
+		}
+		return false
+	}
+	for _, doc := range l.tree.Docs {
+		if doc.Body != nil && rec("", doc.Body) {
+			return
+		}
+	}
+}
+
+// knownFields lists the keys the file format accepts under path (a field path as valuePath gives).
+func knownFields(path string) []string {
+	t := reflect.TypeFor[rawScenario]()
+	if path != "" {
+		for _, name := range strings.Split(path, ".") {
+			if i := strings.IndexByte(name, '['); i >= 0 {
+				name = name[:i]
+			}
+			t = elem(t)
+			f, ok := fieldByTag(t, name)
+			if !ok {
+				return nil
+			}
+			t = f.Type
+		}
+	}
+	t = elem(t)
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("yaml"); tag != "" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+// elem strips pointers and slices of structs (a list of concepts takes a concept's keys).
+func elem(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	return t
+}
+
+func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("yaml") == tag {
+			return t.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
+}
