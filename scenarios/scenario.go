@@ -106,3 +106,34 @@ func Embedded() []Info {
 	}
 	return out
 }
+
+// Work is the scenario's size as batches x points per batch x queries per batch, read off batch 0
+// of the scenario's own seed: the measure a shared machine's budget is set in.
+func (s *Scenario) Work() (batches, points, queries int, err error) {
+	st, err := s.Stream(s.Seed)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	b, err := st.Batch(0)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return s.Batches, b.X.Len(), max(b.Q.Len(), 1), nil
+}
+
+// CheckBudget refuses a scenario whose work is over limit (0: no limit); flag names the setting
+// that raises it, for the message.
+func (s *Scenario) CheckBudget(limit float64, flag string) error {
+	if limit <= 0 {
+		return nil
+	}
+	b, p, q, err := s.Work()
+	if err != nil {
+		return err
+	}
+	if w := float64(b) * float64(p) * float64(q); w > limit {
+		return fmt.Errorf("%s is too big for this machine's budget: %d batches x %d points x %d queries = %.3g, over the limit of %.3g; raise it with %s %.3g (or make the scenario smaller)",
+			s.Name, b, p, q, w, limit, flag, w)
+	}
+	return nil
+}

@@ -20,6 +20,7 @@ import (
 
 // scenarioFlags are the flags every command that loads a scenario shares.
 type scenarioFlags struct {
+	maxWork       float64 // from the persistent --max-work, set by register's PreRun
 	data, queries string
 	trees         int
 	seed          int64
@@ -27,6 +28,12 @@ type scenarioFlags struct {
 }
 
 func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
+	f.maxWork = defaultMaxWork
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		v, err := cmd.Flags().GetFloat64("max-work")
+		f.maxWork = v
+		return err
+	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
 	cmd.Flags().StringVar(&f.queries, "queries", "", "the queries CSV, replacing the scenario's queries.csv")
 	cmd.Flags().IntVar(&f.trees, "trees", 0, "replace the random forest's number of trees (0: as the scenario says)")
@@ -36,10 +43,13 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	}
 }
 
-// load reads the scenario and applies the flags.
+// load reads the scenario, applies the flags and checks the work budget (--max-work).
 func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries})
 	if err != nil {
+		return nil, err
+	}
+	if err := s.CheckBudget(f.maxWork, "--max-work"); err != nil {
 		return nil, err
 	}
 	if f.trees < 0 {

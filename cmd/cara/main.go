@@ -14,6 +14,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// defaultMaxWork is the work budget of a local run: 100 times the paper's scenarios
+// (100 batches x 1000 points x 100 queries); cara serve is stricter.
+const defaultMaxWork = 1e9
+
 // usageError marks a mistake in the command line (exit code 2).
 type usageError struct{ error }
 
@@ -56,6 +60,7 @@ With no arguments in a terminal, cara opens a scenario picker.`,
 		},
 	}
 	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
+	root.PersistentFlags().Float64("max-work", defaultMaxWork, "refuse scenarios whose batches x points x queries is over this (0: no limit)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newMatrixCmd(), newRunCmd(), newSweepCmd(), newMergeCmd(), newReproduceCmd(),
 		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd(), newServeCmd())

@@ -258,6 +258,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", "no-such-scenario"}, `no scenario "no-such-scenario": not a file, and not an embedded scenario (circle-d`},
 		{[]string{"run", small, "-R", "-1"}, "-R must be a number >= 0, got -1"},
 		{[]string{"play", small}, "the terminal UI needs a terminal"},
+		{[]string{"run", "covcon-d", "--max-work", "1e6"}, "covcon-d is too big for this machine's budget: 100 batches x 1000 points x 100 queries = 1e+07, over the limit of 1e+06; raise it with --max-work 1e+07"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)

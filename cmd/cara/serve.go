@@ -35,6 +35,7 @@ type serveConfig struct {
 	open           bool
 	cacheRuns      int
 	workers        int
+	maxWork        float64
 	log            *slog.Logger
 }
 
@@ -55,6 +56,11 @@ that anyone who can reach the port may use it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.workers = workers(cmd)
+			if !cmd.Flags().Changed("max-work") {
+				cfg.maxWork = serveMaxWork
+			} else {
+				cfg.maxWork, _ = cmd.Flags().GetFloat64("max-work")
+			}
 			cfg.log = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			srv, err := newServer(cfg)
 			if err != nil {
@@ -96,6 +102,10 @@ that anyone who can reach the port may use it.`,
 	f.IntVar(&cfg.cacheRuns, "cache", 32, "computed matrices kept for sharing between sessions")
 	return cmd
 }
+
+// serveMaxWork is the stricter budget of a shared server: the paper's scenarios (1e7) fit, ten
+// times more does not.
+const serveMaxWork = 2e7
 
 func defaultHostKey() string {
 	dir, err := os.UserConfigDir()
@@ -171,6 +181,9 @@ func uiHandler(cfg serveConfig, runs *tui.Runs) bm.Handler {
 		picker := tui.NewPicker(entries, st, func(e tui.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
 			s, err := scenarios.Load(e.Ref, scenarios.Options{})
 			if err != nil {
+				return nil, err
+			}
+			if err := s.CheckBudget(cfg.maxWork, "cara serve --max-work"); err != nil {
 				return nil, err
 			}
 			return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: cfg.workers, Styles: st, Back: back,

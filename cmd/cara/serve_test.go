@@ -240,3 +240,19 @@ func TestServeNeedsAuthOffLoopback(t *testing.T) {
 }
 
 var _ = ssh.ErrServerClosed
+
+// The server's budget refuses a scenario too big for it, in the picker, and the session goes on.
+func TestServeBudget(t *testing.T) {
+	addr := startServer(t, serveConfig{maxWork: 1000})
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, sc := openPTY(t, c)
+	defer sess.Close()
+	sc.waitFor(t, "pick a scenario")
+	sc.send("\r") // covcon-d: 1e7 units of work
+	sc.waitFor(t, "too big for this machine's budget")
+	sc.send("q")
+}
