@@ -47,6 +47,26 @@ func algoColor(name string) color.Color {
 // grid draws plots as a grid of tiles (rows of columns, nil for an empty tile) and writes it to
 // dir/name.format. It returns the file's path.
 func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
+	return save(w, h, dir, name, f, func(dc draw.Canvas) {
+		rows, cols := len(plots), 0
+		for _, r := range plots {
+			cols = max(cols, len(r))
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter,
+			PadLeft: 2 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadX: 4 * vg.Millimeter, PadY: 4 * vg.Millimeter}
+		canvases := plot.Align(plots, tiles, dc)
+		for j := range plots {
+			for i, p := range plots[j] {
+				if p != nil {
+					p.Draw(canvases[j][i])
+				}
+			}
+		}
+	})
+}
+
+// save draws onto a w x h canvas of the format and writes it to dir/name.format.
+func save(w, h vg.Length, dir, name string, f Format, paint func(draw.Canvas)) (string, error) {
 	var c vg.CanvasWriterTo
 	switch f {
 	case SVG:
@@ -54,21 +74,7 @@ func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (str
 	default:
 		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
 	}
-	dc := draw.New(c)
-	rows, cols := len(plots), 0
-	for _, r := range plots {
-		cols = max(cols, len(r))
-	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter,
-		PadLeft: 2 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadX: 4 * vg.Millimeter, PadY: 4 * vg.Millimeter}
-	canvases := plot.Align(plots, tiles, dc)
-	for j := range plots {
-		for i, p := range plots[j] {
-			if p != nil {
-				p.Draw(canvases[j][i])
-			}
-		}
-	}
+	paint(draw.New(c))
 	path := filepath.Join(dir, name+"."+string(f))
 	file, err := os.Create(path)
 	if err != nil {

@@ -78,7 +78,8 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	hm := plotter.NewHeatMap(g, cm.Palette(255))
 	hm.Min, hm.Max = -bound, bound
 	hm.NaN = color.White
-	hm.Rasterized = true
+	// Vector cells: a raster image does not follow the inverted axis that puts t' = 0 on top.
+	hm.Rasterized = false
 
 	p := newPlot(fmt.Sprintf("%s: cost matrix C[t', t]", m.Scenario), "batch t (data and queries)", "batch t' (model trained on D_t')")
 	p.Y.Scale = plot.InvertedScale{Normalizer: plot.LinearScale{}}
@@ -101,12 +102,25 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.T)-0.5, -0.5, float64(m.T)-0.5
 
+	p.Legend.Top, p.Legend.Left = false, true // bottom left: the empty lower triangle
+	p.Legend.YOffs = vg.Centimeter
+
 	bar := plot.New()
-	bar.Title.Text = "C (staleness units)"
+	bar.Title.Text = "C"
 	bar.HideX()
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	bar.Y.Padding = 0
-	return grid([][]*plot.Plot{{p, bar}}, 22*vg.Centimeter, 16*vg.Centimeter, dir, name, f)
+	bar.Y.Label.Text = "staleness units (R on the diagonal)"
+	return saveWithBar(p, bar, 22*vg.Centimeter, 17*vg.Centimeter, dir, name, f)
+}
+
+// saveWithBar draws a plot with a narrow colour bar on its right.
+func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
+	return save(w, h, dir, name, f, func(dc draw.Canvas) {
+		split := w * 0.84
+		p.Draw(draw.Crop(dc, 0, split-w, 0, 0))
+		bar.Draw(draw.Crop(dc, split+vg.Millimeter*4, 0, vg.Centimeter*1.2, -vg.Centimeter*0.6))
+	})
 }
 
 // drawPath draws a strategy: each model's run of batches as a horizontal line along row s from its

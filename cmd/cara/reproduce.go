@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/figures"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -65,7 +66,7 @@ type verdict struct {
 func newReproduceCmd() *cobra.Command {
 	var seeds, trees int
 	var quick bool
-	var format, data string
+	var format, data, figDir string
 	cmd := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run the paper's experiments and set our tables beside the paper's",
@@ -95,6 +96,8 @@ published numbers, and says for each of the paper's claims whether our run agree
 			}
 			rep := &reproduction{Quick: quick, Seeds: seeds, Steps: steps, Trees: trees, Paper: paper,
 				SCPE: means{}, Accuracy: means{}, Retrains: means{}, Skipped: map[string]string{}}
+			var sweepRows []figures.SweepRow
+			var figFiles []string
 			bar := newProgress(os.Stderr, len(reproScenarios)*seeds)
 			unit := 0
 			for _, name := range reproScenarios {
@@ -120,11 +123,27 @@ published numbers, and says for each of the paper's claims whether our run agree
 					if err != nil {
 						return err
 					}
+					if figDir != "" && si == 0 {
+						res, err := algos.Evaluate(m, s.RetrainCost, algos.Names, m.T-1)
+						if err != nil {
+							return err
+						}
+						files, err := runFigures(s, s.Seed, m, res, figDir, "png")
+						if err != nil {
+							return err
+						}
+						figFiles = append(figFiles, files...)
+					}
 					cs := costSpec{auto: true, n: steps}
 					for _, r := range cs.costs(m) {
 						res, err := algos.Evaluate(m, algos.Constant(r), reproAlgos, m.T-1)
 						if err != nil {
 							return err
+						}
+						if figDir != "" {
+							for _, x := range res {
+								sweepRows = append(sweepRows, sweepRowOf(name, s.Seed+uint64(si), r, x))
+							}
 						}
 						for _, x := range res {
 							a, c := acc[x.Algorithm], counts[x.Algorithm]
@@ -151,6 +170,15 @@ published numbers, and says for each of the paper's claims whether our run agree
 				}
 			}
 			bar.finish()
+			if figDir != "" {
+				files, err := figures.SweepFigures(sweepRows, figDir, figures.PNG)
+				if err != nil {
+					return err
+				}
+				for _, f := range append(figFiles, files...) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "wrote", f)
+				}
+			}
 			rep.Verdicts = rep.verdicts()
 			if format == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
@@ -166,6 +194,7 @@ published numbers, and says for each of the paper's claims whether our run agree
 	cmd.Flags().BoolVar(&quick, "quick", false, "1 seed, 10 trees, 8 costs: under a minute")
 	cmd.Flags().StringVar(&format, "format", "table", "table or json")
 	cmd.Flags().StringVar(&data, "data", "", "the Electricity CSV (default: looked for in ./data and ../shared/data)")
+	cmd.Flags().StringVar(&figDir, "figures", "", "also draw every figure of the paper's scenarios into DIR (PNG)")
 	return cmd
 }
 
@@ -307,4 +336,24 @@ func (r *reproduction) verdicts() []verdict {
 			fmt.Sprintf("CovCon-S SCPE: CARA-P %.1f, CARA-T %.1f", r.SCPE["covcon-s"]["cara-p"], r.SCPE["covcon-s"]["cara-t"])})
 	}
 	return out
+}
+
+// sweepRowOf is one result as the figures read a sweep line.
+func sweepRowOf(scenario string, seed uint64, r float64, x algos.Result) figures.SweepRow {
+	ptr := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	row := figures.SweepRow{Scenario: scenario, Seed: seed, RetrainCost: r, Algorithm: x.Algorithm,
+		StrategyCost: x.Strategy.Cost(), SCPE: ptr(x.SCPE), Gap: x.Gap, QueryAccuracy: ptr(x.QueryAccuracy),
+		Retrains: len(x.Strategy.Retrains), RetrainBatches: x.Strategy.Retrains, OfflineCost: ptr(x.OfflineCost)}
+	if x.Params != nil {
+		row.Params = map[string]*float64{}
+		for k, v := range x.Params {
+			row.Params[k] = ptr(v)
+		}
+	}
+	return row
 }
