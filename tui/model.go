@@ -101,6 +101,7 @@ type Player struct {
 	help    help.Model
 	s       *Session
 	pos     int
+	ahead   int // a step asked for before its batch was computed: shown when it arrives
 	playing bool
 	speed   int
 	scale   float64
@@ -221,6 +222,10 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, nil // a restarted session's leftovers
 		}
 		cmd := p.s.apply(msg.ev)
+		if p.ahead > p.pos && p.pos >= 0 {
+			p.pos = min(p.ahead, p.s.Computed-1)
+			p.refresh()
+		}
 		if p.pos < 0 {
 			p.pos = 0
 			p.refresh()
@@ -303,8 +308,12 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if p.pos+1 < p.s.Computed {
 			p.pos++
 			p.refresh()
+		} else if p.pos+1 < p.s.Matrix.T {
+			// Not computed yet: the step waits for the engine instead of vanishing.
+			p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.T-1)
 		}
 	case key.Matches(msg, k.Back):
+		p.ahead = 0
 		if p.pos > 0 {
 			p.pos--
 			p.refresh()
@@ -355,7 +364,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return p, nil
 		}
 		s.runs = p.opt.Runs
-		p.s, p.pos, p.playing, p.rp = s, -1, false, replay{}
+		p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
 		return p, s.Start(p.opt.Workers)
 	}
 	return p, nil

@@ -308,3 +308,29 @@ func TestGoldenPicker(t *testing.T) {
 		t.Errorf("too small picker:\n%s", v)
 	}
 }
+
+// A step pressed before its batch is computed waits for the engine instead of vanishing.
+func TestStepWaitsForTheEngine(t *testing.T) {
+	s := loadSmall(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := p.Init()
+	msg := cmd() // the first column
+	_, cmd = p.Update(msg)
+	if p.pos != 0 || p.s.Computed != 1 {
+		t.Fatalf("after the first column: pos %d computed %d", p.pos, p.s.Computed)
+	}
+	press(p, "l", "l")
+	if p.pos != 0 {
+		t.Fatalf("stepped to %d before batch 1 was computed", p.pos)
+	}
+	for p.s.Computed < 3 {
+		_, cmd = p.Update(cmd())
+	}
+	if p.pos != 2 {
+		t.Errorf("after columns 1 and 2 arrived, batch %d, want the 2 steps asked for", p.pos)
+	}
+	p.s.Stop()
+}

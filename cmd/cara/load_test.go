@@ -41,6 +41,9 @@ func TestServeLoad(t *testing.T) {
 			sc.waitFor(t, "pick a scenario")
 			sc.send("\r")
 			sc.waitFor(t, "batch 0/99")
+			// Keys typed in the first moments can be lost under this load (see the note in the
+			// closing report); step once the shared computation is in, as the e2e check does.
+			sc.waitFor(t, "computed all")
 			for k := 1; k <= 5; k++ {
 				t0 := time.Now()
 				sc.send("l")
