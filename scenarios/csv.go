@@ -645,7 +645,7 @@ var dataHints = map[string]string{
 //
 // The ignored trailing arguments let load.go's earlier three-argument call compile until
 // csvglue.go replaces it; they are to go then.
-func resolveDataPath(scenarioDir, path string, _ ...string) (string, error) {
+func resolveDataPath(scenarioDir, path string) (string, error) {
 	hint := ""
 	if h, ok := dataHints[filepath.Base(path)]; ok {
 		hint = "; " + h
