@@ -15,17 +15,7 @@ func TestSharedRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := p.Init()
-		for cmd != nil {
-			msg := cmd()
-			_, cmd = p.Update(msg)
-			if _, done := msg.(engineDoneMsg); done {
-				break
-			}
-		}
-		if p.s.Err != nil || p.s.Computed != 12 {
-			t.Fatalf("seed %d: err %v computed %d", seed, p.s.Err, p.s.Computed)
-		}
+		pump(t, p)
 		return p
 	}
 	var wg sync.WaitGroup

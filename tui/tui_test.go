@@ -44,6 +44,13 @@ func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *Styles, w, h int) *
 	if err != nil {
 		t.Fatal(err)
 	}
+	pump(t, p)
+	return p
+}
+
+// pump runs a player's engine to the end through Update, on this goroutine.
+func pump(t testing.TB, p *Player) {
+	t.Helper()
 	cmd := p.Init()
 	for cmd != nil {
 		msg := cmd()
@@ -52,10 +59,9 @@ func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *Styles, w, h int) *
 			break
 		}
 	}
-	if !p.s.Done || p.s.Err != nil || p.s.Computed != s.Batches {
+	if !p.s.Done || p.s.Err != nil || p.s.Computed != p.opt.Scenario.Batches {
 		t.Fatalf("engine: done %v err %v computed %d", p.s.Done, p.s.Err, p.s.Computed)
 	}
-	return p
 }
 
 func press(p *Player, keys ...string) {
