@@ -31,13 +31,14 @@ func main() {
 	if err == nil {
 		return
 	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
+		os.Exit(130)
+	}
 	fmt.Fprintf(os.Stderr, "cara: %v\n", err)
 	var ue usageError
-	switch {
-	case errors.As(err, &ue):
+	if errors.As(err, &ue) {
 		os.Exit(2)
-	case errors.Is(err, context.Canceled):
-		os.Exit(130)
 	}
 	os.Exit(1)
 }

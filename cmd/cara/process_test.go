@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,5 +128,37 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	}
 	if len(rows) != 3*10*9 {
 		t.Errorf("%d rows after resuming, want 3 seeds x 10 costs x 9 algorithms = 270 (interrupted at %d)", len(rows), len(partial))
+	}
+}
+
+// Ctrl-C during `cara run` (a 100-tree forest: seconds of work) stops it within a second, with a
+// clear exit status and no stack trace.
+func TestRunInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin := buildCara(t)
+	cmd := exec.Command(bin, "run", "covcon-d")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	stopped := make(chan error, 1)
+	go func() { stopped <- cmd.Wait() }()
+	select {
+	case err := <-stopped:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("exit: %v, want status 130", err)
+		}
+		if strings.Contains(stderr.String(), "goroutine") || !strings.Contains(stderr.String(), "cara: interrupted") {
+			t.Errorf("stderr: %q", stderr.String())
+		}
+	case <-time.After(time.Second):
+		cmd.Process.Kill()
+		t.Fatal("run did not stop within a second of SIGINT")
 	}
 }
