@@ -131,14 +131,20 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	}
 }
 
-// Ctrl-C during `cara run` (a 100-tree forest: seconds of work) stops it within a second, with a
-// clear exit status and no stack trace.
+// Ctrl-C during `cara run` and `cara reproduce` (seconds of work) stops them within a second, with
+// a clear exit status and no stack trace.
 func TestRunInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
 	bin := buildCara(t)
-	cmd := exec.Command(bin, "run", "covcon-d")
+	for _, args := range [][]string{{"run", "covcon-d"}, {"reproduce", "--seeds", "1"}} {
+		interrupt(t, bin, args)
+	}
+}
+
+func interrupt(t *testing.T, bin string, args []string) {
+	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -152,13 +158,13 @@ func TestRunInterrupt(t *testing.T) {
 	case err := <-stopped:
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Errorf("exit: %v, want status 130", err)
+			t.Errorf("%v: exit %v, want status 130", args, err)
 		}
 		if strings.Contains(stderr.String(), "goroutine") || !strings.Contains(stderr.String(), "cara: interrupted") {
-			t.Errorf("stderr: %q", stderr.String())
+			t.Errorf("%v: stderr %q", args, stderr.String())
 		}
 	case <-time.After(time.Second):
 		cmd.Process.Kill()
-		t.Fatal("run did not stop within a second of SIGINT")
+		t.Fatalf("%v did not stop within a second of SIGINT", args)
 	}
 }
