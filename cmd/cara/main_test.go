@@ -99,7 +99,7 @@ type resultContract struct {
 
 type runContract struct {
 	Scenario    string   `json:"scenario"`
-	RetrainCost string   `json:"retrain_cost"`
+	RetrainCost any      `json:"retrain_cost"`
 	Seeds       []uint64 `json:"seeds"`
 	Runs        []struct {
 		Seed    uint64           `json:"seed"`
@@ -115,7 +115,7 @@ func TestRunJSONContract(t *testing.T) {
 	}
 	var r runContract
 	decodeStrict(t, out, &r)
-	if r.Scenario != "small" || r.RetrainCost != "0.8" || !slices.Equal(r.Seeds, []uint64{3}) || r.Runs != nil {
+	if r.Scenario != "small" || r.RetrainCost != 0.8 || !slices.Equal(r.Seeds, []uint64{3}) || r.Runs != nil {
 		t.Fatalf("header: %+v", r)
 	}
 	if len(r.Results) != 9 || r.Results[0].Algorithm != "oracle" || *r.Results[0].SCPE != 0 {
@@ -292,5 +292,14 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 	if !strings.Contains(out, "small-sweep.svg") || !strings.Contains(out, "small-params.svg") {
 		t.Errorf("plot wrote:\n%s", out)
+	}
+}
+
+func TestCostTextJSON(t *testing.T) {
+	for in, want := range map[costText]string{"20": "20", "0.5": "0.5", "10 + 5*sin(t/10)": `"10 + 5*sin(t/10)"`} {
+		b, err := json.Marshal(in)
+		if err != nil || string(b) != want {
+			t.Errorf("%q: %s %v, want %s", in, b, err, want)
+		}
 	}
 }

@@ -40,6 +40,17 @@ type spreadJSON struct {
 	RetrainCount  num `json:"retrain_count"`
 }
 
+// costText is a retraining cost as the scenario writes it: a JSON number when it is one, else the
+// expression of t as a string.
+type costText string
+
+func (c costText) MarshalJSON() ([]byte, error) {
+	if f, err := strconv.ParseFloat(string(c), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return json.Marshal(f)
+	}
+	return json.Marshal(string(c))
+}
+
 type runJSON struct {
 	Seed    uint64       `json:"seed"`
 	Results []resultJSON `json:"results"`
@@ -47,7 +58,7 @@ type runJSON struct {
 
 type runOutput struct {
 	Scenario    string       `json:"scenario"`
-	RetrainCost string       `json:"retrain_cost"`
+	RetrainCost costText     `json:"retrain_cost"`
 	Seeds       []uint64     `json:"seeds"`
 	Runs        []runJSON    `json:"runs,omitempty"`
 	Results     []resultJSON `json:"results"`
@@ -130,7 +141,7 @@ func newRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := runOutput{Scenario: s.Name, RetrainCost: s.RetrainCostText}
+			out := runOutput{Scenario: s.Name, RetrainCost: costText(s.RetrainCostText)}
 			var perSeed [][]resultJSON
 			for i := range seeds {
 				seed := s.Seed + uint64(i)
@@ -236,7 +247,7 @@ func writeRunCSV(w io.Writer, out runOutput) error {
 				}
 				return ""
 			}
-			cw.Write([]string{out.Scenario, out.RetrainCost, strconv.FormatUint(run.Seed, 10), r.Algorithm, f(r.StrategyCost), f(r.SCPE),
+			cw.Write([]string{out.Scenario, string(out.RetrainCost), strconv.FormatUint(run.Seed, 10), r.Algorithm, f(r.StrategyCost), f(r.SCPE),
 				f(r.Gap), f(r.QueryAccuracy), f(r.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(r.OfflineCost)})
 		}
 	}

@@ -270,12 +270,10 @@ func sweep(cmd *cobra.Command, name string, seeds int, cs costSpec, sh shard, ou
 				return err
 			}
 			for _, x := range res {
-				row := sweepRow{Scenario: name, Seed: seed, RetrainCost: r, Algorithm: x.Algorithm,
-					StrategyCost: num(x.Strategy.Cost()), SCPE: num(x.SCPE), Gap: num(x.Gap), QueryAccuracy: num(x.QueryAccuracy),
-					Retrains: len(x.Strategy.Retrains), RetrainBatches: x.Strategy.Retrains, Params: params(x.Params), OfflineCost: num(x.OfflineCost)}
-				if row.RetrainBatches == nil {
-					row.RetrainBatches = []int{}
-				}
+				j := resultOf(x)
+				row := sweepRow{Scenario: name, Seed: seed, RetrainCost: r, Algorithm: j.Algorithm,
+					StrategyCost: j.StrategyCost, SCPE: j.SCPE, Gap: j.Gap, QueryAccuracy: j.QueryAccuracy,
+					Retrains: len(j.Retrains), RetrainBatches: j.Retrains, Params: j.Params, OfflineCost: j.OfflineCost}
 				if done[keyOf(row)] {
 					continue
 				}
