@@ -43,18 +43,15 @@ var reproAlgos = []string{"cara-t", "cara-ct", "cara-p", "oracle", "never", "mar
 // means holds, per scenario and algorithm, a metric averaged over retraining costs and seeds.
 type means map[string]map[string]float64
 
+// reproduction is one run of `cara reproduce`; jsonSafe gives its JSON form.
 type reproduction struct {
-	Quick    bool              `json:"quick"`
-	Seeds    int               `json:"seeds"`
-	Steps    int               `json:"cost_steps"`
-	Trees    int               `json:"trees"`
-	Skipped  map[string]string `json:"skipped,omitempty"`
-	SCPE     means             `json:"scpe"`
-	Accuracy means             `json:"query_accuracy"`
-	Retrains means             `json:"retrains"`
-	Paper    paperTables       `json:"paper"`
-	Verdicts []verdict         `json:"verdicts"`
-	order    []string
+	Quick                    bool
+	Seeds, Steps, Trees      int
+	Skipped                  map[string]string
+	SCPE, Accuracy, Retrains means
+	Paper                    paperTables
+	Verdicts                 []verdict
+	order                    []string // scenarios in the order run
 }
 
 type verdict struct {
