@@ -70,11 +70,7 @@ func Load(nameOrPath string, opt Options) (*Scenario, error) {
 	name := strings.TrimSuffix(nameOrPath, ".yaml")
 	src, err := embedded.ReadFile("embedded/" + name + ".yaml")
 	if err != nil || strings.ContainsAny(name, "/\\") {
-		var names []string
-		for _, i := range Embedded() {
-			names = append(names, i.Name)
-		}
-		return nil, fmt.Errorf("no scenario %q: not a file, and not an embedded scenario (%s)", nameOrPath, strings.Join(names, ", "))
+		return nil, fmt.Errorf("no scenario %q: not a file, and not an embedded scenario (%s)", nameOrPath, strings.Join(EmbeddedNames(), ", "))
 	}
 	return Parse(name+".yaml", src, "", opt)
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
@@ -107,47 +106,6 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 	close(events)
 	<-done
 	return m, err
-}
-
-// line is a status line on a writer: redrawn in place on a terminal, printed every few seconds
-// otherwise (so logs stay short), silent for nil.
-type line struct {
-	w    io.Writer
-	tty  bool
-	last time.Time
-	text string
-}
-
-func newLine(w io.Writer) *line {
-	l := &line{w: w}
-	if f, ok := w.(*os.File); ok {
-		l.tty = isatty.IsTerminal(f.Fd())
-	}
-	return l
-}
-
-func (l *line) printf(format string, args ...any) {
-	if l.w == nil {
-		return
-	}
-	l.text = fmt.Sprintf(format, args...)
-	if l.tty {
-		fmt.Fprintf(l.w, "\r\033[K%s", l.text)
-	} else if time.Since(l.last) > 5*time.Second {
-		fmt.Fprintln(l.w, l.text)
-		l.last = time.Now()
-	}
-}
-
-func (l *line) done() {
-	if l.w == nil {
-		return
-	}
-	if l.tty {
-		fmt.Fprint(l.w, "\r\033[K")
-	} else if l.text != "" && time.Since(l.last) > 0 {
-		fmt.Fprintln(l.w, l.text)
-	}
 }
 
 // num is a float that is null in JSON when it is NaN or infinite (JSON has no such numbers).
