@@ -85,4 +85,9 @@ func (p *progress) set(done int, format string, args ...any) {
 		100*frac, done, p.total, eta, fmt.Sprintf(format, args...))
 }
 
-func (p *progress) finish() { p.l.done() }
+// finish ends a completed stage (callers that fail return without it): off a terminal its one
+// line says the whole stage was done and how long it took.
+func (p *progress) finish() {
+	p.set(p.total, "took %s", time.Since(p.start).Round(100*time.Millisecond))
+	p.l.done()
+}
