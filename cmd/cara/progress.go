@@ -75,13 +75,16 @@ func (p *progress) set(done int, format string, args ...any) {
 	if p.total > 0 {
 		frac = float64(done) / float64(p.total)
 	}
-	eta := "?"
-	if done > 0 {
+	eta := "  ETA ?"
+	switch {
+	case done >= p.total:
+		eta = ""
+	case done > 0:
 		left := time.Duration(float64(time.Since(p.start)) * (1 - frac) / frac)
-		eta = left.Round(time.Second).String()
+		eta = "  ETA " + left.Round(time.Second).String()
 	}
 	n := int(frac * width)
-	p.l.printf("[%s%s] %3.0f%% %d/%d  ETA %s  %s", strings.Repeat("#", n), strings.Repeat(".", width-n),
+	p.l.printf("[%s%s] %3.0f%% %d/%d%s  %s", strings.Repeat("#", n), strings.Repeat(".", width-n),
 		100*frac, done, p.total, eta, fmt.Sprintf(format, args...))
 }
 
