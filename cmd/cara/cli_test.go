@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -323,5 +325,39 @@ func TestManPagesUpToDate(t *testing.T) {
 		if !bytes.Equal(mustRead(t, w), mustRead(t, h)) {
 			t.Errorf("%s is stale: run go generate ./cmd/cara", h)
 		}
+	}
+}
+
+// --set computes another scenario's matrix: covcon-d with covcon-s's queries is covcon-s, cell for
+// cell (the data and model streams do not depend on the queries).
+func TestSetMatrix(t *testing.T) {
+	type matrix struct {
+		Scenario string       `json:"scenario"`
+		C        [][]*float64 `json:"C"`
+		Accuracy [][]*float64 `json:"query_accuracy"`
+	}
+	get := func(args ...string) matrix {
+		out, _, err := caraIO(t, append([]string{"matrix", "--trees", "2", "--set", "batches=30", "--set", "offline=8",
+			"--set", "data.concepts=[{at: 0, label: \"0.8*sin(pi*x1) > x2\"}, {at: 10, label: \"0.8*sin(pi*x1) <= x2\"}]"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m matrix
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	d := get("covcon-d", "--set", "queries={size: 100, gaussian: {mean: 0.5, std: 0.015}}")
+	s := get("covcon-s")
+	if d.Scenario != "covcon-d" || len(d.C) != 30 || !reflect.DeepEqual(d.C, s.C) || !reflect.DeepEqual(d.Accuracy, s.Accuracy) {
+		t.Fatalf("covcon-d with covcon-s's queries differs from covcon-s")
+	}
+	if reflect.DeepEqual(get("covcon-d").C, s.C) {
+		t.Fatal("without the --set the matrices should differ")
+	}
+	_, _, err := caraIO(t, "run", "covcon-d", "--set", "kernel.gamma=-2")
+	if err == nil || err.Error() != `--set kernel.gamma: must be scale, auto or a number > 0, got "-2"` {
+		t.Fatalf("a bad --set value: %v", err)
 	}
 }

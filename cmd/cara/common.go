@@ -21,6 +21,7 @@ import (
 type scenarioFlags struct {
 	maxWork       float64 // from the persistent --max-work, set by register's PreRun
 	data, queries string
+	set           []string // --set PATH=VALUE overrides of the scenario file
 	trees         int
 	seed          int64
 	r             float64
@@ -35,6 +36,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
 	cmd.Flags().StringVar(&f.queries, "queries", "", "the queries CSV, replacing the scenario's queries.csv")
+	cmd.Flags().StringArrayVar(&f.set, "set", nil, "PATH=VALUE: replace a field of the scenario file (a dotted path; VALUE is YAML), e.g. --set kernel.gamma=2 (repeatable)")
 	cmd.Flags().IntVar(&f.trees, "trees", 0, "replace the random forest's number of trees (0: as the scenario says)")
 	cmd.Flags().Int64Var(&f.seed, "seed", -1, "the seed (default: the scenario's)")
 	if withR {
@@ -44,7 +46,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 
 // load reads the scenario, applies the flags and checks the work budget (--max-work).
 func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
-	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries})
+	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set})
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,8 @@ import (
 var errFailed = errors.New("failed")
 
 func newValidateCmd() *cobra.Command {
-	return &cobra.Command{
+	var sets []string
+	cmd := &cobra.Command{
 		Use:   "validate FILE|DIR|SCENARIO...",
 		Short: "Check scenario files without computing: each loads strictly and every batch generates",
 		Long: `validate loads each scenario exactly as every other command does (strictly: an unknown key,
@@ -40,7 +41,7 @@ with 1 if any failed: usable in a pre-commit hook or in CI for a course's scenar
 			}
 			failed := 0
 			for _, f := range files {
-				summary, err := validate(f)
+				summary, err := validate(f, sets)
 				if err != nil {
 					failed++
 					fmt.Fprintln(cmd.ErrOrStderr(), located(f, err))
@@ -57,6 +58,8 @@ with 1 if any failed: usable in a pre-commit hook or in CI for a course's scenar
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "PATH=VALUE: check the files with this field replaced (as every command's --set)")
+	return cmd
 }
 
 // expandDirs replaces each folder by the scenario files in it, sorted.
@@ -83,8 +86,8 @@ func expandDirs(args []string) ([]string, error) {
 
 // validate loads a scenario and generates every batch of its default seed, returning a summary
 // such as "100 batches, 2 features, 1000 points/batch, random forest (100 trees), R 20".
-func validate(ref string) (string, error) {
-	s, err := scenarios.Load(ref, scenarios.Options{})
+func validate(ref string, sets []string) (string, error) {
+	s, err := scenarios.Load(ref, scenarios.Options{Set: sets})
 	if err != nil {
 		return "", err
 	}
