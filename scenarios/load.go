@@ -214,7 +214,7 @@ type rawKernel struct {
 type loader struct {
 	file string     // as shown in errors
 	sets []override // --set overrides merged into tree
-	dir  string // folder for relative CSV paths; "" for an embedded scenario
+	dir  string     // folder for relative CSV paths; "" for an embedded scenario
 	tree *ast.File
 	opt  Options
 }
