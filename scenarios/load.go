@@ -222,8 +222,9 @@ type rawKernel struct {
 
 // loader turns one file's bytes into a Scenario, keeping its syntax tree to place errors.
 type loader struct {
-	file string // as shown in errors
-	dir  string // folder for relative CSV paths; "" for an embedded scenario
+	file string     // as shown in errors
+	sets []override // --set overrides merged into tree
+	dir  string     // folder for relative CSV paths; "" for an embedded scenario
 	tree *ast.File
 	opt  Options
 	knnK scalar // model.knn.k, checked against the batch size once the data are known
@@ -236,17 +237,29 @@ type loader struct {
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
 	l := &loader{file: name, dir: dir, opt: opt}
+	for _, s := range opt.Set {
+		o, err := parseOverride(s)
+		if err != nil {
+			return nil, err
+		}
+		l.sets = append(l.sets, o)
+	}
 	tree, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, l.wrap(err)
 	}
 	l.tree = tree
 	var raw rawScenario
-	dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
-	if err := dec.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) { // nothing but blanks and comments
-			return nil, fmt.Errorf("%s:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")", name)
-		}
+	if len(l.sets) == 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
+		err = dec.Decode(&raw)
+	} else if err = applySets(tree, l.sets); err == nil {
+		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
+	}
+	if errors.Is(err, io.EOF) { // nothing but blanks and comments
+		return nil, fmt.Errorf("%s:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")", name)
+	}
+	if err != nil {
 		return nil, l.wrap(err)
 	}
 	s, err := l.build(&raw)
@@ -712,7 +725,7 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q, file: l.file}, nil
+		return &stream{data: data, queries: q, src: l.source()}, nil
 	}
 	return l.checkClasses(newData(s.Seed, min(size, probePoints)), concepts, rd)
 }
@@ -781,7 +794,7 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: d, queries: q, file: l.file}, nil
+		return &stream{data: d, queries: q, src: l.source()}, nil
 	}
 	return nil
 }
