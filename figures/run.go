@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -19,15 +18,6 @@ import (
 func rgba(r, g, b uint32, a uint8) color.Color {
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
 }
-
-func algoRank(name string) int {
-	if i := slices.Index(algos.Names, name); i >= 0 {
-		return i
-	}
-	return len(algos.Names)
-}
-
-func displayName(name string) string { return algos.DisplayName(name) }
 
 // costGrid is the cost matrix C as a heat-map grid: column t, row t', NaN below the diagonal and
 // where a cell was not computed.
@@ -51,7 +41,7 @@ func (g costGrid) Z(c, r int) float64 {
 
 // Path is a strategy to draw on the matrix under a name of algos.Names.
 type Path struct {
-	Algorithm string
+	Algorithm algos.Name
 	Strategy  algos.Strategy
 }
 
@@ -144,7 +134,7 @@ func drawPath(p *plot.Plot, path Path) error {
 			l.Color, l.Width = c, vg.Points(1.5)
 			p.Add(l)
 			if first {
-				p.Legend.Add(displayName(path.Algorithm)+" (keep: line, retrain: marker)", l)
+				p.Legend.Add(path.Algorithm.Display()+" (keep: line, retrain: marker)", l)
 				first = false
 			}
 		}
@@ -176,7 +166,7 @@ func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, n
 		}
 		l.Color, l.Width = algoColor(res.Algorithm), vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(displayName(res.Algorithm), l)
+		p.Legend.Add(res.Algorithm.Display(), l)
 	}
 	return grid([][]*plot.Plot{{p}}, 18*vg.Centimeter, 12*vg.Centimeter, dir, name, f)
 }

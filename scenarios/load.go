@@ -314,10 +314,11 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 	if raw.Algorithms.set {
 		s.Algorithms = nil
 		for _, a := range raw.Algorithms.items {
-			if err := algos.Validate([]string{a.text}); err != nil {
+			n, err := algos.ParseName(a.text)
+			if err != nil {
 				return nil, a.errorf("algorithms", "%v", err)
 			}
-			s.Algorithms = append(s.Algorithms, a.text)
+			s.Algorithms = append(s.Algorithms, n)
 		}
 	}
 	// The data decide the number of batches for a CSV with a batch column, so build them first.

@@ -230,7 +230,7 @@ func fmtShort(v float64) string {
 }
 
 // algoColorIndex is an algorithm's heat-map colour.
-func algoColorIndex(name string) int {
+func algoColorIndex(name algos.Name) int {
 	if name == "oracle" {
 		return colOracle
 	}

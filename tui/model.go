@@ -70,7 +70,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 var speeds = []float64{1, 2, 5, 10, 20, 50}
 
 // visibleSets are what v cycles through.
-var visibleSets = [][]string{
+var visibleSets = [][]algos.Name{
 	algos.Names,
 	{"oracle", "cara-t", "cara-ct", "cara-p"},
 	{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"},
@@ -183,8 +183,8 @@ func (m errorModel) View() string { return "cara: " + m.err.Error() + "\n(press 
 // Init implements tea.Model.
 func (p *Player) Init() tea.Cmd { return p.s.Start(p.opt.Workers) }
 
-func (p *Player) visible() []string {
-	var out []string
+func (p *Player) visible() []algos.Name {
+	var out []algos.Name
 	for _, a := range visibleSets[p.vis] {
 		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
@@ -193,7 +193,7 @@ func (p *Player) visible() []string {
 	return out
 }
 
-func (p *Player) selected() string {
+func (p *Player) selected() algos.Name {
 	v := p.visible()
 	return v[p.sel%len(v)]
 }

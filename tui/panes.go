@@ -21,14 +21,14 @@ type frame struct {
 	s        *Session
 	pos      int
 	rp       replay
-	selected string   // the algorithm whose path and decisions stand out
-	visible  []string // algorithms shown
+	selected algos.Name   // the algorithm whose path and decisions stand out
+	visible  []algos.Name // algorithms shown
 	cursor   [2]int
 	focus    bool // the matrix has focus (arrows move its cursor)
 	pair     [2]int
 }
 
-func (f *frame) result(name string) (algos.Result, bool) {
+func (f *frame) result(name algos.Name) (algos.Result, bool) {
 	for _, r := range f.rp.results {
 		if r.Algorithm == name {
 			return r, true
@@ -161,16 +161,16 @@ func (p *chartPane) View() string {
 		if !slices.Contains(f.visible, r.Algorithm) {
 			continue
 		}
-		names = append(names, r.Algorithm)
+		names = append(names, string(r.Algorithm))
 		ls := runes.ThinLineStyle
 		if r.Algorithm == f.selected {
 			ls = runes.ArcLineStyle
 		}
-		ch.SetDataSetStyles(r.Algorithm, ls, f.st.AlgoStyle(r.Algorithm))
+		ch.SetDataSetStyles(string(r.Algorithm), ls, f.st.AlgoStyle(r.Algorithm))
 		for i, v := range r.Strategy.Cumulative {
-			ch.PlotDataSet(r.Algorithm, canvas.Float64Point{X: float64(r.Strategy.Start + i), Y: v})
+			ch.PlotDataSet(string(r.Algorithm), canvas.Float64Point{X: float64(r.Strategy.Start + i), Y: v})
 		}
-		legend = append(legend, f.st.AlgoStyle(r.Algorithm).Render("━ "+algos.DisplayName(r.Algorithm)))
+		legend = append(legend, f.st.AlgoStyle(r.Algorithm).Render("━ "+r.Algorithm.Display()))
 	}
 	ch.DrawDataSets(names)
 	p.cache = ch.View() + "\n" + wrapJoin(legend, w)
@@ -237,7 +237,7 @@ func (p *timelinePane) View() string {
 		for _, t := range r.Strategy.Retrains {
 			marks[(t-off)*len(marks)/n] = '│'
 		}
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		}
@@ -417,7 +417,7 @@ func (p *tablePane) View() string {
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		}
@@ -470,13 +470,13 @@ func explain(f *frame) string {
 	why := r.Strategy.Reasons[i]
 	verb, rest, found := strings.Cut(why, ": ")
 	if !found {
-		return fmt.Sprintf("%s at %d: %s", algos.DisplayName(r.Algorithm), f.pos, why)
+		return fmt.Sprintf("%s at %d: %s", r.Algorithm.Display(), f.pos, why)
 	}
 	switch verb {
 	case "retrain":
-		return fmt.Sprintf("%s retrained at %d: %s", algos.DisplayName(r.Algorithm), f.pos, rest)
+		return fmt.Sprintf("%s retrained at %d: %s", r.Algorithm.Display(), f.pos, rest)
 	case "keep":
-		return fmt.Sprintf("%s kept M_%d at %d: %s", algos.DisplayName(r.Algorithm), r.Strategy.Model[i], f.pos, rest)
+		return fmt.Sprintf("%s kept M_%d at %d: %s", r.Algorithm.Display(), r.Strategy.Model[i], f.pos, rest)
 	}
-	return fmt.Sprintf("%s at %d: %s", algos.DisplayName(r.Algorithm), f.pos, why)
+	return fmt.Sprintf("%s at %d: %s", r.Algorithm.Display(), f.pos, why)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 )
 
 // cara runs the CLI in-process and returns stdout and the error.
@@ -199,36 +200,6 @@ func TestRunJSONContract(t *testing.T) {
 	}
 }
 
-func TestMeanParams(t *testing.T) {
-	p := func(kv ...float64) map[string]num {
-		m := map[string]num{}
-		for i, k := range []string{"theta", "theta_c", "period", "offset"} {
-			if i < len(kv) {
-				m[k] = num(kv[i])
-			}
-		}
-		return m
-	}
-	nan, inf := math.NaN(), math.Inf(1)
-	// Thresholds average; (p, o) shown only when every seed agrees: (3, 1) twice.
-	got := meanParams([]resultJSON{{Params: p(1, 2, 3, 1)}, {Params: p(3, 4, 3, 1)}})
-	if got["theta"] != 2 || got["theta_c"] != 3 || got["period"] != 3 || got["offset"] != 1 {
-		t.Errorf("agreeing seeds: %v", got)
-	}
-	// Periods 3 and 2 (offsets 1 and 1): no period, no offset. A seed with theta +Inf: mean +Inf.
-	got = meanParams([]resultJSON{{Params: p(1, 2, 3, 1)}, {Params: p(inf, 4, 2, 1)}})
-	if _, ok := got["period"]; ok || !math.IsInf(float64(got["theta"]), 1) {
-		t.Errorf("disagreeing seeds: %v", got)
-	}
-	// Never (period +Inf, offset undefined) on every seed is an agreement.
-	got = meanParams([]resultJSON{{Params: map[string]num{"period": num(inf), "offset": num(nan)}}, {Params: map[string]num{"period": num(inf), "offset": num(nan)}}})
-	if !math.IsInf(float64(got["period"]), 1) || !math.IsNaN(float64(got["offset"])) {
-		t.Errorf("never on every seed: %v", got)
-	}
-	if got := meanParams([]resultJSON{{}, {}}); got != nil {
-		t.Errorf("no params: %v", got)
-	}
-}
 
 func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	// R = 0 on a scenario whose staleness can be 0: whatever the Oracle pays, the table must not
@@ -240,19 +211,11 @@ func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	if strings.Contains(out, "NaN") || !strings.Contains(out, "Oracle") {
 		t.Errorf("table:\n%s", out)
 	}
-	if fmtNum(math.NaN(), 2) != "-" || fmtNum(math.Inf(1), 2) != "inf" {
-		t.Error("fmtNum does not mark undefined and infinite values")
-	}
 }
 
-func readLines(t *testing.T, path string) []sweepRow {
+func readLines(t *testing.T, path string) []experiment.SweepRow {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, _, err := readRows(f, path, false)
+	rows, err := readSweepFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,23 +245,23 @@ func TestSweepResumeShardMerge(t *testing.T) {
 	if len(resumed) != 72 {
 		t.Fatalf("resumed file has %d rows, want 72", len(resumed))
 	}
-	sortRows(resumed)
-	sortRows(rows)
+	experiment.SortRows(resumed)
+	experiment.SortRows(rows)
 	for i := range rows {
-		if keyOf(rows[i]) != keyOf(resumed[i]) || rows[i].StrategyCost != resumed[i].StrategyCost {
+		if rows[i].Key() != resumed[i].Key() || rows[i].StrategyCost != resumed[i].StrategyCost {
 			t.Fatalf("row %d differs after resume: %+v vs %+v", i, rows[i], resumed[i])
 		}
 	}
 	// Shards: three disjoint parts that merge into the full sweep.
 	var parts []string
-	seen := map[rowKey]int{}
+	seen := map[experiment.RowKey]int{}
 	for i := 1; i <= 3; i++ {
 		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
 		if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range readLines(t, p) {
-			seen[keyOf(r)]++
+			seen[r.Key()]++
 		}
 		parts = append(parts, p)
 	}
@@ -386,14 +349,6 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-func TestCostTextJSON(t *testing.T) {
-	for in, want := range map[costText]string{"20": "20", "0.5": "0.5", "10 + 5*sin(t/10)": `"10 + 5*sin(t/10)"`} {
-		b, err := json.Marshal(in)
-		if err != nil || string(b) != want {
-			t.Errorf("%q: %s %v, want %s", in, b, err, want)
-		}
-	}
-}
 
 // --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
 // each seed's offline block alone, which gives the full matrix's R_max bit for bit).
@@ -413,7 +368,7 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		off, err := offlineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
+		off, err := experiment.OfflineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,8 +388,8 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	}
 	for seed, c := range costs {
 		slices.Sort(c)
-		if len(c) != autoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
-			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, autoSteps, rmax)
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
+			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, experiment.AutoSteps, rmax)
 		}
 	}
 }
