@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/cara-sim/cara/scenarios"
@@ -103,6 +104,14 @@ func FormatNum(f float64, prec int) string {
 		return "-inf"
 	}
 	return fmt.Sprintf("%.*f", prec, f)
+}
+
+// csvNum prints a number for CSV: the shortest decimal that reads back exactly, "" when undefined.
+func csvNum(f float64) string {
+	if math.IsNaN(f) {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // paramOrder is the order tuned parameters print in.

@@ -93,12 +93,7 @@ func ReadMatrix(r io.Reader) (Matrix, error) {
 func WriteMatrixCSV(w io.Writer, m *sim.Matrix, r algos.RetrainCost) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"t_prime", "t", "A", "B", "C", "error_rate", "query_accuracy"})
-	f := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
+	f := csvNum
 	eachCell(m, r, func(tp, t int, c *sim.Cell, cv float64) {
 		cw.Write([]string{strconv.Itoa(tp), strconv.Itoa(t), f(c.A), f(c.B), f(cv), f(c.ErrorRate), f(c.QueryAccuracy)})
 	})

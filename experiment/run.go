@@ -245,12 +245,7 @@ func ReadRun(rd io.Reader) (Run, error) {
 func (r Run) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost"})
-	f := func(n Num) string {
-		if math.IsNaN(float64(n)) {
-			return ""
-		}
-		return strconv.FormatFloat(float64(n), 'g', -1, 64)
-	}
+	f := func(n Num) string { return csvNum(float64(n)) }
 	runs := r.Runs
 	if runs == nil {
 		runs = []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}

@@ -23,7 +23,7 @@ func smallMatrix() *sim.Matrix {
 	m := sim.NewMatrix(8, 3)
 	m.Scenario = "small"
 	rng := rand.New(rand.NewPCG(1, 2))
-	for t := 0; t < m.T; t++ {
+	for t := 0; t < m.Batches(); t++ {
 		for tp := 0; tp <= t; tp++ {
 			c := sim.Cell{A: rng.Float64(), QueryAccuracy: 0.9, Errors: algos.NewBits(10)}
 			if tp == 0 && t > 4 {
@@ -84,7 +84,7 @@ func TestMatrixAndCumulativeFigures(t *testing.T) {
 	m := smallMatrix()
 	r := algos.Constant(2)
 	c := algos.Costs{M: m, R: r}
-	oracle := algos.Oracle(c, m.Off, m.T-1)
+	oracle := algos.Oracle(c, m.Offline(), m.Batches()-1)
 	dir := t.TempDir()
 	for _, f := range []Format{PNG, SVG} {
 		path, err := MatrixFigure(m, r, []Path{{"oracle", oracle}}, dir, "matrix", f)

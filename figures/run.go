@@ -26,7 +26,7 @@ type costGrid struct {
 	r algos.RetrainCost
 }
 
-func (g costGrid) Dims() (c, r int) { return g.m.T, g.m.T }
+func (g costGrid) Dims() (c, r int) { return g.m.Batches(), g.m.Batches() }
 func (g costGrid) X(c int) float64  { return float64(c) }
 func (g costGrid) Y(r int) float64  { return float64(r) }
 func (g costGrid) Z(c, r int) float64 {
@@ -52,7 +52,7 @@ type Path struct {
 func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name string, f Format) (string, error) {
 	g := costGrid{m, r}
 	bound := 0.0
-	for t := 0; t < m.T; t++ {
+	for t := 0; t < m.Batches(); t++ {
 		for tp := 0; tp <= t; tp++ {
 			if v := g.Z(t, tp); !math.IsNaN(v) && !math.IsInf(v, 0) {
 				bound = max(bound, math.Abs(v))
@@ -75,8 +75,8 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	p.Y.Scale = plot.InvertedScale{Normalizer: plot.LinearScale{}}
 	p.Add(hm)
 	// The offline block ends before batch Off: a dashed cross marks the border of the blocks.
-	border := float64(m.Off) - 0.5
-	for _, xy := range []plotter.XYs{{{X: border, Y: -0.5}, {X: border, Y: float64(m.T) - 0.5}}, {{X: -0.5, Y: border}, {X: float64(m.T) - 0.5, Y: border}}} {
+	border := float64(m.Offline()) - 0.5
+	for _, xy := range []plotter.XYs{{{X: border, Y: -0.5}, {X: border, Y: float64(m.Batches()) - 0.5}}, {{X: -0.5, Y: border}, {X: float64(m.Batches()) - 0.5, Y: border}}} {
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return "", err
@@ -90,7 +90,7 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 			return "", err
 		}
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.T)-0.5, -0.5, float64(m.T)-0.5
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.Batches())-0.5, -0.5, float64(m.Batches())-0.5
 
 	p.Legend.Top, p.Legend.Left = false, true // bottom left: the empty lower triangle
 	p.Legend.YOffs = vg.Centimeter

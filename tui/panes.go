@@ -77,24 +77,24 @@ func (p *matrixPane) View() string {
 	rows := p.hm.render(heatView{m: m, r: r, pos: f.pos, paths: paths, cursor: f.cursor, showCur: f.focus,
 		width: p.w - 8, height: p.h - 6, absScale: scaleOf(m, f.pos)})
 	// An axis under the cells marks the offline/online border and the current batch.
-	cols := min(m.T, p.w-8)
+	cols := min(m.Batches(), p.w-8)
 	axis := []rune(strings.Repeat("─", max(cols, 0)))
 	if cols > 0 {
-		axis[min(m.Off*cols/m.T, cols-1)] = '┊'
+		axis[min(m.Offline()*cols/m.Batches(), cols-1)] = '┊'
 		if f.pos >= 0 {
-			axis[min(f.pos*cols/m.T, cols-1)] = '▲'
+			axis[min(f.pos*cols/m.Batches(), cols-1)] = '▲'
 		}
 	}
 	lines := []string{"    " + strings.Join(rows, "\n    ")}
 	lines = append(lines, "    "+f.st.Dim.Render(string(axis)))
 	lines = append(lines, "    "+p.hm.legend(scaleOf(m, f.pos), p.w))
 	tp, t := f.cursor[0], f.cursor[1]
-	if f.focus && tp <= t && t < m.T && m.Cell(tp, t).Done && t <= f.pos {
+	if f.focus && tp <= t && t < m.Batches() && m.Cell(tp, t).Done && t <= f.pos {
 		c := m.Cell(tp, t)
 		lines = append(lines, fmt.Sprintf("    (t'=%d, t=%d)  A %.4g  B %.4g  C %.4g  error %.3f  query acc %s",
 			tp, t, c.A, c.B, c.C(), c.ErrorRate, fmtAcc(c.QueryAccuracy)))
 	} else {
-		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d  ▲ t=%d   m: cursor over the cells", m.Off-1, m.Off, m.T-1, max(f.pos, 0))))
+		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d  ▲ t=%d   m: cursor over the cells", m.Offline()-1, m.Offline(), m.Batches()-1, max(f.pos, 0))))
 	}
 	return strings.Join(lines, "\n")
 }

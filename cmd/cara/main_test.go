@@ -200,7 +200,6 @@ func TestRunJSONContract(t *testing.T) {
 	}
 }
 
-
 func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	// R = 0 on a scenario whose staleness can be 0: whatever the Oracle pays, the table must not
 	// print NaN.
@@ -348,7 +347,6 @@ func TestRunFiguresAndPlot(t *testing.T) {
 		t.Errorf("plot wrote:\n%s", out)
 	}
 }
-
 
 // --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
 // each seed's offline block alone, which gives the full matrix's R_max bit for bit).

@@ -73,4 +73,3 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().StringVar(&figFormat, "figure-format", "png", "png or svg, with --figures")
 	return cmd
 }
-
