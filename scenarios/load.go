@@ -109,6 +109,26 @@ func (s scalar) int(field string, lo, hi int) (int, error) {
 
 const maxInt = int(^uint(0) >> 1)
 
+// optInt reads a whole number >= lo, 0 when it is not set (the model's default then applies).
+func (s scalar) optInt(field string, lo int) (int, error) {
+	if !s.set {
+		return 0, nil
+	}
+	return s.int(field, lo, maxInt)
+}
+
+// optBool reads true or false, false when it is not set.
+func (s scalar) optBool(field string) (bool, error) {
+	if !s.set {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s.text)
+	if err != nil || s.quoted {
+		return false, s.errorf(field, "must be true or false, got %q", s.text)
+	}
+	return b, nil
+}
+
 // float reads a number within [lo, hi].
 func (s scalar) float(field string, lo, hi float64) (float64, error) {
 	f, err := strconv.ParseFloat(s.text, 64)
@@ -204,22 +224,28 @@ type rawQueries struct {
 }
 
 type rawModel struct {
-	RandomForest *struct {
-		Trees       scalar `yaml:"trees"`
-		MaxDepth    scalar `yaml:"max_depth"`
-		MinLeaf     scalar `yaml:"min_leaf"`
-		MaxFeatures scalar `yaml:"max_features"`
-	} `yaml:"random_forest"`
-	Logistic *struct {
-		Alpha       scalar `yaml:"alpha"`
-		MaxIter     scalar `yaml:"max_iter"`
-		Tol         scalar `yaml:"tol"`
-		Standardize scalar `yaml:"standardize"`
-	} `yaml:"logistic"`
-	KNN *struct {
-		K scalar `yaml:"k"`
-	} `yaml:"knn"`
-	NearestCentroid *struct{} `yaml:"nearest_centroid"`
+	RandomForest    *rawForest   `yaml:"random_forest"`
+	Logistic        *rawLogistic `yaml:"logistic"`
+	KNN             *rawKNN      `yaml:"knn"`
+	NearestCentroid *struct{}    `yaml:"nearest_centroid"`
+}
+
+type rawForest struct {
+	Trees       scalar `yaml:"trees"`
+	MaxDepth    scalar `yaml:"max_depth"`
+	MinLeaf     scalar `yaml:"min_leaf"`
+	MaxFeatures scalar `yaml:"max_features"`
+}
+
+type rawLogistic struct {
+	Alpha       scalar `yaml:"alpha"`
+	MaxIter     scalar `yaml:"max_iter"`
+	Tol         scalar `yaml:"tol"`
+	Standardize scalar `yaml:"standardize"`
+}
+
+type rawKNN struct {
+	K scalar `yaml:"k"`
 }
 
 type rawKernel struct {
@@ -402,6 +428,7 @@ func (l *loader) retrainCost(s *Scenario, r scalar) error {
 	return nil
 }
 
+// model reads the model section: exactly one model, its unset fields at their defaults.
 func (l *loader) model(m *rawModel) (sim.Trainer, error) {
 	n := 0
 	for _, set := range []bool{m.RandomForest != nil, m.Logistic != nil, m.KNN != nil, m.NearestCentroid != nil} {
@@ -412,65 +439,59 @@ func (l *loader) model(m *rawModel) (sim.Trainer, error) {
 	if n != 1 {
 		return nil, l.at("$.model").errorf("model", "give exactly one of random_forest, logistic, knn, nearest_centroid (found %d)", n)
 	}
-	optInt := func(s scalar, field string, lo int) (int, error) {
-		if !s.set {
-			return 0, nil
-		}
-		return s.int(field, lo, maxInt)
-	}
-	optFloat := func(s scalar, field string) (float64, error) {
-		if !s.set {
-			return 0, nil
-		}
-		return s.float(field, math.SmallestNonzeroFloat64, math.MaxFloat64)
-	}
-	var err error
 	switch {
 	case m.RandomForest != nil:
-		rf, f := sim.RandomForest{}, m.RandomForest
-		if rf.Trees, err = optInt(f.Trees, "model.random_forest.trees", 1); err != nil {
-			return nil, err
-		}
-		if rf.MaxDepth, err = optInt(f.MaxDepth, "model.random_forest.max_depth", 0); err != nil {
-			return nil, err
-		}
-		if rf.MinLeaf, err = optInt(f.MinLeaf, "model.random_forest.min_leaf", 1); err != nil {
-			return nil, err
-		}
-		rf.MaxFeatures = f.MaxFeatures.text
-		rf = rf.WithDefaults()
-		if err := rf.Validate(); err != nil {
-			return nil, f.MaxFeatures.errorf("model.random_forest.max_features", "%v", err)
-		}
-		return rf, nil
+		return forest(m.RandomForest)
 	case m.Logistic != nil:
-		lr, f := sim.Logistic{}, m.Logistic
-		if lr.Alpha, err = optFloat(f.Alpha, "model.logistic.alpha"); err != nil {
-			return nil, err
-		}
-		if lr.MaxIter, err = optInt(f.MaxIter, "model.logistic.max_iter", 1); err != nil {
-			return nil, err
-		}
-		if f.Tol.set {
-			if lr.Tol, err = f.Tol.float("model.logistic.tol", 0, math.MaxFloat64); err != nil {
-				return nil, err
-			}
-		}
-		if f.Standardize.set {
-			if lr.Standardize, err = strconv.ParseBool(f.Standardize.text); err != nil || f.Standardize.quoted {
-				return nil, f.Standardize.errorf("model.logistic.standardize", "must be true or false, got %q", f.Standardize.text)
-			}
-		}
-		return lr.WithDefaults(), nil
+		return logistic(m.Logistic)
 	case m.KNN != nil:
 		l.knnK = m.KNN.K
-		k, err := optInt(m.KNN.K, "model.knn.k", 1)
-		if err != nil {
-			return nil, err
-		}
-		return sim.KNN{K: k}.WithDefaults(), nil
+		k, err := m.KNN.K.optInt("model.knn.k", 1)
+		return sim.KNN{K: k}.WithDefaults(), err
 	}
 	return sim.NearestCentroid{}, nil
+}
+
+func forest(f *rawForest) (sim.Trainer, error) {
+	var rf sim.RandomForest
+	var err error
+	if rf.Trees, err = f.Trees.optInt("model.random_forest.trees", 1); err != nil {
+		return nil, err
+	}
+	if rf.MaxDepth, err = f.MaxDepth.optInt("model.random_forest.max_depth", 0); err != nil {
+		return nil, err
+	}
+	if rf.MinLeaf, err = f.MinLeaf.optInt("model.random_forest.min_leaf", 1); err != nil {
+		return nil, err
+	}
+	rf.MaxFeatures = f.MaxFeatures.text
+	rf = rf.WithDefaults()
+	if err := rf.Validate(); err != nil {
+		return nil, f.MaxFeatures.errorf("model.random_forest.max_features", "%v", err)
+	}
+	return rf, nil
+}
+
+func logistic(f *rawLogistic) (sim.Trainer, error) {
+	var lr sim.Logistic
+	var err error
+	if f.Alpha.set {
+		if lr.Alpha, err = f.Alpha.float("model.logistic.alpha", math.SmallestNonzeroFloat64, math.MaxFloat64); err != nil {
+			return nil, err
+		}
+	}
+	if lr.MaxIter, err = f.MaxIter.optInt("model.logistic.max_iter", 1); err != nil {
+		return nil, err
+	}
+	if f.Tol.set {
+		if lr.Tol, err = f.Tol.float("model.logistic.tol", 0, math.MaxFloat64); err != nil {
+			return nil, err
+		}
+	}
+	if lr.Standardize, err = f.Standardize.optBool("model.logistic.standardize"); err != nil {
+		return nil, err
+	}
+	return lr.WithDefaults(), nil
 }
 
 func (l *loader) kernel(k *rawKernel) (sim.GammaSpec, error) {

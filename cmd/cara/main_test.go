@@ -392,19 +392,30 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	}
 }
 
-// A stream that never changes (the same points, a static concept, no noise) has every cell of C
-// equal to 0: no retrain pays at any R, and the sweep says so in its rows and on stderr.
-func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
-	dir := t.TempDir()
-	scenario := filepath.Join(dir, "still.yaml")
-	os.WriteFile(scenario, []byte(`name: still
+// stillScenario writes a stream that never changes (the same points, a static concept, no noise):
+// every cell of C is 0, and R is r.
+func stillScenario(t *testing.T, dir string, r float64) string {
+	t.Helper()
+	path := filepath.Join(dir, "still.yaml")
+	src := fmt.Sprintf(`name: still
 batches: 8
 offline: 4
 data: {size: 60, features: 2, uniform: {low: 0, high: 1}, label: "x2 > x1", resample: false}
 queries: {size: 10, uniform: {low: 0, high: 1}}
 model: {nearest_centroid: {}}
-retrain_cost: 1
-`), 0o644)
+retrain_cost: %v
+`, r)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On a stream that never changes no retrain pays at any R, and the sweep says so in its rows and
+// on stderr.
+func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
+	dir := t.TempDir()
+	scenario := stillScenario(t, dir, 1)
 	out := filepath.Join(dir, "still.jsonl")
 	root := newRootCmd()
 	var stdout, stderr bytes.Buffer
@@ -428,15 +439,7 @@ retrain_cost: 1
 // SCPE is null and warned about whenever the Oracle's cost is <= 0; the gap is always given.
 func TestRunWarnsWhenOracleCostIsNotPositive(t *testing.T) {
 	dir := t.TempDir()
-	scenario := filepath.Join(dir, "still.yaml")
-	os.WriteFile(scenario, []byte(`name: still
-batches: 8
-offline: 4
-data: {size: 60, features: 2, uniform: {low: 0, high: 1}, label: "x2 > x1", resample: false}
-queries: {size: 10, uniform: {low: 0, high: 1}}
-model: {nearest_centroid: {}}
-retrain_cost: 0
-`), 0o644)
+	scenario := stillScenario(t, dir, 0)
 	out, err := cara(t, "run", scenario, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
