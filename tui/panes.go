@@ -389,6 +389,11 @@ func (p *tablePane) View() string {
 		return ""
 	}
 	var lines []string
+	// Warnings first: a small pane cuts its last lines, and these say when the numbers below
+	// stop meaning what they seem to.
+	for _, w := range algos.Warnings(f.s.Matrix, f.pos, f.rp.results) {
+		lines = append(lines, f.st.Retrain.Render("! "+w))
+	}
 	if f.rp.tuned != nil {
 		t := f.rp.tuned
 		period := fmt.Sprintf("period %.0f offset %.0f", t["period"], t["offset"])
@@ -423,9 +428,6 @@ func (p *tablePane) View() string {
 		}
 		row := fmt.Sprintf("%-14s %-8s %8d %11.2f %10s %9s", name, now, len(r.Strategy.Retrains), r.Strategy.Cost(), scpe, fmtAcc(r.QueryAccuracy))
 		lines = append(lines, f.st.AlgoStyle(r.Algorithm).Render(row))
-	}
-	for _, w := range algos.Warnings(f.s.Matrix, f.pos, f.rp.results) {
-		lines = append(lines, f.st.Dim.Render("! "+w))
 	}
 	return strings.Join(lines, "\n")
 }
