@@ -149,7 +149,7 @@ type replay struct {
 }
 
 // evaluate replays every algorithm up to pos at the scaled retraining cost.
-func (s *Session) evaluate(pos int, scale float64, names []string) (replay, error) {
+func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
 	r := s.retrainCost(scale)
 	off := s.Scenario.Offline
@@ -169,7 +169,7 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 	if pos >= off && s.Computed > pos {
 		// The Oracle is always replayed: its path is drawn and the table compares against it.
 		if !slices.Contains(names, "oracle") {
-			names = append([]string{"oracle"}, names...)
+			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
 		res, err := s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos)
 		if err != nil {
