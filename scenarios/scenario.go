@@ -30,6 +30,7 @@ type Scenario struct {
 	Algorithms         []algos.Name  // default: algos.Names
 	Evaluation         algos.Options // detectors: {reset: ...}
 	Notes              []string      // what the user should know about how the files were read
+	Tour               []Stop        // the scenario's lesson, stops in batch order (tour.go); nil when it has none
 
 	newStream func(seed uint64) (sim.Stream, error)
 }
