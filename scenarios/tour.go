@@ -6,6 +6,7 @@ package scenarios
 // player (tui/) decides how a stop is shown. Nothing here knows about the UI.
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -157,20 +158,51 @@ func flow(n ast.Node) bool {
 // recompute without training a model again (issue 14's what-ifs: queries, gamma and R).
 var whatifPaths = []string{"queries", "kernel", "retrain_cost"}
 
-// tour reads the tour, once the batches, the offline block and the rest are known.
+// misfit is a stop that does not fit the scenario's shape (its batches, its offline block, what
+// its what-if applies to), as opposed to one written wrong.
+type misfit struct{ error }
+
+func (m misfit) Unwrap() error { return m.error }
+
+// tour reads the tour, once the batches, the offline block and the rest are known. A stop that no
+// longer fits a scenario changed from the command line (--set batches=30, --data) is left out with
+// a note rather than failing every command; the file's own tour, and a --set into the tour, must fit.
 func (l *loader) tour(s *Scenario, raw *rawScenario) error {
 	if l.noTour {
 		return nil
 	}
+	changed := l.opt.Data != "" || l.opt.Queries != ""
+	for _, o := range l.sets {
+		if o.path == "tour" || strings.HasPrefix(o.path, "tour.") {
+			changed = false
+			break
+		}
+		changed = true
+	}
+	var left []string
+	var why error
+	prev := -1
 	for i, r := range raw.Tour {
 		st, err := l.stop(s, i, r)
+		if m := (misfit{}); errors.As(err, &m) && changed {
+			left = append(left, strconv.Itoa(i))
+			if why == nil {
+				why = l.wrap(m.error)
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
-		if i > 0 && st.At < s.Tour[i-1].At {
-			return r.At.errorf(fmt.Sprintf("tour[%d].at", i), "is %d, before the stop above it (at %d): stops go in batch order", st.At, s.Tour[i-1].At)
+		if st.At < prev {
+			return r.At.errorf(fmt.Sprintf("tour[%d].at", i), "is %d, before the stop above it (at %d): stops go in batch order", st.At, prev)
 		}
+		prev = st.At
 		s.Tour = append(s.Tour, st)
+	}
+	if len(left) > 0 {
+		l.notes = append(l.notes, fmt.Sprintf("the tour keeps %d of its %d stops: the command line changed the scenario, and stops %s no longer fit (the first: %v)",
+			len(s.Tour), len(raw.Tour), strings.Join(left, ", "), why))
 	}
 	return nil
 }
@@ -187,13 +219,13 @@ func (l *loader) stop(s *Scenario, i int, r rawStop) (Stop, error) {
 		return st, r.At.errorf(field("at"), "must be a batch (a whole number), got %q", r.At.text)
 	}
 	if at < 0 || at >= s.Batches {
-		return st, r.At.errorf(field("at"), "is %d, outside the scenario's batches 0..%d", at, s.Batches-1)
+		return st, misfit{r.At.errorf(field("at"), "is %d, outside the scenario's batches 0..%d", at, s.Batches-1)}
 	}
 	st.At = at
 	if !r.Say.set {
 		return st, l.required(fmt.Sprintf("$.tour[%d]", i), field("say"))
 	}
-	st.Say = strings.Join(strings.Fields(r.Say.text), " ")
+	st.Say = strings.TrimSpace(r.Say.text) // a folded block (>) is one paragraph; a literal one (|) keeps its lines
 	if st.Say == "" {
 		return st, r.Say.errorf(field("say"), "is empty; a stop needs a few sentences for its callout")
 	}
@@ -213,8 +245,8 @@ func (l *loader) stop(s *Scenario, i int, r rawStop) (Stop, error) {
 		return st, err
 	}
 	if st.Quiz && st.At <= s.Offline {
-		return st, r.Quiz.errorf(field("quiz"), "asks about batch %d, but the guess round is over the online decisions, batches %d..%d (at %d every strategy trains its first model)",
-			st.At, s.Offline+1, s.Batches-1, s.Offline)
+		return st, misfit{r.Quiz.errorf(field("quiz"), "asks about batch %d, but the guess round is over the online decisions, batches %d..%d (at %d every strategy trains its first model)",
+			st.At, s.Offline+1, s.Batches-1, s.Offline)}
 	}
 	st.Whatif, err = l.whatif(i, r.Whatif)
 	return st, err
@@ -245,8 +277,10 @@ func focus(v scalars, field string, at, batches int) (Focus, error) {
 		c[k] = n
 	}
 	switch {
-	case c[0] < 0 || c[1] < 0 || c[0] >= batches || c[1] >= batches:
+	case c[0] < 0 || c[1] < 0:
 		return Focus{}, place.errorf(field, "cell [%d, %d] is outside the cost matrix: batches are 0..%d", c[0], c[1], batches-1)
+	case c[0] >= batches || c[1] >= batches:
+		return Focus{}, misfit{place.errorf(field, "cell [%d, %d] is outside the cost matrix: batches are 0..%d", c[0], c[1], batches-1)}
 	case c[0] > c[1]:
 		return Focus{}, place.errorf(field, "cell [%d, %d] is below the diagonal: in C[t', t] the model t' is trained at or before batch t", c[0], c[1])
 	case c[1] > at:
@@ -295,9 +329,9 @@ func (l *loader) whatif(i int, w rawWhatif) ([]Override, error) {
 		o := w.items[k]
 		for _, m := range []string{msg, err.Error()} { // the override's own errors come unplaced
 			if rest, ok := strings.CutPrefix(m, "--set "+o.Path+": "); ok {
-				return nil, o.place.errorf(field+"."+o.Path, "%s", rest)
+				return nil, misfit{o.place.errorf(field+"."+o.Path, "%s", rest)}
 			}
 		}
 	}
-	return nil, (&scalar{line: w.line, col: w.col}).errorf(field, "with this what-if the scenario does not load: %s", msg)
+	return nil, misfit{(&scalar{line: w.line, col: w.col}).errorf(field, "with this what-if the scenario does not load: %s", msg)}
 }

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,6 +53,11 @@ func TestTourGood(t *testing.T) {
 	b, err := st.Batch(2)
 	if err != nil || b.Q.Len() != 5 || b.Q.V[0] > 0.5 {
 		t.Fatalf("what-if queries: %v, %d queries, first %v", err, b.Q.Len(), b.Q.V[:2])
+	}
+	// A literal block keeps its lines; a folded one (above) is one paragraph.
+	lit, err := Parse("lit.yaml", []byte(base+"tour:\n  - at: 1\n    say: |\n      One.\n      Two.\n"), "", Options{})
+	if err != nil || lit.Tour[0].Say != "One.\nTwo." {
+		t.Fatalf("a literal block: %+v %v", lit, err)
 	}
 	// A scenario without a tour has none.
 	if s, err := Parse("plain.yaml", []byte(base), "", Options{}); err != nil || s.Tour != nil {
@@ -116,5 +123,51 @@ func TestTourWithSets(t *testing.T) {
 	_, err = Parse("x.yaml", []byte(src), "", Options{Set: []string{"tour.0.whatif={kernel.gamma: 0}"}})
 	if err == nil || err.Error() != `--set tour.0.whatif: tour[0].whatif.kernel.gamma: must be scale, auto or a number > 0, got "0"` {
 		t.Fatalf("--set of a what-if: %v", err)
+	}
+}
+
+// A scenario cut short from the command line keeps the stops that still fit, and says which it
+// left out; the file's own tour must fit, and so must a --set into the tour.
+func TestTourOfAChangedScenario(t *testing.T) {
+	s, err := Load("covcon-d", Options{Set: []string{"batches=30", `data.concepts=[{at: 0, label: "x2 > x1"}, {at: 10, label: "x2 <= x1"}]`}})
+	if err != nil {
+		t.Fatalf("covcon-d cut to 30 batches: %v", err)
+	}
+	var ats []int
+	for _, st := range s.Tour {
+		ats = append(ats, st.At)
+	}
+	want := "the tour keeps 5 of its 8 stops: the command line changed the scenario, and stops 5, 6, 7 no longer fit (the first: covcon-d.yaml:"
+	if !reflect.DeepEqual(ats, []int{0, 11, 24, 25, 27}) || len(s.Notes) != 1 || !strings.HasPrefix(s.Notes[0], want) ||
+		!strings.HasSuffix(s.Notes[0], "tour[5].at: is 41, outside the scenario's batches 0..29)") {
+		t.Fatalf("stops at %v, notes %q", ats, s.Notes)
+	}
+	// A what-if that no longer applies is left out the same way.
+	s, err = Load("scenario1-far", Options{Set: []string{"queries={from: data, size: 40}"}})
+	if err != nil || len(s.Tour) != 3 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "tour[3].whatif") {
+		t.Fatalf("scenario1-far with queries from the data: %v, %d stops, notes %q", err, len(s.Tour), s.Notes)
+	}
+	if _, err := Load("covcon-d", Options{Set: []string{"tour.5.at=120"}}); err == nil || err.Error() != "--set tour.5.at: is 120, outside the scenario's batches 0..99" {
+		t.Fatalf("--set into the tour: %v", err)
+	}
+}
+
+// The README's scenario example, tour included, is a scenario that loads.
+func TestReadmeExampleLoads(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```yaml\nname: my-drift\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("the README has no scenario example (a ```yaml block starting name: my-drift)")
+	}
+	s, err := Parse("README.md", []byte("name: my-drift\n"+example), "", Options{})
+	if err != nil {
+		t.Fatalf("the README's example: %v", err)
+	}
+	if len(s.Tour) != 3 || s.Tour[1].Focus.Cell == nil || !s.Tour[1].Quiz || len(s.Tour[2].Whatif) != 1 {
+		t.Fatalf("the README's example tour: %+v", s.Tour)
 	}
 }
