@@ -417,7 +417,7 @@ var tourClaims = []tourClaim{
 	}},
 	{"gauss-d", 2, func(rs *tourRuns) []string {
 		r := rs.get("gauss-d")
-		return []string{fmt.Sprintf("learned it at (%s, %s)", approx("0.37", r.mean(25, 0), cloudSE), approx("0.13", r.mean(25, 1), cloudSE)), "R = 10",
+		return []string{fmt.Sprintf("learned the cloud at (%s, %s)", approx("0.37", r.mean(25, 0), cloudSE), approx("0.13", r.mean(25, 1), cloudSE)), "R = 10",
 			holds(math.Abs(r.mean(29, 0)) < cloudSE, "batch 29 at the left edge")}
 	}},
 	{"gauss-d", 3, func(rs *tourRuns) []string {
@@ -468,7 +468,7 @@ var tourClaims = []tourClaim{
 		mean := func(tp, from, to int) float64 { return r.rowSum(tp, from, to) / float64(to-from+1) }
 		a, b := mean(25, 26, 49), mean(27, 28, 49)
 		return []string{"C[25, 27] = " + fnum(2, r.C(25, 27)), holds(slices.Contains(r.retrains(oracle), 27), "the Oracle retrains at 27"),
-			fmt.Sprintf("average %s, a model of the new circle's %s", fnum(2, a), fnum(2, b)), fmt.Sprintf("about %s a batch for %d batches", fnum(1, a-b), 49-27),
+			fmt.Sprintf("average %s, those of M_27, a model of the new circle, %s", fnum(2, a), fnum(2, b)), fmt.Sprintf("about %s a batch for %d batches", fnum(1, a-b), 49-27),
 			holds(slices.Equal(r.retrains(oracle), []int{27, 51, 75, 78}), "the Oracle retrains at 27, 51, 75, 78")}
 	}},
 	{"circle-d", 5, func(rs *tourRuns) []string {
