@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -21,19 +22,32 @@ import (
 // startServer serves on a random loopback port and returns its address.
 func startServer(t *testing.T, cfg serveConfig) string {
 	t.Helper()
+	_, addr, _ := startServing(t, cfg)
+	return addr
+}
+
+// startServing serves on a random loopback port, with metrics on another, and returns the server,
+// its address and its log.
+func startServing(t *testing.T, cfg serveConfig) (*server, string, *syncWriter) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg.listen = "127.0.0.1:0"
 	cfg.hostKey = filepath.Join(dir, "host_ed25519")
-	cfg.scenariosDir = "testdata"
+	if cfg.scenariosDir == "" {
+		cfg.scenariosDir = "testdata"
+	}
 	cfg.idleTimeout = time.Minute
 	cfg.cacheRuns = 4
 	if cfg.maxSessions == 0 {
 		cfg.maxSessions = 5
 	}
-	var logs bytes.Buffer
-	cfg.log = slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+	logs := &syncWriter{w: &bytes.Buffer{}}
+	cfg.log = slog.New(slog.NewTextHandler(logs, nil))
 	srv, err := newServer(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.serveMetrics("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", cfg.listen)
@@ -41,17 +55,23 @@ func startServer(t *testing.T, cfg serveConfig) string {
 		t.Fatal(err)
 	}
 	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(srv.Close)
 	st, err := os.Stat(cfg.hostKey)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("host key %s: %v mode %v, want 0600", cfg.hostKey, err, st.Mode().Perm())
 	}
-	return ln.Addr().String()
+	return srv, ln.Addr().String(), logs
 }
 
 type syncWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
 }
 
 func (s *syncWriter) Write(b []byte) (int, error) {
@@ -89,13 +109,20 @@ func (s *screen) Write(b []byte) (int, error) {
 
 func (s *screen) waitFor(t *testing.T, text string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	if err := s.wait(text, 15*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wait is waitFor for goroutines other than the test's: it returns the failure.
+func (s *screen) wait(text string, d time.Duration) error {
+	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()
 		ok := strings.Contains(s.buf.String(), text)
 		s.mu.Unlock()
 		if ok {
-			return
+			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -105,7 +132,7 @@ func (s *screen) waitFor(t *testing.T, text string) {
 	if len(tail) > 2000 {
 		tail = tail[len(tail)-2000:]
 	}
-	t.Fatalf("%q did not appear; output ends with:\n%q", text, tail)
+	return fmt.Errorf("%q did not appear; output ends with:\n%q", text, tail)
 }
 
 // send types keys one at a time, as a person does (a burst arrives as one multi-rune key).
@@ -118,22 +145,31 @@ func (s *screen) send(keys string) {
 
 func openPTY(t *testing.T, c *gossh.Client) (*gossh.Session, *screen) {
 	t.Helper()
-	sess, err := c.NewSession()
+	sess, sc, err := startPTY(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sess, sc
+}
+
+// startPTY opens an interactive session with a 120x40 terminal.
+func startPTY(c *gossh.Client) (*gossh.Session, *screen, error) {
+	sess, err := c.NewSession()
+	if err != nil {
+		return nil, nil, err
+	}
 	sc := &screen{}
 	if sc.in, err = sess.StdinPipe(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	sess.Stdout, sess.Stderr = sc, sc
 	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	return sess, sc
+	return sess, sc, nil
 }
 
 func TestServeEndToEnd(t *testing.T) {
@@ -168,7 +204,7 @@ func TestServeEndToEnd(t *testing.T) {
 }
 
 func TestServeRefusals(t *testing.T) {
-	addr := startServer(t, serveConfig{maxSessions: 1})
+	srv, addr, _ := startServing(t, serveConfig{maxSessions: 1})
 	c, err := dial(t, addr)
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +229,15 @@ func TestServeRefusals(t *testing.T) {
 	second, sc2 := openPTY(t, c)
 	defer second.Close()
 	sc2.waitFor(t, "The room is full")
+	m := scrape(t, srv.metricsURL)
+	for _, reason := range []string{"exec", "no_pty", "room_full"} {
+		if got := m[`cara_sessions_refused_total{reason="`+reason+`"}`]; got != 1 {
+			t.Errorf("refused %s: %v, want 1", reason, got)
+		}
+	}
+	if m["cara_sessions"] != 1 {
+		t.Errorf("cara_sessions %v, want 1 (the one admitted)", m["cara_sessions"])
+	}
 }
 
 func TestServeAuth(t *testing.T) {
