@@ -49,7 +49,7 @@ type Config struct {
 	Offline   int
 	Gamma     GammaSpec
 	Order     Order
-	Workers   int  // 0 means GOMAXPROCS
+	Workers   int  // cells (and a forest's trees) computed at once; 0 means GOMAXPROCS
 	SkipCross bool // skip cells (t', t) with t' < Offline <= t, except (Offline-1, Offline)
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
@@ -168,6 +168,12 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	r := &runner{ctx: ctx, cfg: cfg, each: each, T: T, off: cfg.Offline, workers: cfg.Workers, start: time.Now()}
 	if r.workers <= 0 {
 		r.workers = runtime.GOMAXPROCS(0)
+	}
+	if rf, ok := cfg.Trainer.(RandomForest); ok && rf.Workers <= 0 {
+		// The forest fits its trees in parallel too: a run given fewer workers (a server sharing
+		// its cores between runs) keeps to them. The forest is the same for any number.
+		rf.Workers = r.workers
+		r.cfg.Trainer = rf
 	}
 	r.m = NewMatrix(T, cfg.Offline)
 	r.m.Scenario = cfg.Scenario

@@ -225,7 +225,7 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.s != p.s {
 			return p, nil // a restarted session's leftovers
 		}
-		cmd := p.s.apply(msg.ev)
+		cmd := p.s.apply(msg)
 		if p.ahead > p.pos && p.pos >= 0 {
 			p.pos = min(p.ahead, p.s.Computed-1)
 			p.refresh()

@@ -37,10 +37,12 @@ type Session struct {
 	tunedScale float64
 }
 
-// columnMsg carries one computed column from the engine.
+// columnMsg carries the columns computed since the session last asked, in order: usually one, all
+// of them for a session joining a finished run, so a player catching up draws once, not once per
+// column.
 type columnMsg struct {
-	s  *Session
-	ev sim.Event
+	s   *Session
+	evs []sim.Event
 }
 
 // engineDoneMsg says the engine stopped (err nil when it finished).
@@ -108,7 +110,7 @@ func (s *Session) next() tea.Cmd {
 		u := w.next(ctx, i, shown)
 		switch {
 		case u.ok:
-			return columnMsg{s, u.ev}
+			return columnMsg{s, u.evs}
 		case u.queued:
 			return queuedMsg{s, u.q}
 		}
@@ -116,15 +118,17 @@ func (s *Session) next() tea.Cmd {
 	}
 }
 
-// apply stores a column and returns the command for the next one.
-func (s *Session) apply(ev sim.Event) tea.Cmd {
-	for tp, c := range ev.Cells {
-		if c.Done {
-			s.Matrix.Set(tp, ev.Index, c)
+// apply stores columns and returns the command for the next ones.
+func (s *Session) apply(msg columnMsg) tea.Cmd {
+	for _, ev := range msg.evs {
+		for tp, c := range ev.Cells {
+			if c.Done {
+				s.Matrix.Set(tp, ev.Index, c)
+			}
 		}
+		s.Computed = ev.Index + 1
+		s.Progress = ev
 	}
-	s.Computed = ev.Index + 1
-	s.Progress = ev
 	s.Queue = Queue{}
 	if s.Matrix.Gamma == 0 {
 		s.Matrix.Scenario = s.Scenario.Name

@@ -44,6 +44,7 @@ type Runs struct {
 	queue     []*sharedRun // waiting for a slot, oldest first
 	computing int
 	took      map[string]meanDuration // measured wall time of complete runs, per scenario name
+	started   int                     // runs whose computation started, ever
 	closed    bool
 }
 
@@ -63,6 +64,7 @@ type RunsStats struct {
 	Queued    int   // runs waiting for a slot
 	Finished  int   // finished runs held (watched, or kept in the cache)
 	Watchers  int   // subscriptions open on all runs
+	Started   int   // runs whose computation started since the registry was made
 	Bytes     int64 // memory held by the runs' recorded columns (an estimate: cells and error bits)
 }
 
@@ -133,7 +135,7 @@ func (r *Runs) Config() RunsConfig { return r.cfg }
 func (r *Runs) Stats() RunsStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	st := RunsStats{Computing: r.computing, Queued: len(r.queue)}
+	st := RunsStats{Computing: r.computing, Queued: len(r.queue), Started: r.started}
 	for _, run := range r.runs {
 		if run.state == runDone {
 			st.Finished++
@@ -191,6 +193,7 @@ func (r *Runs) scheduleLocked() {
 		ctx, cancel := context.WithCancel(r.base)
 		run.state, run.cancel, run.started = runComputing, cancel, time.Now()
 		r.computing++
+		r.started++
 		r.wg.Add(1)
 		go r.compute(ctx, run)
 		// Everyone behind moved up one place.
@@ -414,16 +417,16 @@ func (r *Runs) meanLocked(scenario string) (time.Duration, bool) {
 	return all.mean(), all.n > 0
 }
 
-// update is what a watcher learns from one wait: event i, the run's end, or its queue place.
+// update is what a watcher learns from one wait: events from i on, the run's end, or its queue place.
 type update struct {
-	ev     sim.Event
-	ok     bool // ev is event i
+	evs    []sim.Event
+	ok     bool // evs are events i, i+1, ... (all there are)
 	queued bool // q is the run's place (it has not started)
 	q      Queue
 	err    error // when neither: the run's end (nil when complete)
 }
 
-// next waits for event i of the run. Until the run starts it also returns when the run's place
+// next waits for event i of the run and returns it with every later one already there. Until the run starts it also returns when the run's place
 // differs from shown, or its estimate in whole seconds does (at most once a second, so a status
 // line counts down); the first report waits a moment, so a run that starts at once never shows as
 // queued. A report with Pos 0 says the run has started.
@@ -438,9 +441,10 @@ func (w *watch) next(ctx context.Context, i int, shown Queue) update {
 	for {
 		r.mu.Lock()
 		if i < len(run.events) {
-			ev := run.events[i]
+			// Recorded events are never changed, only appended to: the slice can be read unlocked.
+			evs := run.events[i:len(run.events):len(run.events)]
 			r.mu.Unlock()
-			return update{ev: ev, ok: true}
+			return update{evs: evs, ok: true}
 		}
 		if run.state == runDone {
 			err := run.err

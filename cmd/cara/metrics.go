@@ -40,6 +40,8 @@ func newMetrics(s *server) *metrics {
 		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),
 		gauge("cara_runs_cached", "Computed matrices held for sharing, watched or not.", func() float64 { return float64(s.runs.Stats().Finished) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_runs_started_total",
+			Help: "Matrix computations started (sessions sharing a run start one)."}, func() float64 { return float64(s.runs.Stats().Started) }),
 		gauge("cara_cache_bytes", "Bytes held by the runs' recorded columns (cells and error bits).", func() float64 { return float64(s.runs.Stats().Bytes) }),
 	)
 	return m

@@ -48,6 +48,9 @@ type serveConfig struct {
 	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
 	// test can make one session panic there or in a command it returns.
 	onMsg func(ssh.Session, tea.Msg) tea.Cmd
+	// seedFor, for tests only, chooses the seed a session's first player opens with (the load test
+	// gives each session its own).
+	seedFor func(ssh.Session) (uint64, bool)
 }
 
 // defaultMetrics is where `cara serve` publishes its metrics unless told otherwise.
@@ -221,6 +224,14 @@ func newServer(cfg serveConfig) (*server, error) {
 			return subtle.ConstantTimeCompare([]byte(pw), want) == 1
 		}))
 	}
+	if cfg.maxComputing == 0 {
+		cfg.maxComputing = runtime.NumCPU()
+	}
+	if cfg.workers <= 0 {
+		// Runs computing at once share the cores rather than each taking all of them: as fast in
+		// total, and fewer busy goroutines for the sessions' own to queue behind.
+		cfg.workers = max(1, runtime.GOMAXPROCS(0)/cfg.maxComputing)
+	}
 	s := &server{cfg: cfg}
 	s.metrics = newMetrics(s)
 	s.runs = tui.NewRuns(tui.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
@@ -337,7 +348,13 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 			if err := sc.CheckBudget(s.cfg.maxWork, "cara serve --max-work"); err != nil {
 				return nil, err
 			}
-			return tui.NewPlayer(tui.Options{Scenario: sc, Seed: sc.Seed, Styles: st, Back: back, Width: w, Height: h,
+			seed := sc.Seed
+			if s.cfg.seedFor != nil {
+				if v, ok := s.cfg.seedFor(sess); ok {
+					seed = v
+				}
+			}
+			return tui.NewPlayer(tui.Options{Scenario: sc, Seed: seed, Styles: st, Back: back, Width: w, Height: h,
 				Runs: s.runs, Context: ctx})
 		})
 		g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}

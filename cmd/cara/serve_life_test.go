@@ -212,9 +212,7 @@ func TestServeReload(t *testing.T) {
 		defer sess.Close()
 		sc.waitFor(t, "small.yaml")
 		time.Sleep(100 * time.Millisecond)
-		sc.mu.Lock()
-		defer sc.mu.Unlock()
-		return sc.buf.String()
+		return sc.String()
 	}
 	if strings.Contains(look(), "extra.yaml") {
 		t.Error("a file added after start is offered without a reload: the entries were read again")
@@ -272,7 +270,7 @@ func TestServeProcess(t *testing.T) {
 	url := expect(`msg=metrics url=(\S+)`)[1]
 	expect(`msg=serving .*max_computing=3`)
 	m := scrape(t, url)
-	for _, name := range []string{"cara_sessions", "cara_runs_computing", "cara_runs_queued", "cara_runs_cached", "cara_cache_bytes",
+	for _, name := range []string{"cara_sessions", "cara_runs_computing", "cara_runs_started_total", "cara_runs_queued", "cara_runs_cached", "cara_cache_bytes",
 		`cara_sessions_refused_total{reason="room_full"}`, "cara_panics_recovered_total", "go_goroutines"} {
 		if _, ok := m[name]; !ok {
 			t.Errorf("metrics lack %s", name)

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -86,12 +87,17 @@ func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) (*gossh.Client, e
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
 }
 
-// screen is an interactive session's output, read in the background.
+// screen is an interactive session's output, read in the background. It keeps the last few MB
+// (a long session redraws a lot), and the last queue status it saw.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	in  io.WriteCloser
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	dropped int // bytes dropped from the front of buf
+	queued  string
+	in      io.WriteCloser
 }
+
+var queuedRe = regexp.MustCompile(`queued: \d+\w\w(, about \d+ (s|min))?`)
 
 // Write records output and, like a terminal, answers the server's queries for the background
 // colour (OSC 11) and the device attributes (DA1).
@@ -104,7 +110,30 @@ func (s *screen) Write(b []byte) (int, error) {
 	if bytes.Contains(b, []byte("\x1b[c")) {
 		go s.in.Write([]byte("\x1b[?62;c"))
 	}
-	return s.buf.Write(b)
+	if q := queuedRe.Find(b); q != nil {
+		s.queued = string(q)
+	}
+	n, err := s.buf.Write(b)
+	if s.buf.Len() > 4<<20 {
+		keep := s.buf.Bytes()[s.buf.Len()-1<<20:]
+		s.dropped += s.buf.Len() - len(keep)
+		s.buf = *bytes.NewBuffer(append([]byte(nil), keep...))
+	}
+	return n, err
+}
+
+// String is the output kept.
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// mark is the position of the output's end, for waitAfter.
+func (s *screen) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped + s.buf.Len()
 }
 
 func (s *screen) waitFor(t *testing.T, text string) {
@@ -115,24 +144,32 @@ func (s *screen) waitFor(t *testing.T, text string) {
 }
 
 // wait is waitFor for goroutines other than the test's: it returns the failure.
-func (s *screen) wait(text string, d time.Duration) error {
+func (s *screen) wait(text string, d time.Duration) error { return s.waitAfter(0, text, d) }
+
+// waitAfter waits for text to appear in the output after mark. It looks only at what arrived since
+// it last looked, so fifty sessions waiting at once stay cheap.
+func (s *screen) waitAfter(mark int, text string, d time.Duration) error {
 	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	from := mark // absolute position from which text may start
+	for {
 		s.mu.Lock()
-		ok := strings.Contains(s.buf.String(), text)
+		out := s.buf.Bytes()[min(max(from-s.dropped, 0), s.buf.Len()):]
+		ok := bytes.Contains(out, []byte(text))
+		end := s.dropped + s.buf.Len()
+		tail := ""
+		if !ok && time.Now().After(deadline) {
+			tail = string(s.buf.Bytes()[max(s.buf.Len()-2000, 0):])
+		}
 		s.mu.Unlock()
 		if ok {
 			return nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		if tail != "" {
+			return fmt.Errorf("%q did not appear; output ends with:\n%q", text, tail)
+		}
+		from = max(from, end-len(text)+1)
+		time.Sleep(5 * time.Millisecond)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tail := s.buf.String()
-	if len(tail) > 2000 {
-		tail = tail[len(tail)-2000:]
-	}
-	return fmt.Errorf("%q did not appear; output ends with:\n%q", text, tail)
 }
 
 // send types keys one at a time, as a person does (a burst arrives as one multi-rune key).
