@@ -713,7 +713,8 @@ func (l *loader) queries(rq *rawQueries, d, T int, like *Table) (func(uint64, da
 				return nil, err
 			}
 		}
-		return func(seed uint64, _ dataSource) (querySource, error) { fd.seed = seed; return fd, nil }, nil
+		// A copy per stream: streams of one loaded scenario are made concurrently (a server's sessions).
+		return func(seed uint64, _ dataSource) (querySource, error) { f := fd; f.seed = seed; return f, nil }, nil
 	}
 	if !rq.Size.set {
 		return nil, l.required("$.queries.size", "queries.size")
