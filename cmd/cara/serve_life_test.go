@@ -115,10 +115,15 @@ func TestServeLifetime(t *testing.T) {
 		return
 	}
 	busy := scrape(t, srv.metricsURL)
-	t.Logf("before the drop: %v sessions, %v runs computing, %v queued, %v cached, %v goroutines (idle %v)",
-		busy["cara_sessions"], busy["cara_runs_computing"], busy["cara_runs_queued"], busy["cara_runs_cached"], busy["go_goroutines"], idle)
+	t.Logf("before the drop: %v sessions, %v runs computing, %v queued, %v started, %v goroutines (idle %v)",
+		busy["cara_sessions"], busy["cara_runs_computing"], busy["cara_runs_queued"], busy["cara_runs_started_total"], busy["go_goroutines"], idle)
 	if busy["cara_sessions"] != n {
 		t.Fatalf("%v sessions open, want %d", busy["cara_sessions"], n)
+	}
+	// r replaces a session's run: seeds 1..4 were left while queued, never started. What is alive
+	// is seed 0 (ten sessions) and seed 5 (the other ten).
+	if live := busy["cara_runs_computing"] + busy["cara_runs_queued"]; live > 2 || busy["cara_runs_started_total"] > 2 {
+		t.Errorf("%v runs alive, %v started, for two seeds watched", live, busy["cara_runs_started_total"])
 	}
 	start := time.Now()
 	for _, c := range conns {
