@@ -32,7 +32,7 @@ type Result struct {
 	Strategy      Strategy
 	Params        map[string]float64 // tuned parameters (theta, theta_c, period, offset); nil when none
 	OfflineCost   float64            // the tuned variant's offline-optimal cost; NaN when not tuned
-	SCPE          float64            // 100*|a-b|/|b| against the Oracle; NaN when undefined (b == 0)
+	SCPE          float64            // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
 	Gap           float64            // a - b
 	QueryAccuracy float64            // prequential mean over online batches; NaN without query labels
 }
@@ -63,11 +63,22 @@ func Validate(names []string) error {
 	return nil
 }
 
+// Options are the choices of an evaluation that the paper leaves open. The zero value is the
+// default: detectors never reset by the caller.
+type Options struct {
+	DetectorReset DetectorReset
+}
+
+// Evaluate is Options{}.Evaluate: the default evaluation.
+func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error) {
+	return Options{}.Evaluate(m, r, names, end)
+}
+
 // Evaluate tunes each named algorithm on the offline block 0..Offline()-1 and replays it over the
 // online block Offline()..end (end inclusive, end < Batches(); cells up to column end must be
 // computed), at retraining cost r. The Oracle is always computed (SCPE needs it); results follow
 // the order of names.
-func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error) {
+func (o Options) Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error) {
 	if err := Validate(names); err != nil {
 		return nil, err
 	}
@@ -87,14 +98,16 @@ func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error
 		if name == "oracle" {
 			res.Strategy = oracle
 		} else {
-			p, params, offCost := policyFor(name, c)
+			p, params, offCost := o.policyFor(name, c)
 			res.Strategy = Replay(c, off, end, p)
 			res.Params, res.OfflineCost = params, offCost
 		}
 		a := res.Strategy.Cost()
 		res.Gap = a - b
 		res.SCPE = math.NaN()
-		if b != 0 {
+		// A negative Oracle cost comes from negative cells (a model that fits its own batch worse
+		// than later ones): a percentage of it would mislead, so SCPE is left undefined.
+		if b > 0 {
 			res.SCPE = 100 * math.Abs(a-b) / math.Abs(b)
 		}
 		res.QueryAccuracy = QueryAccuracy(m, res.Strategy)
@@ -105,7 +118,7 @@ func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
 // where it has parameters. It returns the tuned parameters and offline-optimal cost (NaN if none).
-func policyFor(name string, c Costs) (Policy, map[string]float64, float64) {
+func (o Options) policyFor(name string, c Costs) (Policy, map[string]float64, float64) {
 	off := c.M.Offline()
 	switch name {
 	case "cara-t":
@@ -115,18 +128,18 @@ func policyFor(name string, c Costs) (Policy, map[string]float64, float64) {
 		tu := TuneThreshold(c, 0, off-1, true)
 		return &Cumulative{Theta: tu.Value}, map[string]float64{"theta_c": tu.Value}, tu.Cost
 	case "cara-p":
-		p, o, cost := TunePeriodic(c, 0, off-1)
-		return Periodic{P: p, O: o}, map[string]float64{"period": float64(p), "offset": float64(o)}, cost
+		p, cost := TunePeriodic(c, 0, off-1)
+		return p, p.Params(), cost
 	case "never":
 		return Never{}, nil, math.NaN()
 	case "markov":
 		return Markov{}, nil, math.NaN()
 	case "adwin":
-		return NewDetectorPolicy("ADWIN", NewADWIN(0.002)), nil, math.NaN()
+		return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset), nil, math.NaN()
 	case "ddm":
-		return NewDetectorPolicy("DDM", NewDDM()), nil, math.NaN()
+		return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset), nil, math.NaN()
 	case "page-hinkley":
-		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley()), nil, math.NaN()
+		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset), nil, math.NaN()
 	}
 	panic("algos: policyFor called with unvalidated name " + name)
 }

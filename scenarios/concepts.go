@@ -70,11 +70,14 @@ func (g *genData) label(ev *evaluator, t int, x sim.Points, rng *rand.Rand, nois
 	return y, nil
 }
 
-// Drifts implements dataSource: the true drift intervals. Each change of concept in the timeline
-// is one, over its transition (abrupt without one, gradual through a sigmoid, incremental through
-// a linear transition, recurring when an earlier concept comes back). A label expression that
-// reads t changes the concept too: batch t is a drift when the expression labels batch t's points
-// differently at t-1 and at t; consecutive such batches form one incremental drift.
+// Drifts implements dataSource: the true drift intervals, named as the literature names them
+// (Gama et al. 2014, "A survey on concept drift adaptation"). Each change of concept in the
+// timeline is one, over its transition: abrupt without one; gradual through a transition, linear
+// or sigmoid, since a point then takes the old or the new concept with a changing probability (a
+// mixture of two concepts); recurring when an earlier concept comes back. A label expression that
+// reads t changes the concept itself: batch t is a drift when the expression labels batch t's
+// points differently at t-1 and at t, and consecutive such batches form one incremental drift (a
+// concept that moves continuously).
 func (g *genData) Drifts() []sim.Drift {
 	g.driftsOnce.Do(func() { g.drifts = g.findDrifts() })
 	return slices.Clone(g.drifts)
@@ -92,10 +95,8 @@ func (g *genData) findDrifts() []sim.Drift {
 		switch {
 		case slices.ContainsFunc(g.concepts[:j-1], func(o concept) bool { return o.label.src == c.label.src }):
 			d.Kind = "recurring"
-		case c.width > 0 && c.sigmoid:
-			d.Kind = "gradual"
 		case c.width > 0:
-			d.Kind = "incremental"
+			d.Kind = "gradual"
 		}
 		for t := d.From; t <= d.To; t++ {
 			inTransition[t] = true

@@ -40,6 +40,7 @@ type Table struct {
 	Y        []uint8   // nil without a label column
 	Classes  [2]string // Classes[0] is read as 0, Classes[1] as 1
 	Batch    []int     // the batch column in row order; nil without one
+	Notes    []string  // what the user should know about how it was read (unknown categories)
 
 	label   string        // the label column's name, for ClassNote
 	sorted  bool          // the classes were not 0/1 and were sorted to give 0 and 1
@@ -222,6 +223,12 @@ func ReadTable(path string, opt TableOptions) (*Table, error) {
 			}
 		}
 	}
+	for ci := range cols {
+		if c := &cols[ci]; c.unknown > 0 {
+			tab.Notes = append(tab.Notes, fmt.Sprintf("%s: column %q has %d value(s) that the data (%s) never had, the first %s; they encode as all zeros",
+				path, tab.columns[ci].name, c.unknown, opt.Like.Path, c.firstUnknown))
+		}
+	}
 	tab.encode(vals, rows)
 	return tab, nil
 }
@@ -229,13 +236,12 @@ func ReadTable(path string, opt TableOptions) (*Table, error) {
 // presize gives vals and codes the capacity the whole file will need, estimated from the size of
 // the file and of its first row, so that appending row after row does not copy them over and over.
 func (rr *rowReader) presize(m int, vals []float64, codes []uint8) ([]float64, []uint8) {
-	st, err := rr.file.Stat()
 	row := rr.r.InputOffset() - rr.headerBytes
-	if err != nil || row <= 0 {
+	if rr.size <= 0 || row <= 0 {
 		return vals, codes
 	}
 	// Every field takes at least two bytes (a character and a separator), which bounds the rows.
-	rows := min(st.Size()/row*5/4+16, st.Size()/int64(2*len(rr.header))+1)
+	rows := min(rr.size/row*5/4+16, rr.size/int64(2*len(rr.header))+1)
 	return slices.Grow(vals, int(rows)*m), slices.Grow(codes, int(rows))
 }
 
@@ -245,6 +251,9 @@ type readState struct {
 	index     map[string]int // Like's categories of a one-hot column
 	err       error          // the first bad value of a numeric column
 	line, col int            // where err is
+
+	unknown      int    // values of a Like one-hot column that the data never had
+	firstUnknown string // the first of them, with its place
 }
 
 // read turns one value into its number. Without Like a text value only marks the column as text
@@ -257,7 +266,11 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 			return float64(k)
 		}
 		// A category the data never had encodes as all zeros, as scikit-learn's
-		// OneHotEncoder(handle_unknown="ignore") does.
+		// OneHotEncoder(handle_unknown="ignore") does; the user is told once per column.
+		if c.unknown++; c.unknown == 1 {
+			line, col := rr.r.FieldPos(i)
+			c.firstUnknown = fmt.Sprintf("%q at %s:%d:%d", v, rr.path, line, col)
+		}
 		return -1
 	}
 	if !c.numeric {
@@ -431,29 +444,30 @@ func separatorHint(header []string) string {
 // header's width.
 type rowReader struct {
 	path        string
-	file        *os.File
+	src         io.ReadCloser
+	size        int64 // the file's size in bytes (an estimate for a compressed file); 0 if unknown
 	r           *csv.Reader
 	header      []string
 	headerBytes int64 // where the first data row starts
 }
 
-// openRows opens path and reads its header: trimmed names, a leading UTF-8 byte order mark (as
-// spreadsheets write) dropped, duplicates refused.
+// openRows opens path (see openCSV) and reads its header: trimmed names, a leading UTF-8 byte
+// order mark (as spreadsheets write) dropped, duplicates refused.
 func openRows(path string) (*rowReader, error) {
-	f, err := os.Open(path)
+	src, size, err := openCSV(path)
 	if err != nil {
 		return nil, err
 	}
-	rr := &rowReader{path: path, file: f, r: csv.NewReader(f)}
+	rr := &rowReader{path: path, src: src, size: size, r: csv.NewReader(src)}
 	rr.r.ReuseRecord = true
 	rr.r.FieldsPerRecord = -1 // ragged rows get our message, which names both widths
 	rec, err := rr.r.Read()
 	if err == io.EOF {
-		f.Close()
+		src.Close()
 		return nil, fmt.Errorf("%s: the file is empty; a header row and data rows are needed", path)
 	}
 	if err != nil {
-		f.Close()
+		src.Close()
 		return nil, rr.wrap(err)
 	}
 	rr.headerBytes = rr.r.InputOffset()
@@ -465,7 +479,7 @@ func openRows(path string) (*rowReader, error) {
 		rr.header[i] = strings.TrimSpace(name)
 		if j := slices.Index(rr.header[:i], rr.header[i]); j >= 0 {
 			err := rr.errorf(i, "column %q appears twice in the header (fields %d and %d)", rr.header[i], j+1, i+1)
-			f.Close()
+			src.Close()
 			return nil, err
 		}
 	}
@@ -503,7 +517,7 @@ func (rr *rowReader) wrap(err error) error {
 	return fmt.Errorf("%s: %w", rr.path, err)
 }
 
-func (rr *rowReader) close() { rr.file.Close() }
+func (rr *rowReader) close() { rr.src.Close() }
 
 // Split returns the row range [from, to) of each batch.
 //
@@ -627,66 +641,37 @@ func (q *tableQueries) Queries(t int, _ *sim.Batch) (sim.Points, []uint8, error)
 	return x, y, nil
 }
 
-// dataHints say what the embedded scenarios' CSV files are and where to get them.
-var dataHints = map[string]string{
-	"electricity.csv": "electricity.csv is Elec2 (Harries 1999, the New South Wales electricity market) in its 6-feature " +
-		"min-max normalised form, 45312 rows with the header period,nswprice,nswdemand,vicprice,vicdemand,transfer,class " +
-		"(class 1 = UP), as scikit-multiflow (elec.csv) and CapyMOA (electricity.csv) ship it; OpenML data set 151 " +
-		"(electricity-normalized) holds the same rows with two more columns, date and day, to drop",
-	"weather.csv": "weather.csv is the NOAA daily weather of Offutt AFB, Nebraska, 1949-1999 (Elwell & Polikar 2011), " +
-		"18159 rows with the header feat_1,...,feat_8,target (target 1 = rain), as scikit-multiflow ships it (weather.csv)",
-}
-
 // resolveDataPath finds a CSV named in a scenario. A relative path is relative to the scenario
-// file's folder. For an embedded scenario (scenarioDir == "") it tries, in order, $CARA_DATA (a
-// folder), ./data, ../shared/data (the shared folder beside a checkout) and the executable's
-// folder; when the file is nowhere, the error says what file is expected, where it looked, that
-// --data PATH points at it, and where to get it.
-//
-// The ignored trailing arguments let load.go's earlier three-argument call compile until
-// csvglue.go replaces it; they are to go then.
+// file's folder. For an embedded scenario (scenarioDir == "") it is looked for in $CARA_DATA (a
+// folder), which overrides, and then among the embedded streams; when it is in neither, the error
+// says where it looked and that --data PATH points at it.
 func resolveDataPath(scenarioDir, path string) (string, error) {
-	hint := ""
-	if h, ok := dataHints[filepath.Base(path)]; ok {
-		hint = "; " + h
-	}
 	if scenarioDir != "" || filepath.IsAbs(path) {
 		p := path
 		if !filepath.IsAbs(path) {
 			p = filepath.Join(scenarioDir, path)
 		}
 		if st, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("data file %s not found (a relative path is relative to the scenario file's folder); point at it with --data PATH%s", p, hint)
+			return "", fmt.Errorf("data file %s not found (a relative path is relative to the scenario file's folder); point at it with --data PATH", p)
 		} else if st.IsDir() {
 			return "", fmt.Errorf("data file %s is a folder, not a CSV file", p)
 		}
 		return p, nil
 	}
 	var tried []string
-	try := func(dir string) (string, bool) {
-		p := filepath.Join(dir, path)
+	if env := os.Getenv("CARA_DATA"); env != "" {
+		p := filepath.Join(env, path)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, true
-		}
-		tried = append(tried, p)
-		return "", false
-	}
-	env := os.Getenv("CARA_DATA")
-	dirs := []string{"data", filepath.Join("..", "shared", "data")}
-	if env != "" {
-		dirs = append([]string{env}, dirs...)
-	}
-	if exe, err := os.Executable(); err == nil {
-		dirs = append(dirs, filepath.Dir(exe))
-	}
-	for _, d := range dirs {
-		if p, ok := try(d); ok {
 			return p, nil
 		}
+		tried = append(tried, p)
+	} else {
+		tried = append(tried, "$CARA_DATA (not set)")
 	}
-	if env == "" {
-		tried = append([]string{"$CARA_DATA (not set)"}, tried...)
+	if p, ok := embeddedData(path); ok {
+		return p, nil
 	}
-	return "", fmt.Errorf("data file %s not found (looked in %s); point at it with --data PATH, or set CARA_DATA to its folder%s",
-		path, strings.Join(tried, ", "), hint)
+	tried = append(tried, "the embedded streams")
+	return "", fmt.Errorf("data file %s not found (looked in %s); point at it with --data PATH, or set CARA_DATA to its folder",
+		path, strings.Join(tried, ", "))
 }

@@ -2,9 +2,12 @@ package scenarios
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -121,18 +124,23 @@ func (s scalar) float(field string, lo, hi float64) (float64, error) {
 
 // The file format. Every leaf is a scalar (or a list of them) that remembers its place.
 type rawScenario struct {
-	Name        scalar      `yaml:"name"`
-	Title       scalar      `yaml:"title"`
-	About       scalar      `yaml:"about"`
-	Seed        scalar      `yaml:"seed"`
-	Batches     scalar      `yaml:"batches"`
-	Offline     scalar      `yaml:"offline"`
-	Data        *rawData    `yaml:"data"`
-	Queries     *rawQueries `yaml:"queries"`
-	Model       *rawModel   `yaml:"model"`
-	Kernel      *rawKernel  `yaml:"kernel"`
-	RetrainCost scalar      `yaml:"retrain_cost"`
-	Algorithms  scalars     `yaml:"algorithms"`
+	Name        scalar        `yaml:"name"`
+	Title       scalar        `yaml:"title"`
+	About       scalar        `yaml:"about"`
+	Seed        scalar        `yaml:"seed"`
+	Batches     scalar        `yaml:"batches"`
+	Offline     scalar        `yaml:"offline"`
+	Data        *rawData      `yaml:"data"`
+	Queries     *rawQueries   `yaml:"queries"`
+	Model       *rawModel     `yaml:"model"`
+	Kernel      *rawKernel    `yaml:"kernel"`
+	RetrainCost scalar        `yaml:"retrain_cost"`
+	Algorithms  scalars       `yaml:"algorithms"`
+	Detectors   *rawDetectors `yaml:"detectors"`
+}
+
+type rawDetectors struct {
+	Reset scalar `yaml:"reset"`
 }
 
 type rawGaussian struct {
@@ -163,6 +171,7 @@ type rawData struct {
 	Resample    scalar         `yaml:"resample"`
 	CSV         scalar         `yaml:"csv"`
 	BatchColumn scalar         `yaml:"batch_column"`
+	Shuffle     scalar         `yaml:"shuffle"`
 }
 
 type rawConcept struct {
@@ -196,9 +205,10 @@ type rawModel struct {
 		MaxFeatures scalar `yaml:"max_features"`
 	} `yaml:"random_forest"`
 	Logistic *struct {
-		Alpha   scalar `yaml:"alpha"`
-		MaxIter scalar `yaml:"max_iter"`
-		Tol     scalar `yaml:"tol"`
+		Alpha       scalar `yaml:"alpha"`
+		MaxIter     scalar `yaml:"max_iter"`
+		Tol         scalar `yaml:"tol"`
+		Standardize scalar `yaml:"standardize"`
 	} `yaml:"logistic"`
 	KNN *struct {
 		K scalar `yaml:"k"`
@@ -212,24 +222,44 @@ type rawKernel struct {
 
 // loader turns one file's bytes into a Scenario, keeping its syntax tree to place errors.
 type loader struct {
-	file string // as shown in errors
-	dir  string // folder for relative CSV paths; "" for an embedded scenario
+	file string     // as shown in errors
+	sets []override // --set overrides merged into tree
+	dir  string     // folder for relative CSV paths; "" for an embedded scenario
 	tree *ast.File
 	opt  Options
+	knnK scalar // model.knn.k, checked against the batch size once the data are known
+
+	smallest, smallestAt int      // the fewest points in a batch, and that batch
+	notes                []string // Scenario.Notes
 }
 
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
 	l := &loader{file: name, dir: dir, opt: opt}
+	for _, s := range opt.Set {
+		o, err := parseOverride(s)
+		if err != nil {
+			return nil, err
+		}
+		l.sets = append(l.sets, o)
+	}
 	tree, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, l.wrap(err)
 	}
 	l.tree = tree
 	var raw rawScenario
-	dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
-	if err := dec.Decode(&raw); err != nil {
+	if len(l.sets) == 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
+		err = dec.Decode(&raw)
+	} else if err = applySets(tree, l.sets); err == nil {
+		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
+	}
+	if errors.Is(err, io.EOF) { // nothing but blanks and comments
+		return nil, fmt.Errorf("%s:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")", name)
+	}
+	if err != nil {
 		return nil, l.wrap(err)
 	}
 	s, err := l.build(&raw)
@@ -275,6 +305,12 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 	if s.Gamma, err = l.kernel(raw.Kernel); err != nil {
 		return nil, err
 	}
+	if raw.Detectors != nil && raw.Detectors.Reset.set {
+		r := raw.Detectors.Reset
+		if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(r.text); err != nil || r.quoted && r.text == "" {
+			return nil, r.errorf("detectors.reset", "must be never (the default: scikit-multiflow's usage) or on_retrain, got %q", r.text)
+		}
+	}
 	if raw.Algorithms.set {
 		s.Algorithms = nil
 		for _, a := range raw.Algorithms.items {
@@ -302,7 +338,83 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 	if err := l.retrainCost(s, raw.RetrainCost); err != nil {
 		return nil, err
 	}
+	if err := l.checkKNN(s); err != nil {
+		return nil, err
+	}
+	s.Notes = l.notes
 	return s, nil
+}
+
+// checkKNN refuses a k larger than the smallest batch: the model would vote with every point.
+func (l *loader) checkKNN(s *Scenario) error {
+	knn, ok := s.Model.(sim.KNN)
+	if !ok || knn.K <= l.smallest {
+		return nil
+	}
+	place := l.knnK
+	if !place.set {
+		place = l.at("$.model.knn")
+	}
+	return place.errorf("model.knn.k", "is %d but batch %d has %d points; k must be at most the points of a batch", knn.K, l.smallestAt, l.smallest)
+}
+
+// probePoints bounds the points per batch that checkClasses generates at load.
+const probePoints = 2000
+
+// checkClasses refuses a concept timeline that labels every point with one class: a model of a
+// single class has no boundary, and every cell of C would be 0. It labels (without noise, which
+// would hide the mistake) up to probePoints points of the first batch, of each concept's first
+// batch and of the last, drawn as the run draws them. Errors of the generators (a parameter
+// undefined at some t) show here, at load, too.
+func (l *loader) checkClasses(g *genData, concepts []concept, rd *rawData) error {
+	probe := []int{0}
+	for _, c := range concepts {
+		probe = append(probe, c.at)
+	}
+	probe = append(probe, g.T-1)
+	slices.Sort(probe)
+	probe = slices.Compact(probe)
+	var seen [2]bool
+	both := false
+	for _, t := range probe {
+		x, _, err := g.Data(t)
+		if err != nil {
+			return err
+		}
+		y, _, err := g.Label(t, x)
+		if err != nil {
+			return err
+		}
+		var here [2]bool
+		for _, v := range y {
+			here[v] = true
+		}
+		both = both || here[0] && here[1]
+		seen[0], seen[1] = seen[0] || here[0], seen[1] || here[1]
+	}
+	if both {
+		return nil
+	}
+	place, field := rd.Label, "data.label"
+	if !place.set {
+		place, field = l.at("$.data.concepts"), "data.concepts"
+	}
+	class := "class 1 (the expression is true everywhere)"
+	if !seen[1] {
+		class = "class 0 (the expression is never true)"
+	} else if seen[0] {
+		class = "a single class each"
+	}
+	return place.errorf(field, "labels every point of batches %s with %s, noise aside: a model needs both classes to learn a boundary; check the expression (a division by zero gives +Inf or NaN, and every comparison with NaN is false)",
+		joinInts(probe), class)
+}
+
+func joinInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (l *loader) batches(raw *rawScenario) (int, error) {
@@ -397,8 +509,14 @@ func (l *loader) model(m *rawModel) (sim.Trainer, error) {
 				return nil, err
 			}
 		}
+		if f.Standardize.set {
+			if lr.Standardize, err = strconv.ParseBool(f.Standardize.text); err != nil || f.Standardize.quoted {
+				return nil, f.Standardize.errorf("model.logistic.standardize", "must be true or false, got %q", f.Standardize.text)
+			}
+		}
 		return lr.WithDefaults(), nil
 	case m.KNN != nil:
+		l.knnK = m.KNN.K
 		k, err := optInt(m.KNN.K, "model.knn.k", 1)
 		if err != nil {
 			return nil, err
@@ -587,8 +705,12 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 	if rd.CSV.set || rd.BatchColumn.set {
 		return l.at("$.data.batch_column").errorf("data.batch_column", "goes with data.csv")
 	}
+	if rd.Shuffle.set {
+		return rd.Shuffle.errorf("data.shuffle", "goes with data.csv (generated points are drawn in no particular order)")
+	}
 	T := s.Batches
-	newData := func(seed uint64) *genData {
+	l.smallest, l.smallestAt = size, 0
+	newData := func(seed uint64, size int) *genData {
 		g := &genData{seed: seed, T: T, n: size, d: d, points: points, concepts: concepts, noise: noise, resample: resample}
 		g.evaluator.New = func() any { return newEvaluator(d) }
 		return g
@@ -598,20 +720,27 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 		return err
 	}
 	s.newStream = func(seed uint64) (sim.Stream, error) {
-		data := newData(seed)
+		data := newData(seed, size)
 		q, err := newQueries(seed, data)
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q, file: l.file}, nil
+		return &stream{data: data, queries: q, src: l.source()}, nil
 	}
-	return nil
+	return l.checkClasses(newData(s.Seed, min(size, probePoints)), concepts, rd)
 }
 
 func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 	rd := raw.Data
 	if rd.Gaussian != nil || rd.Uniform != nil || rd.Mixture != nil || rd.Concepts != nil || rd.Size.set || rd.Features.set || rd.Noise.set || rd.Resample.set {
-		return l.at("$.data").errorf("data", "a csv stream takes only csv, label and batch_column")
+		return l.at("$.data").errorf("data", "a csv stream takes only csv, label, batch_column and shuffle")
+	}
+	shuffle := false
+	if rd.Shuffle.set {
+		if rd.Shuffle.text != "within_batch" && rd.Shuffle.text != "none" {
+			return rd.Shuffle.errorf("data.shuffle", "must be none (rows in file order, the default) or within_batch (each batch's rows in a random order drawn from the seed), got %q", rd.Shuffle.text)
+		}
+		shuffle = rd.Shuffle.text == "within_batch"
 	}
 	if !rd.Label.set {
 		return l.required("$.data.label", "data.label")
@@ -646,16 +775,26 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 		}
 	}
 	s.Batches = data.Len()
+	l.smallest = maxInt
+	for t, r := range data.(*tableData).ranges {
+		if n := r[1] - r[0]; n < l.smallest {
+			l.smallest, l.smallestAt = n, t
+		}
+	}
 	newQueries, err := l.queries(raw.Queries, tab.X.D, s.Batches, tab)
 	if err != nil {
 		return err
 	}
 	s.newStream = func(seed uint64) (sim.Stream, error) {
-		q, err := newQueries(seed, data)
+		var d dataSource = data
+		if shuffle {
+			d = shuffledData{dataSource: data, seed: seed}
+		}
+		q, err := newQueries(seed, d)
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q, file: l.file}, nil
+		return &stream{data: d, queries: q, src: l.source()}, nil
 	}
 	return nil
 }
@@ -694,6 +833,7 @@ func (l *loader) queries(rq *rawQueries, d, T int, like *Table) (func(uint64, da
 		if err != nil {
 			return nil, place.errorf("queries.csv", "%v", err)
 		}
+		l.notes = append(l.notes, tab.Notes...)
 		return func(uint64, dataSource) (querySource, error) { return q, nil }, nil
 	case rq.From.set:
 		if rq.From.text != "data" {

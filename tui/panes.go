@@ -391,8 +391,11 @@ func (p *tablePane) View() string {
 	var lines []string
 	if f.rp.tuned != nil {
 		t := f.rp.tuned
-		lines = append(lines, fmt.Sprintf("tuned offline: theta %s  theta_c %s  period %.0f offset %.0f",
-			fmtInf(t["theta"]), fmtInf(t["theta_c"]), t["period"], t["offset"]))
+		period := fmt.Sprintf("period %.0f offset %.0f", t["period"], t["offset"])
+		if math.IsInf(t["period"], 1) {
+			period = "period +inf (never)"
+		}
+		lines = append(lines, fmt.Sprintf("tuned offline: theta %s  theta_c %s  %s", fmtInf(t["theta"]), fmtInf(t["theta_c"]), period))
 	}
 	if len(f.rp.results) == 0 {
 		if f.pos < f.s.Scenario.Offline-1 {
@@ -409,7 +412,7 @@ func (p *tablePane) View() string {
 		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
 			now = "RETRAIN"
 		}
-		// SCPE is undefined when the Oracle's cost is 0: the plain gap a - b stands in for it.
+		// SCPE is undefined when the Oracle's cost is <= 0: the plain gap a - b stands in for it.
 		scpe := fmt.Sprintf("gap %+.3g", r.Gap)
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
@@ -420,6 +423,9 @@ func (p *tablePane) View() string {
 		}
 		row := fmt.Sprintf("%-14s %-8s %8d %11.2f %10s %9s", name, now, len(r.Strategy.Retrains), r.Strategy.Cost(), scpe, fmtAcc(r.QueryAccuracy))
 		lines = append(lines, f.st.AlgoStyle(r.Algorithm).Render(row))
+	}
+	for _, w := range algos.Warnings(f.s.Matrix, f.pos, f.rp.results) {
+		lines = append(lines, f.st.Dim.Render("! "+w))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -14,8 +14,7 @@ import (
 
 // Session is one player's view of a run of a scenario: the run itself is computed by the Runs
 // registry (shared with other sessions on the same scenario and seed), and the session builds its
-// own matrix from the run's columns, one message per column. Only the UI goroutine touches the
-// matrix.
+// own matrix from the run's columns as they come. Only the UI goroutine touches the matrix.
 type Session struct {
 	Scenario *scenarios.Scenario
 	Seed     uint64
@@ -186,8 +185,9 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 			c := algos.Costs{M: s.Matrix, R: r}
 			t := algos.TuneThreshold(c, 0, off-1, false)
 			ct := algos.TuneThreshold(c, 0, off-1, true)
-			p, o, _ := algos.TunePeriodic(c, 0, off-1)
-			s.tuned = map[string]float64{"theta": t.Value, "theta_c": ct.Value, "period": float64(p), "offset": float64(o)}
+			p, _ := algos.TunePeriodic(c, 0, off-1)
+			s.tuned = p.Params()
+			s.tuned["theta"], s.tuned["theta_c"] = t.Value, ct.Value
 			s.tunedScale = scale
 		}
 		rp.tuned = s.tuned
@@ -197,7 +197,7 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 		if !slices.Contains(names, "oracle") {
 			names = append([]string{"oracle"}, names...)
 		}
-		res, err := algos.Evaluate(s.Matrix, r, names, pos)
+		res, err := s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos)
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)
 		}

@@ -3,9 +3,9 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -27,6 +27,7 @@ type matrixJSON struct {
 	ErrorRate     [][]*num    `json:"error_rate"`
 	QueryAccuracy [][]*num    `json:"query_accuracy"`
 	Drifts        []sim.Drift `json:"drifts"`
+	Warnings      []string    `json:"warnings"`
 }
 
 func newMatrixCmd() *cobra.Command {
@@ -42,13 +43,21 @@ func newMatrixCmd() *cobra.Command {
 			if format != "json" && format != "csv" {
 				return usagef("--format must be json or csv, got %q", format)
 			}
+			if err := checkOutputFile(out); out != "" && out != "-" && err != nil {
+				return err
+			}
 			s, err := f.load(args[0])
 			if err != nil {
 				return err
 			}
-			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, os.Stderr)
+			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, cmd.ErrOrStderr())
 			if err != nil {
 				return err
+			}
+			if format == "csv" { // JSON carries them; CSV has no place for them
+				for _, w := range algos.MatrixWarnings(m, m.T-1) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning:", w)
+				}
 			}
 			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error {
 				if format == "csv" {
@@ -73,7 +82,8 @@ func matrixJSONOf(m *sim.Matrix, r algos.RetrainCost) matrixJSON {
 		return g
 	}
 	out := matrixJSON{Scenario: m.Scenario, Batches: m.T, Offline: m.Off, Gamma: m.Gamma,
-		A: grid(), B: grid(), C: grid(), ErrorRate: grid(), QueryAccuracy: grid(), Drifts: m.Drifts}
+		A: grid(), B: grid(), C: grid(), ErrorRate: grid(), QueryAccuracy: grid(), Drifts: m.Drifts,
+		Warnings: nonNil(algos.MatrixWarnings(m, m.T-1))}
 	if out.Drifts == nil {
 		out.Drifts = []sim.Drift{}
 	}

@@ -32,22 +32,13 @@ func TestDeterministicAcrossProcesses(t *testing.T) {
 		t.Skip("runs the binary 33 times")
 	}
 	bin := buildCara(t)
-	data := filepath.Join("..", "..", "..", "shared", "data")
 	for _, info := range scenarios.Embedded() {
 		args := []string{"run", info.Name, "--format", "json"}
 		s, err := scenarios.Load(info.Name, scenarios.Options{})
-		if err != nil && strings.Contains(err.Error(), "not found") {
-			if _, serr := os.Stat(data); serr != nil {
-				t.Logf("%s skipped: no data", info.Name)
-				continue
-			}
-			args = append(args, "--data", filepath.Join(data, info.Name+".csv"))
-		} else if err != nil {
+		if err != nil {
 			t.Fatal(err)
-		} else if s.Model.Name() == "random_forest" {
-			args = append(args, "--trees", "2")
 		}
-		if len(args) > 4 && args[4] == "--data" {
+		if s.Model.Name() == "random_forest" {
 			args = append(args, "--trees", "2")
 		}
 		var first []byte

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -51,6 +50,7 @@ type reproduction struct {
 	SCPE, Accuracy, Retrains means
 	Paper                    paperTables
 	Verdicts                 []verdict
+	Warnings                 []string
 	order                    []string // scenarios in the order run
 }
 
@@ -63,12 +63,12 @@ type verdict struct {
 func newReproduceCmd() *cobra.Command {
 	var seeds, trees int
 	var quick bool
-	var format, data, figDir string
+	var format, data, figDir, detectorReset string
 	cmd := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run the paper's experiments and set our tables beside the paper's",
-		Long: `reproduce runs every algorithm on the paper's six synthetic scenarios (and Electricity when
-its CSV is found) over 25 retraining costs in (0, R_max] and several seeds, averages SCPE, query
+		Long: `reproduce runs every algorithm on the paper's six synthetic scenarios and Electricity over 25
+retraining costs in (0, R_max] (one grid per scenario, R_max the largest over the seeds) and several seeds, averages SCPE, query
 accuracy and the number of retrains as the paper's tables 2-4 do, prints them beside the paper's
 published numbers, and says for each of the paper's claims whether our run agrees.
 
@@ -95,10 +95,10 @@ published numbers, and says for each of the paper's claims whether our run agree
 				SCPE: means{}, Accuracy: means{}, Retrains: means{}, Skipped: map[string]string{}}
 			var sweepRows []figures.SweepRow
 			var figFiles []string
-			bar := newProgress(os.Stderr, len(reproScenarios)*seeds)
+			bar := newProgress(cmd.ErrOrStderr(), len(reproScenarios)*seeds)
 			unit := 0
 			for _, name := range reproScenarios {
-				f := scenarioFlags{trees: trees, seed: -1, r: math.NaN()}
+				f := scenarioFlags{trees: trees, seed: -1, r: math.NaN(), detectorReset: detectorReset}
 				if name == "electricity" {
 					f.data = data
 				}
@@ -114,14 +114,28 @@ published numbers, and says for each of the paper's claims whether our run agree
 				rep.order = append(rep.order, name)
 				acc := map[string][3]float64{} // per algorithm: sum of SCPE, accuracy, retrains
 				counts := map[string][3]int{}
+				// One cost grid for all seeds, from the largest R_max: the means average like with like.
+				var ms []*sim.Matrix
+				var rmaxes []float64
+				scale := 0.0
 				for si := range seeds {
 					bar.set(unit, "%s seed %d", name, si)
 					m, err := computeMatrix(cmd.Context(), s, s.Seed+uint64(si), workers(cmd), true, sim.ColumnOrder, nil)
 					if err != nil {
 						return err
 					}
+					ms = append(ms, m)
+					rmaxes = append(rmaxes, algos.RMax(m))
+					scale = max(scale, offlineScale(m))
+					unit++
+				}
+				costs, warning := costSpec{auto: true, n: steps}.grid(rmaxes, scale)
+				if warning != "" {
+					rep.Warnings = append(rep.Warnings, name+": "+warning)
+				}
+				for si, m := range ms {
 					if figDir != "" && si == 0 {
-						res, err := algos.Evaluate(m, s.RetrainCost, algos.Names, m.T-1)
+						res, err := s.Evaluation.Evaluate(m, s.RetrainCost, algos.Names, m.T-1)
 						if err != nil {
 							return err
 						}
@@ -131,9 +145,8 @@ published numbers, and says for each of the paper's claims whether our run agree
 						}
 						figFiles = append(figFiles, files...)
 					}
-					cs := costSpec{auto: true, n: steps}
-					for _, r := range cs.costs(m) {
-						res, err := algos.Evaluate(m, algos.Constant(r), reproAlgos, m.T-1)
+					for _, r := range costs {
+						res, err := s.Evaluation.Evaluate(m, algos.Constant(r), reproAlgos, m.T-1)
 						if err != nil {
 							return err
 						}
@@ -153,7 +166,6 @@ published numbers, and says for each of the paper's claims whether our run agree
 							acc[x.Algorithm], counts[x.Algorithm] = a, c
 						}
 					}
-					unit++
 				}
 				for i, dst := range []means{rep.SCPE, rep.Accuracy, rep.Retrains} {
 					dst[name] = map[string]float64{}
@@ -190,7 +202,8 @@ published numbers, and says for each of the paper's claims whether our run agree
 	cmd.Flags().IntVar(&trees, "trees", 0, "trees per forest (0: the scenarios' 100)")
 	cmd.Flags().BoolVar(&quick, "quick", false, "1 seed, 10 trees, 8 costs: under a minute")
 	cmd.Flags().StringVar(&format, "format", "table", "table or json")
-	cmd.Flags().StringVar(&data, "data", "", "the Electricity CSV (default: looked for in ./data and ../shared/data)")
+	cmd.Flags().StringVar(&data, "data", "", "the Electricity CSV (default: $CARA_DATA/electricity.csv, else the embedded copy)")
+	cmd.Flags().StringVar(&detectorReset, "detector-reset", "", "never (the default) or on_retrain: when ADWIN and DDM are reset")
 	cmd.Flags().StringVar(&figDir, "figures", "", "also draw every figure of the paper's scenarios into DIR (PNG)")
 	return cmd
 }
@@ -209,7 +222,7 @@ func (r *reproduction) jsonSafe() any {
 	}
 	return map[string]any{"quick": r.Quick, "seeds": r.Seeds, "cost_steps": r.Steps, "trees": r.Trees,
 		"skipped": r.Skipped, "scpe": conv(r.SCPE), "query_accuracy": conv(r.Accuracy),
-		"retrains": conv(r.Retrains), "paper": r.Paper, "verdicts": r.Verdicts}
+		"retrains": conv(r.Retrains), "paper": r.Paper, "verdicts": r.Verdicts, "warnings": nonNil(r.Warnings)}
 }
 
 func (r *reproduction) write(w io.Writer) {
@@ -253,6 +266,7 @@ func (r *reproduction) write(w io.Writer) {
 	for s, why := range r.Skipped {
 		fmt.Fprintf(w, "\nskipped %s: %s\n", s, why)
 	}
+	writeWarnings(w, r.Warnings)
 	fmt.Fprintln(w, "\nThe paper's claims, checked against this run:")
 	for _, v := range r.Verdicts {
 		mark := "agrees   "

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"text/tabwriter"
 
@@ -17,14 +16,15 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// resultJSON is one algorithm's outcome in `cara run --format json` (see the README).
+// resultJSON is one algorithm's outcome in `cara run --format json` (see the README). A mean over
+// seeds has no retrain batches (Retrains nil: omitted; each run has its own).
 type resultJSON struct {
 	Algorithm     string         `json:"algorithm"`
 	StrategyCost  num            `json:"strategy_cost"`
 	SCPE          num            `json:"scpe"`
 	Gap           num            `json:"gap"`
 	QueryAccuracy num            `json:"query_accuracy"`
-	Retrains      []int          `json:"retrains"`
+	Retrains      []int          `json:"retrains,omitzero"`
 	RetrainCount  num            `json:"retrain_count"`
 	Params        map[string]num `json:"params"`
 	OfflineCost   num            `json:"offline_cost"`
@@ -52,14 +52,16 @@ func (c costText) MarshalJSON() ([]byte, error) {
 }
 
 type runJSON struct {
-	Seed    uint64       `json:"seed"`
-	Results []resultJSON `json:"results"`
+	Seed     uint64       `json:"seed"`
+	Warnings []string     `json:"warnings"`
+	Results  []resultJSON `json:"results"`
 }
 
 type runOutput struct {
 	Scenario    string       `json:"scenario"`
 	RetrainCost costText     `json:"retrain_cost"`
 	Seeds       []uint64     `json:"seeds"`
+	Warnings    []string     `json:"warnings"`
 	Runs        []runJSON    `json:"runs,omitempty"`
 	Results     []resultJSON `json:"results"`
 }
@@ -103,17 +105,41 @@ func meanOf(rs []resultJSON) resultJSON {
 	out.QueryAccuracy, out.Spread.QueryAccuracy = stat(func(r resultJSON) num { return r.QueryAccuracy })
 	out.RetrainCount, out.Spread.RetrainCount = stat(func(r resultJSON) num { return r.RetrainCount })
 	out.OfflineCost, _ = stat(func(r resultJSON) num { return r.OfflineCost })
-	keys := map[string]bool{}
-	for _, r := range rs {
-		for k := range r.Params {
-			keys[k] = true
+	out.Params = meanParams(rs)
+	return out
+}
+
+// meanParams averages the tuned parameters over seeds where a mean means something: theta and
+// theta_c are thresholds on a continuous scale (their mean is +Inf, null in JSON, when a seed's
+// is); CARA-P's period and offset are given only when every seed chose the same (averaging
+// offsets of different periods means nothing). Nil when nothing is left.
+func meanParams(rs []resultJSON) map[string]num {
+	out := map[string]num{}
+	for _, k := range []string{"theta", "theta_c"} {
+		sum, n := 0.0, 0
+		for _, r := range rs {
+			if v, ok := r.Params[k]; ok {
+				sum += float64(v)
+				n++
+			}
+		}
+		if n == len(rs) {
+			out[k] = num(sum / float64(n))
 		}
 	}
-	if len(keys) > 0 {
-		out.Params = map[string]num{}
-		for k := range keys {
-			out.Params[k], _ = stat(func(r resultJSON) num { return r.Params[k] })
+	same := true
+	for _, r := range rs {
+		for _, k := range []string{"period", "offset"} {
+			a, aok := r.Params[k]
+			b, bok := rs[0].Params[k]
+			same = same && aok && bok && (a == b || math.IsNaN(float64(a)) && math.IsNaN(float64(b)))
 		}
+	}
+	if same {
+		out["period"], out["offset"] = rs[0].Params["period"], rs[0].Params["offset"]
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -141,16 +167,16 @@ func newRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := runOutput{Scenario: s.Name, RetrainCost: costText(s.RetrainCostText)}
+			out := runOutput{Scenario: s.Name, RetrainCost: costText(s.RetrainCostText), Warnings: []string{}}
 			var perSeed [][]resultJSON
 			for i := range seeds {
 				seed := s.Seed + uint64(i)
 				// Figures draw the whole matrix, cross-block cells included.
-				m, err := computeMatrix(cmd.Context(), s, seed, workers(cmd), figures == "", sim.ColumnOrder, os.Stderr)
+				m, err := computeMatrix(cmd.Context(), s, seed, workers(cmd), figures == "", sim.ColumnOrder, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
-				res, err := algos.Evaluate(m, s.RetrainCost, s.Algorithms, m.T-1)
+				res, err := s.Evaluation.Evaluate(m, s.RetrainCost, s.Algorithms, m.T-1)
 				if err != nil {
 					return err
 				}
@@ -158,8 +184,15 @@ func newRunCmd() *cobra.Command {
 				for _, r := range res {
 					rj = append(rj, resultOf(r))
 				}
+				warnings := algos.Warnings(m, m.T-1, res)
+				for _, w := range warnings {
+					if seeds > 1 {
+						w = fmt.Sprintf("seed %d: %s", seed, w)
+					}
+					out.Warnings = append(out.Warnings, w)
+				}
 				out.Seeds = append(out.Seeds, seed)
-				out.Runs = append(out.Runs, runJSON{Seed: seed, Results: rj})
+				out.Runs = append(out.Runs, runJSON{Seed: seed, Warnings: nonNil(warnings), Results: rj})
 				perSeed = append(perSeed, rj)
 				if figures != "" && i == 0 {
 					files, err := runFigures(s, seed, m, res, figures, figFormat)
@@ -194,6 +227,7 @@ func newRunCmd() *cobra.Command {
 		},
 	}
 	f.register(cmd, true)
+	f.registerDetectorReset(cmd)
 	cmd.Flags().StringVar(&format, "format", "table", "table, csv or json")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "run this many seeds (seed, seed+1, ...) and report means and spread")
 	cmd.Flags().StringVar(&figures, "figures", "", "also draw this run's figures into DIR")
@@ -222,8 +256,30 @@ func writeRunTable(w io.Writer, s *scenarios.Scenario, out runOutput) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is 0); gap = cost - Oracle.")
+	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is <= 0); gap = cost - Oracle.")
+	if len(out.Seeds) > 1 {
+		fmt.Fprintln(w, "Means over seeds (± the standard deviation); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.")
+	}
+	writeWarnings(w, out.Warnings)
 	return nil
+}
+
+// writeWarnings prints warnings under a table, one per line.
+func writeWarnings(w io.Writer, warnings []string) {
+	if len(warnings) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, x := range warnings {
+		fmt.Fprintln(w, "warning:", x)
+	}
+}
+
+// nonNil makes an empty list print as [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func writeRunCSV(w io.Writer, out runOutput) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,11 +13,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -35,6 +36,7 @@ type sweepRow struct {
 	RetrainBatches []int          `json:"retrain_batches"`
 	Params         map[string]num `json:"params"`
 	OfflineCost    num            `json:"offline_cost"`
+	Warnings       []string       `json:"warnings"`
 }
 
 // rowKey identifies a row for resuming and merging. Costs are compared through their shortest
@@ -76,27 +78,100 @@ func parseCosts(s string) (costSpec, error) {
 	return costSpec{from: from, to: to, n: n}, nil
 }
 
-// costs lists the retraining costs; auto spreads n steps over (0, R_max] of that seed's matrix.
-func (c costSpec) costs(m *sim.Matrix) []float64 {
+// grid lists the retraining costs: FROM:TO:N evenly spaced, or for auto n steps over (0, R_max]
+// with R_max the largest over the seeds (rmaxes), so that every seed replays the same costs and a
+// plot over seeds averages like with like. warning is set when R_max is about 0.
+func (c costSpec) grid(rmaxes []float64, scale float64) (costs []float64, warning string) {
 	out := make([]float64, c.n)
-	if c.auto {
-		rmax := algos.RMax(m)
-		if rmax <= 0 {
-			rmax = 1e-6 // never retraining is optimal at any cost: a tiny range still shows it
-		}
+	if !c.auto {
 		for i := range out {
-			out[i] = rmax * float64(i+1) / float64(c.n)
+			if c.n == 1 {
+				out[i] = c.from
+			} else {
+				out[i] = c.from + (c.to-c.from)*float64(i)/float64(c.n-1)
+			}
 		}
-		return out
+		return out, ""
+	}
+	rmax := 0.0
+	for _, r := range rmaxes {
+		rmax = max(rmax, r)
+	}
+	if rmax <= negligible*scale {
+		warning = fmt.Sprintf("R_max is about 0 (%.3g): no retrain pays on the offline block at any R; pass --costs FROM:TO:N", rmax)
+		if rmax <= 0 {
+			rmax = 1e-6 // a tiny range still shows that never retraining is optimal
+		}
 	}
 	for i := range out {
-		if c.n == 1 {
-			out[i] = c.from
-		} else {
-			out[i] = c.from + (c.to-c.from)*float64(i)/float64(c.n-1)
+		out[i] = rmax * float64(i+1) / float64(c.n)
+	}
+	return out, warning
+}
+
+// negligible is how small R_max is against the offline block's typical |C| to count as about 0.
+const negligible = 1e-6
+
+// offlineScale is the mean |C[t', t]| over the offline block's off-diagonal cells: the scale an
+// R_max is compared with.
+func offlineScale(m algos.Matrix) float64 {
+	sum, n := 0.0, 0
+	for t := 1; t < m.Offline(); t++ {
+		for tp := range t {
+			if v := m.Staleness(tp, t); !math.IsNaN(v) {
+				sum += math.Abs(v)
+				n++
+			}
 		}
 	}
-	return out
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// prefixStream is a stream cut to its first n batches.
+type prefixStream struct {
+	sim.Stream
+	n int
+}
+
+func (p prefixStream) Len() int { return p.n }
+
+// offlineMatrix computes only the offline block of a seed's matrix (and one online column, which
+// the engine needs): R_max reads nothing else, and every cell is the full run's, bit for bit.
+func offlineMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, workers int) (*sim.Matrix, error) {
+	cfg, err := s.Config(seed)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Stream = prefixStream{cfg.Stream, s.Offline + 1}
+	cfg.Workers, cfg.SkipCross = workers, true
+	return sim.Run(ctx, cfg, nil)
+}
+
+// autoGrid is the auto cost grid of seeds seed0.. seed0+seeds-1: R_max of each from its offline
+// block, one grid from the largest.
+func autoGrid(ctx context.Context, cs costSpec, seed0 uint64, seeds int, offline func(seed uint64) (*sim.Matrix, error)) ([]float64, string, error) {
+	if !cs.auto {
+		costs, _ := cs.grid(nil, 0)
+		return costs, "", nil
+	}
+	var rmaxes []float64
+	scale := 0.0
+	for i := range seeds {
+		m, err := offline(seed0 + uint64(i))
+		if err != nil {
+			return nil, "", err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, "", err
+		}
+		rmaxes = append(rmaxes, algos.RMax(m))
+		scale = max(scale, offlineScale(m))
+	}
+	costs, warning := cs.grid(rmaxes, scale)
+	return costs, warning, nil
 }
 
 // shard is --shard I/N: this run does the units (seed, cost index) whose index k over all units,
@@ -184,107 +259,142 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 			if err != nil {
 				return err
 			}
-			return sweep(cmd, s.Name, seeds, cs, sh, out, func(seed uint64) (*sim.Matrix, error) {
-				return computeMatrix(cmd.Context(), s, seed, workers(cmd), true, sim.ColumnOrder, nil)
-			}, s.Seed, s.Algorithms)
+			if err := checkOutputFile(out); err != nil {
+				return err
+			}
+			job := sweepJob{name: s.Name, seed0: s.Seed, seeds: seeds, costs: cs, shard: sh, out: out,
+				names: s.Algorithms, eval: s.Evaluation,
+				matrix: func(seed uint64) (*sim.Matrix, error) {
+					return computeMatrix(cmd.Context(), s, seed, workers(cmd), true, sim.ColumnOrder, nil)
+				},
+				offline: func(seed uint64) (*sim.Matrix, error) {
+					return offlineMatrix(cmd.Context(), s, seed, workers(cmd))
+				}}
+			warnings, err := job.run(cmd)
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning:", w)
+			}
+			return err
 		},
 	}
 	f.register(cmd, false)
-	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max]) or FROM:TO:N")
+	f.registerDetectorReset(cmd)
+	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], R_max the largest over the seeds) or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N), for batch schedulers")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed")
 	return cmd
 }
 
-// sweep runs the units of this shard that the output file does not hold yet.
-func sweep(cmd *cobra.Command, name string, seeds int, cs costSpec, sh shard, out string,
-	matrix func(seed uint64) (*sim.Matrix, error), seed0 uint64, names []string) error {
+// sweepJob is one sweep: which units, where they go, and how to compute a seed's matrix (whole,
+// and its offline block alone for the cost grid).
+type sweepJob struct {
+	name    string
+	seed0   uint64
+	seeds   int
+	costs   costSpec
+	shard   shard
+	out     string
+	names   []string
+	eval    algos.Options
+	matrix  func(seed uint64) (*sim.Matrix, error)
+	offline func(seed uint64) (*sim.Matrix, error)
+}
+
+// run runs the units of this shard that the output file does not hold yet, and returns the
+// distinct warnings of the rows it wrote.
+func (j sweepJob) run(cmd *cobra.Command) ([]string, error) {
 	done := map[rowKey]bool{}
-	file, err := os.OpenFile(out, os.O_RDWR|os.O_CREATE, 0o644)
+	file, err := os.OpenFile(j.out, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer file.Close()
-	rows, good, err := readRows(file, out, true)
+	rows, good, err := readRows(file, j.out, true)
 	if err != nil {
-		return fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
+		return nil, fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
 	}
 	if err := file.Truncate(good); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := file.Seek(good, io.SeekStart); err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range rows {
 		done[keyOf(r)] = true
 	}
 	total := 0
-	for k := 0; k < seeds*cs.n; k++ {
-		if sh.has(k) {
+	for k := 0; k < j.seeds*j.costs.n; k++ {
+		if j.shard.has(k) {
 			total++
 		}
 	}
 	bar := newProgress(cmd.ErrOrStderr(), total)
+	bar.set(0, "the cost grid: R_max of every seed's offline block")
+	costs, gridWarning, err := autoGrid(cmd.Context(), j.costs, j.seed0, j.seeds, j.offline)
+	if err != nil {
+		return nil, err
+	}
+	var warnings []string
+	warn := func(ws []string) {
+		for _, w := range ws {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
 	unit := 0
-	for si := range seeds {
-		seed := seed0 + uint64(si)
+	for si := range j.seeds {
+		seed := j.seed0 + uint64(si)
 		var mine []int
-		for ri := range cs.n {
-			if sh.has(si*cs.n + ri) {
+		for ri := range j.costs.n {
+			if j.shard.has(si*j.costs.n + ri) {
 				mine = append(mine, ri)
 			}
 		}
-		if len(mine) == 0 {
+		all := true
+		for _, ri := range mine {
+			for _, a := range j.names {
+				all = all && done[keyOf(sweepRow{Scenario: j.name, Seed: seed, RetrainCost: costs[ri], Algorithm: a})]
+			}
+		}
+		if all {
+			unit += len(mine)
+			bar.set(unit, "seed %d already done", seed)
 			continue
 		}
-		// Fixed costs tell which units are done before any work; auto costs need the matrix.
-		var m *sim.Matrix
-		var costs []float64
-		if !cs.auto {
-			costs = cs.costs(nil)
-			all := true
-			for _, ri := range mine {
-				for _, a := range names {
-					all = all && done[keyOf(sweepRow{Scenario: name, Seed: seed, RetrainCost: costs[ri], Algorithm: a})]
-				}
-			}
-			if all {
-				unit += len(mine)
-				bar.set(unit, "seed %d already done", seed)
-				continue
-			}
-		}
 		bar.set(unit, "seed %d: computing the matrix", seed)
-		if m, err = matrix(seed); err != nil {
-			return err
+		m, err := j.matrix(seed)
+		if err != nil {
+			return warnings, err
 		}
-		costs = cs.costs(m)
 		for _, ri := range mine {
 			if err := cmd.Context().Err(); err != nil {
-				return err
+				return warnings, err
 			}
 			r := costs[ri]
-			res, err := algos.Evaluate(m, algos.Constant(r), names, m.T-1)
+			res, err := j.eval.Evaluate(m, algos.Constant(r), j.names, m.T-1)
 			if err != nil {
-				return err
+				return warnings, err
 			}
+			rowWarnings := algos.Warnings(m, m.T-1, res)
+			if gridWarning != "" {
+				rowWarnings = append(rowWarnings, gridWarning)
+			}
+			warn(rowWarnings)
 			for _, x := range res {
-				j := resultOf(x)
-				row := sweepRow{Scenario: name, Seed: seed, RetrainCost: r, Algorithm: j.Algorithm,
-					StrategyCost: j.StrategyCost, SCPE: j.SCPE, Gap: j.Gap, QueryAccuracy: j.QueryAccuracy,
-					Retrains: len(j.Retrains), RetrainBatches: j.Retrains, Params: j.Params, OfflineCost: j.OfflineCost}
+				row := sweepRowOfResult(j.name, seed, r, x, rowWarnings)
 				if done[keyOf(row)] {
 					continue
 				}
 				b, err := json.Marshal(row)
 				if err != nil {
-					return err
+					return warnings, err
 				}
 				// One write per whole line: an interruption never leaves half a row behind
 				// (and a torn line from a crash is dropped on resume).
 				if _, err := file.Write(append(b, '\n')); err != nil {
-					return err
+					return warnings, err
 				}
 				done[keyOf(row)] = true
 			}
@@ -293,37 +403,17 @@ func sweep(cmd *cobra.Command, name string, seeds int, cs costSpec, sh shard, ou
 		}
 	}
 	bar.finish()
-	return file.Sync()
+	return warnings, file.Sync()
 }
 
-// progress is a bar with an ETA on stderr.
-type progress struct {
-	l     *line
-	total int
-	start time.Time
+// sweepRowOfResult is one algorithm's result at (seed, R) as a sweep line.
+func sweepRowOfResult(scenario string, seed uint64, r float64, x algos.Result, warnings []string) sweepRow {
+	j := resultOf(x)
+	return sweepRow{Scenario: scenario, Seed: seed, RetrainCost: r, Algorithm: j.Algorithm,
+		StrategyCost: j.StrategyCost, SCPE: j.SCPE, Gap: j.Gap, QueryAccuracy: j.QueryAccuracy,
+		Retrains: len(j.Retrains), RetrainBatches: j.Retrains, Params: j.Params, OfflineCost: j.OfflineCost,
+		Warnings: nonNil(warnings)}
 }
-
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{l: newLine(w), total: total, start: time.Now()}
-}
-
-func (p *progress) set(done int, format string, args ...any) {
-	const width = 30
-	frac := 1.0
-	if p.total > 0 {
-		frac = float64(done) / float64(p.total)
-	}
-	eta := "?"
-	if done > 0 {
-		left := time.Duration(float64(time.Since(p.start)) * (1 - frac) / frac)
-		eta = left.Round(time.Second).String()
-	}
-	n := int(frac * width)
-	p.l.printf("[%s%s] %3.0f%% %d/%d  ETA %s  %s", strings.Repeat("#", n), strings.Repeat(".", width-n),
-		100*frac, done, p.total, eta, fmt.Sprintf(format, args...))
-}
-
-func (p *progress) finish() { p.l.done() }
 
 func newMergeCmd() *cobra.Command {
 	var out string
@@ -335,6 +425,9 @@ func newMergeCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("merge needs -o FILE")
+			}
+			if err := checkOutputFile(out); err != nil {
+				return err
 			}
 			var all []sweepRow
 			seen := map[rowKey]bool{}
