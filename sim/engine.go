@@ -267,6 +267,11 @@ func (r *runner) parallel(ctx context.Context, n int, f func(i int) error) error
 			break
 		}
 		g.Go(func() error {
+			// Yield after each item: a server's sessions wait in the same run queues as the
+			// engine, and a cell is far shorter than the scheduler's 10 ms slice. Measured with two
+			// runs computing on two cores, a 5 ms request's latency fell from 45 ms to 20 ms
+			// (median) and from 150-290 ms to 40-100 ms (99th percentile).
+			defer runtime.Gosched()
 			if ctx.Err() != nil || int64(i) > failed.Load() {
 				return nil
 			}

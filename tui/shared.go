@@ -348,11 +348,18 @@ func ordinal(n int) string {
 	return fmt.Sprintf("%d%s", n, suffix)
 }
 
-// roughly says a wait to the nearest second (at least 1), or minute past 90 s.
+// roughly says a wait as precisely as an estimate deserves: to the second below 10 s, to 5 s below
+// a minute, to 10 s below 90 s, then in minutes. A coarse estimate also changes less often, and
+// each change redraws a waiting player.
 func roughly(d time.Duration) string {
 	s := int((d + time.Second/2) / time.Second)
-	if s < 90 {
+	switch {
+	case s < 10:
 		return fmt.Sprintf("%d s", max(s, 1))
+	case s < 60:
+		return fmt.Sprintf("%d s", (s+2)/5*5)
+	case s < 90:
+		return fmt.Sprintf("%d s", (s+5)/10*10)
 	}
 	return fmt.Sprintf("%d min", (s+30)/60)
 }

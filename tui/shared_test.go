@@ -200,8 +200,9 @@ func TestQueueEstimate(t *testing.T) {
 	for range 3 {
 		runs.queue = append(runs.queue, &sharedRun{state: runQueued, cfg: sim.Config{Scenario: "covcon-d"}})
 	}
-	// Slots free at 3 and 8; the 1st in line starts at 3 (then ends at 11), the 2nd at 8, the 3rd at 11.
-	for i, want := range []string{"queued: 1st, about 3 s", "queued: 2nd, about 8 s", "queued: 3rd, about 11 s"} {
+	// Slots free at 3 and 8; the 1st in line starts at 3 (then ends at 11), the 2nd at 8, the 3rd at 11
+	// (shown to 5 s at that range).
+	for i, want := range []string{"queued: 1st, about 3 s", "queued: 2nd, about 8 s", "queued: 3rd, about 10 s"} {
 		runs.mu.Lock()
 		q := runs.queueLocked(runs.queue[i])
 		runs.mu.Unlock()
@@ -227,7 +228,8 @@ func TestOrdinalAndRoughly(t *testing.T) {
 			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
 		}
 	}
-	for d, want := range map[time.Duration]string{time.Millisecond: "1 s", 7400 * time.Millisecond: "7 s", 7600 * time.Millisecond: "8 s", 89 * time.Second: "89 s", 150 * time.Second: "3 min"} {
+	for d, want := range map[time.Duration]string{time.Millisecond: "1 s", 7400 * time.Millisecond: "7 s", 7600 * time.Millisecond: "8 s", 12 * time.Second: "10 s", 13 * time.Second: "15 s", 59 * time.Second: "60 s", 84 * time.Second: "80 s",
+		89 * time.Second: "90 s", 150 * time.Second: "3 min"} {
 		if got := roughly(d); got != want {
 			t.Errorf("roughly(%v) = %q, want %q", d, got, want)
 		}

@@ -114,6 +114,7 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 
 	var mu sync.Mutex
 	var steps, toMatrix []time.Duration
+	slowestBy := map[string]time.Duration{} // slowest step by key
 	var queuedSeen []string
 	peakSessions := 0.0
 	var wg sync.WaitGroup
@@ -156,7 +157,11 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 					if err := scr.waitAfter(mark, k.shows, 30*time.Second); err != nil {
 						return err
 					}
-					mine = append(mine, time.Since(t1))
+					d := time.Since(t1)
+					mine = append(mine, d)
+					mu.Lock()
+					slowestBy[k.key] = max(slowestBy[k.key], d)
+					mu.Unlock()
 				}
 				mu.Lock()
 				steps = append(steps, mine...)
@@ -219,7 +224,21 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 		n, wall.Round(time.Second), pct(toMatrix, 0.5), pct(toMatrix, 1), len(queuedSeen), example, res.started, m["cara_runs_cached"],
 		m["cara_cache_bytes"]/1e6, pct(steps, 0.5), pct(steps, 0.99), res.slowest.Round(time.Millisecond), len(steps), peak,
 		cpu.Round(time.Second), (cpu / time.Duration(n)).Round(10*time.Millisecond))
+	var by []string
+	for _, k := range []string{"l", "G", "h", "]"} {
+		by = append(by, fmt.Sprintf("%s %v", k, slowestBy[k].Round(time.Millisecond)))
+	}
+	t.Logf("slowest by key: %s; load average at the end %s", strings.Join(by, ", "), loadAverage())
 	return res
+}
+
+// loadAverage is the machine's 1-minute load average (the machine may be shared).
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // cpuTime is a process's user + system CPU time, from /proc (Linux; 0 elsewhere).
