@@ -277,8 +277,7 @@ func (r *runner) parallel(ctx context.Context, n int, f func(i int) error) error
 			}
 			if err := recovered(func() error { return f(i) })(); err != nil {
 				errs[i] = err
-				for cur := failed.Load(); int64(i) < cur && !failed.CompareAndSwap(cur, int64(i)); cur = failed.Load() {
-				}
+				storeMin(&failed, int64(i))
 			}
 			return nil
 		})
@@ -293,6 +292,12 @@ func (r *runner) parallel(ctx context.Context, n int, f func(i int) error) error
 		}
 	}
 	return nil
+}
+
+// storeMin lowers a to v, unless it is lower already.
+func storeMin(a *atomic.Int64, v int64) {
+	for cur := a.Load(); v < cur && !a.CompareAndSwap(cur, v); cur = a.Load() {
+	}
 }
 
 func (r *runner) fit(t int) (Model, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -197,7 +198,15 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 		if !slices.Contains(names, "oracle") {
 			names = append([]string{"oracle"}, names...)
 		}
-		res, err := s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos)
+		replay := func() ([]algos.Result, error) { return s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos) }
+		var res []algos.Result
+		var err error
+		if s.w != nil {
+			// Every watcher of the run has the same cells up to pos: one replay serves them all.
+			res, err = s.w.run.replays.get(replayKey{pos, scale, strings.Join(names, ",")}, replay)
+		} else {
+			res, err = replay()
+		}
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -93,6 +94,7 @@ type sharedRun struct {
 	bytes    int64
 	err      error
 	changed  chan struct{} // closed and replaced at every change a watcher may wait for
+	replays  replayCache
 }
 
 // meanDuration is a running mean.
@@ -290,6 +292,52 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 			r.idle = r.idle[1:]
 		}
 	}
+}
+
+// replayCache shares the algorithms' replays between a run's watchers: players on one run at the
+// same batch and R (a room told to press End, students following a presenter) replay once, the
+// others wait for that one. The last few are kept. It has a lock of its own: a replay takes
+// milliseconds, and the run's columns must not wait for it.
+type replayCache struct {
+	mu      sync.Mutex
+	entries map[replayKey]*replayEntry
+	order   []replayKey // oldest first
+}
+
+type replayKey struct {
+	pos   int
+	scale float64
+	names string
+}
+
+type replayEntry struct {
+	once sync.Once
+	res  []algos.Result
+	err  error
+}
+
+// replaysKept bounds a run's cache: a replay of a 100-batch run is some tens of kB.
+const replaysKept = 16
+
+// get returns the replay of k, computing it with compute unless a watcher has (or is doing so).
+func (c *replayCache) get(k replayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	if !ok {
+		if c.entries == nil {
+			c.entries = map[replayKey]*replayEntry{}
+		}
+		e = &replayEntry{}
+		c.entries[k] = e
+		c.order = append(c.order, k)
+		if len(c.order) > replaysKept {
+			delete(c.entries, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.res, e.err = compute() })
+	return e.res, e.err
 }
 
 // eventBytes estimates the memory an event holds: its cells and their error bitsets.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -50,6 +51,30 @@ func TestSharedRuns(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Players of one run at the same batch and R share one replay, the one they would compute alone.
+	press(players[0], "end")
+	press(players[1], "end")
+	a, b := players[0].rp.results, players[1].rp.results
+	if len(a) == 0 || &a[0] != &b[0] {
+		t.Error("two players at the same batch and R replayed twice")
+	}
+	names := s.Algorithms
+	if !slices.Contains(names, "oracle") {
+		names = append([]string{"oracle"}, names...)
+	}
+	own, err := s.Evaluation.Evaluate(players[2].s.Matrix, s.RetrainCost, names, 11)
+	if err != nil || len(own) != len(a) {
+		t.Fatalf("replay alone: %v, %d results against %d", err, len(own), len(a))
+	}
+	for i := range own {
+		if own[i].Algorithm != a[i].Algorithm || own[i].Strategy.Cost() != a[i].Strategy.Cost() {
+			t.Errorf("%s: shared replay cost %v, alone %v", own[i].Algorithm, a[i].Strategy.Cost(), own[i].Strategy.Cost())
+		}
+	}
+	press(players[1], "]")
+	if &players[1].rp.results[0] == &a[0] {
+		t.Error("another R reused the replay")
 	}
 	for _, p := range players {
 		p.s.Stop()

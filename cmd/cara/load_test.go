@@ -179,6 +179,7 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 	}
 	// Watch the room from the metrics while it works.
 	done := make(chan struct{})
+	var busiest map[string]float64 // the snapshot with the most sessions, then the longest queue
 	go func() {
 		for {
 			select {
@@ -189,6 +190,10 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 			if m, err := scrapeErr(metricsURL); err == nil {
 				mu.Lock()
 				peakSessions = max(peakSessions, m["cara_sessions"])
+				if busiest == nil || m["cara_sessions"] > busiest["cara_sessions"] ||
+					m["cara_sessions"] == busiest["cara_sessions"] && m["cara_runs_queued"] > busiest["cara_runs_queued"] {
+					busiest = m
+				}
 				mu.Unlock()
 			}
 		}
@@ -229,6 +234,16 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 		by = append(by, fmt.Sprintf("%s %v", k, slowestBy[k].Round(time.Millisecond)))
 	}
 	t.Logf("slowest by key: %s; load average at the end %s", strings.Join(by, ", "), loadAverage())
+	mu.Lock()
+	var lines []string
+	for k, v := range busiest {
+		if strings.HasPrefix(k, "cara_") || k == "go_goroutines" {
+			lines = append(lines, fmt.Sprintf("%s %g", k, v))
+		}
+	}
+	mu.Unlock()
+	slices.Sort(lines)
+	t.Logf("the metrics at the busiest moment:\n%s", strings.Join(lines, "\n"))
 	return res
 }
 
