@@ -116,6 +116,7 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 	var steps, toMatrix []time.Duration
 	slowestBy := map[string]time.Duration{} // slowest step by key
 	var queuedSeen []string
+	longest, longestQueued := time.Duration(0), "" // the longest wait for a matrix, and what it first showed
 	peakSessions := 0.0
 	var wg sync.WaitGroup
 	for i := range n {
@@ -169,6 +170,9 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 				if q != "" {
 					queuedSeen = append(queuedSeen, q)
 				}
+				if took > longest {
+					longest, longestQueued = took, q
+				}
 				mu.Unlock()
 				return nil
 			}()
@@ -221,8 +225,8 @@ func room(t *testing.T, n int, user func(i int) string) roomResult {
 		return d[min(int(p*float64(len(d))), len(d)-1)].Round(time.Millisecond)
 	}
 	example := ""
-	if len(queuedSeen) > 0 {
-		example = fmt.Sprintf(", e.g. %q", queuedSeen[len(queuedSeen)-1])
+	if longestQueued != "" {
+		example = fmt.Sprintf(" (the last to get its matrix first showed %q)", longestQueued)
 	}
 	t.Logf("%d sessions in %v: matrix in after %v (median) to %v (last); %d of them shown queued%s; %d runs started, %v cached (%.1f MB); "+
 		"steps after the matrix: median %v, p99 %v, slowest %v (%d steps); server peak RSS %.0f MB; server CPU %v (%v per session)",

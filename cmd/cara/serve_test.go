@@ -88,7 +88,7 @@ func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) (*gossh.Client, e
 }
 
 // screen is an interactive session's output, read in the background. It keeps the last few MB
-// (a long session redraws a lot), and the last queue status it saw.
+// (a long session redraws a lot), and the first queue status it saw.
 type screen struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
@@ -110,7 +110,7 @@ func (s *screen) Write(b []byte) (int, error) {
 	if bytes.Contains(b, []byte("\x1b[c")) {
 		go s.in.Write([]byte("\x1b[?62;c"))
 	}
-	if q := queuedRe.Find(b); q != nil {
+	if q := queuedRe.Find(b); q != nil && s.queued == "" {
 		s.queued = string(q)
 	}
 	n, err := s.buf.Write(b)
