@@ -207,7 +207,7 @@ func TestQueryAccuracyStagger(t *testing.T) {
 
 func TestEvaluateErrorsAndSCPE(t *testing.T) {
 	m := randomMatrix(rand.New(rand.NewPCG(6, 6)), 10, 4)
-	if _, err := Evaluate(m, Constant(1), []string{"cara-t", "nope"}, 9); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
+	if _, err := Evaluate(m, Constant(1), []Name{"cara-t", "nope"}, 9); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
 		t.Errorf("unknown name: error %v", err)
 	}
 	if _, err := Evaluate(m, Constant(1), Names, 3); err == nil {
@@ -307,11 +307,11 @@ func TestDetectorPolicyNeverReset(t *testing.T) {
 	// 1..4 feeds M_1's clean batch 2, its all-wrong batch 3 (a drift: retrain), then M_3's clean
 	// batch 4, which only a detector that was not reset takes for a drift.
 	g := errorMatrix(5, 1, 3)
-	def, err := Evaluate(g, Constant(1), []string{"adwin"}, 4)
+	def, err := Evaluate(g, Constant(1), []Name{NameADWIN}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := Options{DetectorReset: ResetOnRetrain}.Evaluate(g, Constant(1), []string{"adwin"}, 4)
+	opt, err := Options{DetectorReset: ResetOnRetrain}.Evaluate(g, Constant(1), []Name{NameADWIN}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func MatrixWarnings(m Matrix, end int) []string {
 // ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0.
 func ResultWarnings(res []Result) []string {
 	for _, r := range res {
-		if r.Algorithm == "oracle" && !(r.Strategy.Cost() > 0) {
+		if r.Algorithm == NameOracle && !(r.Strategy.Cost() > 0) {
 			return []string{fmt.Sprintf("the Oracle's cost is %.4g (<= 0): SCPE is undefined and reported as null; the gap (cost - Oracle) stands in for it",
 				r.Strategy.Cost())}
 		}

@@ -91,12 +91,12 @@ func (g *genData) findDrifts() []sim.Drift {
 		if c.at >= g.T {
 			continue
 		}
-		d := sim.Drift{From: c.at, To: min(g.T-1, max(c.at, int(math.Ceil(float64(c.at)+c.width))-1)), Kind: "abrupt"}
+		d := sim.Drift{From: c.at, To: min(g.T-1, max(c.at, int(math.Ceil(float64(c.at)+c.width))-1)), Kind: sim.DriftAbrupt}
 		switch {
 		case slices.ContainsFunc(g.concepts[:j-1], func(o concept) bool { return o.label.src == c.label.src }):
-			d.Kind = "recurring"
+			d.Kind = sim.DriftRecurring
 		case c.width > 0:
-			d.Kind = "gradual"
+			d.Kind = sim.DriftGradual
 		}
 		for t := d.From; t <= d.To; t++ {
 			inTransition[t] = true
@@ -135,11 +135,11 @@ func (g *genData) findDrifts() []sim.Drift {
 		if !changed(t) {
 			continue
 		}
-		if k := len(out) - 1; k >= 0 && out[k].To == t-1 && out[k].Kind != "gradual" && out[k].Kind != "recurring" && !inTransition[t-1] {
-			out[k].To, out[k].Kind = t, "incremental"
+		if k := len(out) - 1; k >= 0 && out[k].To == t-1 && out[k].Kind != sim.DriftGradual && out[k].Kind != sim.DriftRecurring && !inTransition[t-1] {
+			out[k].To, out[k].Kind = t, sim.DriftIncremental
 			continue
 		}
-		out = append(out, sim.Drift{From: t, To: t, Kind: "abrupt"})
+		out = append(out, sim.Drift{From: t, To: t, Kind: sim.DriftAbrupt})
 	}
 	slices.SortStableFunc(out, func(a, b sim.Drift) int { return a.From - b.From })
 	return out

@@ -82,155 +82,236 @@ func ReadTable(path string, opt TableOptions) (*Table, error) {
 		return nil, err
 	}
 	defer rr.close()
-	header := rr.header
-	tab := &Table{Path: path, label: opt.Label, like: opt.Like}
-	labelAt, batchAt := -1, -1
-	if opt.Label != "" {
-		if labelAt = slices.Index(header, opt.Label); labelAt < 0 {
-			return nil, fmt.Errorf("%s: no label column %q (columns: %s)%s", path, opt.Label, strings.Join(header, ", "), separatorHint(header))
-		}
+	tr := &tableReader{rr: rr, opt: opt, tab: &Table{Path: path, label: opt.Label, like: opt.Like}}
+	if err := tr.locate(); err != nil {
+		return nil, err
 	}
-	if opt.BatchColumn != "" {
-		if batchAt = slices.Index(header, opt.BatchColumn); batchAt < 0 {
-			return nil, fmt.Errorf("%s: no batch column %q (columns: %s)%s", path, opt.BatchColumn, strings.Join(header, ", "), separatorHint(header))
-		}
-		if batchAt == labelAt {
-			return nil, fmt.Errorf("%s: column %q cannot be both the label and the batch column", path, opt.Label)
-		}
+	tr.initColumns()
+	if err := tr.readAll(); err != nil {
+		return nil, err
 	}
+	if err := tr.finishLabels(); err != nil {
+		return nil, err
+	}
+	if err := tr.finishColumns(); err != nil {
+		return nil, err
+	}
+	tr.noteUnknown()
+	tr.tab.encode(tr.vals, tr.rows)
+	return tr.tab, nil
+}
 
-	// The source column of each tableColumn, and its state while reading.
-	var src []int
+// tableReader is ReadTable's state: where the label, batch and feature columns are, and what has
+// been read so far.
+type tableReader struct {
+	rr               *rowReader
+	opt              TableOptions
+	tab              *Table
+	labelAt, batchAt int         // -1 when absent
+	src              []int       // the source column of each of tab.columns
+	cols             []readState // what is known of each feature column while reading
+	// vals holds, row by row, one number per source column: the value of a numeric column, the
+	// category index of a one-hot column (-1 for one the data never had).
+	vals   []float64
+	labels []string // distinct label values in order of appearance
+	codes  []uint8  // each row's index into labels
+	rows   int
+}
+
+// locate finds the label and batch columns and the feature columns (those of Like, by name, when
+// the table is read like another).
+func (tr *tableReader) locate() error {
+	header, path, opt := tr.rr.header, tr.tab.Path, tr.opt
+	column := func(name, what string) (int, error) {
+		if name == "" {
+			return -1, nil
+		}
+		if i := slices.Index(header, name); i >= 0 {
+			return i, nil
+		}
+		return -1, fmt.Errorf("%s: no %s column %q (columns: %s)%s", path, what, name, strings.Join(header, ", "), separatorHint(header))
+	}
+	var err error
+	if tr.labelAt, err = column(opt.Label, "label"); err != nil {
+		return err
+	}
+	if tr.batchAt, err = column(opt.BatchColumn, "batch"); err != nil {
+		return err
+	}
+	if tr.batchAt >= 0 && tr.batchAt == tr.labelAt {
+		return fmt.Errorf("%s: column %q cannot be both the label and the batch column", path, opt.Label)
+	}
 	if opt.Like != nil {
 		for _, c := range opt.Like.columns {
 			i := slices.Index(header, c.name)
 			if i < 0 {
-				return nil, fmt.Errorf("%s: no column %q, which the data (%s) has as a feature (columns here: %s)", path, c.name, opt.Like.Path, strings.Join(header, ", "))
+				return fmt.Errorf("%s: no column %q, which the data (%s) has as a feature (columns here: %s)", path, c.name, opt.Like.Path, strings.Join(header, ", "))
 			}
-			src = append(src, i)
-			tab.columns = append(tab.columns, c)
+			tr.src = append(tr.src, i)
+			tr.tab.columns = append(tr.tab.columns, c)
 		}
-	} else {
-		for i, name := range header {
-			if i != labelAt && i != batchAt {
-				src = append(src, i)
-				tab.columns = append(tab.columns, tableColumn{name: name})
-			}
-		}
-		if len(src) == 0 {
-			return nil, fmt.Errorf("%s: no feature columns besides the label and batch columns (columns: %s)", path, strings.Join(header, ", "))
+		return nil
+	}
+	for i, name := range header {
+		if i != tr.labelAt && i != tr.batchAt {
+			tr.src = append(tr.src, i)
+			tr.tab.columns = append(tr.tab.columns, tableColumn{name: name})
 		}
 	}
-	m := len(src)
-	cols := make([]readState, m)
-	for ci, c := range tab.columns {
-		cols[ci].numeric = true
-		if c.categories != nil { // only with Like: a known one-hot column
-			cols[ci].numeric = false
-			cols[ci].index = make(map[string]int, len(c.categories))
-			for k, v := range c.categories {
-				cols[ci].index[v] = k
-			}
-		}
+	if len(tr.src) == 0 {
+		return fmt.Errorf("%s: no feature columns besides the label and batch columns (columns: %s)", path, strings.Join(header, ", "))
 	}
+	return nil
+}
 
-	// vals holds, row by row, one number per source column: the value of a numeric column, the
-	// category index of a one-hot column (-1 for one the data never had).
-	var vals []float64
-	var labels []string // distinct label values in order of appearance
-	var codes []uint8   // each row's index into labels
-	rows := 0
+// initColumns starts every feature column as numeric, or as Like's one-hot column.
+func (tr *tableReader) initColumns() {
+	tr.cols = make([]readState, len(tr.src))
+	for ci, c := range tr.tab.columns {
+		tr.cols[ci].numeric = true
+		if c.categories != nil { // only with Like: a known one-hot column
+			tr.cols[ci].numeric = false
+			tr.cols[ci].index = make(map[string]int, len(c.categories))
+			for k, v := range c.categories {
+				tr.cols[ci].index[v] = k
+			}
+		}
+	}
+}
+
+// readAll streams the rows.
+func (tr *tableReader) readAll() error {
 	for {
-		rec, err := rr.next()
+		rec, err := tr.rr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		rows++
-		if rows == 1 {
-			vals, codes = rr.presize(m, vals, codes)
+		tr.rows++
+		if tr.rows == 1 {
+			tr.vals, tr.codes = tr.rr.presize(len(tr.src), tr.vals, tr.codes)
 		}
-		for ci, i := range src {
-			vals = append(vals, cols[ci].read(rr, i, rec[i], opt.Like != nil, tab.columns[ci].name))
-			if cols[ci].err != nil && opt.Like != nil {
-				return nil, cols[ci].err // the type is known: the first bad value is the error
-			}
-		}
-		if labelAt >= 0 {
-			v := strings.TrimSpace(rec[labelAt])
-			if v == "" {
-				return nil, rr.errorf(labelAt, "label column %q is empty", opt.Label)
-			}
-			k := slices.Index(labels, v)
-			if k < 0 {
-				if len(labels) > maxLabelValues {
-					break // setClasses refuses this many classes; the rest cannot change that
-				}
-				k = len(labels)
-				labels = append(labels, v)
-			}
-			codes = append(codes, uint8(k))
-		}
-		if batchAt >= 0 {
-			v := strings.TrimSpace(rec[batchAt])
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, rr.errorf(batchAt, "batch column %q: %q is not a whole number", opt.BatchColumn, v)
-			}
-			if k := len(tab.Batch); k > 0 && n < tab.Batch[k-1] {
-				return nil, rr.errorf(batchAt, "batch column %q is not sorted: %d after %d (rows must come in batch order)", opt.BatchColumn, n, tab.Batch[k-1])
-			}
-			tab.Batch = append(tab.Batch, n)
+		if err := tr.readRow(rec); err != nil {
+			return err
 		}
 	}
-	if rows == 0 {
-		return nil, fmt.Errorf("%s: only a header row (%s); no data rows", path, strings.Join(header, ", "))
+	if tr.rows == 0 {
+		return fmt.Errorf("%s: only a header row (%s); no data rows", tr.tab.Path, strings.Join(tr.rr.header, ", "))
 	}
-	if labelAt >= 0 {
-		if err := tab.setClasses(labels, opt); err != nil {
-			return nil, err
-		}
-		var to [maxLabelValues + 1]uint8
-		for k, v := range labels {
-			to[k] = b2u(v == tab.Classes[1])
-		}
-		tab.Y = codes
-		for r, k := range codes {
-			tab.Y[r] = to[k]
-		}
-	}
-	if opt.Like == nil {
-		// The first bad value of a column that stayed numeric, in file order.
-		var first *readState
-		var text []int // columns that hold text
-		for ci := range cols {
-			c := &cols[ci]
-			switch {
-			case !c.numeric:
-				text = append(text, ci)
-			case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
-				first = c
-			}
-		}
-		if first != nil {
-			return nil, first.err
-		}
-		if len(text) > 0 {
-			if err := collectCategories(path, tab.columns, src, text, vals); err != nil {
-				return nil, err
-			}
+	return nil
+}
+
+// readRow takes one row's features, label and batch.
+func (tr *tableReader) readRow(rec []string) error {
+	known := tr.opt.Like != nil
+	for ci, i := range tr.src {
+		tr.vals = append(tr.vals, tr.cols[ci].read(tr.rr, i, rec[i], known, tr.tab.columns[ci].name))
+		if tr.cols[ci].err != nil && known {
+			return tr.cols[ci].err // the type is known: the first bad value is the error
 		}
 	}
-	for ci := range cols {
-		if c := &cols[ci]; c.unknown > 0 {
-			tab.Notes = append(tab.Notes, fmt.Sprintf("%s: column %q has %d value(s) that the data (%s) never had, the first %s; they encode as all zeros",
-				path, tab.columns[ci].name, c.unknown, opt.Like.Path, c.firstUnknown))
+	if tr.labelAt >= 0 {
+		if err := tr.readLabel(rec[tr.labelAt]); err != nil {
+			return err
 		}
 	}
-	tab.encode(vals, rows)
-	return tab, nil
+	if tr.batchAt >= 0 {
+		return tr.readBatch(rec[tr.batchAt])
+	}
+	return nil
+}
+
+// readLabel codes a row's label by its order of first appearance.
+func (tr *tableReader) readLabel(v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return tr.rr.errorf(tr.labelAt, "label column %q is empty", tr.opt.Label)
+	}
+	k := slices.Index(tr.labels, v)
+	if k < 0 {
+		if len(tr.labels) > maxLabelValues {
+			k = maxLabelValues // setClasses refuses this many classes; the rest cannot change that
+		} else {
+			k = len(tr.labels)
+			tr.labels = append(tr.labels, v)
+		}
+	}
+	tr.codes = append(tr.codes, uint8(k))
+	return nil
+}
+
+// readBatch reads a row's batch number; batches come in order.
+func (tr *tableReader) readBatch(v string) error {
+	v = strings.TrimSpace(v)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return tr.rr.errorf(tr.batchAt, "batch column %q: %q is not a whole number", tr.opt.BatchColumn, v)
+	}
+	if k := len(tr.tab.Batch); k > 0 && n < tr.tab.Batch[k-1] {
+		return tr.rr.errorf(tr.batchAt, "batch column %q is not sorted: %d after %d (rows must come in batch order)", tr.opt.BatchColumn, n, tr.tab.Batch[k-1])
+	}
+	tr.tab.Batch = append(tr.tab.Batch, n)
+	return nil
+}
+
+// finishLabels maps the label values to classes 0 and 1.
+func (tr *tableReader) finishLabels() error {
+	if tr.labelAt < 0 {
+		return nil
+	}
+	tab := tr.tab
+	if err := tab.setClasses(tr.labels, tr.opt); err != nil {
+		return err
+	}
+	var to [maxLabelValues + 1]uint8
+	for k, v := range tr.labels {
+		to[k] = b2u(v == tab.Classes[1])
+	}
+	tab.Y = tr.codes
+	for r, k := range tr.codes {
+		tab.Y[r] = to[k]
+	}
+	return nil
+}
+
+// finishColumns reports the first bad value of a column that stayed numeric, in file order, and
+// collects the categories of the columns that hold text. A table read Like another has its
+// columns fixed already.
+func (tr *tableReader) finishColumns() error {
+	if tr.opt.Like != nil {
+		return nil
+	}
+	var first *readState
+	var text []int // columns that hold text
+	for ci := range tr.cols {
+		c := &tr.cols[ci]
+		switch {
+		case !c.numeric:
+			text = append(text, ci)
+		case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
+			first = c
+		}
+	}
+	if first != nil {
+		return first.err
+	}
+	if len(text) == 0 {
+		return nil
+	}
+	return collectCategories(tr.tab.Path, tr.tab.columns, tr.src, text, tr.vals)
+}
+
+// noteUnknown says, once per column, that a table read Like the data has categories the data
+// never had.
+func (tr *tableReader) noteUnknown() {
+	for ci := range tr.cols {
+		if c := &tr.cols[ci]; c.unknown > 0 {
+			tr.tab.Notes = append(tr.tab.Notes, fmt.Sprintf("%s: column %q has %d value(s) that the data (%s) never had, the first %s; they encode as all zeros",
+				tr.tab.Path, tr.tab.columns[ci].name, c.unknown, tr.opt.Like.Path, c.firstUnknown))
+		}
+	}
 }
 
 // presize gives vals and codes the capacity the whole file will need, estimated from the size of
@@ -573,7 +654,7 @@ type tableData struct {
 
 // newTableData splits tab (see Split: with a batch column, batches is ignored and Len() says how
 // many there are) and serves its batches.
-func newTableData(tab *Table, batches int) (dataSource, error) {
+func newTableData(tab *Table, batches int) (*tableData, error) {
 	if tab.Y == nil {
 		return nil, fmt.Errorf("%s: the data needs a label column", tab.Path)
 	}

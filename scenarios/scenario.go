@@ -27,7 +27,7 @@ type Scenario struct {
 	Gamma              sim.GammaSpec
 	RetrainCost        algos.RetrainCost
 	RetrainCostText    string        // as written: "20" or "10 + 5*sin(t/10)"
-	Algorithms         []string      // default: algos.Names
+	Algorithms         []algos.Name  // default: algos.Names
 	Evaluation         algos.Options // detectors: {reset: ...}
 	Notes              []string      // what the user should know about how the files were read
 

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cara-sim/cara/algos"
 )
 
 // The data and model streams do not depend on the queries: covcon-d with covcon-s's queries block
@@ -50,7 +52,9 @@ func TestSetValues(t *testing.T) {
 		{[]string{"batches=95", "offline=10"}, func(s *Scenario) bool { return s.Batches == 95 && s.Offline == 10 }},
 		{[]string{"seed=5", "seed=6"}, func(s *Scenario) bool { return s.Seed == 6 }}, // the last wins
 		{[]string{"data.concepts.1.at=12"}, func(s *Scenario) bool { return s.Batches == 100 }},
-		{[]string{"algorithms=[oracle, cara-t]"}, func(s *Scenario) bool { return slices.Equal(s.Algorithms, []string{"oracle", "cara-t"}) }},
+		{[]string{"algorithms=[oracle, cara-t]"}, func(s *Scenario) bool {
+			return slices.Equal(s.Algorithms, []algos.Name{algos.NameOracle, algos.NameCaraT})
+		}},
 	} {
 		s, err := Load("covcon-d", Options{Set: c.set})
 		if err != nil {

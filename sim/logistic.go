@@ -64,14 +64,8 @@ func (l Logistic) Validate() error {
 // does, so the L2 shrink of every step costs one multiplication.
 func (l Logistic) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	l = l.WithDefaults()
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkBatch("logistic", x, y); err != nil {
-		return nil, err
-	}
-	if c, ok := singleClass(y); ok {
-		return constModel(c), nil
+	if m, done, err := prepare("logistic", l.Validate, x, y); done {
+		return m, err
 	}
 	var mean, scale []float64
 	if l.Standardize {

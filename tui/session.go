@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -155,7 +154,7 @@ func (s *Session) progress() string {
 	case s.Done && s.Err == nil:
 		return "computed all"
 	}
-	return fmt.Sprintf("computed %d/%d", s.Computed, s.Matrix.T)
+	return fmt.Sprintf("computed %d/%d", s.Computed, s.Matrix.Batches())
 }
 
 // Stop leaves the run (cancelling it when no other session watches it). Safe to call more than
@@ -176,7 +175,7 @@ type replay struct {
 }
 
 // evaluate replays every algorithm up to pos at the scaled retraining cost.
-func (s *Session) evaluate(pos int, scale float64, names []string) (replay, error) {
+func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
 	r := s.retrainCost(scale)
 	off := s.Scenario.Offline
@@ -196,14 +195,14 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 	if pos >= off && s.Computed > pos {
 		// The Oracle is always replayed: its path is drawn and the table compares against it.
 		if !slices.Contains(names, "oracle") {
-			names = append([]string{"oracle"}, names...)
+			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
 		replay := func() ([]algos.Result, error) { return s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos) }
 		var res []algos.Result
 		var err error
 		if s.w != nil {
 			// Every watcher of the run has the same cells up to pos: one replay serves them all.
-			res, err = s.w.run.replays.get(replayKey{pos, scale, strings.Join(names, ",")}, replay)
+			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names)}, replay)
 		} else {
 			res, err = replay()
 		}

@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -61,7 +62,7 @@ func TestSharedRuns(t *testing.T) {
 	}
 	names := s.Algorithms
 	if !slices.Contains(names, "oracle") {
-		names = append([]string{"oracle"}, names...)
+		names = append([]algos.Name{algos.NameOracle}, names...)
 	}
 	own, err := s.Evaluation.Evaluate(players[2].s.Matrix, s.RetrainCost, names, 11)
 	if err != nil || len(own) != len(a) {

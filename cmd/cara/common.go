@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -122,68 +120,6 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 		}
 		return nil
 	})
-}
-
-// num is a float that is null in JSON when it is NaN or infinite (JSON has no such numbers).
-type num float64
-
-func (n num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
-func (n *num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = num(math.NaN())
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = num(f)
-	return nil
-}
-
-func params(p map[string]float64) map[string]num {
-	if p == nil {
-		return nil
-	}
-	out := make(map[string]num, len(p))
-	for k, v := range p {
-		out[k] = num(v)
-	}
-	return out
-}
-
-// fmtNum prints a number for a table: "-" for undefined, "inf" for infinite.
-func fmtNum(f float64, prec int) string {
-	switch {
-	case math.IsNaN(f):
-		return "-"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%.*f", prec, f)
-}
-
-func fmtParams(p map[string]float64) string {
-	var parts []string
-	for _, k := range []string{"theta", "theta_c", "period", "offset"} {
-		if v, ok := p[k]; ok {
-			prec := 3
-			if k == "period" || k == "offset" {
-				prec = 0
-			}
-			parts = append(parts, k+"="+fmtNum(v, prec))
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // writeOut writes to -o FILE (atomically: a temporary file renamed into place) or to stdout.

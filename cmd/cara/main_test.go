@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 )
 
 // cara runs the CLI in-process and returns stdout and the error.
@@ -199,37 +200,6 @@ func TestRunJSONContract(t *testing.T) {
 	}
 }
 
-func TestMeanParams(t *testing.T) {
-	p := func(kv ...float64) map[string]num {
-		m := map[string]num{}
-		for i, k := range []string{"theta", "theta_c", "period", "offset"} {
-			if i < len(kv) {
-				m[k] = num(kv[i])
-			}
-		}
-		return m
-	}
-	nan, inf := math.NaN(), math.Inf(1)
-	// Thresholds average; (p, o) shown only when every seed agrees: (3, 1) twice.
-	got := meanParams([]resultJSON{{Params: p(1, 2, 3, 1)}, {Params: p(3, 4, 3, 1)}})
-	if got["theta"] != 2 || got["theta_c"] != 3 || got["period"] != 3 || got["offset"] != 1 {
-		t.Errorf("agreeing seeds: %v", got)
-	}
-	// Periods 3 and 2 (offsets 1 and 1): no period, no offset. A seed with theta +Inf: mean +Inf.
-	got = meanParams([]resultJSON{{Params: p(1, 2, 3, 1)}, {Params: p(inf, 4, 2, 1)}})
-	if _, ok := got["period"]; ok || !math.IsInf(float64(got["theta"]), 1) {
-		t.Errorf("disagreeing seeds: %v", got)
-	}
-	// Never (period +Inf, offset undefined) on every seed is an agreement.
-	got = meanParams([]resultJSON{{Params: map[string]num{"period": num(inf), "offset": num(nan)}}, {Params: map[string]num{"period": num(inf), "offset": num(nan)}}})
-	if !math.IsInf(float64(got["period"]), 1) || !math.IsNaN(float64(got["offset"])) {
-		t.Errorf("never on every seed: %v", got)
-	}
-	if got := meanParams([]resultJSON{{}, {}}); got != nil {
-		t.Errorf("no params: %v", got)
-	}
-}
-
 func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	// R = 0 on a scenario whose staleness can be 0: whatever the Oracle pays, the table must not
 	// print NaN.
@@ -240,19 +210,11 @@ func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	if strings.Contains(out, "NaN") || !strings.Contains(out, "Oracle") {
 		t.Errorf("table:\n%s", out)
 	}
-	if fmtNum(math.NaN(), 2) != "-" || fmtNum(math.Inf(1), 2) != "inf" {
-		t.Error("fmtNum does not mark undefined and infinite values")
-	}
 }
 
-func readLines(t *testing.T, path string) []sweepRow {
+func readLines(t *testing.T, path string) []experiment.SweepRow {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, _, err := readRows(f, path, false)
+	rows, err := readSweepFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,23 +244,23 @@ func TestSweepResumeShardMerge(t *testing.T) {
 	if len(resumed) != 72 {
 		t.Fatalf("resumed file has %d rows, want 72", len(resumed))
 	}
-	sortRows(resumed)
-	sortRows(rows)
+	experiment.SortRows(resumed)
+	experiment.SortRows(rows)
 	for i := range rows {
-		if keyOf(rows[i]) != keyOf(resumed[i]) || rows[i].StrategyCost != resumed[i].StrategyCost {
+		if rows[i].Key() != resumed[i].Key() || rows[i].StrategyCost != resumed[i].StrategyCost {
 			t.Fatalf("row %d differs after resume: %+v vs %+v", i, rows[i], resumed[i])
 		}
 	}
 	// Shards: three disjoint parts that merge into the full sweep.
 	var parts []string
-	seen := map[rowKey]int{}
+	seen := map[experiment.RowKey]int{}
 	for i := 1; i <= 3; i++ {
 		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
 		if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range readLines(t, p) {
-			seen[keyOf(r)]++
+			seen[r.Key()]++
 		}
 		parts = append(parts, p)
 	}
@@ -386,15 +348,6 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-func TestCostTextJSON(t *testing.T) {
-	for in, want := range map[costText]string{"20": "20", "0.5": "0.5", "10 + 5*sin(t/10)": `"10 + 5*sin(t/10)"`} {
-		b, err := json.Marshal(in)
-		if err != nil || string(b) != want {
-			t.Errorf("%q: %s %v, want %s", in, b, err, want)
-		}
-	}
-}
-
 // --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
 // each seed's offline block alone, which gives the full matrix's R_max bit for bit).
 func TestSweepOneGridOverSeeds(t *testing.T) {
@@ -413,7 +366,7 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		off, err := offlineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
+		off, err := experiment.OfflineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,25 +386,36 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	}
 	for seed, c := range costs {
 		slices.Sort(c)
-		if len(c) != autoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
-			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, autoSteps, rmax)
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
+			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, experiment.AutoSteps, rmax)
 		}
 	}
 }
 
-// A stream that never changes (the same points, a static concept, no noise) has every cell of C
-// equal to 0: no retrain pays at any R, and the sweep says so in its rows and on stderr.
-func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
-	dir := t.TempDir()
-	scenario := filepath.Join(dir, "still.yaml")
-	os.WriteFile(scenario, []byte(`name: still
+// stillScenario writes a stream that never changes (the same points, a static concept, no noise):
+// every cell of C is 0, and R is r.
+func stillScenario(t *testing.T, dir string, r float64) string {
+	t.Helper()
+	path := filepath.Join(dir, "still.yaml")
+	src := fmt.Sprintf(`name: still
 batches: 8
 offline: 4
 data: {size: 60, features: 2, uniform: {low: 0, high: 1}, label: "x2 > x1", resample: false}
 queries: {size: 10, uniform: {low: 0, high: 1}}
 model: {nearest_centroid: {}}
-retrain_cost: 1
-`), 0o644)
+retrain_cost: %v
+`, r)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On a stream that never changes no retrain pays at any R, and the sweep says so in its rows and
+// on stderr.
+func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
+	dir := t.TempDir()
+	scenario := stillScenario(t, dir, 1)
 	out := filepath.Join(dir, "still.jsonl")
 	root := newRootCmd()
 	var stdout, stderr bytes.Buffer
@@ -475,15 +439,7 @@ retrain_cost: 1
 // SCPE is null and warned about whenever the Oracle's cost is <= 0; the gap is always given.
 func TestRunWarnsWhenOracleCostIsNotPositive(t *testing.T) {
 	dir := t.TempDir()
-	scenario := filepath.Join(dir, "still.yaml")
-	os.WriteFile(scenario, []byte(`name: still
-batches: 8
-offline: 4
-data: {size: 60, features: 2, uniform: {low: 0, high: 1}, label: "x2 > x1", resample: false}
-queries: {size: 10, uniform: {low: 0, high: 1}}
-model: {nearest_centroid: {}}
-retrain_cost: 0
-`), 0o644)
+	scenario := stillScenario(t, dir, 0)
 	out, err := cara(t, "run", scenario, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
