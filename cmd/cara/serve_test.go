@@ -37,7 +37,9 @@ func startServing(t *testing.T, cfg serveConfig) (*server, string, *syncWriter) 
 	if cfg.scenariosDir == "" {
 		cfg.scenariosDir = "testdata"
 	}
-	cfg.idleTimeout = time.Minute
+	if cfg.idleTimeout == 0 {
+		cfg.idleTimeout = time.Minute
+	}
 	cfg.cacheRuns = 4
 	if cfg.maxSessions == 0 {
 		cfg.maxSessions = 5
