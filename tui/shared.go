@@ -21,7 +21,7 @@ import (
 //
 //   - Sharing: sessions that open the same scenario (the same loaded *Scenario) with the same seed
 //     watch one run, computed once; a later session gets the columns computed so far at once, then
-//     the rest as they come.
+//     the rest as they come. Watchers at the same batch and R share the algorithms' replay too.
 //   - Lifetime: a run counts its watchers and is cancelled when the last one leaves (q, r, a closed
 //     connection, a cancelled context). A finished run nobody watches is kept for the next to ask,
 //     at most Cache of them, the least recently left dropped first.
@@ -37,8 +37,8 @@ type Runs struct {
 	close context.CancelFunc
 	wg    sync.WaitGroup // running computations
 
-	// mu guards everything below and every sharedRun's fields: one lock, held briefly, for a few
-	// hundred events a second at most, keeps the state machine simple.
+	// mu guards everything below and every sharedRun's fields but its replays: one lock, held
+	// briefly, for a few hundred events a second at most, keeps the state machine simple.
 	mu        sync.Mutex
 	runs      map[runKey]*sharedRun
 	idle      []runKey     // finished runs nobody watches, least recently left first (the cache)
