@@ -1,0 +1,407 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
+)
+
+// chartPane is pane 2: each visible algorithm's cumulative strategy cost over the online block, a
+// braille line per algorithm that holds its value until the next batch (a cost is paid per batch),
+// on an x axis fixed to the whole online block. The selected algorithm is drawn last and bold,
+// the Oracle just before it; each line ends in its name and value, and lines that end equal share
+// one label. Key o shows the gap to the Oracle instead, so algorithms that coincide with it lie
+// visibly on zero.
+type chartPane struct {
+	keys  *keyMap
+	gap   bool
+	cache string
+	key   string
+	plot  *brailleGrid // the last plot, for tests
+}
+
+func (p *chartPane) Title(f *frame) string {
+	if p.gap {
+		return "Gap to the Oracle: cumulative cost − Oracle's (o: costs)"
+	}
+	return "Cumulative strategy cost, online (o: gap to Oracle)"
+}
+
+func (p *chartPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
+
+func (p *chartPane) Keys(f *frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
+
+func (p *chartPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+	if key.Matches(msg, p.keys.Gap) {
+		p.gap = !p.gap
+		return true, nil
+	}
+	return false, nil
+}
+
+func (p *chartPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+
+// series is one line of the chart: values at batches start, start+1, ...
+type series struct {
+	name  string
+	start int
+	v     []float64
+}
+
+// chartSeries are the lines to draw, in drawing order: the others, then the Oracle, then the
+// selected algorithm on top.
+func (p *chartPane) chartSeries(f *frame) []series {
+	var oracle []float64
+	if o, ok := f.result("oracle"); ok {
+		oracle = o.Strategy.Cumulative
+	}
+	var out []series
+	for _, r := range f.shown() {
+		v := slices.Clone(r.Strategy.Cumulative)
+		if p.gap {
+			for i := range v {
+				if i < len(oracle) {
+					v[i] -= oracle[i]
+				}
+			}
+		}
+		out = append(out, series{name: r.Algorithm, start: r.Strategy.Start, v: v})
+	}
+	rank := func(s series) int {
+		switch s.name {
+		case f.selected:
+			return 2
+		case "oracle":
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+func (p *chartPane) View(f *frame, w, h int) string {
+	if len(f.rp.results) == 0 {
+		return f.st.Dim.Render(onlineNote(f))
+	}
+	k := fmt.Sprint(f.m, f.pos, f.rScale, f.visible, f.selected, p.gap, w, h)
+	if k == p.key {
+		return p.cache
+	}
+	p.cache, p.key = p.draw(f, w, h), k
+	return p.cache
+}
+
+func (p *chartPane) draw(f *frame, w, h int) string {
+	st := f.st
+	ss := p.chartSeries(f)
+	lo, hi := 0.0, 0.0
+	for _, s := range ss {
+		for _, v := range s.v {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if hi-lo < 1e-9 {
+		hi = lo + 1
+	}
+	ph := max(h-2, 2)
+	ticks, step := niceTicks(lo, hi, max(2, min(5, ph/2)))
+	lo, hi = math.Min(lo, math.Floor(lo/step)*step), math.Max(hi, math.Ceil(hi/step-1e-9)*step)
+	ticks, _ = niceTicks(lo, hi, max(2, min(5, ph/2)))
+	gw := 0
+	for _, t := range ticks {
+		gw = max(gw, len(tick(t, step)))
+	}
+	gw++
+	// Labels take at most a third of the pane: a label too long for that uses short names, and
+	// wraps over several rows if it is still too long.
+	lw := max(w/3, 12)
+	labels := endLabels(ss, lo, hi, ph, lw)
+	used := 0
+	for _, l := range labels {
+		for _, row := range l.rows {
+			used = max(used, rowWidth(row))
+		}
+	}
+	lw = min(lw, used)
+	pw := max(w-gw-lw-1, 4)
+	off, T := f.scen.Offline, chartEnd(f)
+	g := newBrailleGrid(pw, ph)
+	for i, s := range ss {
+		g.stepLine(i+1, s, off, T, lo, hi)
+	}
+	p.plot = g
+	cv := newCanvas(w, h)
+	inks := make([]ink, len(ss)+1)
+	for i, s := range ss {
+		inks[i+1] = algoInk(s.name)
+		if s.name == f.selected {
+			inks[i+1].bold = true
+		}
+	}
+	g.draw(cv, gw, 0, inks)
+	if st.Mono {
+		// Without colour, a letter on each line tells them apart: staggered so no two share a column.
+		for i, s := range ss {
+			n := len(s.v)
+			if n == 0 {
+				continue
+			}
+			j := n * (i + 1) / (len(ss) + 1)
+			x := (s.start + j - off) * pw / max(T-off, 1)
+			y := ph - 1 - int(math.Round((s.v[j]-lo)/(hi-lo)*float64(ph*4-1)))/4
+			cv.set(gw+x, y, monoLetter(s.name), ink{})
+		}
+	}
+	dim := inkOf(palette.Axis)
+	for y := range ph {
+		cv.set(gw-1, y, '│', dim)
+	}
+	for _, t := range ticks {
+		y := ph - 1 - int(math.Round((t-lo)/(hi-lo)*float64(ph*4-1)))/4
+		label := tick(t, step)
+		cv.text(gw-1-len(label), y, label, dim)
+		cv.set(gw-1, y, '┤', dim)
+	}
+	cv.set(gw-1, ph, '└', dim)
+	for x := range pw {
+		cv.set(gw+x, ph, '─', dim)
+	}
+	bstep := batchStep(T-off, pw)
+	next := 0
+	for t := (off + bstep - 1) / bstep * bstep; t < T; t += bstep {
+		x := (t - off) * pw / (T - off)
+		cv.set(gw+x, ph, '┬', dim)
+		label := itoa(t)
+		lx := x - (len(label)-1)/2
+		if lx >= next && lx+len(label) <= pw {
+			cv.text(gw+lx, ph+1, label, dim)
+			next = lx + len(label) + 1
+		}
+	}
+	if x := (f.pos - off) * pw / max(T-off, 1); f.pos >= off && x < pw {
+		cv.set(gw+x, ph, '▲', ink{fg: palette.Query, bold: true})
+	}
+	// End labels.
+	for _, l := range labels {
+		for k, row := range l.rows {
+			x := gw + pw + 1
+			for i, part := range row {
+				if i > 0 && part.name != "" && row[i-1].name != "" {
+					x = cv.text(x, l.row+k, "=", dim)
+				}
+				switch {
+				case part.name == "":
+					x = cv.text(x+1, l.row+k, part.text, dim)
+				default:
+					pk := algoInk(part.name)
+					pk.bold = part.name == f.selected
+					x = cv.text(x, l.row+k, part.text, pk)
+				}
+			}
+		}
+	}
+	return cv.String(st)
+}
+
+// chartEnd is the end (exclusive) of the chart's batch axis: a quarter, a half or the whole of the
+// online block, the least that holds the batches shown, so the axis changes at most twice in a run
+// and early lines are not squeezed against the left edge.
+func chartEnd(f *frame) int {
+	off, T := f.scen.Offline, f.m.T
+	n := T - off
+	shown := max(f.pos-off+1, 1)
+	for _, span := range []int{n / 4, n / 2} {
+		if span >= 10 && shown <= span {
+			return off + span
+		}
+	}
+	return T
+}
+
+func monoLetter(a string) rune {
+	switch a {
+	case "cara-ct":
+		return 'C'
+	case "page-hinkley":
+		return 'H'
+	}
+	return []rune(shortName(a))[0]
+}
+
+// endLabel is the label of the lines that end at one value: its names (short keys when the full
+// ones do not fit), then the value, over one row or more.
+type endLabel struct {
+	names []string
+	v     float64
+	row   int // the first row
+	rows  [][]labelPart
+}
+
+// labelPart is an algorithm's name (name set) or the value (name empty).
+type labelPart struct {
+	name, text string
+}
+
+func rowWidth(parts []labelPart) int {
+	n := 0
+	for i, p := range parts {
+		n += width(p.text)
+		if i > 0 {
+			n++ // "=" between names, a space before the value
+		}
+	}
+	return n
+}
+
+// layout breaks the label into rows of at most w columns.
+func (l *endLabel) layout(w int) {
+	value := short(l.v)
+	names := func(keys bool) []labelPart {
+		var out []labelPart
+		for _, a := range l.names {
+			text := algos.DisplayName(a)
+			if keys {
+				text = shortName(a)
+			}
+			out = append(out, labelPart{a, text})
+		}
+		return append(out, labelPart{"", value})
+	}
+	parts := names(false)
+	if rowWidth(parts) > w {
+		parts = names(true)
+	}
+	l.rows = nil
+	var cur []labelPart
+	for _, part := range parts {
+		if len(cur) > 0 && rowWidth(append(cur, part)) > w {
+			l.rows = append(l.rows, cur)
+			cur = nil
+		}
+		cur = append(cur, part)
+	}
+	l.rows = append(l.rows, cur)
+}
+
+// endLabels groups the series by their last value (equal to a millionth of the range), places
+// each group at the row of its value and moves labels apart so none overlap.
+func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
+	var out []endLabel
+	tol := (hi - lo) * 1e-6
+	// Display order, so merged names read Oracle=CARA-T=...
+	order := slices.Clone(ss)
+	sort.SliceStable(order, func(i, j int) bool {
+		return slices.Index(algos.Names, order[i].name) < slices.Index(algos.Names, order[j].name)
+	})
+	for _, s := range order {
+		if len(s.v) == 0 {
+			continue
+		}
+		v := s.v[len(s.v)-1]
+		found := false
+		for i := range out {
+			if math.Abs(out[i].v-v) <= tol {
+				out[i].names = append(out[i].names, s.name)
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, endLabel{names: []string{s.name}, v: v})
+		}
+	}
+	for i := range out {
+		out[i].layout(w)
+		out[i].row = rows - 1 - int(math.Round((out[i].v-lo)/(hi-lo)*float64(rows*4-1)))/4
+	}
+	// Highest value first (the top row), so pushing labels apart keeps them in the lines' order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].v > out[j].v })
+	for i := 1; i < len(out); i++ {
+		out[i].row = max(out[i].row, out[i-1].row+len(out[i-1].rows))
+	}
+	bottom := rows
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i].row = max(min(out[i].row, bottom-len(out[i].rows)), 0)
+		bottom = out[i].row
+	}
+	return out
+}
+
+// brailleGrid is a canvas of braille dots, 2 x 4 per terminal cell; each cell keeps the series
+// that drew in it last.
+type brailleGrid struct {
+	w, h  int // terminal cells
+	bits  []uint8
+	owner []int
+	dots  [][][2]int // per series (index = owner), the dots it drew: for tests
+}
+
+func newBrailleGrid(w, h int) *brailleGrid {
+	return &brailleGrid{w: w, h: h, bits: make([]uint8, w*h), owner: make([]int, w*h)}
+}
+
+// brailleBit is the bit of dot (dx, dy) of a cell, dx in 0..1, dy in 0..3.
+var brailleBit = [2][4]uint8{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
+
+func (g *brailleGrid) dot(id, x, y int) {
+	if x < 0 || y < 0 || x >= 2*g.w || y >= 4*g.h {
+		return
+	}
+	i := (y/4)*g.w + x/2
+	g.bits[i] |= brailleBit[x%2][y%4]
+	g.owner[i] = id
+	for len(g.dots) <= id {
+		g.dots = append(g.dots, nil)
+	}
+	g.dots[id] = append(g.dots[id], [2]int{x, y})
+}
+
+// stepLine draws a series as steps: value v[i] held from batch start+i to the next batch, then a
+// vertical jump to v[i+1], over an x axis of batches [x0, x1) and a y axis [lo, hi].
+func (g *brailleGrid) stepLine(id int, s series, x0, x1 int, lo, hi float64) {
+	W, H := 2*g.w, 4*g.h
+	dx := func(t int) int { return (t - x0) * W / max(x1-x0, 1) }
+	dy := func(v float64) int { return H - 1 - int(math.Round((v-lo)/(hi-lo)*float64(H-1))) }
+	for i, v := range s.v {
+		t := s.start + i
+		a, b := dx(t), dx(t+1)-1
+		y := dy(v)
+		for x := a; x <= max(a, b); x++ {
+			g.dot(id, x, y)
+		}
+		if i+1 < len(s.v) {
+			y2 := dy(s.v[i+1])
+			x := dx(t + 1)
+			for yy := min(y, y2); yy <= max(y, y2); yy++ {
+				g.dot(id, x, yy)
+			}
+		}
+	}
+}
+
+// draw renders the grid into cv at (x0, y0), each cell in its owner's ink.
+func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
+	for y := range g.h {
+		for x := range g.w {
+			i := y*g.w + x
+			if g.bits[i] == 0 {
+				continue
+			}
+			cv.set(x0+x, y0+y, rune(0x2800+int(g.bits[i])), inks[g.owner[i]])
+		}
+	}
+}
+
+// hasBraille reports whether s holds a braille character.
+func hasBraille(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF })
+}
