@@ -51,7 +51,7 @@ func (p *chartPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
 
 // series is one line of the chart: values at batches start, start+1, ...
 type series struct {
-	name  string
+	name  algos.Name
 	start int
 	v     []float64
 }
@@ -216,7 +216,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 // online block, the least that holds the batches shown, so the axis changes at most twice in a run
 // and early lines are not squeezed against the left edge.
 func chartEnd(f *frame) int {
-	off, T := f.scen.Offline, f.m.T
+	off, T := f.scen.Offline, f.m.Batches()
 	n := T - off
 	shown := max(f.pos-off+1, 1)
 	for _, span := range []int{n / 4, n / 2} {
@@ -227,7 +227,7 @@ func chartEnd(f *frame) int {
 	return T
 }
 
-func monoLetter(a string) rune {
+func monoLetter(a algos.Name) rune {
 	switch a {
 	case "cara-ct":
 		return 'C'
@@ -240,7 +240,7 @@ func monoLetter(a string) rune {
 // endLabel is the label of the lines that end at one value: its names (short keys when the full
 // ones do not fit), then the value, over one row or more.
 type endLabel struct {
-	names []string
+	names []algos.Name
 	v     float64
 	row   int // the first row
 	rows  [][]labelPart
@@ -248,7 +248,8 @@ type endLabel struct {
 
 // labelPart is an algorithm's name (name set) or the value (name empty).
 type labelPart struct {
-	name, text string
+	name algos.Name
+	text string
 }
 
 func rowWidth(parts []labelPart) int {
@@ -268,7 +269,7 @@ func (l *endLabel) layout(w int) {
 	names := func(keys bool) []labelPart {
 		var out []labelPart
 		for _, a := range l.names {
-			text := algos.DisplayName(a)
+			text := a.Display()
 			if keys {
 				text = shortName(a)
 			}
@@ -316,7 +317,7 @@ func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
 			}
 		}
 		if !found {
-			out = append(out, endLabel{names: []string{s.name}, v: v})
+			out = append(out, endLabel{names: []algos.Name{s.name}, v: v})
 		}
 	}
 	for i := range out {

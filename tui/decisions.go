@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 )
 
@@ -36,10 +35,10 @@ type decisionsGeom struct {
 }
 
 func (p *decisionsPane) geom(f *frame, w int) decisionsGeom {
-	n := f.m.T - f.scen.Offline
+	n := f.m.Batches() - f.scen.Offline
 	lw := 0
 	for _, a := range f.visible {
-		lw = max(lw, len(algos.DisplayName(a)))
+		lw = max(lw, len(a.Display()))
 	}
 	lw += 2
 	if w-lw < (n+1)/2 {
@@ -66,13 +65,13 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	if len(f.rp.results) == 0 {
 		return st.Dim.Render(onlineNote(f))
 	}
-	off, T := f.scen.Offline, f.m.T
+	off, T := f.scen.Offline, f.m.Batches()
 	g := p.geom(f, w)
 	cv := newCanvas(w, h)
 	dim := inkOf(palette.Axis)
 	rows := f.shown()
 	for y, r := range rows {
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if g.lw == 4 {
 			name = shortName(r.Algorithm)
 		}

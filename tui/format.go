@@ -64,7 +64,7 @@ func tick(v, step float64) string {
 	}
 	out := strconv.FormatFloat(v, 'f', d, 64)
 	if strings.Trim(out, "-0.") == "" {
-		return "0"
+		return strings.TrimPrefix(out, "-") // no "-0.0"
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func TestMatrixPaneMarksAndTicks(t *testing.T) {
 		l := mp.layout(f, r.w-4, r.h-2)
 		at := func(t int) rune { return c[l.heatY+l.g.yOf(t)][l.gw+l.g.xOf(t)] }
 		for _, tc := range []struct {
-			algo  string
+			algo  algos.Name
 			marks []rune
 		}{{"oracle", []rune{'○', '◉'}}, {"cara-t", []rune{'●', '◉'}}} {
 			res, _ := f.result(tc.algo)
@@ -208,16 +208,18 @@ func TestBatchAxesFixed(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "small.yaml"), asciiStyles(), 120, 36)
 	axes := func(pos int) []string {
 		goTo(p, pos)
-		c := content(paneBox(p, paneBatch))
 		var out []string
-		for _, line := range c {
-			s := string(line)
+		for _, s := range strings.Split(ansi.Strip(p.panes[paneBatch].View(p.frame(), 56, 18)), "\n") {
 			switch {
-			case strings.Contains(s, "└"), strings.Contains(s, "→"), strings.HasPrefix(s, "↑"):
-				out = append(out, s) // the x axis, its labels, the y feature's name
+			case strings.Contains(s, "└"), strings.HasPrefix(s, "↑"):
+				out = append(out, s) // the x axis, the features' names
+			case strings.Contains(s, "┤"):
+				out = append(out, s[:strings.Index(s, "┤")]) // a y label
+			case strings.Contains(s, "│"):
+				out = append(out, "")
 			default:
-				if i := strings.IndexAny(s, "│┤"); i >= 0 {
-					out = append(out, s[:i+len("│")]) // the y labels
+				if strings.Contains(s, ".5") {
+					out = append(out, s) // the x labels
 				}
 			}
 		}

@@ -250,14 +250,14 @@ func (d *heatData) mark(tp, t int) uint8 {
 	if d.marks == nil {
 		return 0
 	}
-	return d.marks[tp*d.m.T+t]
+	return d.marks[tp*d.m.Batches()+t]
 }
 
 // value is what cell (t', t) shows, and whether it shows anything (false below the diagonal and
 // for batches not revealed yet, told apart by hidden).
 func (d *heatData) value(tp, t int) (v float64, ok, hidden bool) {
 	switch {
-	case tp > t || t >= d.m.T:
+	case tp > t || t >= d.m.Batches():
 		return 0, false, false
 	case t > d.pos:
 		return 0, false, true
@@ -444,7 +444,7 @@ func drawBlocks(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 					}
 				} else {
 					next := uint8(0)
-					if g.bw >= 3 && t+1 < d.m.T && t+1 <= d.pos {
+					if g.bw >= 3 && t+1 < d.m.Batches() && t+1 <= d.pos {
 						next = d.mark(tp, t+1)
 					}
 					if next != 0 {

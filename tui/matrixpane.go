@@ -60,7 +60,7 @@ func (p *matrixPane) Size(f *frame, w int) (want, least int) { return 0, 12 }
 
 // width is the box width that shows the heat map square and as large as a box of height h allows.
 func (p *matrixPane) width(f *frame, h int) int {
-	T := f.m.T
+	T := f.m.Batches()
 	gw := len(itoa(T-1)) + 1
 	inner := h - 2 - matrixTop - 1
 	g := overviewGeom(T, 1<<20, inner)
@@ -70,7 +70,7 @@ func (p *matrixPane) width(f *frame, h int) int {
 // minWidth is the narrowest box that still draws the matrix well: blocks of 8 columns (room for a
 // value) for a small matrix, about 45 columns of heat for a large one.
 func (p *matrixPane) minWidth(f *frame) int {
-	T := f.m.T
+	T := f.m.Batches()
 	gw := len(itoa(T-1)) + 1
 	if T <= 8 {
 		return 8*T + gw + 5
@@ -79,7 +79,7 @@ func (p *matrixPane) minWidth(f *frame) int {
 }
 
 func (p *matrixPane) layout(f *frame, w, h int) matrixLayout {
-	T := f.m.T
+	T := f.m.Batches()
 	l := matrixLayout{gw: len(itoa(T-1)) + 1, offY: 0, labelsY: 1, axisY: 2, heatY: matrixTop}
 	l.readoutY = h - 1
 	heatH := h - matrixTop - 1
@@ -198,7 +198,7 @@ func (p *matrixPane) pathLegend(f *frame) []string {
 	}
 	sel := st.AlgoStyle(f.selected).Bold(true)
 	return []string{
-		sel.Render("●━ " + algos.DisplayName(f.selected)),
+		sel.Render("●━ " + f.selected.Display()),
 		or,
 		sel.Render("◉═ both"),
 	}
@@ -219,7 +219,7 @@ func (p *matrixPane) data(f *frame) *heatData {
 		// The Oracle alone: drawn as the Oracle.
 		sel = nil
 	}
-	p.marks = buildMarks(p.marks, f.m.T, f.pos, sel, or)
+	p.marks = buildMarks(p.marks, f.m.Batches(), f.pos, sel, or)
 	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: f.heat, marks: p.marks,
 		selColour: palette.Algo(f.selected), cursor: p.cur, cursorOn: p.cursorOn || f.zoomed}
 }
@@ -249,7 +249,7 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 // follow moves the zoom window so the cursor stays in it.
 func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
 	g := l.g
-	if g.bw != 2 || g.bh != 1 || g.nc == f.m.T {
+	if g.bw != 2 || g.bh != 1 || g.nc == f.m.Batches() {
 		return
 	}
 	r0, c0 := p.win[0], p.win[1]
@@ -287,7 +287,7 @@ func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
 	st := f.st
 	g := l.g
 	dim := inkOf(palette.Axis)
-	T := f.m.T
+	T := f.m.Batches()
 	x0 := l.gw
 	// The offline and online blocks, bracketed over their columns.
 	bracket := func(from, to int, word string) {
@@ -449,14 +449,14 @@ func (p *matrixPane) readout(f *frame) string {
 // onPath says which paths pass through a cell.
 func (p *matrixPane) onPath(f *frame, tp, t int) string {
 	var who []string
-	for _, name := range []string{f.selected, "oracle"} {
+	for _, name := range []algos.Name{f.selected, algos.NameOracle} {
 		r, ok := f.result(name)
 		if !ok {
 			continue
 		}
 		i := t - r.Strategy.Start
-		if i >= 0 && i < len(r.Strategy.Model) && r.Strategy.Model[i] == tp && !containsStr(who, algos.DisplayName(name)) {
-			who = append(who, algos.DisplayName(name))
+		if i >= 0 && i < len(r.Strategy.Model) && r.Strategy.Model[i] == tp && !containsStr(who, name.Display()) {
+			who = append(who, name.Display())
 		}
 	}
 	if len(who) == 0 {

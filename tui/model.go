@@ -27,11 +27,11 @@ var speeds = []float64{1, 2, 5, 10, 20, 50}
 // visibleSets are what v cycles through, with the names the status line gives them.
 var visibleSets = []struct {
 	name  string
-	algos []string
+	algos []algos.Name
 }{
 	{"all", algos.Names},
-	{"Oracle + CARA", []string{"oracle", "cara-t", "cara-ct", "cara-p"}},
-	{"Oracle + baselines", []string{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"}},
+	{"Oracle + CARA", []algos.Name{"oracle", "cara-t", "cara-ct", "cara-p"}},
+	{"Oracle + baselines", []algos.Name{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"}},
 }
 
 // Options configure a player.
@@ -102,7 +102,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	k := &p.keys
 	p.panes = []pane{&matrixPane{keys: k}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
 		&resultsPane{}, &aboutPane{keys: k}}
-	p.sel = max(slices.Index(p.visible(), "cara-t"), 0)
+	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
 	p.resetScale()
 	return p, nil
 }
@@ -122,8 +122,8 @@ func (p *Player) Init() tea.Cmd {
 	return tea.Batch(p.s.Start(p.opt.Workers), scanBounds(p.s), tea.EnableMouseCellMotion)
 }
 
-func (p *Player) visible() []string {
-	var out []string
+func (p *Player) visible() []algos.Name {
+	var out []algos.Name
 	for _, a := range visibleSets[p.vis].algos {
 		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
@@ -132,7 +132,7 @@ func (p *Player) visible() []string {
 	return out
 }
 
-func (p *Player) selected() string {
+func (p *Player) selected() algos.Name {
 	v := p.visible()
 	return v[p.sel%len(v)]
 }
@@ -205,7 +205,7 @@ func (p *Player) play(msg tickMsg) tea.Cmd {
 	if p.pos+1 < p.s.Computed {
 		p.pos++
 		p.refresh()
-	} else if p.s.Done && p.pos == p.s.Matrix.T-1 {
+	} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
 		p.playing = false
 		return nil
 	}
@@ -334,8 +334,8 @@ func (p *Player) step() {
 	case p.pos+1 < p.s.Computed:
 		p.pos++
 		p.refresh()
-	case p.pos+1 < p.s.Matrix.T:
-		p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.T-1)
+	case p.pos+1 < p.s.Matrix.Batches():
+		p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.Batches()-1)
 	}
 }
 
@@ -458,7 +458,7 @@ func (p *Player) status() string {
 	if p.playing {
 		state = "▶ playing"
 	}
-	comp := fmt.Sprintf("computing %d/%d", p.s.Computed, p.s.Matrix.T)
+	comp := fmt.Sprintf("computing %d/%d", p.s.Computed, p.s.Matrix.Batches())
 	if p.s.Done && p.s.Err == nil {
 		comp = "computed all"
 	}
@@ -469,7 +469,7 @@ func (p *Player) status() string {
 	}{
 		{p.opt.Scenario.Name, 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), 5},
-		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.T-1, p.phase()), 0},
+		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), 0},
 		{p.rText(), 1},
 		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), 3},
 		{fmt.Sprintf("showing %s (%d)", vis.name, len(p.visible())), 4},

@@ -28,15 +28,15 @@ type frame struct {
 	rp       replay
 	r        algos.RetrainCost // the retraining cost in force (scaled)
 	rScale   float64
-	selected string   // the algorithm whose path and decisions stand out
-	visible  []string // algorithms shown
+	selected algos.Name   // the algorithm whose path and decisions stand out
+	visible  []algos.Name // algorithms shown
 	heat     heatScale
 	bounds   *bounds  // the scatter's axes over the whole scenario (nil until known)
 	features []string // feature names
 	zoomed   bool     // the pane is maximised
 }
 
-func (f *frame) result(name string) (algos.Result, bool) {
+func (f *frame) result(name algos.Name) (algos.Result, bool) {
 	for _, r := range f.rp.results {
 		if r.Algorithm == name {
 			return r, true
@@ -98,16 +98,16 @@ func onlineNote(f *frame) string {
 }
 
 // shortNames are the one- or two-letter keys of the algorithms, for labels where names do not fit.
-var shortNames = map[string]string{
+var shortNames = map[algos.Name]string{
 	"oracle": "O", "cara-t": "T", "cara-ct": "CT", "cara-p": "P", "never": "N", "markov": "M",
 	"adwin": "A", "ddm": "D", "page-hinkley": "PH",
 }
 
-func shortName(a string) string {
+func shortName(a algos.Name) string {
 	if s, ok := shortNames[a]; ok {
 		return s
 	}
-	return a
+	return string(a)
 }
 
 // explain says why the selected algorithm did what it did at the current batch.
@@ -121,7 +121,7 @@ func explain(f *frame) string {
 		return ""
 	}
 	why := r.Strategy.Reasons[i]
-	name := algos.DisplayName(r.Algorithm)
+	name := r.Algorithm.Display()
 	verb, rest, found := strings.Cut(why, ": ")
 	switch {
 	case found && verb == "retrain":

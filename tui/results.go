@@ -26,10 +26,25 @@ func (p *resultsPane) Title(f *frame) string {
 	return fmt.Sprintf("Results so far (online, R %s)", num(f.r(max(f.pos, 0))))
 }
 
-// Size: the tuned line, the header and its rule, one row per visible algorithm.
+// Size: the warnings, the tuned line, the header and its rule, one row per visible algorithm.
 func (p *resultsPane) Size(f *frame, w int) (want, least int) {
-	n := len(f.visible) + 3 + 2
+	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
 	return n, n
+}
+
+// warnings are the results' warnings (most of C negative, an Oracle cost <= 0), wrapped at w.
+func (p *resultsPane) warnings(f *frame, w int) []string {
+	if f.pos < 0 || len(f.rp.results) == 0 {
+		return nil
+	}
+	var out []string
+	for _, warn := range algos.Warnings(f.m, f.pos, f.rp.results) {
+		wrapped := f.st.r.NewStyle().Width(max(w, 10)).Render("! " + warn)
+		for _, l := range strings.Split(wrapped, "\n") {
+			out = append(out, f.st.Error.Render(l))
+		}
+	}
+	return out
 }
 
 func (p *resultsPane) Keys(*frame, bool) []key.Binding              { return nil }
@@ -48,6 +63,9 @@ func (p *resultsPane) View(f *frame, w, h int) string {
 func (p *resultsPane) draw(f *frame, w int) string {
 	st := f.st
 	var lines []string
+	// Warnings first: a small pane cuts its last lines, and these say when the numbers below stop
+	// meaning what they seem to.
+	lines = append(lines, p.warnings(f, w)...)
 	if t := f.rp.tuned; t != nil {
 		period := fmt.Sprintf("period %s offset %s", num(t["period"]), num(t["offset"]))
 		if math.IsInf(t["period"], 1) {
@@ -64,7 +82,7 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	}
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
 	var rows [][]string
-	var names []string
+	var names []algos.Name
 	for _, r := range f.shown() {
 		now := "keep"
 		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
@@ -75,7 +93,7 @@ func (p *resultsPane) draw(f *frame, w int) string {
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		} else {

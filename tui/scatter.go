@@ -53,7 +53,7 @@ var boundsCache = struct {
 // scanBounds generates every batch of the stream once and returns the features' ranges; a batch
 // that fails to generate is skipped (the engine reports its error).
 func scanBounds(s *Session) tea.Cmd {
-	stream, T := s.Stream, s.Matrix.T
+	stream, T := s.Stream, s.Matrix.Batches()
 	k := fmt.Sprint(s.Scenario.Name, "\x00", s.Scenario.Path, "\x00", s.Seed)
 	return func() tea.Msg {
 		boundsCache.Lock()
@@ -307,7 +307,8 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 	}
 	// Axes: ticks at round values, the features' names.
 	dim := inkOf(palette.Axis)
-	cv.text(0, 0, "↑ "+f.features[fy], dim)
+	// The features' names on top, where they never collide with a tick.
+	cv.text(0, 0, fmt.Sprintf("↑ %s   → %s", f.features[fy], f.features[fx]), dim)
 	for y := range ph {
 		cv.set(gw-1, top+y, '│', dim)
 	}
@@ -337,8 +338,6 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 			next = x + len(label) + 1
 		}
 	}
-	name := f.features[fx] + " →"
-	cv.text(max(gw+pw-len([]rune(name)), next), top+ph+1, name, dim)
 	// The legend.
 	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
 	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}

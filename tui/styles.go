@@ -36,7 +36,7 @@ type Styles struct {
 	Help, HelpKey     lipgloss.Style
 	Collapsed         lipgloss.Style
 	Overlay           lipgloss.Style
-	Algo              map[string]lipgloss.Style
+	Algo              map[algos.Name]lipgloss.Style
 
 	sgr map[ink]string // SGR parameters of each ink drawn so far
 }
@@ -45,7 +45,7 @@ type Styles struct {
 func NewStyles(r *lipgloss.Renderer) *Styles {
 	p := r.ColorProfile()
 	s := &Styles{r: r, profile: p, Mono: p == termenv.Ascii, Glyphs: p == termenv.Ascii || p == termenv.ANSI,
-		Algo: map[string]lipgloss.Style{}, sgr: map[ink]string{}}
+		Algo: map[algos.Name]lipgloss.Style{}, sgr: map[ink]string{}}
 	s.Title = r.NewStyle().Bold(true)
 	s.TitleFocus = r.NewStyle().Bold(true).Reverse(true)
 	border := lipgloss.RoundedBorder()
@@ -72,7 +72,7 @@ func (s *Styles) color(c palette.Colour) lipgloss.TerminalColor {
 }
 
 // AlgoStyle is an algorithm's colour.
-func (s *Styles) AlgoStyle(name string) lipgloss.Style {
+func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 	if st, ok := s.Algo[name]; ok {
 		return st
 	}
@@ -90,7 +90,7 @@ type ink struct {
 func inkOf(c palette.Colour) ink { return ink{fg: c} }
 
 // algoInk is an algorithm's foreground ink.
-func algoInk(name string) ink { return ink{fg: palette.Algo(name)} }
+func algoInk(name algos.Name) ink { return ink{fg: palette.Algo(name)} }
 
 // seq returns the SGR parameters of an ink at the renderer's depth ("" for none).
 func (s *Styles) seq(k ink) string {

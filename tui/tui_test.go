@@ -278,8 +278,8 @@ func TestTableShowsAllAlgorithms(t *testing.T) {
 		}
 		box := region(p.View(), r)
 		for _, a := range algos.Names {
-			if !strings.Contains(box, algos.DisplayName(a)) {
-				t.Errorf("focus %s: %s missing from the results:\n%s", focus, algos.DisplayName(a), box)
+			if !strings.Contains(box, a.Display()) {
+				t.Errorf("focus %s: %s missing from the results:\n%s", focus, a.Display(), box)
 			}
 		}
 	}

@@ -10,6 +10,8 @@
 // so paths drawn over the heat stay visible.
 package palette
 
+import "github.com/cara-sim/cara/algos"
+
 // Colour is one colour at the three depths a terminal may have.
 type Colour struct {
 	Hex  string // "#RRGGBB", for 24-bit terminals and the figures
@@ -19,7 +21,7 @@ type Colour struct {
 
 // algo maps an algorithm name to its colour. The 256 and 16-colour entries are the nearest the
 // terminal libraries would pick, written down so that the heat scales can be kept clear of them.
-var algo = map[string]Colour{
+var algo = map[algos.Name]Colour{
 	"oracle":       {"#CC79A7", 175, 13}, // reddish purple
 	"cara-t":       {"#D55E00", 166, 9},  // vermillion: the paper draws CARA-T in red
 	"cara-ct":      {"#E69F00", 178, 3},  // orange
@@ -34,7 +36,7 @@ var algo = map[string]Colour{
 var unknown = Colour{"#777777", 243, 7}
 
 // Algo returns the colour of an algorithm (a grey for an unknown name).
-func Algo(name string) Colour {
+func Algo(name algos.Name) Colour {
 	if c, ok := algo[name]; ok {
 		return c
 	}
@@ -51,10 +53,10 @@ func Algos() []Colour {
 }
 
 // Hex returns the colour of an algorithm as "#RRGGBB" ("#777777" for an unknown name).
-func Hex(name string) string { return Algo(name).Hex }
+func Hex(name algos.Name) string { return Algo(name).Hex }
 
 // RGB returns the colour of an algorithm as 8-bit components.
-func RGB(name string) (r, g, b uint8) { return Algo(name).RGB() }
+func RGB(name algos.Name) (r, g, b uint8) { return Algo(name).RGB() }
 
 // RGB returns the colour as 8-bit components.
 func (c Colour) RGB() (r, g, b uint8) {

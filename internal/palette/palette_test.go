@@ -3,11 +3,13 @@ package palette
 import (
 	"math"
 	"testing"
+
+	"github.com/cara-sim/cara/algos"
 )
 
 func TestRGB(t *testing.T) {
 	tests := []struct {
-		name    string
+		name    algos.Name
 		r, g, b uint8
 	}{
 		{"cara-t", 0xD5, 0x5E, 0x00},
@@ -25,7 +27,7 @@ func TestRGB(t *testing.T) {
 // Algorithms are told apart by colour at 24 bits and at 256 colours (at 16 colours two pairs
 // share a colour: there are not enough).
 func TestDistinct(t *testing.T) {
-	hex, x256 := map[string]string{}, map[uint8]string{}
+	hex, x256 := map[string]algos.Name{}, map[uint8]algos.Name{}
 	for name, c := range algo {
 		if other, ok := hex[c.Hex]; ok {
 			t.Errorf("%s and %s share colour %s", name, other, c.Hex)
