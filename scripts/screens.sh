@@ -26,8 +26,9 @@ if [[ -z $bin ]]; then
   go build -o "$bin" ./cmd/cara
 fi
 
-# shot SIZE OUT "KEYS" ARGS...: run cara ARGS at SIZE, wait until the engine has computed all,
-# press KEYS (tmux key names), save OUT.txt, OUT.ansi and OUT.png.
+# shot SIZE OUT "KEYS" ARGS...: run cara ARGS at SIZE, wait until the screen says $WAIT_FOR
+# (default: the engine has computed all), press KEYS (tmux key names), save OUT.txt, OUT.ansi and
+# OUT.png.
 shot() {
   local size=$1 out=$2 keys=$3; shift 3
   local w=${size%x*} h=${size#*x} sock=screens-$$-$RANDOM
@@ -36,13 +37,16 @@ shot() {
   mkdir -p "$(dirname "$out")"
   tmux -L "$sock" -f /dev/null new-session -d -x "$w" -y "$h" "env $env_pre $(printf '%q ' "$bin" "$@"); sleep 600"
   for _ in $(seq 1 600); do
-    tmux -L "$sock" capture-pane -p | grep -q "computed all" && break
+    tmux -L "$sock" capture-pane -p | grep -q "${WAIT_FOR:-computed all}" && break
     sleep 0.2
   done
   for k in $keys; do tmux -L "$sock" send-keys "$k"; sleep 0.15; done
   sleep 0.8
   tmux -L "$sock" capture-pane -p >"$out.txt"
-  tmux -L "$sock" capture-pane -e -p >"$out.ansi"
+  # freeze ignores "default foreground" (39) and "default background" (49), which tmux writes
+  # whenever a colour ends: the colour would run on. They become freeze's own defaults.
+  tmux -L "$sock" capture-pane -e -p |
+    sed -e 's/\x1b\[39m/\x1b[38;2;197;200;198m/g' -e 's/\x1b\[49m/\x1b[48;2;23;23;23m/g' >"$out.ansi"
   tmux -L "$sock" kill-server 2>/dev/null || true
   if command -v rsvg-convert >/dev/null; then
     "$freeze" -l ansi -o "$out.svg" --font.size 14 <"$out.ansi" >/dev/null

@@ -24,7 +24,7 @@ func (p *aboutPane) Size(f *frame, w int) (want, least int) { return 0, 6 }
 
 func (p *aboutPane) Keys(f *frame, focused bool) []key.Binding {
 	if focused {
-		return []key.Binding{p.keys.ScrollUp}
+		return []key.Binding{p.keys.ScrollUp, p.keys.PageUp}
 	}
 	return nil
 }
@@ -35,17 +35,13 @@ func (p *aboutPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) 
 	}
 	switch {
 	case key.Matches(msg, p.keys.ScrollUp):
-		if msg.String() == "pgup" {
-			p.vp.HalfPageUp()
-		} else {
-			p.vp.ScrollUp(1)
-		}
+		p.vp.ScrollUp(1)
 	case key.Matches(msg, p.keys.ScrollDown):
-		if msg.String() == "pgdown" {
-			p.vp.HalfPageDown()
-		} else {
-			p.vp.ScrollDown(1)
-		}
+		p.vp.ScrollDown(1)
+	case key.Matches(msg, p.keys.PageUp):
+		p.vp.HalfPageUp()
+	case key.Matches(msg, p.keys.PageDown):
+		p.vp.HalfPageDown()
 	default:
 		return false, nil
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -24,7 +23,7 @@ type chartPane struct {
 	keys  *keyMap
 	gap   bool
 	cache string
-	key   string
+	key   viewKey
 	plot  *brailleGrid // the last plot, for tests
 }
 
@@ -92,8 +91,12 @@ func (p *chartPane) View(f *frame, w, h int) string {
 	if len(f.rp.results) == 0 {
 		return f.st.Dim.Render(onlineNote(f))
 	}
-	k := fmt.Sprint(f.m, f.pos, f.rScale, f.visible, f.selected, p.gap, w, h)
-	if k == p.key {
+	gap := 0
+	if p.gap {
+		gap = 1
+	}
+	k := f.key(w, h, gap)
+	if k == p.key && p.cache != "" {
 		return p.cache
 	}
 	p.cache, p.key = p.draw(f, w, h), k

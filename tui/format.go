@@ -42,7 +42,13 @@ func short(v float64) string {
 	case a >= 0.01:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 2, 64)
+	// Tiny values as 4.2e-4: five or six columns, where 0.00042 would take seven.
+	e := int(math.Floor(math.Log10(a)))
+	m := v / math.Pow(10, float64(e))
+	if math.Abs(m) >= 9.95 {
+		m, e = m/10, e+1
+	}
+	return strconv.FormatFloat(m, 'f', 1, 64) + "e" + strconv.Itoa(e)
 }
 
 // cost writes a strategy cost as the results table does (two decimals).

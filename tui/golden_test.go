@@ -273,3 +273,76 @@ func TestLayoutTiles(t *testing.T) {
 		}
 	}
 }
+
+// The cursor on the diagonal reads out R (the cost of retraining there), not the cell's QDM terms.
+func TestCursorOnDiagonalShowsR(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	press(p, "end", "1", "m")
+	mp := p.panes[paneMatrix].(*matrixPane)
+	mp.cur = [2]int{9, 9}
+	press(p, "]") // R 0.5 x 1.25
+	if r := mp.readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
+		t.Errorf("readout on the diagonal %q, want R 0.625", r)
+	}
+}
+
+// The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
+func TestChartGapView(t *testing.T) {
+	f := randomFrame(t, 60, 15)
+	cp := &chartPane{keys: &keyMap{}, gap: true}
+	or, _ := f.result(algos.NameOracle)
+	for _, s := range cp.chartSeries(f) {
+		r, _ := f.result(s.name)
+		for i, v := range s.v {
+			if want := r.Strategy.Cumulative[i] - or.Strategy.Cumulative[i]; v != want {
+				t.Fatalf("%s at %d: %v, want %v", s.name, i, v, want)
+			}
+		}
+	}
+	if v := ansi.Strip(cp.View(f, 76, 20)); !strings.Contains(v, "Oracle") || !strings.Contains(v, " 0") {
+		t.Errorf("gap view without the Oracle on zero:\n%s", v)
+	}
+	if cp.Title(f) == (&chartPane{}).Title(f) {
+		t.Error("the gap view has the cost view's title")
+	}
+}
+
+// While the engine computes, the colour scale may still grow, and the bar says so.
+func TestScaleGrowsNote(t *testing.T) {
+	s := loadTestdata(t, "bench100.yaml")
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := p.s.Start(1)
+	for range 30 {
+		_, cmd = p.Update(cmd())
+	}
+	p.s.Stop()
+	if p.heat.final {
+		t.Fatal("the scale is final with 30 columns of 100")
+	}
+	if v := p.View(); !strings.Contains(v, "scale grows while computing") {
+		t.Errorf("no note that the scale may grow:\n%s", v)
+	}
+}
+
+// The About pane scrolls when it has the focus, with the keys and the wheel.
+func TestAboutScrolls(t *testing.T) {
+	s := loadSmall(t)
+	s.About = strings.Repeat("A long description of the scenario, longer than the pane is tall. ", 30)
+	p := pumpedScenario(t, s, asciiStyles(), 60, 18)
+	press(p, "6")
+	ap := p.panes[paneAbout].(*aboutPane)
+	p.View()
+	press(p, "down", "down")
+	if ap.vp.YOffset != 2 {
+		t.Errorf("two downs: offset %d, want 2", ap.vp.YOffset)
+	}
+	f := p.frame()
+	r := p.layout(f, p.w, p.bodyHeight()).boxes[paneAbout]
+	p.Update(tea.MouseMsg{X: r.x + 3, Y: r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	if ap.vp.YOffset != 1 || p.pos != 0 {
+		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.vp.YOffset, p.pos)
+	}
+}

@@ -327,10 +327,14 @@ func drawHeat(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 						}
 					}
 				}
-				// The representative cell: the middle column, the upper middle row (nearer the
-				// diagonal, so the diagonal keeps its cells when sampled).
+				// The representative cell: the diagonal's where the region holds a piece of it (so
+				// R stays a line however the matrix is sampled), else the middle one.
 				h := &halves[half]
-				h.v, h.ok, h.hidden = d.value(a+(b-a-1)/2, t0+(t1-t0)/2)
+				tp, t := a+(b-a-1)/2, t0+(t1-t0)/2
+				if lo, hi := max(a, t0), min(b, t1); lo < hi {
+					tp, t = lo, lo
+				}
+				h.v, h.ok, h.hidden = d.value(tp, t)
 			}
 			top, bot := halves[0], halves[1]
 			var bg palette.Colour
@@ -351,9 +355,9 @@ func drawHeat(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 			case m != 0:
 				cv.set(px, py, pathGlyph(m), pathInk(st, d, m, bg))
 			case !top.ok && !bot.ok:
-				// Batches not revealed yet: faint dots (blank without colours, where a dot is
-				// the scale's lowest step).
-				if (top.hidden || bot.hidden) && !st.Mono {
+				// Batches not revealed yet: faint dots (blank in shade glyphs, where a dot is the
+				// scale's lowest step).
+				if (top.hidden || bot.hidden) && !st.Glyphs {
 					cv.set(px, py, '·', hidden)
 				}
 			case st.Glyphs:
@@ -413,7 +417,7 @@ func drawBlocks(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 			bx, by := x0+j*g.bw, y0+i*g.bh
 			v, ok, isHidden := d.value(tp, t)
 			if !ok {
-				if isHidden && !st.Mono {
+				if isHidden && !st.Glyphs {
 					cv.set(bx+g.bw/2, by+g.bh/2, '·', hidden)
 				}
 				continue

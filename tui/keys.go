@@ -16,8 +16,9 @@ type keyMap struct {
 	Play, Step, Back, Home, End, Faster, Slower key.Binding
 	// Retraining cost and algorithms.
 	RUp, RDown, Next, Prev, Visible, Restart key.Binding
-	// Panes.
-	Focus, Maximise, Escape, Help, Quit key.Binding
+	// Panes: Focus is the help's name for the six Pane keys.
+	Focus, Maximise, Escape, Help, Quit, ForceQuit key.Binding
+	Pane                                           [numPanes]key.Binding
 	// Pane 1 (the cost matrix): the cursor and its moves.
 	Cursor, Up, Down, Left, Right key.Binding
 	// Pane 2: cumulative cost or the gap to the Oracle.
@@ -25,14 +26,14 @@ type keyMap struct {
 	// Pane 4: the next pair of features.
 	Features key.Binding
 	// Pane 6: scrolling.
-	ScrollUp, ScrollDown key.Binding
+	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
 }
 
 func newKeys() keyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
-	return keyMap{
+	k := keyMap{
 		Play:    b([]string{" "}, "space", "play/pause"),
 		Step:    b([]string{"right", "l"}, "→/l", "step"),
 		Back:    b([]string{"left", "h"}, "←/h", "back"),
@@ -47,11 +48,12 @@ func newKeys() keyMap {
 		Visible: b([]string{"v"}, "v", "which algorithms show"),
 		Restart: b([]string{"r"}, "r", "restart, next seed"),
 
-		Focus:    b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
-		Maximise: b([]string{"z", "enter"}, "z", "zoom pane"),
-		Escape:   b([]string{"esc"}, "esc", "back"),
-		Help:     b([]string{"?"}, "?", "help"),
-		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Focus:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
+		Maximise:  b([]string{"z", "enter"}, "z", "zoom pane"),
+		Escape:    b([]string{"esc"}, "esc", "back"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit at once"),
 
 		Cursor: b([]string{"m"}, "m", "cell cursor"),
 		Up:     b([]string{"up", "k"}, "↑↓←→", "move cursor"),
@@ -63,22 +65,51 @@ func newKeys() keyMap {
 		Gap:      b([]string{"o"}, "o", "gap to Oracle"),
 		Features: b([]string{"f"}, "f", "next feature pair"),
 
-		ScrollUp:   b([]string{"up", "k", "pgup"}, "↑↓", "scroll"),
-		ScrollDown: b([]string{"down", "j", "pgdown"}, "↓", "scroll down"),
+		ScrollUp:   b([]string{"up", "k"}, "↑↓", "scroll"),
+		ScrollDown: b([]string{"down", "j"}, "↓", "scroll down"),
+		PageUp:     b([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
+		PageDown:   b([]string{"pgdown"}, "pgdn", "page down"),
 	}
+	for i := range k.Pane {
+		n := string(rune('1' + i))
+		k.Pane[i] = b([]string{n}, n, "focus pane "+n)
+	}
+	return k
 }
 
-// helpLine is the one-line help: the focused pane's keys, then the main global ones, as many as
-// fit; "? help" and "q quit" are pinned at the end whatever the width.
-func helpLine(st *Styles, k keyMap, paneKeys []key.Binding, width int) string {
+// contextKeys are the help's keys where the player is: the focused pane's first, then the
+// player's. It is the help's KeyMap: one line of the most useful keys, or every key by group.
+type contextKeys struct {
+	k      *keyMap
+	pane   []key.Binding
+	groups []keyGroup
+}
+
+// ShortHelp implements help.KeyMap.
+func (c contextKeys) ShortHelp() []key.Binding {
+	k := c.k
+	return append(append([]key.Binding{}, c.pane...), k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise)
+}
+
+// FullHelp implements help.KeyMap.
+func (c contextKeys) FullHelp() [][]key.Binding {
+	out := make([][]key.Binding, len(c.groups))
+	for i, g := range c.groups {
+		out[i] = g.keys
+	}
+	return out
+}
+
+// helpLine is the one-line help: the short help, as much as fits, with "? help" and "q quit"
+// pinned at the end whatever the width.
+func helpLine(st *Styles, c contextKeys, width int) string {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.HelpKey, st.Help, st.Help
 	h.Styles.Ellipsis = st.Help
-	pinned := h.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	pinned := h.ShortHelpView([]key.Binding{c.k.Help, c.k.Quit})
 	sep := st.Help.Render(" • ")
 	h.Width = width - ansi.StringWidth(pinned) - ansi.StringWidth(sep)
-	items := append(append([]key.Binding{}, paneKeys...), k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise)
-	rest := h.ShortHelpView(items)
+	rest := h.ShortHelpView(c.ShortHelp())
 	if h.Width <= 0 || rest == "" {
 		return truncate(pinned, width)
 	}
@@ -91,21 +122,34 @@ type keyGroup struct {
 	keys  []key.Binding
 }
 
-// fullHelp writes the groups as two columns of "key  what it does" under their titles.
-func fullHelp(st *Styles, groups []keyGroup) string {
+// fullHelp writes every group of keys under its title, the keys of a group packed into lines of
+// at most w columns ("space play/pause · →/l step · ...").
+func fullHelp(st *Styles, c contextKeys, w int) string {
 	var b strings.Builder
-	for i, g := range groups {
+	for i, keys := range c.FullHelp() {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(st.Bold.Render(g.title) + "\n")
-		for _, k := range g.keys {
-			h := k.Help()
-			if h.Key == "" {
-				continue
+		b.WriteString(st.Bold.Render(c.groups[i].title) + "\n")
+		var items []string
+		for _, k := range keys {
+			if h := k.Help(); h.Key != "" {
+				items = append(items, st.HelpKey.Render(h.Key)+" "+h.Desc)
 			}
-			b.WriteString("  " + st.HelpKey.Render(padRight(h.Key, 10)) + " " + h.Desc + "\n")
 		}
+		cur := ""
+		for _, it := range items {
+			switch {
+			case cur == "":
+				cur = "  " + it
+			case width(cur)+3+width(it) <= w:
+				cur += st.Help.Render(" · ") + it
+			default:
+				b.WriteString(cur + "\n")
+				cur = "  " + it
+			}
+		}
+		b.WriteString(cur + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -116,3 +160,5 @@ func padRight(s string, w int) string {
 	}
 	return s
 }
+
+var _ help.KeyMap = contextKeys{}

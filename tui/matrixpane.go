@@ -24,6 +24,16 @@ type matrixPane struct {
 	winSet   bool
 	marks    []uint8
 	canvas   *canvas // the last drawn, for tests
+	key      matrixKey
+	cache    string
+}
+
+// matrixKey is what the matrix pane's drawing depends on.
+type matrixKey struct {
+	view             viewKey
+	heat             heatScale
+	cursorOn, zoomed bool
+	cur, win         [2]int
 }
 
 func (p *matrixPane) Title(f *frame) string {
@@ -236,6 +246,10 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if f.zoomed {
 		p.follow(&l, f, w, h)
 	}
+	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win}
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
 	cv := newCanvas(w, h)
 	d := p.data(f)
 	drawHeat(cv, st, l.g, d, l.gw, l.heatY)
@@ -243,7 +257,8 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	p.canvas = cv
 	out := cv.lines(st)
 	// The legend is styled text: it is laid over the canvas's lines.
-	return strings.Join(p.overlayLegend(out, f, l, w), "\n")
+	p.cache, p.key = strings.Join(p.overlayLegend(out, f, l, w), "\n"), k
+	return p.cache
 }
 
 // follow moves the zoom window so the cursor stays in it.

@@ -238,9 +238,14 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 // key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
 // the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if key.Matches(msg, p.keys.Quit) && (p.overlay == nil || msg.String() == "ctrl+c") {
+	switch {
+	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
-		if p.opt.Back != nil && msg.String() == "q" {
+		return p, tea.Quit
+	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
+		// q goes back to the picker when there is one.
+		p.s.Stop()
+		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
 		return p, tea.Quit
@@ -280,8 +285,12 @@ type action struct {
 
 func (p *Player) actions() []action {
 	k := &p.keys
-	return []action{
-		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{groups: p.keyGroups(), keys: k}; return nil }},
+	var panes []action
+	for i := range k.Pane {
+		panes = append(panes, action{&k.Pane[i], func(tea.KeyMsg) tea.Cmd { p.setFocus(i); return nil }})
+	}
+	return append(panes, []action{
+		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
 		{&k.Play, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
 		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
 		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.pos - 1); return nil }},
@@ -300,10 +309,14 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { return p.restart() }},
-		{&k.Focus, func(msg tea.KeyMsg) tea.Cmd { p.setFocus(int(msg.String()[0] - '1')); return nil }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
-	}
+	}...)
+}
+
+// contextKeys are the keys the help shows: the focused pane's, the player's, every pane's by group.
+func (p *Player) contextKeys(f *frame) contextKeys {
+	return contextKeys{k: &p.keys, pane: p.panes[p.focus].Keys(f, true), groups: p.keyGroups()}
 }
 
 // keyGroups are the full help's groups: the player's keys, then each pane's.
@@ -312,11 +325,11 @@ func (p *Player) keyGroups() []keyGroup {
 	return []keyGroup{
 		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
 		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
-		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit}},
+		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
 		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
-		{"6 About (focused)", []key.Binding{k.ScrollUp}},
+		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
 	}
 }
 
@@ -443,51 +456,65 @@ func (p *Player) R() float64 {
 	return p.s.retrainCost(p.scale)(max(p.pos, 0))
 }
 
-// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)".
-func (p *Player) rText() string {
+// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
+// "R 31.25 x1.56".
+func (p *Player) rText(short bool) string {
 	s := p.opt.Scenario
-	if math.Abs(p.scale-1) < 1e-12 {
+	same := math.Abs(p.scale-1) < 1e-12
+	switch {
+	case same && short:
+		return "R " + num(p.R())
+	case same:
 		return fmt.Sprintf("R %s (the scenario's)", num(p.R()))
+	case short:
+		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.scale)
 	}
 	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.scale, s.RetrainCostText)
 }
 
-// status is the status line: the most useful parts first, the rest as width allows.
+// status is the status line: every part in full when it fits, else shorter, else the least
+// useful parts left out.
 func (p *Player) status() string {
-	state := "paused"
+	state, short := "paused", "paused"
 	if p.playing {
-		state = "▶ playing"
+		state, short = "▶ playing", "playing"
 	}
-	comp := fmt.Sprintf("computing %d/%d", p.s.Computed, p.s.Matrix.Batches())
+	comp, compShort := fmt.Sprintf("computing %d/%d", p.s.Computed, p.s.Matrix.Batches()), fmt.Sprintf("%d/%d computed", p.s.Computed, p.s.Matrix.Batches())
 	if p.s.Done && p.s.Err == nil {
-		comp = "computed all"
+		comp, compShort = "computed all", "computed all"
 	}
 	vis := visibleSets[p.vis]
+	n := len(p.visible())
 	parts := []struct {
-		text string
-		rank int // dropped first when the line is too long: the highest
+		long, short string
+		rank        int // dropped first when even the short line is too long: the highest
 	}{
-		{p.opt.Scenario.Name, 0},
-		{fmt.Sprintf("seed %d", p.s.Seed), 5},
-		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), 0},
-		{p.rText(), 1},
-		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), 3},
-		{fmt.Sprintf("showing %s (%d)", vis.name, len(p.visible())), 4},
-		{comp, 2},
+		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
+		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 5},
+		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.pos, 0), p.s.Matrix.Batches()-1), 0},
+		{p.rText(false), p.rText(true), 1},
+		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.speed]), 3},
+		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
+		{comp, compShort, 2},
 	}
-	for drop := 5; drop >= 0; drop-- {
+	line := func(short bool, drop int) string {
 		var keep []string
 		for _, s := range parts {
-			if s.rank <= drop {
-				keep = append(keep, s.text)
+			switch {
+			case s.rank > drop:
+			case short:
+				keep = append(keep, s.short)
+			default:
+				keep = append(keep, s.long)
 			}
 		}
-		line := " " + strings.Join(keep, " · ") + " "
-		if width(line) <= p.w || drop == 0 {
-			return p.st.Status.Width(p.w).Render(truncate(line, p.w))
-		}
+		return " " + strings.Join(keep, " · ") + " "
 	}
-	return ""
+	out := line(false, 5)
+	for drop := 5; width(out) > p.w && drop >= 0; drop-- {
+		out = line(true, drop)
+	}
+	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
 }
 
 func (p *Player) frame() *frame {
@@ -526,7 +553,7 @@ func (p *Player) View() string {
 	if p.s.Err != nil {
 		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
 	}
-	help := helpLine(p.st, p.keys, p.panes[p.focus].Keys(f, true), p.w)
+	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
 }
 

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,26 +18,43 @@ type overlay interface {
 	Key(msg tea.KeyMsg) (close bool, cmd tea.Cmd)
 }
 
-// helpOverlay is the full key help, grouped: the player's keys and each pane's.
+// helpOverlay is the full key help, grouped: the player's keys and each pane's. It scrolls when
+// the screen is too short for it.
 type helpOverlay struct {
-	groups []keyGroup
-	keys   *keyMap
+	keys   contextKeys
+	offset int
 }
 
 func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
-	body := fullHelp(st, o.groups)
-	body += "\n\n" + st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump;\nthe wheel steps.  Any key closes this.")
-	box := st.Overlay.Render(body)
-	if ansi.StringWidth(strings.SplitN(box, "\n", 2)[0]) > w || strings.Count(box, "\n")+1 > h {
-		// Two columns do not fit: the groups side by side would; one column, clipped, always does.
-		box = clip(box, w, h)
+	iw := max(min(w-4, 88), 20)
+	mouse := st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump; the wheel steps")
+	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+st.r.NewStyle().Width(iw).Render(mouse), "\n")
+	room := max(h-3, 1) // the border and the closing line
+	o.offset = min(max(o.offset, 0), max(len(lines)-room, 0))
+	foot := "any key closes this"
+	if len(lines) > room {
+		foot = fmt.Sprintf("↑/↓ scroll (%d-%d of %d) · any other key closes this", o.offset+1, min(o.offset+room, len(lines)), len(lines))
+		lines = lines[o.offset : o.offset+room]
 	}
+	body := clip(strings.Join(lines, "\n"), iw, room) + "\n" + st.Dim.Render(truncate(foot, iw))
+	box := st.Overlay.Render(body)
 	bw := ansi.StringWidth(strings.SplitN(box, "\n", 2)[0])
 	bh := strings.Count(box, "\n") + 1
 	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
 }
 
-func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) { return true, nil }
+// Key scrolls with the arrows; any other key closes the help.
+func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+	switch {
+	case key.Matches(msg, o.keys.k.ScrollUp):
+		o.offset--
+	case key.Matches(msg, o.keys.k.ScrollDown):
+		o.offset++
+	default:
+		return true, nil
+	}
+	return false, nil
+}
 
 // placeOverlay lays box over body with its top-left corner at (x, y).
 func placeOverlay(body, box string, x, y int) string {

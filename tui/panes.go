@@ -56,6 +56,26 @@ func (f *frame) shown() []algos.Result {
 	return out
 }
 
+// viewKey is what most panes' drawings depend on: a pane redraws only when it changes.
+type viewKey struct {
+	m        *sim.Matrix
+	pos      int
+	rScale   float64
+	visible  string
+	selected algos.Name
+	w, h     int
+	extra    int // a pane's own state (a mode)
+}
+
+func (f *frame) key(w, h, extra int) viewKey {
+	var vis strings.Builder
+	for _, a := range f.visible {
+		vis.WriteString(string(a))
+		vis.WriteByte(' ')
+	}
+	return viewKey{f.m, f.pos, f.rScale, vis.String(), f.selected, w, h, extra}
+}
+
 // pane is one component of the player. The player gives it a box of the layout's size; the pane
 // draws its content (View) in the box's inside, says which keys it owns (Keys, for the help) and
 // handles them (Key), and answers the mouse inside its content (Click).
@@ -110,10 +130,14 @@ func shortName(a algos.Name) string {
 	return string(a)
 }
 
-// explain says why the selected algorithm did what it did at the current batch.
+// explain says why the selected algorithm did what it did at the current batch, or, before the
+// online block, what the offline block is for.
 func explain(f *frame) string {
 	r, ok := f.result(f.selected)
 	if !ok {
+		if off := f.scen.Offline; f.pos >= 0 && f.pos < off {
+			return fmt.Sprintf("offline block 0..%d: each batch trains a model and adds a column to C; the algorithms are tuned on this block, then run from batch %d", off-1, off)
+		}
 		return ""
 	}
 	i := f.pos - r.Strategy.Start

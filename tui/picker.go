@@ -58,14 +58,15 @@ func (i entryItem) FilterValue() string { return i.e.Ref + " " + i.e.Title }
 // the chosen scenario's description on the right, and, when a scenario cannot be opened (its data
 // are missing), the whole message saying why and what to do.
 type Picker struct {
-	list    list.Model
-	st      *Styles
-	w, h    int
-	errs    map[string]string // by Ref: why the scenario did not open
-	play    func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
-	open    key.Binding
-	quit    key.Binding
-	entries []Entry
+	list      list.Model
+	st        *Styles
+	w, h      int
+	errs      map[string]string // by Ref: why the scenario did not open
+	play      func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
+	open      key.Binding
+	quit      key.Binding
+	forceQuit key.Binding
+	entries   []Entry
 }
 
 // NewPicker returns a picker; play builds the player for a chosen entry.
@@ -95,8 +96,9 @@ func NewPicker(entries []Entry, st *Styles, play func(e Entry, w, h int, back fu
 	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.r)
 	l.Select(max(slices.IndexFunc(entries, func(e Entry) bool { return e.Ref == scenarios.Default }), 0))
 	return &Picker{list: l, st: st, w: 80, h: 24, play: play, errs: map[string]string{}, entries: entries,
-		open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		forceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 }
 
@@ -121,7 +123,7 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		filtering := p.list.FilterState() == list.Filtering
 		switch {
-		case !filtering && key.Matches(msg, p.quit), msg.String() == "ctrl+c":
+		case !filtering && key.Matches(msg, p.quit), key.Matches(msg, p.forceQuit):
 			return p, tea.Quit
 		case !filtering && key.Matches(msg, p.open):
 			return p.openSelected()
@@ -188,6 +190,9 @@ func beside(left, right string, lw, gap int) string {
 		}
 		if i < len(rs) {
 			r = rs[i]
+		}
+		if strings.Contains(l, "\x1b") {
+			l += "\x1b[0m" // a style left open by the list must not colour the right block
 		}
 		out.WriteString(l + pad(lw-width(l)+gap) + r)
 	}

@@ -18,7 +18,7 @@ import (
 // retrains, strategy cost, SCPE against the Oracle or the plain gap when SCPE is undefined, query
 // accuracy), under the parameters tuned offline. The layout always gives it a row per algorithm.
 type resultsPane struct {
-	key   string
+	key   viewKey
 	cache string
 }
 
@@ -52,8 +52,12 @@ func (p *resultsPane) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return fal
 func (p *resultsPane) Click(f *frame, x, y, w, h int) tea.Cmd       { return nil }
 
 func (p *resultsPane) View(f *frame, w, h int) string {
-	k := fmt.Sprint(f.m, f.pos, f.rScale, f.visible, f.selected, w, h, f.rp.tuned != nil)
-	if k == p.key {
+	tuned := 0
+	if f.rp.tuned != nil {
+		tuned = 1
+	}
+	k := f.key(w, h, tuned)
+	if k == p.key && p.cache != "" {
 		return p.cache
 	}
 	p.cache, p.key = p.draw(f, w), k

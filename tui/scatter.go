@@ -104,8 +104,17 @@ type batchPane struct {
 	pair    [2]int
 	batches map[batchRef]*sim.Batch // recently drawn batches
 	order   []batchRef
-	key     string
+	key     scatterKey
 	cache   string
+}
+
+// scatterKey is what the scatter's drawing depends on.
+type scatterKey struct {
+	s          sim.Stream
+	pos, model int
+	pair       [2]int
+	b          *bounds
+	w, h       int
 }
 
 // batchRef names a batch of one session's stream.
@@ -187,8 +196,8 @@ func (p *batchPane) View(f *frame, w, h int) string {
 		return ""
 	}
 	model := p.model(f)
-	k := fmt.Sprint(f.stream, f.pos, model, p.pair, f.bounds != nil, w, h)
-	if k == p.key {
+	k := scatterKey{f.stream, f.pos, model, p.pair, f.bounds, w, h}
+	if k == p.key && p.cache != "" {
 		return p.cache
 	}
 	p.cache, p.key = p.draw(f, model, w, h), k
@@ -238,7 +247,7 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		gw = max(gw, len(tick(v, ystep)))
 	}
 	gw++
-	pw, ph := max(w-gw-1, 4), max(h-4, 2)
+	pw, ph := max(w-gw-1, 4), max(h-3-legendLines(w, model), 2)
 	// Equal scales when the two ranges are alike (a round cloud stays round; a terminal cell is
 	// about twice as tall as it is wide).
 	xr, yr := xhi-xlo, yhi-ylo
@@ -317,20 +326,15 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		cv.set(gw+x, top+ph, '─', dim)
 	}
 	for _, v := range yt {
-		y := ph - 1 - int((v-ylo)/yr*float64(ph))
-		if y < 0 || y >= ph {
-			continue
-		}
+		// The top tick sits on the top row (its value is the edge of that row).
+		y := min(max(ph-1-int((v-ylo)/yr*float64(ph)), 0), ph-1)
 		label := tick(v, ystep)
 		cv.set(gw-1, top+y, '┤', dim)
 		cv.text(gw-1-len(label), top+y, label, dim)
 	}
 	next := 0
 	for _, v := range xt {
-		x := int((v - xlo) / xr * float64(pw))
-		if x >= pw {
-			continue
-		}
+		x := min(int((v-xlo)/xr*float64(pw)), pw-1)
 		cv.set(gw+x, top+ph, '┬', dim)
 		label := tick(v, xstep)
 		if x >= next {
@@ -338,24 +342,40 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 			next = x + len(label) + 1
 		}
 	}
-	// The legend.
+	// The legend, on two lines when one is too short.
 	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
 	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}
 	if st.Mono {
 		c0, c1, wrong = ink{}, ink{}, ink{}
 	}
-	y := top + ph + 2
-	x := cv.text(0, y, "o", c0)
-	x = cv.text(x, y, " class 0  ", dim)
-	x = cv.text(x, y, "x", c1)
-	x = cv.text(x, y, " class 1  ", dim)
-	x = cv.text(x, y, "O X", wrong)
-	x = cv.text(x, y, fmt.Sprintf(" wrong (M_%d)  ", model), dim)
-	x = cv.text(x, y, "+", ink{fg: palette.Query, bold: true})
-	x = cv.text(x, y, " query  ", dim)
-	x = cv.text(x, y, "·", ink{fg: palette.Trail})
-	cv.text(x, y, fmt.Sprintf(" %d before", trail), dim)
+	items := []struct {
+		glyph string
+		k     ink
+		text  string
+	}{
+		{"o", c0, " class 0"}, {"x", c1, " class 1"}, {"O X", wrong, fmt.Sprintf(" wrong (M_%d)", model)},
+		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
+	}
+	x, y := 0, top+ph+2
+	for _, it := range items {
+		n := len([]rune(it.glyph)) + len([]rune(it.text))
+		if x > 0 && x+n > w && y+1 < h {
+			x, y = 0, y+1
+		} else if x > 0 {
+			x += 2
+		}
+		x = cv.text(x, y, it.glyph, it.k)
+		x = cv.text(x, y, it.text, dim)
+	}
 	return cv.String(st)
+}
+
+// legendLines is how many lines the scatter's legend takes at width w.
+func legendLines(w, model int) int {
+	if w >= 55+len(itoa(model)) {
+		return 1
+	}
+	return 2
 }
 
 // scatterGlyph draws a cell: a query on top, else the majority class (capital and on dark red when

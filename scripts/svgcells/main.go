@@ -23,7 +23,7 @@ import (
 )
 
 var (
-	textRe  = regexp.MustCompile(`(?s)<text([^>]*)>(.*?)</text>`)
+	textRe  = regexp.MustCompile(`(?s)<text([^>]*?)(?:/>|>(.*?)</text>)`)
 	xRe     = regexp.MustCompile(`\bx="([0-9.]+)(px)?"`)
 	tspanRe = regexp.MustCompile(`(?s)<tspan([^>]*?)(?:/>|>(.*?)</tspan>)`)
 	dxRe    = regexp.MustCompile(`\s*\bdx="[^"]*"`)
@@ -43,7 +43,7 @@ func main() {
 		m := textRe.FindStringSubmatch(text)
 		attrs, body := m[1], m[2]
 		xm := xRe.FindStringSubmatch(attrs)
-		if xm == nil {
+		if xm == nil || strings.HasSuffix(text, "/>") {
 			return text
 		}
 		x0, _ := strconv.ParseFloat(xm[1], 64)
