@@ -9,8 +9,9 @@
 #
 # Needs tmux and freeze (go install github.com/charmbracelet/freeze@latest). freeze's own PNG
 # renderer has no braille glyphs (the cumulative-cost chart); with rsvg-convert (apt-get install
-# librsvg2-bin fonts-jetbrains-mono) the SVG is rendered with fallback fonts instead, each character
-# pinned to its cell by scripts/svgcells so the fallback's other widths do not shift the columns.
+# librsvg2-bin fonts-jetbrains-mono, or RSVG_CONVERT=path) the SVG is rendered with fallback fonts
+# instead, each character pinned to its cell by scripts/svgcells so the fallback's other widths do
+# not shift the columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,8 @@ need() { command -v "$1" >/dev/null || { echo "screens: $1 is needed ($2)" >&2; 
 need tmux "apt-get install tmux"
 freeze=$(command -v freeze || echo "$(go env GOPATH)/bin/freeze")
 [[ -x $freeze ]] || { echo "screens: freeze is needed (go install github.com/charmbracelet/freeze@latest)" >&2; exit 1; }
-command -v rsvg-convert >/dev/null || echo "screens: no rsvg-convert; braille will show as boxes (apt-get install librsvg2-bin)" >&2
+rsvg=${RSVG_CONVERT:-$(command -v rsvg-convert || true)}
+[[ -n $rsvg ]] || echo "screens: no rsvg-convert; braille will show as boxes (apt-get install librsvg2-bin, or RSVG_CONVERT=path)" >&2
 
 bin=${CARA:-}
 if [[ -z $bin ]]; then
@@ -48,10 +50,10 @@ shot() {
   tmux -L "$sock" capture-pane -e -p |
     sed -e 's/\x1b\[39m/\x1b[38;2;197;200;198m/g' -e 's/\x1b\[49m/\x1b[48;2;23;23;23m/g' >"$out.ansi"
   tmux -L "$sock" kill-server 2>/dev/null || true
-  if command -v rsvg-convert >/dev/null; then
+  if [[ -n $rsvg ]]; then
     "$freeze" -l ansi -o "$out.svg" --font.size 14 <"$out.ansi" >/dev/null
     go run ./scripts/svgcells <"$out.svg" >"$out.cells.svg"
-    rsvg-convert -z 2 -o "$out.png" "$out.cells.svg"
+    "$rsvg" -z 2 -o "$out.png" "$out.cells.svg"
     rm -f "$out.svg" "$out.cells.svg"
   else
     "$freeze" -l ansi -o "$out.png" --font.size 14 <"$out.ansi" >/dev/null

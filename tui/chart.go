@@ -198,8 +198,11 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 		for k, row := range l.rows {
 			x := gw + pw + 1
 			for i, part := range row {
-				if i > 0 && part.name != "" && row[i-1].name != "" {
+				switch {
+				case i > 0 && part.name != "" && row[i-1].name != "":
 					x = cv.text(x, l.row+k, "=", dim)
+				case i > 0 && part.name != "":
+					x += 2 // the next label on the same row
 				}
 				switch {
 				case part.name == "":
@@ -259,7 +262,10 @@ func rowWidth(parts []labelPart) int {
 	n := 0
 	for i, p := range parts {
 		n += width(p.text)
-		if i > 0 {
+		switch {
+		case i > 0 && p.name != "" && parts[i-1].name == "":
+			n += 2 // two spaces before another label on the row
+		case i > 0:
 			n++ // "=" between names, a space before the value
 		}
 	}
@@ -329,6 +335,13 @@ func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
 	}
 	// Highest value first (the top row), so pushing labels apart keeps them in the lines' order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].v > out[j].v })
+	need := 0
+	for _, l := range out {
+		need += len(l.rows)
+	}
+	if need > rows {
+		out = packLabels(out, w)
+	}
 	for i := 1; i < len(out); i++ {
 		out[i].row = max(out[i].row, out[i-1].row+len(out[i-1].rows))
 	}
@@ -336,6 +349,31 @@ func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i].row = max(min(out[i].row, bottom-len(out[i].rows)), 0)
 		bottom = out[i].row
+	}
+	return out
+}
+
+// packLabels puts several labels on a row, in short names, when one per row does not fit: a
+// short chart with many lines ("DDM 754  A 319" on one row).
+func packLabels(ls []endLabel, w int) []endLabel {
+	var out []endLabel
+	var cur *endLabel
+	for _, l := range ls {
+		l.layout(0) // the shortest form, one part per row
+		var parts []labelPart
+		for _, row := range l.rows {
+			parts = append(parts, row...)
+		}
+		if cur != nil && rowWidth(append(cur.rows[0], parts...))+1 <= w {
+			cur.rows[0] = append(cur.rows[0], parts...)
+			cur.names = append(cur.names, l.names...)
+			continue
+		}
+		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}})
+		cur = &out[len(out)-1]
+	}
+	for i := 1; i < len(out); i++ {
+		out[i].row = max(out[i].row, out[i-1].row+1)
 	}
 	return out
 }
