@@ -103,119 +103,140 @@ func (p *chartPane) View(f *frame, w, h int) string {
 	return p.cache
 }
 
-func (p *chartPane) draw(f *frame, w, h int) string {
-	st := f.st
-	ss := p.chartSeries(f)
-	lo, hi := 0.0, 0.0
+// chartAxes are the chart's value axis ([lo, hi] from tick to tick) and batch axis ([off, end)),
+// over a plot of pw x ph cells right of a gutter of gw.
+type chartAxes struct {
+	lo, hi, step float64
+	off, end     int
+	gw, pw, ph   int
+}
+
+// row is the text row of a value.
+func (a chartAxes) row(v float64) int {
+	return a.ph - 1 - int(math.Round((v-a.lo)/(a.hi-a.lo)*float64(a.ph*4-1)))/4
+}
+
+// col is the plot column of a batch.
+func (a chartAxes) col(t int) int { return (t - a.off) * a.pw / max(a.end-a.off, 1) }
+
+func (a chartAxes) ticks() []float64 { t, _ := niceTicks(a.lo, a.hi, max(2, min(5, a.ph/2))); return t }
+
+// valueAxis fits the series' values from 0 and extends the range to round ticks.
+func valueAxis(ss []series, ph int) chartAxes {
+	a := chartAxes{ph: ph}
 	for _, s := range ss {
 		for _, v := range s.v {
-			lo, hi = min(lo, v), max(hi, v)
+			a.lo, a.hi = min(a.lo, v), max(a.hi, v)
 		}
 	}
-	if hi-lo < 1e-9 {
-		hi = lo + 1
+	if a.hi-a.lo < 1e-9 {
+		a.hi = a.lo + 1
 	}
-	ph := max(h-2, 2)
-	ticks, step := niceTicks(lo, hi, max(2, min(5, ph/2)))
-	lo, hi = math.Min(lo, math.Floor(lo/step)*step), math.Max(hi, math.Ceil(hi/step-1e-9)*step)
-	ticks, _ = niceTicks(lo, hi, max(2, min(5, ph/2)))
-	gw := 0
-	for _, t := range ticks {
-		gw = max(gw, len(tick(t, step)))
+	_, a.step = niceTicks(a.lo, a.hi, max(2, min(5, ph/2)))
+	a.lo = math.Min(a.lo, math.Floor(a.lo/a.step)*a.step)
+	a.hi = math.Max(a.hi, math.Ceil(a.hi/a.step-1e-9)*a.step)
+	for _, t := range a.ticks() {
+		a.gw = max(a.gw, len(tick(t, a.step)))
 	}
-	gw++
+	a.gw++
+	return a
+}
+
+func (p *chartPane) draw(f *frame, w, h int) string {
+	ss := p.chartSeries(f)
+	a := valueAxis(ss, max(h-2, 2))
 	// Labels take at most a third of the pane: a label too long for that uses short names, and
 	// wraps over several rows if it is still too long.
 	lw := max(w/3, 12)
-	labels := endLabels(ss, lo, hi, ph, lw)
+	labels := endLabels(ss, a.lo, a.hi, a.ph, lw)
 	used := 0
 	for _, l := range labels {
 		for _, row := range l.rows {
 			used = max(used, rowWidth(row))
 		}
 	}
-	lw = min(lw, used)
-	pw := max(w-gw-lw-1, 4)
-	off, T := f.scen.Offline, chartEnd(f)
-	g := newBrailleGrid(pw, ph)
+	a.pw = max(w-a.gw-min(lw, used)-1, 4)
+	a.off, a.end = f.scen.Offline, chartEnd(f)
+	g := newBrailleGrid(a.pw, a.ph)
+	inks := make([]ink, len(ss)+1)
 	for i, s := range ss {
-		g.stepLine(i+1, s, off, T, lo, hi)
+		g.stepLine(i+1, s, a.off, a.end, a.lo, a.hi)
+		inks[i+1] = algoInk(s.name)
+		inks[i+1].bold = s.name == f.selected
 	}
 	p.plot = g
 	cv := newCanvas(w, h)
-	inks := make([]ink, len(ss)+1)
-	for i, s := range ss {
-		inks[i+1] = algoInk(s.name)
-		if s.name == f.selected {
-			inks[i+1].bold = true
-		}
-	}
-	g.draw(cv, gw, 0, inks)
-	if st.Mono {
+	g.draw(cv, a.gw, 0, inks)
+	if f.st.Mono {
 		// Without colour, a letter on each line tells them apart: staggered so no two share a column.
 		for i, s := range ss {
-			n := len(s.v)
-			if n == 0 {
-				continue
+			if n := len(s.v); n > 0 {
+				j := n * (i + 1) / (len(ss) + 1)
+				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name), ink{})
 			}
-			j := n * (i + 1) / (len(ss) + 1)
-			x := (s.start + j - off) * pw / max(T-off, 1)
-			y := ph - 1 - int(math.Round((s.v[j]-lo)/(hi-lo)*float64(ph*4-1)))/4
-			cv.set(gw+x, y, monoLetter(s.name), ink{})
 		}
 	}
+	drawChartAxes(cv, a, f.pos)
+	drawEndLabels(cv, labels, a.gw+a.pw+1, f.selected)
+	return cv.String(f.st)
+}
+
+// drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10
+// batches and the current batch.
+func drawChartAxes(cv *canvas, a chartAxes, pos int) {
 	dim := inkOf(palette.Axis)
-	for y := range ph {
-		cv.set(gw-1, y, '│', dim)
+	for y := range a.ph {
+		cv.set(a.gw-1, y, '│', dim)
 	}
-	for _, t := range ticks {
-		y := ph - 1 - int(math.Round((t-lo)/(hi-lo)*float64(ph*4-1)))/4
-		label := tick(t, step)
-		cv.text(gw-1-len(label), y, label, dim)
-		cv.set(gw-1, y, '┤', dim)
+	for _, t := range a.ticks() {
+		label := tick(t, a.step)
+		cv.text(a.gw-1-len(label), a.row(t), label, dim)
+		cv.set(a.gw-1, a.row(t), '┤', dim)
 	}
-	cv.set(gw-1, ph, '└', dim)
-	for x := range pw {
-		cv.set(gw+x, ph, '─', dim)
+	cv.set(a.gw-1, a.ph, '└', dim)
+	for x := range a.pw {
+		cv.set(a.gw+x, a.ph, '─', dim)
 	}
-	bstep := batchStep(T-off, pw)
+	step := batchStep(a.end-a.off, a.pw)
 	next := 0
-	for t := (off + bstep - 1) / bstep * bstep; t < T; t += bstep {
-		x := (t - off) * pw / (T - off)
-		cv.set(gw+x, ph, '┬', dim)
+	for t := (a.off + step - 1) / step * step; t < a.end; t += step {
+		x := a.col(t)
+		cv.set(a.gw+x, a.ph, '┬', dim)
 		label := itoa(t)
-		lx := x - (len(label)-1)/2
-		if lx >= next && lx+len(label) <= pw {
-			cv.text(gw+lx, ph+1, label, dim)
+		if lx := x - (len(label)-1)/2; lx >= next && lx+len(label) <= a.pw {
+			cv.text(a.gw+lx, a.ph+1, label, dim)
 			next = lx + len(label) + 1
 		}
 	}
-	if x := (f.pos - off) * pw / max(T-off, 1); f.pos >= off && x < pw {
-		cv.set(gw+x, ph, '▲', ink{fg: palette.Query, bold: true})
+	if x := a.col(pos); pos >= a.off && x < a.pw {
+		cv.set(a.gw+x, a.ph, '▲', ink{fg: palette.Query, bold: true})
 	}
-	// End labels.
+}
+
+// drawEndLabels writes the lines' labels from column x: names in their colours joined by "=",
+// then the value; several labels on a row two spaces apart.
+func drawEndLabels(cv *canvas, labels []endLabel, x0 int, selected algos.Name) {
+	dim := inkOf(palette.Axis)
 	for _, l := range labels {
 		for k, row := range l.rows {
-			x := gw + pw + 1
+			x := x0
 			for i, part := range row {
 				switch {
 				case i > 0 && part.name != "" && row[i-1].name != "":
 					x = cv.text(x, l.row+k, "=", dim)
 				case i > 0 && part.name != "":
-					x += 2 // the next label on the same row
+					x += 2
 				}
-				switch {
-				case part.name == "":
+				if part.name == "" {
 					x = cv.text(x+1, l.row+k, part.text, dim)
-				default:
-					pk := algoInk(part.name)
-					pk.bold = part.name == f.selected
-					x = cv.text(x, l.row+k, part.text, pk)
+					continue
 				}
+				pk := algoInk(part.name)
+				pk.bold = part.name == selected
+				x = cv.text(x, l.row+k, part.text, pk)
 			}
 		}
 	}
-	return cv.String(st)
 }
 
 // chartEnd is the end (exclusive) of the chart's batch axis: a quarter, a half or the whole of the

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -115,12 +114,4 @@ func batchStep(n, cols int) int {
 		}
 	}
 	return step
-}
-
-// plural writes "1 batch", "3 batches".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

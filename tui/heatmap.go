@@ -305,79 +305,84 @@ func drawHeat(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 		drawBlocks(cv, st, g, d, x0, y0)
 		return
 	}
-	hidden := ink{fg: palette.Hidden}
 	for y := range g.rows {
 		for x := range g.cols {
-			t0, t1 := g.colRange(x)
-			var m uint8
-			cursor := false
-			var halves [2]struct {
-				v          float64
-				ok, hidden bool
-			}
-			for half := range 2 {
-				a, b := g.halfRange(2*y + half)
-				for tp := a; tp < b; tp++ {
-					for t := t0; t < t1; t++ {
-						if tp <= t && t <= d.pos {
-							m |= d.mark(tp, t)
-						}
-						if d.cursorOn && d.cursor == [2]int{tp, t} {
-							cursor = true
-						}
-					}
-				}
-				// The representative cell: the diagonal's where the region holds a piece of it (so
-				// R stays a line however the matrix is sampled), else the middle one.
-				h := &halves[half]
-				tp, t := a+(b-a-1)/2, t0+(t1-t0)/2
-				if lo, hi := max(a, t0), min(b, t1); lo < hi {
-					tp, t = lo, lo
-				}
-				h.v, h.ok, h.hidden = d.value(tp, t)
-			}
-			top, bot := halves[0], halves[1]
-			var bg palette.Colour
-			var s int
-			switch {
-			case top.ok:
-				s = d.scale.step(top.v)
-			case bot.ok:
-				s = d.scale.step(bot.v)
-			}
-			if top.ok || bot.ok {
-				bg = stepColour(s)
-			}
-			px, py := x0+x, y0+y
-			switch {
-			case cursor:
-				cv.set(px, py, '◆', cursorInk(st, bg, top.ok || bot.ok, s))
-			case m != 0:
-				cv.set(px, py, pathGlyph(m), pathInk(st, d, m, bg))
-			case !top.ok && !bot.ok:
-				// Batches not revealed yet: faint dots (blank in shade glyphs, where a dot is the
-				// scale's lowest step).
-				if (top.hidden || bot.hidden) && !st.Glyphs {
-					cv.set(px, py, '·', hidden)
-				}
-			case st.Glyphs:
-				cv.set(px, py, stepGlyph(s), inkOf(stepColour(s)))
-			case top.ok && bot.ok:
-				tc, bc := stepColour(d.scale.step(top.v)), stepColour(d.scale.step(bot.v))
-				if tc == bc {
-					// A full block: a half block whose two halves match is drawn by some renderers as
-					// a bar over the text that follows.
-					cv.set(px, py, '█', ink{fg: tc})
-				} else {
-					cv.set(px, py, '▀', ink{fg: tc, bg: bc})
-				}
-			case top.ok:
-				cv.set(px, py, '▀', ink{fg: stepColour(d.scale.step(top.v))})
-			default:
-				cv.set(px, py, '▄', ink{fg: stepColour(d.scale.step(bot.v))})
+			r, k := sampledCell(st, g, d, x, y)
+			if r != 0 {
+				cv.set(x0+x, y0+y, r, k)
 			}
 		}
 	}
+}
+
+// half is what one half of a sampled screen cell shows.
+type half struct {
+	v          float64
+	ok, hidden bool
+}
+
+// sampledCell draws screen cell (x, y) of a sampled heat map: the cursor, or a path's glyph over
+// the heat, or the two halves' colours (a shade glyph without colours).
+func sampledCell(st *Styles, g heatGeom, d *heatData, x, y int) (rune, ink) {
+	t0, t1 := g.colRange(x)
+	var m uint8
+	cursor := false
+	var halves [2]half
+	for i := range halves {
+		a, b := g.halfRange(2*y + i)
+		for tp := a; tp < b; tp++ {
+			for t := t0; t < t1; t++ {
+				if tp <= t && t <= d.pos {
+					m |= d.mark(tp, t)
+				}
+				cursor = cursor || (d.cursorOn && d.cursor == [2]int{tp, t})
+			}
+		}
+		// The representative cell: the diagonal's where the region holds a piece of it (so R
+		// stays a line however the matrix is sampled), else the middle one.
+		tp, t := a+(b-a-1)/2, t0+(t1-t0)/2
+		if lo, hi := max(a, t0), min(b, t1); lo < hi {
+			tp, t = lo, lo
+		}
+		h := &halves[i]
+		h.v, h.ok, h.hidden = d.value(tp, t)
+	}
+	top, bot := halves[0], halves[1]
+	shown := top
+	if !top.ok {
+		shown = bot
+	}
+	s := d.scale.step(shown.v)
+	var bg palette.Colour
+	if shown.ok {
+		bg = stepColour(s)
+	}
+	switch {
+	case cursor:
+		return '◆', cursorInk(st, bg, shown.ok, s)
+	case m != 0:
+		return pathGlyph(m), pathInk(st, d, m, bg)
+	case !top.ok && !bot.ok:
+		// Batches not revealed yet: faint dots (blank in shade glyphs, where a dot is the scale's
+		// lowest step).
+		if (top.hidden || bot.hidden) && !st.Glyphs {
+			return '·', ink{fg: palette.Hidden}
+		}
+		return 0, ink{}
+	case st.Glyphs:
+		return stepGlyph(s), inkOf(stepColour(s))
+	case top.ok && bot.ok:
+		tc, bc := stepColour(s), stepColour(d.scale.step(bot.v))
+		if tc == bc {
+			// A full block: a half block whose two halves match is drawn by some renderers as a
+			// bar over the text that follows.
+			return '█', ink{fg: tc}
+		}
+		return '▀', ink{fg: tc, bg: bc}
+	case top.ok:
+		return '▀', ink{fg: bg}
+	}
+	return '▄', ink{fg: bg}
 }
 
 // pathInk is the ink of a path glyph: the selected algorithm's colour (also where both pass), or
@@ -409,78 +414,82 @@ func cursorInk(st *Styles, bg palette.Colour, ok bool, s int) ink {
 // the middle when the block is wide enough, a path mark over it: ━ across the block for a keep,
 // ● in the middle for a retrain with ━ to the right when the next batch keeps that model.
 func drawBlocks(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
-	hidden := ink{fg: palette.Hidden}
 	for i := range g.nr {
-		tp := g.r0 + i
 		for j := range g.nc {
-			t := g.c0 + j
-			bx, by := x0+j*g.bw, y0+i*g.bh
-			v, ok, isHidden := d.value(tp, t)
-			if !ok {
-				if isHidden && !st.Glyphs {
-					cv.set(bx+g.bw/2, by+g.bh/2, '·', hidden)
-				}
-				continue
-			}
-			s := d.scale.step(v)
-			bg := stepColour(s)
-			fill := ink{bg: bg}
-			r := ' '
-			if st.Glyphs {
-				fill, r = inkOf(bg), stepGlyph(s)
-			}
-			for yy := range g.bh {
-				for xx := range g.bw {
-					cv.set(bx+xx, by+yy, r, fill)
-				}
-			}
-			cy, cx := by+g.bh/2, bx+g.bw/2
-			m := uint8(0)
-			if t <= d.pos {
-				m = d.mark(tp, t)
-			}
-			if m != 0 {
-				// A cell is either on the diagonal (retrain marks) or off it (keep marks).
-				k := pathInk(st, d, m, bg)
-				if tp != t {
-					for xx := bx; xx < bx+g.bw; xx++ {
-						cv.set(xx, cy, pathGlyph(m), k)
-					}
-				} else {
-					next := uint8(0)
-					if g.bw >= 3 && t+1 < d.m.Batches() && t+1 <= d.pos {
-						next = d.mark(tp, t+1)
-					}
-					if next != 0 {
-						for xx := cx + 1; xx < bx+g.bw; xx++ {
-							cv.set(xx, cy, pathGlyph(next), pathInk(st, d, next, bg))
-						}
-					}
-					cv.set(cx, cy, pathGlyph(m), k)
-				}
-			}
-			// The value, where the block has room for it beside or below the mark.
-			if text := short(v); g.bw >= len(text)+2 {
-				ty := cy
-				if m != 0 {
-					ty = cy + 1
-				}
-				if ty < by+g.bh {
-					k := valueInk(st, s, bg)
-					cv.text(bx+(g.bw-len(text))/2, ty, text, k)
-				}
-			}
-			if d.cursorOn && d.cursor == [2]int{tp, t} {
-				k := cursorInk(st, bg, true, s)
-				if g.bw >= 2 {
-					cv.set(bx, cy, '[', k)
-					cv.set(bx+g.bw-1, cy, ']', k)
-				} else {
-					cv.set(cx, cy, '◆', k)
-				}
+			drawBlock(cv, st, g, d, g.r0+i, g.c0+j, x0+j*g.bw, y0+i*g.bh)
+		}
+	}
+}
+
+// drawBlock draws cell (t', t) as the block whose top-left corner is (bx, by).
+func drawBlock(cv *canvas, st *Styles, g heatGeom, d *heatData, tp, t, bx, by int) {
+	v, ok, hidden := d.value(tp, t)
+	if !ok {
+		if hidden && !st.Glyphs {
+			cv.set(bx+g.bw/2, by+g.bh/2, '·', ink{fg: palette.Hidden})
+		}
+		return
+	}
+	s := d.scale.step(v)
+	bg := stepColour(s)
+	fill, r := ink{bg: bg}, ' '
+	if st.Glyphs {
+		fill, r = inkOf(bg), stepGlyph(s)
+	}
+	for yy := range g.bh {
+		for xx := range g.bw {
+			cv.set(bx+xx, by+yy, r, fill)
+		}
+	}
+	cy := by + g.bh/2
+	m := uint8(0)
+	if t <= d.pos {
+		m = d.mark(tp, t)
+	}
+	if m != 0 {
+		drawBlockMark(cv, st, g, d, m, tp, t, bx, cy, bg)
+	}
+	// The value, where the block has room for it beside or below the mark.
+	if text, ty := short(v), cy+boolInt(m != 0); g.bw >= len(text)+2 && ty < by+g.bh {
+		cv.text(bx+(g.bw-len(text))/2, ty, text, valueInk(st, s, bg))
+	}
+	if d.cursorOn && d.cursor == [2]int{tp, t} {
+		k := cursorInk(st, bg, true, s)
+		if g.bw >= 2 {
+			cv.set(bx, cy, '[', k)
+			cv.set(bx+g.bw-1, cy, ']', k)
+		} else {
+			cv.set(bx+g.bw/2, cy, '◆', k)
+		}
+	}
+}
+
+// drawBlockMark draws a path across a block's middle row: a keep all across, a retrain in the
+// middle with the keep of the next batch leaving it to the right.
+func drawBlockMark(cv *canvas, st *Styles, g heatGeom, d *heatData, m uint8, tp, t, bx, cy int, bg palette.Colour) {
+	k := pathInk(st, d, m, bg)
+	if tp != t {
+		for xx := bx; xx < bx+g.bw; xx++ {
+			cv.set(xx, cy, pathGlyph(m), k)
+		}
+		return
+	}
+	cx := bx + g.bw/2
+	if g.bw >= 3 && t+1 < d.m.Batches() && t+1 <= d.pos {
+		if next := d.mark(tp, t+1); next != 0 {
+			for xx := cx + 1; xx < bx+g.bw; xx++ {
+				cv.set(xx, cy, pathGlyph(next), pathInk(st, d, next, bg))
 			}
 		}
 	}
+	cv.set(cx, cy, pathGlyph(m), k)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // valueInk writes a value over its cell: black on light steps, light on dark ones.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -84,12 +85,21 @@ type slot struct {
 	h     int
 }
 
+// stack lays out the right-hand column at x, w wide and h tall.
 func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
-	size := func(i int) (int, int) { return p.panes[i].Size(f, w) }
+	slots := p.slots(f, w)
+	used := openSlots(slots, p.focus, h)
+	share(slots, h-used)
+	place(l, slots, x, w)
+}
+
+// slots are the right-hand column's rows, top to bottom: the chart and the batch side by side
+// when the column is wide enough for both, each on its own row otherwise.
+func (p *Player) slots(f *frame, w int) []*slot {
 	mk := func(panes ...int) *slot {
 		s := &slot{panes: panes}
 		for _, i := range panes {
-			want, least := size(i)
+			want, least := p.panes[i].Size(f, w)
 			s.want, s.least = max(s.want, want), max(s.least, least)
 		}
 		if len(panes) > 1 {
@@ -97,46 +107,43 @@ func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
 		}
 		return s
 	}
-	var slots []*slot
-	var chart, batch *slot
-	if w >= 80 {
-		chart = mk(paneChart, paneBatch)
-		batch = chart
-		slots = []*slot{chart, mk(paneDecisions), mk(paneResults), mk(paneAbout)}
-	} else {
-		chart, batch = mk(paneChart), mk(paneBatch)
-		slots = []*slot{chart, mk(paneDecisions), batch, mk(paneResults), mk(paneAbout)}
+	if w >= rightWide {
+		return []*slot{mk(paneChart, paneBatch), mk(paneDecisions), mk(paneResults), mk(paneAbout)}
 	}
+	return []*slot{mk(paneChart), mk(paneDecisions), mk(paneBatch), mk(paneResults), mk(paneAbout)}
+}
+
+// openSlots opens slots in order of priority while they fit in h rows: the focused pane's, the
+// results, the chart, the decisions, the batch (About only when focused); the others stay title
+// bars. It returns the rows used.
+func openSlots(slots []*slot, focus, h int) int {
 	byPane := func(i int) *slot {
 		for _, s := range slots {
-			for _, j := range s.panes {
-				if j == i {
-					return s
-				}
+			if slices.Contains(s.panes, i) {
+				return s
 			}
 		}
 		return nil
 	}
-	// Every slot starts as title bars; slots open in order of priority while they fit.
 	used := 0
 	for _, s := range slots {
 		used += len(s.panes)
 	}
-	order := []*slot{byPane(p.focus), byPane(paneResults), chart, byPane(paneDecisions), batch}
-	for _, s := range order {
-		if s == nil || s.open {
+	for _, s := range []*slot{byPane(focus), byPane(paneResults), byPane(paneChart), byPane(paneDecisions), byPane(paneBatch)} {
+		if s == nil || s.open || (s.panes[0] == paneAbout && focus != paneAbout) {
 			continue
 		}
-		if s.panes[0] == paneAbout && p.focus != paneAbout {
-			continue
-		}
-		need := max(s.want, s.least) - len(s.panes)
-		if used+need <= h {
+		if need := max(s.want, s.least) - len(s.panes); used+need <= h {
 			s.open = true
 			used += need
 		}
 	}
-	// What is left goes to the open slots that can use any height.
+	return used
+}
+
+// share gives the left rows to the open slots that take any height (to the last open slot when
+// none does).
+func share(slots []*slot, left int) {
 	var flex []*slot
 	for _, s := range slots {
 		switch {
@@ -149,13 +156,9 @@ func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
 			flex = append(flex, s)
 		}
 	}
-	left := h - used
-	if len(flex) == 0 {
-		for i := len(slots) - 1; i >= 0; i-- {
-			if slots[i].open {
-				flex = append(flex, slots[i])
-				break
-			}
+	for i := len(slots) - 1; len(flex) == 0 && i >= 0; i-- {
+		if slots[i].open {
+			flex = append(flex, slots[i])
 		}
 	}
 	for i, s := range flex {
@@ -165,6 +168,10 @@ func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
 		}
 		s.h += extra
 	}
+}
+
+// place turns the slots into boxes from the top of the column.
+func place(l *screenLayout, slots []*slot, x, w int) {
 	y := 0
 	for _, s := range slots {
 		if !s.open {

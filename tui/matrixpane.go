@@ -299,12 +299,17 @@ func (p *matrixPane) ensureCursor(f *frame) {
 // drawAxes draws the offline bracket and drift marks, the column labels and axis, the row labels
 // and the readout.
 func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
-	st := f.st
-	g := l.g
-	dim := inkOf(palette.Axis)
-	T := f.m.Batches()
-	x0 := l.gw
-	// The offline and online blocks, bracketed over their columns.
+	drawBlocksRow(cv, f, l)
+	drawColumnAxis(cv, f, l)
+	drawRowAxis(cv, l)
+	if p.cursorOn || f.zoomed {
+		p.drawCursorLabels(cv, f, l)
+	}
+}
+
+// drawBlocksRow brackets the offline and online blocks over their columns.
+func drawBlocksRow(cv *canvas, f *frame, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	bracket := func(from, to int, word string) {
 		from, to = max(from, g.c0), min(to, g.c0+g.nc-1)
 		if from > to {
@@ -320,13 +325,19 @@ func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
 			cv.text(x0+a+(b-a+1-len(word))/2, l.offY, " "+word+" ", dim)
 		}
 	}
-	bracket(0, f.scen.Offline-1, "offline")
-	bracket(f.scen.Offline, T-1, "online")
+	off := f.scen.Offline
+	bracket(0, off-1, "offline")
+	bracket(off, f.m.Batches()-1, "online")
 	// Where both blocks share a screen column, the border goes there.
-	if x := g.xOf(f.scen.Offline); x >= 0 && colStart(g, f.scen.Offline) == colEnd(g, f.scen.Offline-1) {
+	if x := g.xOf(off); x >= 0 && colStart(g, off) == colEnd(g, off-1) {
 		cv.set(x0+x, l.offY, '┼', dim)
 	}
-	// Column ticks and labels.
+}
+
+// drawColumnAxis draws the batch ticks and labels over the columns, the known drifts on the axis
+// (over the ticks they fall on) and the current batch.
+func drawColumnAxis(cv *canvas, f *frame, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	step := batchStep(g.nc, g.cols)
 	if g.block && g.bw >= 2 {
 		step = batchStep(g.nc, g.cols*2)
@@ -339,59 +350,60 @@ func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
 		x := g.xOf(t)
 		cv.set(x0+x, l.axisY, '┬', dim)
 		label := itoa(t)
-		lx := x - (len(label)-1)/2
-		if lx < next || lx+len(label) > g.cols {
-			continue
+		if lx := x - (len(label)-1)/2; lx >= next && lx+len(label) <= g.cols {
+			cv.text(x0+lx, l.labelsY, label, dim)
+			next = lx + len(label) + 1
 		}
-		cv.text(x0+lx, l.labelsY, label, dim)
-		next = lx + len(label) + 1
 	}
-	// Known drifts on the axis (over the ticks they fall on), then the current batch.
+	mark := ink{fg: palette.Query, bold: true}
 	for _, d := range f.drifts {
 		for t := d.From; t <= d.To; t++ {
 			if x := g.xOf(t); x >= 0 {
-				cv.set(x0+x, l.axisY, '↯', ink{fg: palette.Query, bold: true})
+				cv.set(x0+x, l.axisY, '↯', mark)
 			}
 		}
 	}
 	if x := g.xOf(f.pos); x >= 0 {
-		cv.set(x0+x, l.axisY, '▼', ink{fg: palette.Query, bold: true})
+		cv.set(x0+x, l.axisY, '▼', mark)
 	}
-	// Row ticks and labels.
+}
+
+// drawRowAxis draws the model ticks and labels left of the rows, each on its own row.
+func drawRowAxis(cv *canvas, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	for y := range g.rows {
 		cv.set(x0-1, l.heatY+y, '│', dim)
 	}
 	cv.set(x0-1, l.axisY, '┌', dim)
-	// Row labels need a row each: half as many rows as columns per batch in the overview.
-	rstep := batchStep(g.nr, g.rows*2)
+	step := batchStep(g.nr, g.rows*2)
 	lastY := -2
-	for tp := (g.r0 + rstep - 1) / rstep * rstep; tp < g.r0+g.nr; tp += rstep {
-		y := g.yOf(tp)
-		if y <= lastY {
-			continue
+	for tp := (g.r0 + step - 1) / step * step; tp < g.r0+g.nr; tp += step {
+		if y := g.yOf(tp); y > lastY {
+			label := itoa(tp)
+			cv.set(x0-1, l.heatY+y, '┤', dim)
+			cv.text(x0-1-len(label), l.heatY+y, label, dim)
+			lastY = y
 		}
-		label := itoa(tp)
-		cv.set(x0-1, l.heatY+y, '┤', dim)
-		cv.text(x0-1-len(label), l.heatY+y, label, dim)
-		lastY = y
 	}
-	// The cursor's row and column, named on the axes.
-	if p.cursorOn || f.zoomed {
-		hl := ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: palette.Cursor, bold: true}
-		if st.Mono {
-			hl = ink{}
-		}
-		if y := g.yOf(p.cur[0]); y >= 0 {
-			label := itoa(p.cur[0])
-			cv.text(max(x0-1-len(label), 0), l.heatY+y, label, hl)
-		}
-		if x := g.xOf(p.cur[1]); x >= 0 {
-			// Cleared around, so it does not run into a tick's label.
-			label := itoa(p.cur[1])
-			lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
-			cv.text(lx-1, l.labelsY, strings.Repeat(" ", len(label)+2), ink{})
-			cv.text(lx, l.labelsY, label, hl)
-		}
+}
+
+// drawCursorLabels names the cursor's row and column on the axes, highlighted.
+func (p *matrixPane) drawCursorLabels(cv *canvas, f *frame, l matrixLayout) {
+	g, x0 := l.g, l.gw
+	hl := ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: palette.Cursor, bold: true}
+	if f.st.Mono {
+		hl = ink{}
+	}
+	if y := g.yOf(p.cur[0]); y >= 0 {
+		label := itoa(p.cur[0])
+		cv.text(max(x0-1-len(label), 0), l.heatY+y, label, hl)
+	}
+	if x := g.xOf(p.cur[1]); x >= 0 {
+		// Cleared around, so it does not run into a tick's label.
+		label := itoa(p.cur[1])
+		lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
+		cv.text(lx-1, l.labelsY, strings.Repeat(" ", len(label)+2), ink{})
+		cv.text(lx, l.labelsY, label, hl)
 	}
 }
 

@@ -394,14 +394,6 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	if l.tabs && msg.Y == 0 && msg.Button == tea.MouseButtonLeft {
-		for i, r := range l.tabX {
-			if msg.X >= r[0] && msg.X < r[1] {
-				p.setFocus(i)
-			}
-		}
-		return nil
-	}
 	under := -1
 	for i, r := range l.boxes {
 		if r.contains(msg.X, msg.Y) {
@@ -409,33 +401,47 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 	}
 	switch msg.Button {
-	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
-		delta := 1
-		if msg.Button == tea.MouseButtonWheelUp {
-			delta = -1
+	case tea.MouseButtonWheelUp:
+		p.wheel(under, -1)
+	case tea.MouseButtonWheelDown:
+		p.wheel(under, 1)
+	case tea.MouseButtonLeft:
+		return p.click(f, l, under, msg.X, msg.Y)
+	}
+	return nil
+}
+
+// wheel scrolls the focused pane under the mouse if it scrolls, and steps otherwise.
+func (p *Player) wheel(under, delta int) {
+	if under >= 0 && under == p.focus {
+		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
+			return
 		}
-		if under >= 0 && under == p.focus {
-			if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
-				return nil
+	}
+	if delta > 0 {
+		p.step()
+		return
+	}
+	p.ahead = 0
+	p.goTo(p.pos - 1)
+}
+
+// click focuses the tab or pane under (x, y) and lets the pane answer at its content's (x, y).
+func (p *Player) click(f *frame, l screenLayout, under, x, y int) tea.Cmd {
+	if l.tabs && y == 0 {
+		for i, r := range l.tabX {
+			if x >= r[0] && x < r[1] {
+				p.setFocus(i)
 			}
 		}
-		if delta > 0 {
-			p.step()
-		} else {
-			p.ahead = 0
-			p.goTo(p.pos - 1)
-		}
-	case tea.MouseButtonLeft:
-		if under < 0 {
-			return nil
-		}
-		p.setFocus(under)
-		r := l.boxes[under]
-		if r.collapsed {
-			return nil
-		}
-		f = p.frame()
-		return p.panes[under].Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2)
+		return nil
+	}
+	if under < 0 {
+		return nil
+	}
+	p.setFocus(under)
+	if r := l.boxes[under]; !r.collapsed {
+		return p.panes[under].Click(f, x-r.x-2, y-r.y-1, r.w-4, r.h-2)
 	}
 	return nil
 }

@@ -104,14 +104,6 @@ type jumpMsg struct{ t int }
 
 func jump(t int) tea.Cmd { return func() tea.Msg { return jumpMsg{t} } }
 
-// noKeys is embedded by panes without keys or mouse handling of their own.
-type noKeys struct{}
-
-func (noKeys) Keys(*frame, bool) []key.Binding              { return nil }
-func (noKeys) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return false, nil }
-func (noKeys) Click(f *frame, x, y, w, h int) tea.Cmd       { return nil }
-func (noKeys) Size(f *frame, w int) (want, least int)       { return 0, 6 }
-
 // onlineNote stands in for what starts with the online block.
 func onlineNote(f *frame) string {
 	return fmt.Sprintf("starts with the online block (batch %d)", f.scen.Offline)

@@ -210,6 +210,61 @@ type scatterCell struct {
 	q, trail int
 }
 
+// scatterAxes map two features to a pw x ph grid of screen cells.
+type scatterAxes struct {
+	fx, fy             int
+	xlo, xhi, ylo, yhi float64
+	xstep, ystep       float64
+	gw, pw, ph         int // the y labels' gutter, the plot's size
+}
+
+// axesFor fits the features' fixed ranges, extended to round ticks, in a w x h pane.
+func axesFor(bd *bounds, fx, fy, w, h, legend int) scatterAxes {
+	a := scatterAxes{fx: fx, fy: fy, xlo: bd.lo[fx], xhi: bd.hi[fx], ylo: bd.lo[fy], yhi: bd.hi[fy]}
+	if !(a.xhi > a.xlo) {
+		a.xhi = a.xlo + 1
+	}
+	if !(a.yhi > a.ylo) {
+		a.yhi = a.ylo + 1
+	}
+	// The axes run from tick to tick, so both ends are labelled.
+	_, a.xstep = niceTicks(a.xlo, a.xhi, 4)
+	_, a.ystep = niceTicks(a.ylo, a.yhi, 3)
+	a.xlo, a.xhi = math.Floor(a.xlo/a.xstep+1e-9)*a.xstep, math.Ceil(a.xhi/a.xstep-1e-9)*a.xstep
+	a.ylo, a.yhi = math.Floor(a.ylo/a.ystep+1e-9)*a.ystep, math.Ceil(a.yhi/a.ystep-1e-9)*a.ystep
+	for _, v := range a.yTicks() {
+		a.gw = max(a.gw, len(tick(v, a.ystep)))
+	}
+	a.gw++
+	a.pw, a.ph = max(w-a.gw-1, 4), max(h-3-legend, 2)
+	// Equal scales when the two ranges are alike (a round cloud stays round; a terminal cell is
+	// about twice as tall as it is wide).
+	xr, yr := a.xhi-a.xlo, a.yhi-a.ylo
+	if r := xr / yr; r > 1.0/3 && r < 3 {
+		k := math.Min(float64(a.pw)/xr, 2*float64(a.ph)/yr)
+		a.pw, a.ph = max(int(k*xr+0.5), 4), max(int(k*yr/2+0.5), 2)
+	}
+	return a
+}
+
+func (a scatterAxes) xTicks() []float64 { t, _ := niceTicks(a.xlo, a.xhi, 4); return t }
+func (a scatterAxes) yTicks() []float64 { t, _ := niceTicks(a.ylo, a.yhi, 3); return t }
+
+// x and y are a value's plot column and row (the top edge's value on the top row).
+func (a scatterAxes) x(v float64) int { return int((v - a.xlo) / (a.xhi - a.xlo) * float64(a.pw)) }
+func (a scatterAxes) y(v float64) int {
+	return a.ph - 1 - int((v-a.ylo)/(a.yhi-a.ylo)*float64(a.ph))
+}
+
+// cell is the plot cell of a point; -1 outside (a point on the far edges is in the last cell).
+func (a scatterAxes) cell(row []float64) int {
+	x, y := min(a.x(row[a.fx]), a.pw-1), max(a.y(row[a.fy]), 0)
+	if x < 0 || y >= a.ph {
+		return -1
+	}
+	return y*a.pw + x
+}
+
 func (p *batchPane) draw(f *frame, model, w, h int) string {
 	st := f.st
 	b, err := p.batch(f.stream, f.pos)
@@ -228,121 +283,86 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		bd.add(b.X)
 		bd.add(b.Q)
 	}
-	xlo, xhi, ylo, yhi := bd.lo[fx], bd.hi[fx], bd.lo[fy], bd.hi[fy]
-	if !(xhi > xlo) {
-		xhi = xlo + 1
-	}
-	if !(yhi > ylo) {
-		yhi = ylo + 1
-	}
-	// The axes run from tick to tick, so both ends are labelled.
-	_, xstep := niceTicks(xlo, xhi, 4)
-	_, ystep := niceTicks(ylo, yhi, 3)
-	xlo, xhi = math.Floor(xlo/xstep+1e-9)*xstep, math.Ceil(xhi/xstep-1e-9)*xstep
-	ylo, yhi = math.Floor(ylo/ystep+1e-9)*ystep, math.Ceil(yhi/ystep-1e-9)*ystep
-	xt, _ := niceTicks(xlo, xhi, 4)
-	yt, _ := niceTicks(ylo, yhi, 3)
-	gw := 0
-	for _, v := range yt {
-		gw = max(gw, len(tick(v, ystep)))
-	}
-	gw++
-	pw, ph := max(w-gw-1, 4), max(h-3-legendLines(w, model), 2)
-	// Equal scales when the two ranges are alike (a round cloud stays round; a terminal cell is
-	// about twice as tall as it is wide).
-	xr, yr := xhi-xlo, yhi-ylo
-	if r := xr / yr; r > 1.0/3 && r < 3 {
-		k := math.Min(float64(pw)/xr, 2*float64(ph)/yr)
-		pw, ph = max(int(k*xr+0.5), 4), max(int(k*yr/2+0.5), 2)
-	}
-	cells := make([]scatterCell, pw*ph)
-	at := func(row []float64) *scatterCell {
-		x := int((row[fx] - xlo) / xr * float64(pw))
-		y := ph - 1 - int((row[fy]-ylo)/yr*float64(ph))
-		if x < 0 || y < 0 || x >= pw || y >= ph {
-			if x == pw {
-				x = pw - 1
-			}
-			if y == -1 {
-				y = 0
-			}
-			if x < 0 || y < 0 || x >= pw || y >= ph {
-				return nil
-			}
+	a := axesFor(bd, fx, fy, w, h, legendLines(w, model))
+	cells := p.count(f, b, a, model)
+	cv := newCanvas(w, h)
+	const top = 1 // the features' names
+	for i, c := range cells {
+		if r, k := scatterGlyph(c); r != 0 {
+			cv.set(a.gw+i%a.pw, top+i/a.pw, r, k)
 		}
-		return &cells[y*pw+x]
 	}
+	drawScatterAxes(cv, f, a, top)
+	drawScatterLegend(cv, st, model, w, h, top+a.ph+2)
+	return cv.String(st)
+}
+
+// count tallies the batch's points, its queries and the earlier batches' points by plot cell.
+func (p *batchPane) count(f *frame, b *sim.Batch, a scatterAxes, model int) []scatterCell {
+	cells := make([]scatterCell, a.pw*a.ph)
 	for t := max(f.pos-trail, 0); t < f.pos; t++ {
-		if pb, err := p.batch(f.stream, t); err == nil {
-			for i := range pb.X.Len() {
-				if c := at(pb.X.Row(i)); c != nil {
-					c.trail++
-				}
-			}
-			for i := range pb.Q.Len() {
-				if c := at(pb.Q.Row(i)); c != nil {
-					c.trail++
+		pb, err := p.batch(f.stream, t)
+		if err != nil {
+			continue
+		}
+		for _, pts := range []sim.Points{pb.X, pb.Q} {
+			for i := range pts.Len() {
+				if c := a.cell(pts.Row(i)); c >= 0 {
+					cells[c].trail++
 				}
 			}
 		}
 	}
 	errs := f.m.Errors(model, f.pos)
 	for i := range b.X.Len() {
-		c := at(b.X.Row(i))
-		if c == nil {
-			continue
-		}
-		y := min(int(b.Y[i]), 1)
-		c.n[y]++
-		if errs.N > i && errs.Get(i) {
-			c.wrong[y]++
-		}
-	}
-	for i := range b.Q.Len() {
-		if c := at(b.Q.Row(i)); c != nil {
-			c.q++
-		}
-	}
-	cv := newCanvas(w, h)
-	top := 1 // the y feature's name
-	for y := range ph {
-		for x := range pw {
-			c := cells[y*pw+x]
-			r, k := scatterGlyph(st, c)
-			if r != 0 {
-				cv.set(gw+x, top+y, r, k)
+		if c := a.cell(b.X.Row(i)); c >= 0 {
+			y := min(int(b.Y[i]), 1)
+			cells[c].n[y]++
+			if errs.N > i && errs.Get(i) {
+				cells[c].wrong[y]++
 			}
 		}
 	}
-	// Axes: ticks at round values, the features' names.
+	for i := range b.Q.Len() {
+		if c := a.cell(b.Q.Row(i)); c >= 0 {
+			cells[c].q++
+		}
+	}
+	return cells
+}
+
+// drawScatterAxes draws the features' names on top (where they never collide with a tick), the
+// axes and their round ticks.
+func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
 	dim := inkOf(palette.Axis)
-	// The features' names on top, where they never collide with a tick.
-	cv.text(0, 0, fmt.Sprintf("↑ %s   → %s", f.features[fy], f.features[fx]), dim)
-	for y := range ph {
-		cv.set(gw-1, top+y, '│', dim)
+	cv.text(0, 0, fmt.Sprintf("↑ %s   → %s", f.features[a.fy], f.features[a.fx]), dim)
+	for y := range a.ph {
+		cv.set(a.gw-1, top+y, '│', dim)
 	}
-	cv.set(gw-1, top+ph, '└', dim)
-	for x := range pw {
-		cv.set(gw+x, top+ph, '─', dim)
+	cv.set(a.gw-1, top+a.ph, '└', dim)
+	for x := range a.pw {
+		cv.set(a.gw+x, top+a.ph, '─', dim)
 	}
-	for _, v := range yt {
-		// The top tick sits on the top row (its value is the edge of that row).
-		y := min(max(ph-1-int((v-ylo)/yr*float64(ph)), 0), ph-1)
-		label := tick(v, ystep)
-		cv.set(gw-1, top+y, '┤', dim)
-		cv.text(gw-1-len(label), top+y, label, dim)
+	for _, v := range a.yTicks() {
+		y := min(max(a.y(v), 0), a.ph-1)
+		label := tick(v, a.ystep)
+		cv.set(a.gw-1, top+y, '┤', dim)
+		cv.text(a.gw-1-len(label), top+y, label, dim)
 	}
 	next := 0
-	for _, v := range xt {
-		x := min(int((v-xlo)/xr*float64(pw)), pw-1)
-		cv.set(gw+x, top+ph, '┬', dim)
-		label := tick(v, xstep)
-		if x >= next {
-			cv.text(gw+x, top+ph+1, label, dim)
+	for _, v := range a.xTicks() {
+		x := min(a.x(v), a.pw-1)
+		cv.set(a.gw+x, top+a.ph, '┬', dim)
+		if label := tick(v, a.xstep); x >= next {
+			cv.text(a.gw+x, top+a.ph+1, label, dim)
 			next = x + len(label) + 1
 		}
 	}
-	// The legend, on two lines when one is too short.
+}
+
+// drawScatterLegend writes the legend from row y, on two lines when one is too short.
+func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
+	dim := inkOf(palette.Axis)
 	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
 	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}
 	if st.Mono {
@@ -356,7 +376,7 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		{"o", c0, " class 0"}, {"x", c1, " class 1"}, {"O X", wrong, fmt.Sprintf(" wrong (M_%d)", model)},
 		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
 	}
-	x, y := 0, top+ph+2
+	x := 0
 	for _, it := range items {
 		n := len([]rune(it.glyph)) + len([]rune(it.text))
 		if x > 0 && x+n > w && y+1 < h {
@@ -367,7 +387,6 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		x = cv.text(x, y, it.glyph, it.k)
 		x = cv.text(x, y, it.text, dim)
 	}
-	return cv.String(st)
 }
 
 // legendLines is how many lines the scatter's legend takes at width w.
@@ -380,7 +399,7 @@ func legendLines(w, model int) int {
 
 // scatterGlyph draws a cell: a query on top, else the majority class (capital and on dark red when
 // the model errs on a point there), else the trail.
-func scatterGlyph(st *Styles, c scatterCell) (rune, ink) {
+func scatterGlyph(c scatterCell) (rune, ink) {
 	cls := 0
 	if c.n[1] > c.n[0] {
 		cls = 1

@@ -454,8 +454,7 @@ func TestPickerFilterAndError(t *testing.T) {
 	})
 	// send delivers a message, then the filter's matches (the list filters in a command; the
 	// other commands, a cursor's blinking, would run forever).
-	var send func(tea.Msg)
-	send = func(msg tea.Msg) {
+	send := func(msg tea.Msg) {
 		_, cmd := pk.Update(msg)
 		var cmds []tea.Cmd
 		if cmd != nil {
