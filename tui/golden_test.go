@@ -309,18 +309,22 @@ func TestChartGapView(t *testing.T) {
 
 // While the engine computes, the colour scale may still grow, and the bar says so.
 func TestScaleGrowsNote(t *testing.T) {
-	s := loadTestdata(t, "bench100.yaml")
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 36})
+	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
+	defer close(fits)
+	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := p.s.Start(1)
-	for range 30 {
+	defer p.s.Stop()
+	cmd := p.s.Start()
+	for range 6 {
+		fits <- struct{}{}
+	}
+	for p.s.Computed < 6 {
 		_, cmd = p.Update(cmd())
 	}
-	p.s.Stop()
 	if p.heat.final {
-		t.Fatal("the scale is final with 30 columns of 100")
+		t.Fatal("the scale is final with 6 columns of 12")
 	}
 	if v := p.View(); !strings.Contains(v, "scale grows while computing") {
 		t.Errorf("no note that the scale may grow:\n%s", v)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -47,8 +48,11 @@ type Options struct {
 	Back func() (tea.Model, tea.Cmd)
 	// Width and Height are the terminal's size when the player opens from another model.
 	Width, Height int
-	// Runs, when set, shares computed matrices between players (the SSH server's cache).
+	// Runs, when set, is the registry the player's runs go through (the SSH server's, shared by
+	// every session); by default the player gets one of its own.
 	Runs *Runs
+	// Context is the player's lifetime (an SSH session's): when it ends, the player's run is left.
+	Context context.Context
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -82,11 +86,11 @@ type tickMsg struct{ id int }
 
 // NewPlayer returns the player for a scenario; its Init starts the engine.
 func NewPlayer(opt Options) (*Player, error) {
-	s, err := NewSession(opt.Scenario, opt.Seed)
+	opt = opt.withDefaults()
+	s, err := opt.newSession(opt.Seed)
 	if err != nil {
 		return nil, err
 	}
-	s.runs = opt.Runs
 	st := opt.Styles
 	if st == nil {
 		r := opt.Renderer
@@ -119,7 +123,7 @@ func (p *Player) resetScale() {
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
 func (p *Player) Init() tea.Cmd {
-	return tea.Batch(p.s.Start(p.opt.Workers), scanBounds(p.s), tea.EnableMouseCellMotion)
+	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion)
 }
 
 func (p *Player) visible() []algos.Name {
@@ -156,6 +160,8 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 	case columnMsg:
 		return p, p.column(msg)
+	case queuedMsg:
+		return p, p.s.queued(msg)
 	case engineDoneMsg:
 		if msg.s == p.s {
 			p.s.Done, p.s.Err = true, msg.err
@@ -185,8 +191,10 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	if msg.s != p.s {
 		return nil // a restarted session's leftovers
 	}
-	cmd := p.s.apply(msg.ev)
-	p.heat.addColumn(p.s.Matrix, msg.ev.Index)
+	cmd := p.s.apply(msg)
+	for _, ev := range msg.evs {
+		p.heat.addColumn(p.s.Matrix, ev.Index)
+	}
 	if p.ahead > p.pos && p.pos >= 0 {
 		p.pos = min(p.ahead, p.s.Computed-1)
 		p.refresh()
@@ -375,15 +383,14 @@ func (p *Player) escape() {
 // restart runs the scenario again with the next seed.
 func (p *Player) restart() tea.Cmd {
 	p.s.Stop()
-	s, err := NewSession(p.opt.Scenario, p.s.Seed+1)
+	s, err := p.opt.newSession(p.s.Seed + 1)
 	if err != nil {
 		p.err = err
 		return nil
 	}
-	s.runs = p.opt.Runs
 	p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
 	p.resetScale()
-	return tea.Batch(s.Start(p.opt.Workers), scanBounds(s))
+	return tea.Batch(s.Start(), scanBounds(s))
 }
 
 // mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
@@ -485,10 +492,8 @@ func (p *Player) status() string {
 	if p.playing {
 		state, short = "▶ playing", "playing"
 	}
-	comp, compShort := fmt.Sprintf("computing %d/%d", p.s.Computed, p.s.Matrix.Batches()), fmt.Sprintf("%d/%d computed", p.s.Computed, p.s.Matrix.Batches())
-	if p.s.Done && p.s.Err == nil {
-		comp, compShort = "computed all", "computed all"
-	}
+	comp := p.s.progress() // the queue's place, the columns computed, or all
+	compShort := comp
 	vis := visibleSets[p.vis]
 	n := len(p.visible())
 	parts := []struct {
