@@ -501,7 +501,7 @@ func (p *Player) status() string {
 		rank        int // dropped first when even the short line is too long: the highest
 	}{
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
-		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 5},
+		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
 		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.pos, 0), p.s.Matrix.Batches()-1), 0},
 		{p.rText(false), p.rText(true), 1},
 		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.speed]), 3},

@@ -76,6 +76,7 @@ func NewPicker(entries []Entry, st *Styles, play func(e Entry, w, h int, back fu
 		items[i] = entryItem{e}
 	}
 	d := list.NewDefaultDelegate()
+	d.SetSpacing(0) // two lines an entry: every scenario on one page of a usual terminal
 	rebind(st, &d.Styles.NormalTitle, &d.Styles.NormalDesc, &d.Styles.SelectedTitle, &d.Styles.SelectedDesc,
 		&d.Styles.DimmedTitle, &d.Styles.DimmedDesc, &d.Styles.FilterMatch)
 	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.color(palette.Accent)).Foreground(st.color(palette.Accent))
