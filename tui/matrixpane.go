@@ -154,7 +154,7 @@ func (p *matrixPane) legendTall(f *frame) []string {
 	bar, labels := colourBar(st, f.heat)
 	lines := []string{bar.String(st) + st.Dim.Render(" C"), labels.String(st)}
 	lines = append(lines, p.pathLegend(f)...)
-	lines = append(lines, st.Dim.Render("▼ now  ↯ known drift"))
+	lines = append(lines, st.Dim.Render("▼ now  ≋ known drift"))
 	if !f.heat.final {
 		lines = append(lines, st.Dim.Render("scale grows while computing"))
 	}
@@ -359,7 +359,7 @@ func drawColumnAxis(cv *canvas, f *frame, l matrixLayout) {
 	for _, d := range f.drifts {
 		for t := d.From; t <= d.To; t++ {
 			if x := g.xOf(t); x >= 0 {
-				cv.set(x0+x, l.axisY, '↯', mark)
+				cv.set(x0+x, l.axisY, '≋', mark)
 			}
 		}
 	}
