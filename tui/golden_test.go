@@ -350,3 +350,24 @@ func TestAboutScrolls(t *testing.T) {
 		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.vp.YOffset, p.pos)
 	}
 }
+
+// The scan of a scenario's feature ranges stops with its session: a restart does not leave the
+// old scan generating batches.
+func TestScanBoundsStopsWithSession(t *testing.T) {
+	s, err := NewSession(loadTestdata(t, "bench100.yaml"), 77) // a seed no other test scans
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	s.Stop()
+	if msg := scanBounds(s)(); msg != nil {
+		t.Errorf("a stopped session's scan returned %T", msg)
+	}
+	s2, _ := NewSession(loadTestdata(t, "bench100.yaml"), 78)
+	s2.Start()
+	defer s2.Stop()
+	msg, ok := scanBounds(s2)().(boundsMsg)
+	if !ok || msg.b == nil || msg.b.hi[0] <= msg.b.lo[0] {
+		t.Errorf("a live session's scan: %+v", msg)
+	}
+}

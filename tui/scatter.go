@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -51,10 +52,15 @@ var boundsCache = struct {
 }{m: map[string]*bounds{}}
 
 // scanBounds generates every batch of the stream once and returns the features' ranges; a batch
-// that fails to generate is skipped (the engine reports its error).
+// that fails to generate is skipped (the engine reports its error). It stops, with no message,
+// when the session does (a restart, a player closed).
 func scanBounds(s *Session) tea.Cmd {
 	stream, T := s.Stream, s.Matrix.Batches()
 	k := fmt.Sprint(s.Scenario.Name, "\x00", s.Scenario.Path, "\x00", s.Seed)
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return func() tea.Msg {
 		boundsCache.Lock()
 		b, ok := boundsCache.m[k]
@@ -64,6 +70,9 @@ func scanBounds(s *Session) tea.Cmd {
 		}
 		b = newBounds(stream.Features())
 		for t := range T {
+			if ctx.Err() != nil {
+				return nil
+			}
 			if bt, err := stream.Batch(t); err == nil {
 				b.add(bt.X)
 				b.add(bt.Q)
