@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -10,7 +11,7 @@ import (
 
 // keyMap is every key of the player, in one place. The player handles the global ones; each pane
 // handles its own (Keys() lists them for the help). Left free for what comes next: w and W (what-if
-// bar, split view), t (tour), p (presenter follow) and g (guess round).
+// bar, split view).
 type keyMap struct {
 	// Playing.
 	Play, Step, Back, Home, End, Faster, Slower key.Binding
@@ -27,6 +28,8 @@ type keyMap struct {
 	Features key.Binding
 	// Pane 6: scrolling.
 	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
+	// Teaching: the tour, the guess round and its answers, following a presenter.
+	Tour, TourNext, Guess, AnswerRetrain, AnswerKeep, Follow key.Binding
 }
 
 func newKeys() keyMap {
@@ -69,6 +72,13 @@ func newKeys() keyMap {
 		ScrollDown: b([]string{"down", "j"}, "↓", "scroll down"),
 		PageUp:     b([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
 		PageDown:   b([]string{"pgdown"}, "pgdn", "page down"),
+
+		Tour:          b([]string{"t"}, "t", "tour: start/leave"),
+		TourNext:      b([]string{" "}, "space", "next stop"),
+		Guess:         b([]string{"g"}, "g", "guess the decision"),
+		AnswerRetrain: b([]string{"r"}, "r", "answer RETRAIN"),
+		AnswerKeep:    b([]string{"k"}, "k", "answer KEEP"),
+		Follow:        b([]string{"p"}, "p", "follow the presenter/go free"),
 	}
 	for i := range k.Pane {
 		n := string(rune('1' + i))
@@ -88,7 +98,14 @@ type contextKeys struct {
 // ShortHelp implements help.KeyMap.
 func (c contextKeys) ShortHelp() []key.Binding {
 	k := c.k
-	return append(append([]key.Binding{}, c.pane...), k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise)
+	out := append([]key.Binding{}, c.pane...)
+	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise} {
+		// A key the context has given another meaning (space: the tour's next stop) shows once.
+		if !slices.ContainsFunc(out, func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // FullHelp implements help.KeyMap.

@@ -31,9 +31,10 @@ type frame struct {
 	selected algos.Name   // the algorithm whose path and decisions stand out
 	visible  []algos.Name // algorithms shown
 	heat     heatScale
-	bounds   *bounds  // the scatter's axes over the whole scenario (nil until known)
-	features []string // feature names
-	zoomed   bool     // the pane is maximised
+	bounds   *bounds       // the scatter's axes over the whole scenario (nil until known)
+	features []string      // feature names
+	zoomed   bool          // the pane is maximised
+	you      *algos.Result // the player's own guesses as a strategy (nil when none)
 }
 
 func (f *frame) result(name algos.Name) (algos.Result, bool) {
