@@ -1,0 +1,406 @@
+package sim
+
+import (
+	"slices"
+	"sync"
+)
+
+// The forest's vote over a batch, compiled for speed and exactly the plain vote's answer.
+//
+// The plain vote walks each point down each tree: a few dependent loads and a branch per level
+// that the CPU mispredicts about half the time. Here each feature's thresholds over the whole
+// forest are sorted once per model (the cuts), and a point's value x becomes its rank
+// r = #{cuts c : c < x} (NaN ranks after every cut, as it goes right at every node). Since
+// x <= c exactly when r <= rank of c, every comparison of the tree is a comparison of ranks, and
+// a tree with s_f distinct thresholds on feature f has at most prod (s_f + 1) distinct answers: a
+// small table, indexed by the point's rank per feature mapped to the tree's own (local) rank.
+// A tree then costs a point one load per used feature, one table load and one addition, with no
+// branch, and trees are taken one at a time over the whole batch (tree-major), so one tree's maps
+// stay in the first-level cache.
+//
+// The sum of each point runs over the trees in their order, as the plain vote's, and the early
+// stop is the plain vote's, tree for tree, so the answer is bit for bit the same (tested against
+// the plain vote kept in forest_test.go). A tree whose table would be too large (many features,
+// many thresholds) keeps its nodes and is walked the plain way, still tree-major.
+
+// maxVoteTable bounds a tree's table (cells) and maxVoteLeaves its leaves (ids are bytes).
+const (
+	maxVoteTable  = 1 << 14
+	maxVoteLeaves = 256
+)
+
+// votePlan is a forest compiled for prediction.
+type votePlan struct {
+	features []int32     // the features any tree splits on, ascending
+	cuts     [][]float64 // cuts[k]: distinct thresholds on features[k], ascending
+	trees    []voteTree
+	half     float64 // trees / 2
+	slack    float64 // the early stop's rounding margin (see Predict)
+}
+
+// voteTree is one tree: a table over its local ranks, or its nodes when the table is too large.
+type voteTree struct {
+	use   []int32    // indexes into votePlan.features of the features it splits on
+	maps  [][]uint16 // maps[u][r]: local rank of global rank r on feature use[u], times its stride
+	table []uint8    // leaf id per cell of local ranks
+	value []float64  // leaf id -> class-1 fraction
+	nodes []node     // the tree itself when table is nil
+}
+
+// compileVote compiles a forest, or returns nil when its ranks would not fit the plan's 16 bits.
+func compileVote(trees [][]node) *votePlan {
+	n := len(trees)
+	p := &votePlan{half: float64(n) / 2, slack: float64(n) * float64(n) * 0x1p-50}
+	maxF := int32(-1)
+	for _, nodes := range trees {
+		for _, nd := range nodes {
+			maxF = max(maxF, nd.feature)
+		}
+	}
+	dense := make([]int32, maxF+1) // feature -> index in p.features, or -1
+	for i := range dense {
+		dense[i] = -1
+	}
+	for _, nodes := range trees {
+		for _, nd := range nodes {
+			if nd.feature >= 0 && dense[nd.feature] < 0 {
+				dense[nd.feature] = 0
+			}
+		}
+	}
+	for f := range dense {
+		if dense[f] == 0 {
+			dense[f] = int32(len(p.features))
+			p.features = append(p.features, int32(f))
+		}
+	}
+	p.cuts = make([][]float64, len(p.features))
+	for _, nodes := range trees {
+		for _, nd := range nodes {
+			if nd.feature >= 0 {
+				k := dense[nd.feature]
+				p.cuts[k] = append(p.cuts[k], nd.threshold)
+			}
+		}
+	}
+	for k := range p.cuts {
+		slices.Sort(p.cuts[k])
+		p.cuts[k] = slices.Compact(p.cuts[k]) // -0 and +0 compare equal to every x alike
+		if len(p.cuts[k]) > 1<<16-1 {
+			return nil
+		}
+	}
+	p.trees = make([]voteTree, n)
+	b := &voteBuilder{p: p, dense: dense, slot: make([]int32, len(p.features))}
+	for i, nodes := range trees {
+		p.trees[i] = b.tree(nodes)
+	}
+	return p
+}
+
+// voteBuilder holds the buffers of compiling one forest's trees.
+type voteBuilder struct {
+	p      *votePlan
+	dense  []int32
+	slot   []int32   // dense feature index -> u, or -1
+	local  [][]int32 // local[u]: global ranks of the tree's distinct thresholds on feature use[u]
+	rank   []int32   // per node: the local rank of its threshold (its index in local[u])
+	leafID []int16   // per node: its leaf id, or -1
+	lo, hi []int32   // the box of local ranks of the node being filled
+	stride []int32
+	slab   []uint16 // the maps of the trees, allocated in large pieces
+}
+
+func (b *voteBuilder) tree(nodes []node) voteTree {
+	p := b.p
+	for i := range b.slot {
+		b.slot[i] = -1
+	}
+	var t voteTree
+	leaves := 0
+	b.rank = slices.Grow(b.rank[:0], len(nodes))[:len(nodes)]
+	b.leafID = slices.Grow(b.leafID[:0], len(nodes))[:len(nodes)]
+	for j, nd := range nodes {
+		b.leafID[j] = -1
+		if nd.feature < 0 {
+			leaves++
+			continue
+		}
+		k := b.dense[nd.feature]
+		u := b.slot[k]
+		if u < 0 {
+			u = int32(len(t.use))
+			b.slot[k] = u
+			t.use = append(t.use, k)
+			if len(b.local) <= int(u) {
+				b.local = append(b.local, nil)
+			}
+			b.local[u] = b.local[u][:0]
+		}
+		g, _ := slices.BinarySearch(p.cuts[k], nd.threshold)
+		b.rank[j] = int32(g) // the global rank for now
+		b.local[u] = append(b.local[u], int32(g))
+	}
+	size := 1
+	for u := range t.use {
+		slices.Sort(b.local[u])
+		b.local[u] = slices.Compact(b.local[u])
+		size *= len(b.local[u]) + 1
+		if size > maxVoteTable {
+			break
+		}
+	}
+	if size > maxVoteTable || leaves > maxVoteLeaves {
+		return voteTree{nodes: nodes}
+	}
+	for j, nd := range nodes {
+		if nd.feature >= 0 {
+			loc := b.local[b.slot[b.dense[nd.feature]]]
+			l, _ := slices.BinarySearch(loc, b.rank[j])
+			b.rank[j] = int32(l)
+		}
+	}
+	b.stride = append(b.stride[:0], make([]int32, len(t.use))...)
+	s := int32(1)
+	for u := len(t.use) - 1; u >= 0; u-- {
+		b.stride[u] = s
+		s *= int32(len(b.local[u]) + 1)
+	}
+	t.maps = make([][]uint16, len(t.use))
+	for u, k := range t.use {
+		m := b.alloc(len(p.cuts[k]) + 1)
+		loc, stride := b.local[u], b.stride[u]
+		// Global ranks r in (loc[l-1], loc[l]] have local rank l.
+		r := 0
+		for l, g := range loc {
+			for ; r <= int(g); r++ {
+				m[r] = uint16(int32(l) * stride)
+			}
+		}
+		for ; r < len(m); r++ {
+			m[r] = uint16(int32(len(loc)) * stride)
+		}
+		t.maps[u] = m
+	}
+	t.table = make([]uint8, size)
+	b.lo = append(b.lo[:0], make([]int32, len(t.use))...)
+	b.hi = b.hi[:0]
+	for u := range t.use {
+		b.hi = append(b.hi, int32(len(b.local[u])))
+	}
+	b.fill(&t, nodes, 0)
+	return t
+}
+
+// alloc returns n uint16s from the slab.
+func (b *voteBuilder) alloc(n int) []uint16 {
+	if len(b.slab) < n {
+		b.slab = make([]uint16, max(n, 1<<15))
+	}
+	m := b.slab[:n:n]
+	b.slab = b.slab[n:]
+	return m
+}
+
+// fill writes the leaf id of every cell of the box (lo, hi) under node j.
+func (b *voteBuilder) fill(t *voteTree, nodes []node, j int32) {
+	nd := nodes[j]
+	if nd.feature < 0 {
+		if b.leafID[j] < 0 {
+			b.leafID[j] = int16(len(t.value))
+			t.value = append(t.value, nd.threshold)
+		}
+		b.fillBox(t, 0, 0, uint8(b.leafID[j]))
+		return
+	}
+	u := b.slot[b.dense[nd.feature]]
+	local := b.rank[j]
+	// x <= threshold exactly when the local rank is <= the threshold's local rank.
+	lo, hi := b.lo[u], b.hi[u]
+	b.hi[u] = min(hi, local)
+	if lo <= b.hi[u] {
+		b.fill(t, nodes, nd.left)
+	}
+	b.hi[u] = hi
+	b.lo[u] = max(lo, local+1)
+	if b.lo[u] <= hi {
+		b.fill(t, nodes, nd.left+1)
+	}
+	b.lo[u] = lo
+}
+
+func (b *voteBuilder) fillBox(t *voteTree, u int, off int32, id uint8) {
+	if u == len(t.use) {
+		t.table[off] = id
+		return
+	}
+	for r := b.lo[u]; r <= b.hi[u]; r++ {
+		b.fillBox(t, u+1, off+r*b.stride[u], id)
+	}
+}
+
+// voteScratch is one Predict call's working memory, pooled.
+type voteScratch struct {
+	ranks  [][]uint16
+	sums   []float64
+	active []int32
+}
+
+var votePool = sync.Pool{New: func() any { return new(voteScratch) }}
+
+// predict writes the forest's vote for every point of x into out.
+func (p *votePlan) predict(x Points, out []uint8) {
+	n, d := x.Len(), x.D
+	if n == 0 {
+		return
+	}
+	sc := votePool.Get().(*voteScratch)
+	defer votePool.Put(sc)
+	for len(sc.ranks) < len(p.features) {
+		sc.ranks = append(sc.ranks, nil)
+	}
+	for k, f := range p.features {
+		r := slices.Grow(sc.ranks[k][:0], n)[:n]
+		cuts := p.cuts[k]
+		for i := range n {
+			r[i] = uint16(rankOf(cuts, x.V[i*d+int(f)]))
+		}
+		sc.ranks[k] = r
+	}
+	sums := slices.Grow(sc.sums[:0], n)[:n]
+	clear(sums)
+	active := slices.Grow(sc.active[:0], n)[:n]
+	for i := range active {
+		active[i] = int32(i)
+	}
+	clear(out[:n])
+	total := len(p.trees)
+	all := true // active holds every point in order: the loops may index directly
+	for k := range p.trees {
+		t := &p.trees[k]
+		if all {
+			p.addAll(t, x, sc.ranks, sums)
+		} else {
+			p.addSome(t, x, sc.ranks, sums, active)
+		}
+		rest := float64(total - k - 1)
+		// No point can be decided yet: its sum is at most k+1 (leaves add at most 1, and rounding
+		// is monotone), and at least 0. The plain vote tests the same two conditions.
+		if float64(k+1) <= p.half && rest+p.slack > p.half {
+			continue
+		}
+		w := 0
+		for _, i := range active {
+			s := sums[i]
+			if s > p.half {
+				out[i] = 1
+				continue
+			}
+			if s+rest+p.slack <= p.half {
+				continue
+			}
+			active[w] = i
+			w++
+		}
+		all = all && w == len(active)
+		active = active[:w]
+		if w == 0 {
+			break
+		}
+	}
+	sc.sums, sc.active = sums, active[:0]
+}
+
+// rankOf is the number of cuts below v (len(cuts) for NaN, which goes right at every node).
+func rankOf(cuts []float64, v float64) int {
+	if v != v {
+		return len(cuts)
+	}
+	lo, n := 0, len(cuts)
+	for n > 0 {
+		h := n / 2
+		if cuts[lo+h] < v {
+			lo += h + 1
+			n -= h + 1
+		} else {
+			n = h
+		}
+	}
+	return lo
+}
+
+// addAll adds tree t's leaf value to every point's sum.
+func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float64) {
+	tab, val := t.table, t.value
+	switch {
+	case t.table == nil:
+		for i := range sums {
+			sums[i] += walk(t.nodes, x.V[i*x.D:(i+1)*x.D])
+		}
+	case len(t.use) == 1:
+		m0, r0 := t.maps[0], ranks[t.use[0]][:len(sums)]
+		for i, r := range r0 {
+			sums[i] += val[tab[m0[r]]]
+		}
+	case len(t.use) == 2:
+		m0, m1 := t.maps[0], t.maps[1]
+		r0, r1 := ranks[t.use[0]][:len(sums)], ranks[t.use[1]][:len(sums)]
+		for i := range sums {
+			sums[i] += val[tab[int(m0[r0[i]])+int(m1[r1[i]])]]
+		}
+	default:
+		for i := range sums {
+			off := 0
+			for u, m := range t.maps {
+				off += int(m[ranks[t.use[u]][i]])
+			}
+			sums[i] += val[tab[off]]
+		}
+	}
+}
+
+// addSome adds tree t's leaf value to the sums of the active points.
+func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, sums []float64, active []int32) {
+	tab, val := t.table, t.value
+	switch {
+	case t.table == nil:
+		for _, i := range active {
+			sums[i] += walk(t.nodes, x.V[int(i)*x.D:(int(i)+1)*x.D])
+		}
+	case len(t.use) == 1:
+		m0, r0 := t.maps[0], ranks[t.use[0]]
+		for _, i := range active {
+			sums[i] += val[tab[m0[r0[i]]]]
+		}
+	case len(t.use) == 2:
+		m0, m1 := t.maps[0], t.maps[1]
+		r0, r1 := ranks[t.use[0]], ranks[t.use[1]]
+		for _, i := range active {
+			sums[i] += val[tab[int(m0[r0[i]])+int(m1[r1[i]])]]
+		}
+	default:
+		for _, i := range active {
+			off := 0
+			for u, m := range t.maps {
+				off += int(m[ranks[t.use[u]][i]])
+			}
+			sums[i] += val[tab[off]]
+		}
+	}
+}
+
+// walk is the plain descent of one tree: the class-1 fraction of the leaf row falls in.
+func walk(nodes []node, row []float64) float64 {
+	j := int32(0)
+	for {
+		nd := &nodes[j]
+		if nd.feature < 0 {
+			return nd.threshold
+		}
+		if row[nd.feature] <= nd.threshold {
+			j = nd.left
+		} else {
+			j = nd.left + 1
+		}
+	}
+}
