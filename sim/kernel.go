@@ -122,7 +122,7 @@ var vectorExpChecked = sync.OnceValue(func() bool {
 			return false
 		}
 		for l := range s {
-			if s[l] != math.Exp(-(x[l]*x[l])) {
+			if s[l] != math.Exp(-(x[l] * x[l])) {
 				return false
 			}
 		}
