@@ -42,7 +42,7 @@ func (l *loader) wrap(err error) error {
 		if pe.field == "" && l.tree != nil {
 			pe.field = l.valuePath(pe.line, pe.col)
 		}
-		return fmt.Errorf("%s:%w", l.file, pe)
+		return l.source().locate(pe)
 	}
 	var unknown *yaml.UnknownFieldError
 	if errors.As(err, &unknown) && unknown.Token != nil && l.tree != nil {
@@ -52,23 +52,25 @@ func (l *loader) wrap(err error) error {
 		if known := knownFields(parent); len(known) > 0 {
 			msg += " (known: " + strings.Join(known, ", ") + ")"
 		}
-		return fmt.Errorf("%s:%w", l.file, &posError{line: tk.Position.Line, col: tk.Position.Column, field: parent, msg: msg})
+		return l.source().locate(&posError{line: tk.Position.Line, col: tk.Position.Column, field: parent, msg: msg})
 	}
 	var shape *yaml.UnexpectedNodeTypeError
 	if errors.As(err, &shape) && shape.Token != nil && l.tree != nil {
 		tk := shape.Token
 		msg := fmt.Sprintf("expected %s, got %s", yamlKind(shape.Expected), yamlKind(shape.Actual))
-		return fmt.Errorf("%s:%w", l.file, &posError{line: tk.Position.Line, col: tk.Position.Column, field: l.valuePath(tk.Position.Line, tk.Position.Column), msg: msg})
+		return l.source().locate(&posError{line: tk.Position.Line, col: tk.Position.Column, field: l.valuePath(tk.Position.Line, tk.Position.Column), msg: msg})
 	}
 	var ye yaml.Error
 	if errors.As(err, &ye) {
 		if tk := ye.GetToken(); tk != nil {
-			return fmt.Errorf("%s:%d:%d: %s", l.file, tk.Position.Line, tk.Position.Column, ye.GetMessage())
+			return l.source().locate(&posError{line: tk.Position.Line, col: tk.Position.Column, msg: ye.GetMessage()})
 		}
 		return fmt.Errorf("%s: %s", l.file, ye.GetMessage())
 	}
 	return fmt.Errorf("%s: %w", l.file, err)
 }
+
+func (l *loader) source() *source { return &source{file: l.file, sets: l.sets} }
 
 // yamlKind names a YAML node type for a reader.
 func yamlKind(t ast.NodeType) string {

@@ -212,8 +212,9 @@ type rawKernel struct {
 
 // loader turns one file's bytes into a Scenario, keeping its syntax tree to place errors.
 type loader struct {
-	file string // as shown in errors
-	dir  string // folder for relative CSV paths; "" for an embedded scenario
+	file string     // as shown in errors
+	sets []override // --set overrides merged into tree
+	dir  string     // folder for relative CSV paths; "" for an embedded scenario
 	tree *ast.File
 	opt  Options
 }
@@ -222,14 +223,26 @@ type loader struct {
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
 	l := &loader{file: name, dir: dir, opt: opt}
+	for _, s := range opt.Set {
+		o, err := parseOverride(s)
+		if err != nil {
+			return nil, err
+		}
+		l.sets = append(l.sets, o)
+	}
 	tree, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, l.wrap(err)
 	}
 	l.tree = tree
 	var raw rawScenario
-	dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
-	if err := dec.Decode(&raw); err != nil {
+	if len(l.sets) == 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
+		err = dec.Decode(&raw)
+	} else if err = applySets(tree, l.sets); err == nil {
+		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
+	}
+	if err != nil {
 		return nil, l.wrap(err)
 	}
 	s, err := l.build(&raw)
@@ -603,7 +616,7 @@ func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q, file: l.file}, nil
+		return &stream{data: data, queries: q, src: l.source()}, nil
 	}
 	return nil
 }
@@ -655,7 +668,7 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return nil, err
 		}
-		return &stream{data: data, queries: q, file: l.file}, nil
+		return &stream{data: data, queries: q, src: l.source()}, nil
 	}
 	return nil
 }

@@ -48,6 +48,9 @@ func (s *Scenario) Config(seed uint64) (sim.Config, error) {
 type Options struct {
 	Data    string // --data: the data CSV, replacing the file's data.csv path
 	Queries string // --queries: the queries CSV
+	// Set holds --set PATH=VALUE overrides, applied in order to the file's YAML before it is
+	// checked: PATH is a dotted path of keys (list items by index), VALUE is YAML in flow style.
+	Set []string
 }
 
 // Info describes an embedded scenario for pickers and listings.
@@ -70,11 +73,7 @@ func Load(nameOrPath string, opt Options) (*Scenario, error) {
 	name := strings.TrimSuffix(nameOrPath, ".yaml")
 	src, err := embedded.ReadFile("embedded/" + name + ".yaml")
 	if err != nil || strings.ContainsAny(name, "/\\") {
-		var names []string
-		for _, i := range Embedded() {
-			names = append(names, i.Name)
-		}
-		return nil, fmt.Errorf("no scenario %q: not a file, and not an embedded scenario (%s)", nameOrPath, strings.Join(names, ", "))
+		return nil, fmt.Errorf("no scenario %q: not a file, and not an embedded scenario (%s)", nameOrPath, strings.Join(EmbeddedNames(), ", "))
 	}
 	return Parse(name+".yaml", src, "", opt)
 }

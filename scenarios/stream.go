@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -30,7 +29,7 @@ type querySource interface {
 type stream struct {
 	data    dataSource
 	queries querySource
-	file    string // the scenario file, to place errors found while generating a batch
+	src     *source // the scenario's text, to place errors found while generating a batch
 }
 
 func (s *stream) Len() int            { return s.data.Len() }
@@ -54,8 +53,8 @@ func (s *stream) Batch(t int) (*sim.Batch, error) {
 // with the file's name.
 func (s *stream) place(err error) error {
 	var pe *posError
-	if errors.As(err, &pe) && s.file != "" {
-		return fmt.Errorf("%s:%w", s.file, err)
+	if errors.As(err, &pe) && s.src != nil {
+		return s.src.locate(err)
 	}
 	return err
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
@@ -22,6 +21,7 @@ import (
 type scenarioFlags struct {
 	maxWork       float64 // from the persistent --max-work, set by register's PreRun
 	data, queries string
+	set           []string // --set PATH=VALUE overrides of the scenario file
 	trees         int
 	seed          int64
 	r             float64
@@ -36,6 +36,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
 	cmd.Flags().StringVar(&f.queries, "queries", "", "the queries CSV, replacing the scenario's queries.csv")
+	cmd.Flags().StringArrayVar(&f.set, "set", nil, "PATH=VALUE: replace a field of the scenario file (a dotted path; VALUE is YAML), e.g. --set kernel.gamma=2 (repeatable)")
 	cmd.Flags().IntVar(&f.trees, "trees", 0, "replace the random forest's number of trees (0: as the scenario says)")
 	cmd.Flags().Int64Var(&f.seed, "seed", -1, "the seed (default: the scenario's)")
 	if withR {
@@ -45,7 +46,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 
 // load reads the scenario, applies the flags and checks the work budget (--max-work).
 func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
-	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries})
+	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set})
 	if err != nil {
 		return nil, err
 	}
@@ -107,47 +108,6 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 	close(events)
 	<-done
 	return m, err
-}
-
-// line is a status line on a writer: redrawn in place on a terminal, printed every few seconds
-// otherwise (so logs stay short), silent for nil.
-type line struct {
-	w    io.Writer
-	tty  bool
-	last time.Time
-	text string
-}
-
-func newLine(w io.Writer) *line {
-	l := &line{w: w}
-	if f, ok := w.(*os.File); ok {
-		l.tty = isatty.IsTerminal(f.Fd())
-	}
-	return l
-}
-
-func (l *line) printf(format string, args ...any) {
-	if l.w == nil {
-		return
-	}
-	l.text = fmt.Sprintf(format, args...)
-	if l.tty {
-		fmt.Fprintf(l.w, "\r\033[K%s", l.text)
-	} else if time.Since(l.last) > 5*time.Second {
-		fmt.Fprintln(l.w, l.text)
-		l.last = time.Now()
-	}
-}
-
-func (l *line) done() {
-	if l.w == nil {
-		return
-	}
-	if l.tty {
-		fmt.Fprint(l.w, "\r\033[K")
-	} else if l.text != "" && time.Since(l.last) > 0 {
-		fmt.Fprintln(l.w, l.text)
-	}
 }
 
 // num is a float that is null in JSON when it is NaN or infinite (JSON has no such numbers).

@@ -18,6 +18,11 @@ import (
 // (100 batches x 1000 points x 100 queries); cara serve is stricter.
 const defaultMaxWork = 1e9
 
+// exitStatusHelp ends every command's help: the exit codes scripts can rely on.
+const exitStatusHelp = `
+Exit status: 0 ok, 1 bad input or a failed run, 2 usage, 130 interrupted.
+`
+
 // usageError marks a mistake in the command line (exit code 2).
 type usageError struct{ error }
 
@@ -34,6 +39,9 @@ func main() {
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
 		os.Exit(130)
+	}
+	if errors.Is(err, errFailed) {
+		os.Exit(1) // the command has said what failed
 	}
 	fmt.Fprintf(os.Stderr, "cara: %v\n", err)
 	var ue usageError
@@ -52,7 +60,11 @@ Machine Learning Models"): every batch gets a model, a staleness cost that looks
 queries are fills a cost matrix, and retraining algorithms (the Oracle, CARA-T, CARA-CT, CARA-P,
 Never-retrain, Markov, ADWIN, DDM, Page-Hinkley) are paths through it.
 
-With no arguments in a terminal, cara opens a scenario picker.`,
+With no arguments in a terminal, cara opens a scenario picker.
+
+Exit status: 0 ok, 1 bad input or a failed run, 2 a usage mistake (an unknown command or flag, a
+bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are complete).`,
+		Version:       versionString(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -63,7 +75,11 @@ With no arguments in a terminal, cara opens a scenario picker.`,
 	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
 	root.PersistentFlags().Float64("max-work", defaultMaxWork, "refuse scenarios whose batches x points x queries is over this (0: no limit)")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetUsageTemplate(root.UsageTemplate() + exitStatusHelp)
 	root.AddCommand(newMatrixCmd(), newRunCmd(), newSweepCmd(), newMergeCmd(), newReproduceCmd(),
-		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd(), newServeCmd())
+		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd(), newServeCmd(),
+		newValidateCmd(), newNewCmd(), newVersionCmd(), newGenManCmd())
+	registerCompletions(root)
 	return root
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -46,7 +45,7 @@ func newMatrixCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, os.Stderr)
+			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -95,7 +94,7 @@ published numbers, and says for each of the paper's claims whether our run agree
 				SCPE: means{}, Accuracy: means{}, Retrains: means{}, Skipped: map[string]string{}}
 			var sweepRows []figures.SweepRow
 			var figFiles []string
-			bar := newProgress(os.Stderr, len(reproScenarios)*seeds)
+			bar := newProgress(cmd.ErrOrStderr(), len(reproScenarios)*seeds)
 			unit := 0
 			for _, name := range reproScenarios {
 				f := scenarioFlags{trees: trees, seed: -1, r: math.NaN()}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"text/tabwriter"
 
@@ -146,7 +145,7 @@ func newRunCmd() *cobra.Command {
 			for i := range seeds {
 				seed := s.Seed + uint64(i)
 				// Figures draw the whole matrix, cross-block cells included.
-				m, err := computeMatrix(cmd.Context(), s, seed, workers(cmd), figures == "", sim.ColumnOrder, os.Stderr)
+				m, err := computeMatrix(cmd.Context(), s, seed, workers(cmd), figures == "", sim.ColumnOrder, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -295,35 +294,6 @@ func sweep(cmd *cobra.Command, name string, seeds int, cs costSpec, sh shard, ou
 	bar.finish()
 	return file.Sync()
 }
-
-// progress is a bar with an ETA on stderr.
-type progress struct {
-	l     *line
-	total int
-	start time.Time
-}
-
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{l: newLine(w), total: total, start: time.Now()}
-}
-
-func (p *progress) set(done int, format string, args ...any) {
-	const width = 30
-	frac := 1.0
-	if p.total > 0 {
-		frac = float64(done) / float64(p.total)
-	}
-	eta := "?"
-	if done > 0 {
-		left := time.Duration(float64(time.Since(p.start)) * (1 - frac) / frac)
-		eta = left.Round(time.Second).String()
-	}
-	n := int(frac * width)
-	p.l.printf("[%s%s] %3.0f%% %d/%d  ETA %s  %s", strings.Repeat("#", n), strings.Repeat(".", width-n),
-		100*frac, done, p.total, eta, fmt.Sprintf(format, args...))
-}
-
-func (p *progress) finish() { p.l.done() }
 
 func newMergeCmd() *cobra.Command {
 	var out string

@@ -1,0 +1,178 @@
+package scenarios
+
+// Overrides from the command line: `--set PATH=VALUE` replaces (or adds) the node at a dotted path
+// of the scenario file by VALUE, read as YAML, before the file is decoded. The value is merged into
+// the file's syntax tree and checked exactly as the file is; its tokens are given lines of their
+// own (setLine apart, one block per --set), so an error found anywhere in the loader, or later
+// when a batch is generated, names `--set PATH` instead of a line of the file.
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// setLine is the line offset between --set blocks: far beyond any scenario file's length.
+const setLine = 1 << 24
+
+// override is one --set PATH=VALUE.
+type override struct {
+	path, value string
+}
+
+func parseOverride(s string) (override, error) {
+	path, value, ok := strings.Cut(s, "=")
+	path = strings.TrimSpace(path)
+	if !ok || path == "" {
+		return override{}, fmt.Errorf("--set %s: give PATH=VALUE, e.g. --set kernel.gamma=2 or --set 'queries={size: 100, gaussian: {mean: 0.5, std: 0.015}}'", s)
+	}
+	for _, seg := range strings.Split(path, ".") {
+		if seg == "" {
+			return override{}, fmt.Errorf("--set %s: PATH is keys joined by dots (e.g. model.random_forest.trees), got an empty key", path)
+		}
+	}
+	return override{path: path, value: value}, nil
+}
+
+// source names the places of one scenario's text: its file, and the overrides merged into it.
+type source struct {
+	file string
+	sets []override
+}
+
+// locate prefixes err with its place: file:line:col for the file's own text, `--set PATH` for a
+// value that came from the command line. Errors without a place get the file's name.
+func (s *source) locate(err error) error {
+	var pe *posError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", s.file, err)
+	}
+	if pe.line < setLine {
+		return fmt.Errorf("%s:%w", s.file, err)
+	}
+	k := pe.line/setLine - 1
+	if k < 0 || k >= len(s.sets) {
+		return fmt.Errorf("%s:%w", s.file, err)
+	}
+	o := s.sets[k]
+	rest := strings.TrimPrefix(err.Error(), fmt.Sprintf("%d:%d: ", pe.line, pe.col))
+	// The path already says where: drop a field that is the path or above it.
+	if f := pe.field; f != "" && (f == o.path || strings.HasPrefix(o.path, f+".")) {
+		rest = strings.TrimPrefix(rest, f+": ")
+	}
+	return fmt.Errorf("--set %s: %s", o.path, rest)
+}
+
+// applySets merges every override into tree, in order (a later one wins).
+func applySets(tree *ast.File, sets []override) error {
+	if len(tree.Docs) == 0 || tree.Docs[0].Body == nil {
+		return fmt.Errorf("--set needs a scenario to change: the file is empty")
+	}
+	for k, o := range sets {
+		body, err := setPath(tree.Docs[0].Body, strings.Split(o.path, "."), o, (k+1)*setLine)
+		if err != nil {
+			return err
+		}
+		tree.Docs[0].Body = body
+	}
+	return nil
+}
+
+// setPath returns n with the node at segs replaced by o's value.
+func setPath(n ast.Node, segs []string, o override, base int) (ast.Node, error) {
+	if len(segs) == 0 {
+		return parseValue(o, "", base)
+	}
+	switch n := n.(type) {
+	case *ast.MappingValueNode: // a mapping of one key may come as its single pair
+		return setPath(&ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: n.GetToken(), Values: []*ast.MappingValueNode{n}}, segs, o, base)
+	case *ast.MappingNode:
+		for _, mv := range n.Values {
+			if mv.Key.GetToken().Value == segs[0] {
+				v, err := setPath(mv.Value, segs[1:], o, base)
+				if err != nil {
+					return nil, err
+				}
+				mv.Value = v
+				return n, nil
+			}
+		}
+		// A key the file does not have: add it (the decoder rejects a key the format does not know).
+		mv, err := parseValue(o, strings.Join(segs, "."), base)
+		if err != nil {
+			return nil, err
+		}
+		n.Values = append(n.Values, mv.(*ast.MappingNode).Values...)
+		return n, nil
+	case *ast.SequenceNode:
+		i, err := strconv.Atoi(segs[0])
+		if err != nil || i < 0 || i >= len(n.Values) {
+			return nil, fmt.Errorf("--set %s: %q: this is a list of %d items; give an index 0..%d", o.path, segs[0], len(n.Values), len(n.Values)-1)
+		}
+		v, err := setPath(n.Values[i], segs[1:], o, base)
+		if err != nil {
+			return nil, err
+		}
+		n.Values[i] = v
+		return n, nil
+	}
+	// A scalar or nothing where the path goes deeper: the value becomes the nested mapping.
+	return parseValue(o, strings.Join(segs, "."), base)
+}
+
+// parseValue parses o's value as YAML, nested under the dotted keys of under (if any), with its
+// token lines moved to base.
+func parseValue(o override, under string, base int) (ast.Node, error) {
+	var text strings.Builder
+	indent := ""
+	if under != "" {
+		for _, k := range strings.Split(under, ".") {
+			fmt.Fprintf(&text, "%s%s:\n", indent, k)
+			indent += "  "
+		}
+	}
+	if strings.ContainsAny(o.value, "\n\r") {
+		return nil, fmt.Errorf("--set %s: give the value on one line (flow style: {a: 1, b: [2, 3]})", o.path)
+	}
+	text.WriteString(indent + o.value + "\n")
+	tokens := lexer.Tokenize(text.String())
+	for _, tk := range tokens {
+		tk.Position.Line += base
+	}
+	f, err := parser.Parse(tokens, 0)
+	if err != nil {
+		msg := err.Error()
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("--set %s: %q is not a YAML value: %s", o.path, o.value, stripPos(msg))
+	}
+	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
+		if under == "" {
+			return &ast.NullNode{BaseNode: &ast.BaseNode{}, Token: tokens[len(tokens)-1]}, nil
+		}
+		return nil, fmt.Errorf("--set %s: %q is not a YAML value", o.path, o.value)
+	}
+	body := f.Docs[0].Body
+	if under != "" {
+		if mv, ok := body.(*ast.MappingValueNode); ok {
+			body = &ast.MappingNode{BaseNode: &ast.BaseNode{}, Start: mv.GetToken(), Values: []*ast.MappingValueNode{mv}}
+		}
+	}
+	return body, nil
+}
+
+// stripPos drops goccy's "[line:col] " prefix, whose line is the shifted one.
+func stripPos(msg string) string {
+	if strings.HasPrefix(msg, "[") {
+		if i := strings.Index(msg, "] "); i > 0 {
+			return msg[i+2:]
+		}
+	}
+	return msg
+}
