@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RandomForest is a random forest of CART trees after scikit-learn's RandomForestClassifier
@@ -91,23 +92,25 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	base := presort(x)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, f.Trees) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b := newTreeBuilder(x, y, base, mtry, f.MaxDepth, f.MinLeaf)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= f.Trees {
-					return
-				}
-				trees[i] = b.build(NewRand(seed, uint64(i)))
+	// One builder (its buffers) per worker; tree i draws from its own stream, so which worker
+	// builds it does not matter.
+	builders := make(chan *treeBuilder, workers)
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range trees {
+		g.Go(func() error {
+			var b *treeBuilder
+			select {
+			case b = <-builders:
+			default:
+				b = newTreeBuilder(x, y, base, mtry, f.MaxDepth, f.MinLeaf)
 			}
-		}()
+			trees[i] = b.build(NewRand(seed, uint64(i)))
+			builders <- b
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // building a tree cannot fail
 	forest := &forestModel{nodes: make([][]node, len(trees))}
 	for i, t := range trees {
 		forest.nodes[i] = pack(t)

@@ -23,11 +23,8 @@ import (
 // the plain vote kept in forest_test.go). A tree whose table would be too large (many features,
 // many thresholds) keeps its nodes and is walked the plain way, still tree-major.
 
-// maxVoteTable bounds a tree's table (cells) and maxVoteLeaves its leaves (ids are bytes).
-const (
-	maxVoteTable  = 1 << 14
-	maxVoteLeaves = 256
-)
+// maxVoteTable bounds a tree's table (cells).
+const maxVoteTable = 1 << 14
 
 // votePlan is a forest compiled for prediction.
 type votePlan struct {
@@ -42,8 +39,7 @@ type votePlan struct {
 type voteTree struct {
 	use   []int32    // indexes into votePlan.features of the features it splits on
 	maps  [][]uint16 // maps[u][r]: local rank of global rank r on feature use[u], times its stride
-	table []uint8    // leaf id per cell of local ranks
-	value []float64  // leaf id -> class-1 fraction
+	table []float64  // the leaf's class-1 fraction per cell of local ranks
 	nodes []node     // the tree itself when table is nil
 }
 
@@ -105,7 +101,6 @@ type voteBuilder struct {
 	slot   []int32   // dense feature index -> u, or -1
 	local  [][]int32 // local[u]: global ranks of the tree's distinct thresholds on feature use[u]
 	rank   []int32   // per node: the local rank of its threshold (its index in local[u])
-	leafID []int16   // per node: its leaf id, or -1
 	lo, hi []int32   // the box of local ranks of the node being filled
 	stride []int32
 	slab   []uint16 // the maps of the trees, allocated in large pieces
@@ -117,13 +112,9 @@ func (b *voteBuilder) tree(nodes []node) voteTree {
 		b.slot[i] = -1
 	}
 	var t voteTree
-	leaves := 0
 	b.rank = slices.Grow(b.rank[:0], len(nodes))[:len(nodes)]
-	b.leafID = slices.Grow(b.leafID[:0], len(nodes))[:len(nodes)]
 	for j, nd := range nodes {
-		b.leafID[j] = -1
 		if nd.feature < 0 {
-			leaves++
 			continue
 		}
 		k := b.dense[nd.feature]
@@ -150,7 +141,7 @@ func (b *voteBuilder) tree(nodes []node) voteTree {
 			break
 		}
 	}
-	if size > maxVoteTable || leaves > maxVoteLeaves {
+	if size > maxVoteTable {
 		return voteTree{nodes: nodes}
 	}
 	for j, nd := range nodes {
@@ -182,7 +173,7 @@ func (b *voteBuilder) tree(nodes []node) voteTree {
 		}
 		t.maps[u] = m
 	}
-	t.table = make([]uint8, size)
+	t.table = make([]float64, size)
 	b.lo = append(b.lo[:0], make([]int32, len(t.use))...)
 	b.hi = b.hi[:0]
 	for u := range t.use {
@@ -206,11 +197,7 @@ func (b *voteBuilder) alloc(n int) []uint16 {
 func (b *voteBuilder) fill(t *voteTree, nodes []node, j int32) {
 	nd := nodes[j]
 	if nd.feature < 0 {
-		if b.leafID[j] < 0 {
-			b.leafID[j] = int16(len(t.value))
-			t.value = append(t.value, nd.threshold)
-		}
-		b.fillBox(t, 0, 0, uint8(b.leafID[j]))
+		b.fillBox(t, 0, 0, nd.threshold)
 		return
 	}
 	u := b.slot[b.dense[nd.feature]]
@@ -229,13 +216,13 @@ func (b *voteBuilder) fill(t *voteTree, nodes []node, j int32) {
 	b.lo[u] = lo
 }
 
-func (b *voteBuilder) fillBox(t *voteTree, u int, off int32, id uint8) {
+func (b *voteBuilder) fillBox(t *voteTree, u int, off int32, v float64) {
 	if u == len(t.use) {
-		t.table[off] = id
+		t.table[off] = v
 		return
 	}
 	for r := b.lo[u]; r <= b.hi[u]; r++ {
-		b.fillBox(t, u+1, off+r*b.stride[u], id)
+		b.fillBox(t, u+1, off+r*b.stride[u], v)
 	}
 }
 
@@ -316,22 +303,27 @@ func rankOf(cuts []float64, v float64) int {
 	if v != v {
 		return len(cuts)
 	}
-	lo, n := 0, len(cuts)
-	for n > 0 {
-		h := n / 2
-		if cuts[lo+h] < v {
-			lo += h + 1
-			n -= h + 1
-		} else {
-			n = h
-		}
+	n := len(cuts)
+	if n == 0 {
+		return 0
 	}
-	return lo
+	base := 0
+	for n > 1 {
+		half := n / 2
+		if cuts[base+half-1] < v {
+			base += half
+		}
+		n -= half
+	}
+	if cuts[base] < v {
+		base++
+	}
+	return base
 }
 
 // addAll adds tree t's leaf value to every point's sum.
 func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float64) {
-	tab, val := t.table, t.value
+	tab := t.table
 	switch {
 	case t.table == nil:
 		for i := range sums {
@@ -340,13 +332,13 @@ func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float6
 	case len(t.use) == 1:
 		m0, r0 := t.maps[0], ranks[t.use[0]][:len(sums)]
 		for i, r := range r0 {
-			sums[i] += val[tab[m0[r]]]
+			sums[i] += tab[m0[r]]
 		}
 	case len(t.use) == 2:
 		m0, m1 := t.maps[0], t.maps[1]
 		r0, r1 := ranks[t.use[0]][:len(sums)], ranks[t.use[1]][:len(sums)]
 		for i := range sums {
-			sums[i] += val[tab[int(m0[r0[i]])+int(m1[r1[i]])]]
+			sums[i] += tab[int(m0[r0[i]])+int(m1[r1[i]])]
 		}
 	default:
 		for i := range sums {
@@ -354,14 +346,14 @@ func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float6
 			for u, m := range t.maps {
 				off += int(m[ranks[t.use[u]][i]])
 			}
-			sums[i] += val[tab[off]]
+			sums[i] += tab[off]
 		}
 	}
 }
 
 // addSome adds tree t's leaf value to the sums of the active points.
 func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, sums []float64, active []int32) {
-	tab, val := t.table, t.value
+	tab := t.table
 	switch {
 	case t.table == nil:
 		for _, i := range active {
@@ -370,13 +362,13 @@ func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, sums []float
 	case len(t.use) == 1:
 		m0, r0 := t.maps[0], ranks[t.use[0]]
 		for _, i := range active {
-			sums[i] += val[tab[m0[r0[i]]]]
+			sums[i] += tab[m0[r0[i]]]
 		}
 	case len(t.use) == 2:
 		m0, m1 := t.maps[0], t.maps[1]
 		r0, r1 := ranks[t.use[0]], ranks[t.use[1]]
 		for _, i := range active {
-			sums[i] += val[tab[int(m0[r0[i]])+int(m1[r1[i]])]]
+			sums[i] += tab[int(m0[r0[i]])+int(m1[r1[i]])]
 		}
 	default:
 		for _, i := range active {
@@ -384,7 +376,7 @@ func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, sums []float
 			for u, m := range t.maps {
 				off += int(m[ranks[t.use[u]][i]])
 			}
-			sums[i] += val[tab[off]]
+			sums[i] += tab[off]
 		}
 	}
 }
