@@ -109,7 +109,7 @@ type runner struct {
 	T, off  int
 	workers int
 	batches []*Batch
-	ksum    [][]float64 // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	ksum    [][]float64  // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
 	queries []queryShare // per batch: its queries that are data rows (predict.go)
 	m       *Matrix
 	done    atomic.Int64
