@@ -30,17 +30,21 @@ const maxVoteTable = 1 << 14
 type votePlan struct {
 	features []int32     // the features any tree splits on, ascending
 	cuts     [][]float64 // cuts[k]: distinct thresholds on features[k], ascending
+	index    []rankIndex // index[k]: a quick way into cuts[k]
 	trees    []voteTree
 	half     float64 // trees / 2
 	slack    float64 // the early stop's rounding margin (see Predict)
+	quiet    int     // trees 0..quiet-1 decide no point: the early stop need not look
+	regions  *voteRegions
 }
 
 // voteTree is one tree: a table over its local ranks, or its nodes when the table is too large.
 type voteTree struct {
-	use   []int32    // indexes into votePlan.features of the features it splits on
-	maps  [][]uint16 // maps[u][r]: local rank of global rank r on feature use[u], times its stride
-	table []float64  // the leaf's class-1 fraction per cell of local ranks
-	nodes []node     // the tree itself when table is nil
+	use    []int32    // indexes into votePlan.features of the features it splits on
+	maps   [][]uint16 // maps[u][r]: local rank of global rank r on feature use[u], times its stride
+	table  []float64  // the leaf's class-1 fraction per cell of local ranks
+	stride []int32    // stride[u]: the table's step for one local rank of feature use[u]
+	nodes  []node     // the tree itself when table is nil
 }
 
 // compileVote compiles a forest, or returns nil when its ranks would not fit the plan's 16 bits.
@@ -85,12 +89,17 @@ func compileVote(trees [][]node) *votePlan {
 		if len(p.cuts[k]) > 1<<16-1 {
 			return nil
 		}
+		p.index = append(p.index, newRankIndex(p.cuts[k]))
+	}
+	for p.quiet < n && float64(p.quiet+1) <= p.half && float64(n-p.quiet-1)+p.slack > p.half {
+		p.quiet++
 	}
 	p.trees = make([]voteTree, n)
 	b := &voteBuilder{p: p, dense: dense, slot: make([]int32, len(p.features))}
 	for i, nodes := range trees {
 		p.trees[i] = b.tree(nodes)
 	}
+	p.regions = newVoteRegions(p)
 	return p
 }
 
@@ -102,8 +111,8 @@ type voteBuilder struct {
 	local  [][]int32 // local[u]: global ranks of the tree's distinct thresholds on feature use[u]
 	rank   []int32   // per node: the local rank of its threshold (its index in local[u])
 	lo, hi []int32   // the box of local ranks of the node being filled
-	stride []int32
-	slab   []uint16 // the maps of the trees, allocated in large pieces
+	stride []int32   // the tree's strides
+	slab   []uint16  // the maps of the trees, allocated in large pieces
 }
 
 func (b *voteBuilder) tree(nodes []node) voteTree {
@@ -151,7 +160,8 @@ func (b *voteBuilder) tree(nodes []node) voteTree {
 			b.rank[j] = int32(l)
 		}
 	}
-	b.stride = append(b.stride[:0], make([]int32, len(t.use))...)
+	t.stride = make([]int32, len(t.use))
+	b.stride = t.stride
 	s := int32(1)
 	for u := len(t.use) - 1; u >= 0; u-- {
 		b.stride[u] = s
@@ -228,7 +238,8 @@ func (b *voteBuilder) fillBox(t *voteTree, u int, off int32, v float64) {
 
 // voteScratch is one Predict call's working memory, pooled.
 type voteScratch struct {
-	ranks  [][]uint16
+	ranks  [][]uint16 // per feature: the points' ranks, then the ranks of the points left to vote
+	idx    []int32
 	sums   []float64
 	active []int32
 }
@@ -243,50 +254,93 @@ func (p *votePlan) predict(x Points, out []uint8) {
 	}
 	sc := votePool.Get().(*voteScratch)
 	defer votePool.Put(sc)
-	for len(sc.ranks) < len(p.features) {
+	for len(sc.ranks) < 2*len(p.features) {
 		sc.ranks = append(sc.ranks, nil)
 	}
+	ranks := sc.ranks[:len(p.features)]
 	for k, f := range p.features {
-		r := slices.Grow(sc.ranks[k][:0], n)[:n]
-		cuts := p.cuts[k]
+		r := slices.Grow(ranks[k][:0], n)[:n]
+		ix := &p.index[k]
 		for i := range n {
-			r[i] = uint16(rankOf(cuts, x.V[i*d+int(f)]))
+			r[i] = uint16(ix.rank(x.V[i*d+int(f)]))
 		}
-		sc.ranks[k] = r
+		ranks[k] = r
+	}
+	clear(out[:n])
+	idx := slices.Grow(sc.idx[:0], n)[:n]
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	if p.regions != nil {
+		// Points in a region the forest decides take its answer; the others go on, their ranks
+		// gathered so the trees' loops run over consecutive memory.
+		w := 0
+		for i := range n {
+			switch p.regions.decide(p, ranks, i) {
+			case regionClass0:
+			case regionClass1:
+				out[i] = 1
+			default:
+				idx[w] = int32(i)
+				w++
+			}
+		}
+		idx = idx[:w]
+		if w < n {
+			packed := sc.ranks[len(p.features):]
+			for k := range ranks {
+				r := slices.Grow(packed[k][:0], w)[:w]
+				for j, i := range idx {
+					r[j] = ranks[k][i]
+				}
+				packed[k] = r
+			}
+			ranks = packed
+		}
+	}
+	sc.idx = idx
+	p.vote(x, ranks, idx, out, sc)
+}
+
+// vote runs the trees in order over the points idx[j] of x, whose ranks are ranks[k][j], and
+// writes the votes into out[idx[j]].
+func (p *votePlan) vote(x Points, ranks [][]uint16, idx []int32, out []uint8, sc *voteScratch) {
+	n := len(idx)
+	if n == 0 {
+		return
 	}
 	sums := slices.Grow(sc.sums[:0], n)[:n]
 	clear(sums)
 	active := slices.Grow(sc.active[:0], n)[:n]
-	for i := range active {
-		active[i] = int32(i)
+	for j := range active {
+		active[j] = int32(j)
 	}
-	clear(out[:n])
 	total := len(p.trees)
 	all := true // active holds every point in order: the loops may index directly
 	for k := range p.trees {
 		t := &p.trees[k]
 		if all {
-			p.addAll(t, x, sc.ranks, sums)
+			p.addAll(t, x, ranks, idx, sums)
 		} else {
-			p.addSome(t, x, sc.ranks, sums, active)
+			p.addSome(t, x, ranks, idx, sums, active)
 		}
-		rest := float64(total - k - 1)
 		// No point can be decided yet: its sum is at most k+1 (leaves add at most 1, and rounding
 		// is monotone), and at least 0. The plain vote tests the same two conditions.
-		if float64(k+1) <= p.half && rest+p.slack > p.half {
+		if k < p.quiet {
 			continue
 		}
+		rest := float64(total - k - 1)
 		w := 0
-		for _, i := range active {
-			s := sums[i]
+		for _, j := range active {
+			s := sums[j]
 			if s > p.half {
-				out[i] = 1
+				out[idx[j]] = 1
 				continue
 			}
 			if s+rest+p.slack <= p.half {
 				continue
 			}
-			active[w] = i
+			active[w] = j
 			w++
 		}
 		all = all && w == len(active)
@@ -298,36 +352,68 @@ func (p *votePlan) predict(x Points, out []uint8) {
 	sc.sums, sc.active = sums, active[:0]
 }
 
-// rankOf is the number of cuts below v (len(cuts) for NaN, which goes right at every node).
-func rankOf(cuts []float64, v float64) int {
-	if v != v {
-		return len(cuts)
-	}
-	n := len(cuts)
-	if n == 0 {
-		return 0
-	}
-	base := 0
-	for n > 1 {
-		half := n / 2
-		if cuts[base+half-1] < v {
-			base += half
+// rankIndex finds ranks in a few steps: the span of the cuts is cut into equal buckets, and
+// start[b] counts the cuts in the buckets before b. The bucket of a value is a monotone function
+// of it, so the cuts of earlier buckets are below it and those of later buckets above, and its
+// rank is start[b] plus the cuts of its own bucket below it: usually none or one to look at.
+type rankIndex struct {
+	cuts      []float64
+	lo, scale float64
+	start     []uint16 // len buckets+1
+}
+
+func newRankIndex(cuts []float64) rankIndex {
+	ix := rankIndex{cuts: cuts}
+	buckets := 2*len(cuts) + 1
+	if len(cuts) > 0 {
+		ix.lo = cuts[0]
+		if span := cuts[len(cuts)-1] - cuts[0]; span > 0 {
+			ix.scale = float64(buckets) / span
 		}
-		n -= half
 	}
-	if cuts[base] < v {
-		base++
+	ix.start = make([]uint16, buckets+1)
+	for _, c := range cuts {
+		ix.start[ix.bucket(c)+1]++
 	}
-	return base
+	for b := 1; b < len(ix.start); b++ {
+		ix.start[b] += ix.start[b-1]
+	}
+	return ix
+}
+
+// bucket is monotone in v (a subtraction, a multiplication and a truncation, all monotone); any
+// value, infinite ones too, falls in one of the buckets.
+func (ix *rankIndex) bucket(v float64) int {
+	f := (v - ix.lo) * ix.scale
+	switch {
+	case !(f >= 0): // below the first cut, or NaN from an infinite value times a zero scale
+		return 0
+	case f >= float64(len(ix.start)-1):
+		return len(ix.start) - 2
+	}
+	return int(f)
+}
+
+// rank is the number of cuts below v (len(cuts) for NaN, which goes right at every node).
+func (ix *rankIndex) rank(v float64) int {
+	if v != v {
+		return len(ix.cuts)
+	}
+	b := ix.bucket(v)
+	r, end := int(ix.start[b]), int(ix.start[b+1])
+	for r < end && ix.cuts[r] < v {
+		r++
+	}
+	return r
 }
 
 // addAll adds tree t's leaf value to every point's sum.
-func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float64) {
+func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, idx []int32, sums []float64) {
 	tab := t.table
 	switch {
 	case t.table == nil:
-		for i := range sums {
-			sums[i] += walk(t.nodes, x.V[i*x.D:(i+1)*x.D])
+		for j := range sums {
+			sums[j] += walk(t.nodes, x.Row(int(idx[j])))
 		}
 	case len(t.use) == 1:
 		m0, r0 := t.maps[0], ranks[t.use[0]][:len(sums)]
@@ -352,12 +438,12 @@ func (p *votePlan) addAll(t *voteTree, x Points, ranks [][]uint16, sums []float6
 }
 
 // addSome adds tree t's leaf value to the sums of the active points.
-func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, sums []float64, active []int32) {
+func (p *votePlan) addSome(t *voteTree, x Points, ranks [][]uint16, idx []int32, sums []float64, active []int32) {
 	tab := t.table
 	switch {
 	case t.table == nil:
-		for _, i := range active {
-			sums[i] += walk(t.nodes, x.V[int(i)*x.D:(int(i)+1)*x.D])
+		for _, j := range active {
+			sums[j] += walk(t.nodes, x.Row(int(idx[j])))
 		}
 	case len(t.use) == 1:
 		m0, r0 := t.maps[0], ranks[t.use[0]]
