@@ -55,7 +55,7 @@ func simTerm(q, x []float64, gamma float64) float64 {
 }
 
 // kernelSums sets out[i] = K(x_i) for the points x_i = X.Row(idx[i]), or every point of X when idx
-// is nil, each bit for bit querySum's value. Where the CPU allows it takes four points at a time
+// is nil, each bit for bit querySum's value. Where the CPU allows it takes eight points at a time
 // in vector lanes (kernel_amd64.s), each lane summing its point's terms in querySum's order with
 // querySum's roundings, which makes it exact and several times faster.
 func kernelSums(X Points, idx []int32, Q Points, gamma float64, out []float64) {
@@ -76,22 +76,22 @@ func kernelSums(X Points, idx []int32, Q Points, gamma float64, out []float64) {
 		}
 		return
 	}
-	var small [4 * 8]float64
+	var small [8 * 8]float64
 	lanes := small[:]
-	if 4*d > len(small) {
-		lanes = make([]float64, 4*d)
+	if 8*d > len(small) {
+		lanes = make([]float64, 8*d)
 	}
-	for i := 0; i < n; i += 4 {
-		var pts [4][]float64
+	for i := 0; i < n; i += 8 {
+		var pts [8][]float64
 		for l := range pts {
 			pts[l] = row(min(i+l, n-1)) // the last block repeats its last point
 			for k, v := range pts[l] {
-				lanes[4*k+l] = v
+				lanes[8*k+l] = v
 			}
 		}
-		var s [4]float64
+		var s [8]float64
 		for j := 0; j < nq; {
-			j += expSums4(&lanes[0], d, &Q.V[j*d], nq-j, -gamma, &s)
+			j += expSums8(&lanes[0], d, &Q.V[j*d], nq-j, -gamma, &s)
 			if j < nq { // a term outside the vector code's range: the scalar way, lane by lane
 				for l, p := range pts {
 					s[l] += simTerm(Q.Row(j), p, gamma)
@@ -99,7 +99,7 @@ func kernelSums(X Points, idx []int32, Q Points, gamma float64, out []float64) {
 				j++
 			}
 		}
-		copy(out[i:min(i+4, n)], s[:])
+		copy(out[i:min(i+8, n)], s[:])
 	}
 }
 
@@ -109,16 +109,19 @@ var vectorExpChecked = sync.OnceValue(func() bool {
 	}
 	// A last guard against a CPU or emulator whose math.Exp takes another path: compare a spread
 	// of arguments, one lane each, with math.Exp.
-	x := make([]float64, 4)
+	x := make([]float64, 8)
 	for i := range 2000 {
 		arg := -700 * float64(i) / 1999
 		if i%3 == 1 {
 			arg = -float64(i) / 1999
 		}
-		var s [4]float64
+		var s [8]float64
 		x[0] = math.Sqrt(-arg) // gamma 1, one feature, query at 0
-		x[1], x[2], x[3] = x[0]/2, x[0]/3, 0
-		if expSums4(&x[0], 1, &[]float64{0}[0], 1, -1, &s) != 1 {
+		for l := 1; l < len(x); l++ {
+			x[l] = x[0] / float64(l+1)
+		}
+		x[7] = 0
+		if expSums8(&x[0], 1, &[]float64{0}[0], 1, -1, &s) != 1 {
 			return false
 		}
 		for l := range s {

@@ -4,14 +4,14 @@ package sim
 
 import "golang.org/x/sys/cpu"
 
-// expSums4 adds to s[l], for each of the four points x_l (x holds them feature by feature:
-// x[4*k+l] is feature k of point l), exp(negGamma * ||q - x_l||^2) for the queries q of
+// expSums8 adds to s[l], for each of the eight points x_l (x holds them feature by feature:
+// x[8*k+l] is feature k of point l), exp(negGamma * ||q - x_l||^2) for the queries q of
 // q[:nq*d] in order, bit for bit as the scalar loop does. It stops at the first query where some
 // lane's argument is below -708 or NaN and returns the number of queries it added.
 //
 //go:noescape
-func expSums4(x *float64, d int, q *float64, nq int, negGamma float64, s *[4]float64) int
+func expSums8(x *float64, d int, q *float64, nq int, negGamma float64, s *[8]float64) int
 
-// vectorExp says whether expSums4 can run here: it needs AVX2 and FMA, and it reproduces the
+// vectorExp says whether expSums8 can run here: it needs AVX2 and FMA, and it reproduces the
 // FMA path of math.Exp, which the standard library takes exactly when the CPU has AVX and FMA.
 var vectorExp = cpu.X86.HasAVX2 && cpu.X86.HasFMA

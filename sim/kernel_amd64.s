@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// expSums4 is the staleness kernel's inner loop for four points at once, one per lane of a
-// 256-bit register (see kernel_amd64.go). Each lane does, in the same order and with the same
+// expSums8 is the staleness kernel's inner loop for eight points at once, one per lane of two
+// 256-bit registers (see kernel_amd64.go). Each lane does, in the same order and with the same
 // roundings, what the scalar loop does for its point: dist = (q0-x0)^2 + (q1-x1)^2 + ... (a
 // multiply and a separate add per feature, never fused), arg = -gamma*dist, and exp(arg) by the
 // method of the standard library's math.Exp on amd64 CPUs with FMA (Shibata's reduction
@@ -54,12 +54,25 @@ DATA expbias<>+8(SB)/4, $1023
 DATA expbias<>+12(SB)/4, $1023
 GLOBL expbias<>(SB), RODATA, $16
 
+DATA exp16<>+0(SB)/8, $0.0625
+DATA exp16<>+8(SB)/8, $0.0625
+DATA exp16<>+16(SB)/8, $0.0625
+DATA exp16<>+24(SB)/8, $0.0625
+GLOBL exp16<>(SB), RODATA, $32
+DATA expmin<>+0(SB)/8, $-708.0
+DATA expmin<>+8(SB)/8, $-708.0
+DATA expmin<>+16(SB)/8, $-708.0
+DATA expmin<>+24(SB)/8, $-708.0
+GLOBL expmin<>(SB), RODATA, $32
+
 #define LOG2E 1.4426950408889634073599246810018920
 #define LN2U 0.69314718055966295651160180568695068359375
 #define LN2L 0.28235290563031577122588448175013436025525412068e-12
 
-// func expSums4(x *float64, d int, q *float64, nq int, negGamma float64, s *[4]float64) int
-TEXT ·expSums4(SB), NOSPLIT, $0-56
+// func expSums8(x *float64, d int, q *float64, nq int, negGamma float64, s *[8]float64) int
+//
+// The eight lanes run as two independent chains of four, so the CPU has twice the work in flight.
+TEXT ·expSums8(SB), NOSPLIT, $0-56
 	MOVQ x+0(FP), SI
 	MOVQ d+8(FP), CX
 	MOVQ q+16(FP), DI
@@ -67,102 +80,130 @@ TEXT ·expSums4(SB), NOSPLIT, $0-56
 	VBROADCASTSD negGamma+32(FP), Y15
 	MOVQ s+40(FP), R8
 	VMOVUPD (R8), Y14
+	VMOVUPD 32(R8), Y13
 
-	MOVSD $LOG2E, X13
-	VBROADCASTSD X13, Y13
-	MOVSD $LN2U, X12
+	MOVSD $LOG2E, X12
 	VBROADCASTSD X12, Y12
-	MOVSD $LN2L, X11
+	MOVSD $LN2U, X11
 	VBROADCASTSD X11, Y11
-	MOVSD $0.0625, X10
+	MOVSD $2.0, X10
 	VBROADCASTSD X10, Y10
-	MOVSD $2.0, X9
+	MOVSD $1.0, X9
 	VBROADCASTSD X9, Y9
-	MOVSD $1.0, X8
+	MOVSD $LN2L, X8
 	VBROADCASTSD X8, Y8
-	MOVSD $-708.0, X7
-	VBROADCASTSD X7, Y7
 
-	XORQ R9, R9 // queries done
+	XORQ R9, R9
 
-loop:
+loop8:
 	CMPQ R9, DX
-	JGE  done
-	MOVQ DI, R12 // this query's first feature
+	JGE  done8
+	MOVQ DI, R12
 	MOVQ SI, R11
 	MOVQ CX, R10
 
-	// dist = (q0 - x0)^2, then dist += (qk - xk)^2 for each further feature.
 	VBROADCASTSD (R12), Y0
-	VSUBPD       (R11), Y0, Y0
-	VMULPD       Y0, Y0, Y1
+	VSUBPD       (R11), Y0, Y2
+	VSUBPD       32(R11), Y0, Y6
+	VMULPD       Y2, Y2, Y1
+	VMULPD       Y6, Y6, Y5
 	ADDQ         $8, R12
-	ADDQ         $32, R11
+	ADDQ         $64, R11
 	DECQ         R10
 
-features:
-	JZ           arg
+features8:
+	JZ           arg8
 	VBROADCASTSD (R12), Y0
-	VSUBPD       (R11), Y0, Y0
-	VMULPD       Y0, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VSUBPD       (R11), Y0, Y2
+	VSUBPD       32(R11), Y0, Y6
+	VMULPD       Y2, Y2, Y2
+	VMULPD       Y6, Y6, Y6
+	VADDPD       Y2, Y1, Y1
+	VADDPD       Y6, Y5, Y5
 	ADDQ         $8, R12
-	ADDQ         $32, R11
+	ADDQ         $64, R11
 	DECQ         R10
-	JMP          features
+	JMP          features8
 
-arg:
-	VMULPD    Y1, Y15, Y1     // arg = -gamma * dist
-	VCMPPD    $0x1d, Y7, Y1, Y2 // arg >= -708 (false for NaN)
+arg8:
+	VMULPD    Y1, Y15, Y1
+	VMULPD    Y5, Y15, Y5
+	VCMPPD    $0x1d, expmin<>(SB), Y1, Y2
+	VCMPPD    $0x1d, expmin<>(SB), Y5, Y6
+	VANDPD    Y2, Y6, Y2
 	VMOVMSKPD Y2, AX
 	CMPL      AX, $15
-	JNE       done
+	JNE       done8
 
-	// k = round(arg * log2e); kf = float64(k)
-	VMULPD     Y13, Y1, Y2
-	VCVTPD2DQY Y2, X3
-	VCVTDQ2PD  X3, Y2
+	VMULPD     Y12, Y1, Y2
+	VMULPD     Y12, Y5, Y6
+	VCVTPD2DQY Y2, X4
+	VCVTPD2DQY Y6, X0
+	VCVTDQ2PD  X4, Y2
+	VCVTDQ2PD  X0, Y6
 
-	// r = (arg - kf*ln2u - kf*ln2l) / 16, each step fused as in math.Exp
-	VFNMADD231PD Y12, Y2, Y1
 	VFNMADD231PD Y11, Y2, Y1
-	VMULPD       Y10, Y1, Y1
+	VFNMADD231PD Y11, Y6, Y5
+	VFNMADD231PD Y8, Y2, Y1
+	VFNMADD231PD Y8, Y6, Y5
+	VMULPD       exp16<>(SB), Y1, Y1
+	VMULPD       exp16<>(SB), Y5, Y5
 
-	// p = ((((((c8*r + c7)*r + c6)*r + c5)*r + c4)*r + c3)*r + 1/2)*r + 1, fused
-	VMOVUPD     expc8<>(SB), Y0
-	VFMADD213PD expc7<>(SB), Y1, Y0
-	VFMADD213PD expc6<>(SB), Y1, Y0
-	VFMADD213PD expc5<>(SB), Y1, Y0
-	VFMADD213PD expc4<>(SB), Y1, Y0
-	VFMADD213PD expc3<>(SB), Y1, Y0
-	VFMADD213PD expc2<>(SB), Y1, Y0
-	VFMADD213PD Y8, Y1, Y0
+	VMOVUPD     expc8<>(SB), Y3
+	VMOVUPD     expc8<>(SB), Y7
+	VFMADD213PD expc7<>(SB), Y1, Y3
+	VFMADD213PD expc7<>(SB), Y5, Y7
+	VFMADD213PD expc6<>(SB), Y1, Y3
+	VFMADD213PD expc6<>(SB), Y5, Y7
+	VFMADD213PD expc5<>(SB), Y1, Y3
+	VFMADD213PD expc5<>(SB), Y5, Y7
+	VFMADD213PD expc4<>(SB), Y1, Y3
+	VFMADD213PD expc4<>(SB), Y5, Y7
+	VFMADD213PD expc3<>(SB), Y1, Y3
+	VFMADD213PD expc3<>(SB), Y5, Y7
+	VFMADD213PD expc2<>(SB), Y1, Y3
+	VFMADD213PD expc2<>(SB), Y5, Y7
+	VFMADD213PD Y9, Y1, Y3
+	VFMADD213PD Y9, Y5, Y7
 
-	// y = r*p = e^(r/16) - 1; y = y*(y+2) three times; then y*(y+2) + 1, fused
-	VMULPD      Y0, Y1, Y0
-	VADDPD      Y9, Y0, Y2
-	VMULPD      Y2, Y0, Y0
-	VADDPD      Y9, Y0, Y2
-	VMULPD      Y2, Y0, Y0
-	VADDPD      Y9, Y0, Y2
-	VMULPD      Y2, Y0, Y0
-	VADDPD      Y9, Y0, Y2
-	VFMADD213PD Y8, Y2, Y0
+	VMULPD      Y3, Y1, Y3
+	VMULPD      Y7, Y5, Y7
+	VADDPD      Y10, Y3, Y2
+	VADDPD      Y10, Y7, Y6
+	VMULPD      Y2, Y3, Y3
+	VMULPD      Y6, Y7, Y7
+	VADDPD      Y10, Y3, Y2
+	VADDPD      Y10, Y7, Y6
+	VMULPD      Y2, Y3, Y3
+	VMULPD      Y6, Y7, Y7
+	VADDPD      Y10, Y3, Y2
+	VADDPD      Y10, Y7, Y6
+	VMULPD      Y2, Y3, Y3
+	VMULPD      Y6, Y7, Y7
+	VADDPD      Y10, Y3, Y2
+	VADDPD      Y10, Y7, Y6
+	VFMADD213PD Y9, Y2, Y3
+	VFMADD213PD Y9, Y6, Y7
 
-	// times 2^k
-	VPADDD    expbias<>(SB), X3, X3
-	VPMOVZXDQ X3, Y2
+	VPADDD    expbias<>(SB), X4, X4
+	VPADDD    expbias<>(SB), X0, X0
+	VPMOVZXDQ X4, Y2
+	VPMOVZXDQ X0, Y6
 	VPSLLQ    $52, Y2, Y2
-	VMULPD    Y2, Y0, Y0
+	VPSLLQ    $52, Y6, Y6
+	VMULPD    Y2, Y3, Y3
+	VMULPD    Y6, Y7, Y7
 
-	VADDPD Y0, Y14, Y14 // s += exp(arg)
+	VADDPD Y3, Y14, Y14
+	VADDPD Y7, Y13, Y13
 
 	MOVQ R12, DI
 	INCQ R9
-	JMP  loop
+	JMP  loop8
 
-done:
+done8:
 	VMOVUPD    Y14, (R8)
+	VMOVUPD    Y13, 32(R8)
 	MOVQ       R9, ret+48(FP)
 	VZEROUPPER
 	RET

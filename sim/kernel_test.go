@@ -30,6 +30,7 @@ func TestKernelSumsBitIdentical(t *testing.T) {
 		t.Fatal("the CPU has AVX2 and FMA but the vector kernel failed its check against math.Exp")
 	}
 	t.Logf("vector kernel in use: %v", useVectorExp())
+
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, d := range []int{1, 2, 3, 4, 5, 8, 9} {
 		for _, gamma := range []float64{1e-12, 0.5, 10.8, 300, 1e6} {
