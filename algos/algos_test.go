@@ -141,8 +141,39 @@ func TestPeriodicPhase(t *testing.T) {
 			}
 		}
 	}
-	if p, o, _ := TunePeriodic(Costs{M: f, R: Constant(1)}, 0, 19); p != 5 || o != 2 {
-		t.Errorf("tuned p=%d o=%d, want p=5 o=2", p, o)
+	if p, _ := TunePeriodic(Costs{M: f, R: Constant(1)}, 0, 19); p.P != 5 || p.O != 2 {
+		t.Errorf("tuned %+v, want p=5 o=2", p)
+	}
+}
+
+// CARA-P may choose never (p = +Inf). Offline staleness 1 per kept batch over 0..19 costs
+// R + 19 = 39 at R = 20 without a retrain; a period that retrains k times costs at least 20k more
+// and saves at most 19, so never is optimal. Period 20 with offset 0 also never retrains offline
+// (no t in 1..19 has t mod 20 == 0) at the same cost 39: the tie goes to never, which then keeps
+// online too, where period 20 would retrain at 20, 40 and 60.
+func TestPeriodicMayChooseNever(t *testing.T) {
+	f := &fakeMatrix{t: 70, off: 20, s: make([][]float64, 70), errs: make([][]Bits, 70), acc: make([][]float64, 70)}
+	for tp := range f.s {
+		f.s[tp] = make([]float64, 70)
+		f.acc[tp] = make([]float64, 70)
+		for t := tp + 1; t < 70; t++ {
+			f.s[tp][t] = 1
+		}
+	}
+	c := Costs{M: f, R: Constant(20)}
+	p, cost := TunePeriodic(c, 0, 19)
+	if p.P != 0 || cost != 39 {
+		t.Fatalf("tuned %+v at cost %v, want never (P 0) at 39", p, cost)
+	}
+	if got := p.Params(); !math.IsInf(got["period"], 1) || !math.IsNaN(got["offset"]) {
+		t.Errorf("params %v, want period +Inf, offset NaN", got)
+	}
+	if s := Replay(c, 20, 69, p); len(s.Retrains) != 0 {
+		t.Errorf("never retrained online at %v", s.Retrains)
+	}
+	// A cheap retrain makes a finite period win again.
+	if p, _ := TunePeriodic(Costs{M: f, R: Constant(0.5)}, 0, 19); p.P == 0 {
+		t.Errorf("at R = 0.5 tuning chose never")
 	}
 }
 
@@ -176,7 +207,7 @@ func TestQueryAccuracyStagger(t *testing.T) {
 
 func TestEvaluateErrorsAndSCPE(t *testing.T) {
 	m := randomMatrix(rand.New(rand.NewPCG(6, 6)), 10, 4)
-	if _, err := Evaluate(m, Constant(1), []string{"cara-t", "nope"}, 9); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
+	if _, err := Evaluate(m, Constant(1), []Name{"cara-t", "nope"}, 9); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
 		t.Errorf("unknown name: error %v", err)
 	}
 	if _, err := Evaluate(m, Constant(1), Names, 3); err == nil {
@@ -221,16 +252,17 @@ func TestRMax(t *testing.T) {
 	}
 }
 
-func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
-	// Model 0 errs on every point of batch 1 after a clean batch 0: DDM fires in batch 1; the new
-	// model 1 is clean, so DDM (reset) stays quiet afterwards.
-	f := &fakeMatrix{t: 4, off: 1, s: make([][]float64, 4), errs: make([][]Bits, 4)}
-	for tp := range 4 {
-		f.s[tp] = make([]float64, 4)
-		f.errs[tp] = make([]Bits, 4)
-		for t := range 4 {
+// errorMatrix is an n-batch matrix (offline block 1) of 100-point error sets: M_bad errs on every
+// point of batches from..n-1, every other cell is clean.
+func errorMatrix(n, bad, from int) *fakeMatrix {
+	f := &fakeMatrix{t: n, off: 1, s: make([][]float64, n), errs: make([][]Bits, n), acc: make([][]float64, n)}
+	for tp := range n {
+		f.s[tp] = make([]float64, n)
+		f.acc[tp] = make([]float64, n)
+		f.errs[tp] = make([]Bits, n)
+		for t := range n {
 			b := NewBits(100)
-			if tp == 0 && t >= 2 {
+			if tp == bad && t >= from {
 				for i := range 100 {
 					b.Set(i)
 				}
@@ -238,17 +270,64 @@ func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
 			f.errs[tp][t] = b
 		}
 	}
-	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM()))
-	// Batch 1 is fed to DDM via the model of 1 itself? No: the model of 1 is trained at 1 (start);
-	// batches 2 and 3 feed errors of M_1, which are clean: no drift.
+	return f
+}
+
+func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
+	f := errorMatrix(4, 0, 2)
+	// From start 1, batches 2 and 3 feed the errors of M_1, which are clean: no drift.
+	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
 	if len(s.Retrains) != 0 {
 		t.Errorf("clean model retrained at %v", s.Retrains)
 	}
-	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM()))
 	// From start 0: batch 1 clean (100 zeros), batch 2 all errors: DDM fires in batch 2, then
 	// M_2 is clean on batch 3.
+	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
 	if !slices.Equal(s.Retrains, []int{2}) {
 		t.Errorf("retrains %v, want [2]", s.Retrains)
+	}
+}
+
+// Without a reset, the detector keeps what it saw before the retrain. ADWIN is two-sided: after
+// 100 zeros and a run of ones that made it fire in batch 2, the clean errors of M_2 on batch 3 are
+// a drop in the mean that it detects again; reset on the retrain, it starts empty on batch 3 and
+// sees only zeros. The stream fed is the same up to the first drift either way.
+func TestDetectorPolicyNeverReset(t *testing.T) {
+	f := errorMatrix(4, 0, 2)
+	c := Costs{M: f, R: Constant(1)}
+	never := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetNever))
+	reset := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetOnRetrain))
+	if !slices.Equal(reset.Retrains, []int{2}) {
+		t.Errorf("reset on retrain: retrains %v, want [2]", reset.Retrains)
+	}
+	if !slices.Equal(never.Retrains, []int{2, 3}) {
+		t.Errorf("never reset: retrains %v, want [2 3]", never.Retrains)
+	}
+	// Evaluate's default is the never-reset protocol; Options select the other. The online block
+	// 1..4 feeds M_1's clean batch 2, its all-wrong batch 3 (a drift: retrain), then M_3's clean
+	// batch 4, which only a detector that was not reset takes for a drift.
+	g := errorMatrix(5, 1, 3)
+	def, err := Evaluate(g, Constant(1), []Name{NameADWIN}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := Options{DetectorReset: ResetOnRetrain}.Evaluate(g, Constant(1), []Name{NameADWIN}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(def[0].Strategy.Retrains, []int{3, 4}) || !slices.Equal(opt[0].Strategy.Retrains, []int{3}) {
+		t.Errorf("default retrains %v (want [3 4]), on_retrain %v (want [3])", def[0].Strategy.Retrains, opt[0].Strategy.Retrains)
+	}
+}
+
+func TestParseDetectorReset(t *testing.T) {
+	for _, r := range []DetectorReset{ResetNever, ResetOnRetrain} {
+		if got, err := ParseDetectorReset(r.String()); err != nil || got != r {
+			t.Errorf("%v: parsed %v, %v", r, got, err)
+		}
+	}
+	if _, err := ParseDetectorReset("always"); err == nil || !strings.Contains(err.Error(), "never or on_retrain") {
+		t.Errorf("always: %v", err)
 	}
 }
 
@@ -271,5 +350,61 @@ func BenchmarkEvaluate(b *testing.B) {
 		if _, err := Evaluate(m, Constant(1), Names, 99); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// constMatrix is a T-batch matrix (offline 2) whose off-diagonal cells are all v, with clean
+// 10-point error sets.
+func constMatrix(T int, v float64) *fakeMatrix {
+	f := &fakeMatrix{t: T, off: 2, s: make([][]float64, T), errs: make([][]Bits, T), acc: make([][]float64, T)}
+	for tp := range T {
+		f.s[tp] = make([]float64, T)
+		f.errs[tp] = make([]Bits, T)
+		f.acc[tp] = make([]float64, T)
+		for t := range T {
+			if t > tp {
+				f.s[tp][t] = v
+			}
+			f.errs[tp][t] = NewBits(10)
+		}
+	}
+	return f
+}
+
+func TestWarningsAndUndefinedSCPE(t *testing.T) {
+	// Every cell -1, R = 1: the Oracle pays R at 2 and keeps M_2 over 3..5 (-1 each): cost -2.
+	// SCPE is undefined for everyone, the gap is not; 100 % of the cells are negative.
+	m := constMatrix(6, -1)
+	res, err := Evaluate(m, Constant(1), Names, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if !math.IsNaN(r.SCPE) || math.IsNaN(r.Gap) {
+			t.Errorf("%s: SCPE %v gap %v, want NaN and a number", r.Algorithm, r.SCPE, r.Gap)
+		}
+	}
+	w := Warnings(m, 5, res)
+	if len(w) != 2 || !strings.HasPrefix(w[0], "100 % of the off-diagonal cells of C are negative") ||
+		!strings.HasPrefix(w[1], "the Oracle's cost is -2 (<= 0): SCPE is undefined") {
+		t.Errorf("warnings %q", w)
+	}
+	// Positive cells: no warning, SCPE defined.
+	m = constMatrix(6, 1)
+	res, _ = Evaluate(m, Constant(1), Names, 5)
+	if w := Warnings(m, 5, res); w != nil {
+		t.Errorf("warnings %q on a healthy matrix", w)
+	}
+	// The share is counted over columns up to end: 3 negative cells of the 10 in columns 1..4
+	// (30 %) flag; 1 of the 6 in columns 1..3 (17 %) does not.
+	m = constMatrix(6, 1)
+	m.s[0][1], m.s[0][2], m.s[1][4] = -1, -1, -1
+	if w := MatrixWarnings(m, 4); len(w) != 1 || !strings.HasPrefix(w[0], "30 %") {
+		t.Errorf("30 %% negative: %q", w)
+	}
+	m = constMatrix(6, 1)
+	m.s[0][1] = -1
+	if w := MatrixWarnings(m, 3); w != nil {
+		t.Errorf("1 of 6 negative: %q", w)
 	}
 }

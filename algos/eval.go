@@ -28,46 +28,95 @@ func (s Strategy) Cost() float64 {
 
 // Result is one algorithm's run over the online block at one retraining cost.
 type Result struct {
-	Algorithm     string
+	Algorithm     Name
 	Strategy      Strategy
 	Params        map[string]float64 // tuned parameters (theta, theta_c, period, offset); nil when none
 	OfflineCost   float64            // the tuned variant's offline-optimal cost; NaN when not tuned
-	SCPE          float64            // 100*|a-b|/|b| against the Oracle; NaN when undefined (b == 0)
+	SCPE          float64            // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
 	Gap           float64            // a - b
 	QueryAccuracy float64            // prequential mean over online batches; NaN without query labels
 }
 
-// Names lists every algorithm, in display order.
-var Names = []string{"oracle", "cara-t", "cara-ct", "cara-p", "never", "markov", "adwin", "ddm", "page-hinkley"}
+// Name names an algorithm as scenario files, the command line and the JSON outputs do ("cara-t").
+type Name string
 
-var displayNames = map[string]string{
-	"oracle": "Oracle", "cara-t": "CARA-T", "cara-ct": "CARA-CT", "cara-p": "CARA-P",
-	"never": "Never-retrain", "markov": "Markov", "adwin": "ADWIN", "ddm": "DDM", "page-hinkley": "Page-Hinkley",
+// The algorithms.
+const (
+	NameOracle      Name = "oracle"
+	NameCaraT       Name = "cara-t"
+	NameCaraCT      Name = "cara-ct"
+	NameCaraP       Name = "cara-p"
+	NameNever       Name = "never"
+	NameMarkov      Name = "markov"
+	NameADWIN       Name = "adwin"
+	NameDDM         Name = "ddm"
+	NamePageHinkley Name = "page-hinkley"
+)
+
+// Names lists every algorithm, in display order.
+var Names = []Name{NameOracle, NameCaraT, NameCaraCT, NameCaraP, NameNever, NameMarkov, NameADWIN, NameDDM, NamePageHinkley}
+
+// displayNames are the names as the paper writes them: the one place they are spelt.
+var displayNames = map[Name]string{
+	NameOracle: "Oracle", NameCaraT: "CARA-T", NameCaraCT: "CARA-CT", NameCaraP: "CARA-P",
+	NameNever: "Never-retrain", NameMarkov: "Markov", NameADWIN: "ADWIN", NameDDM: "DDM", NamePageHinkley: "Page-Hinkley",
 }
 
-// DisplayName is an algorithm's name as the paper writes it ("CARA-T", "Never-retrain").
-func DisplayName(name string) string {
-	if d, ok := displayNames[name]; ok {
+// Display is the algorithm's name as the paper writes it ("CARA-T", "Never-retrain"); an unknown
+// name as it is.
+func (n Name) Display() string {
+	if d, ok := displayNames[n]; ok {
 		return d
 	}
-	return name
+	return string(n)
+}
+
+// Rank is the algorithm's place in Names (len(Names) for an unknown one): display order.
+func (n Name) Rank() int {
+	if i := slices.Index(Names, n); i >= 0 {
+		return i
+	}
+	return len(Names)
+}
+
+// ParseName reads an algorithm's name, refusing unknown ones with the list of valid names.
+func ParseName(s string) (Name, error) {
+	if n := Name(s); slices.Contains(Names, n) {
+		return n, nil
+	}
+	valid := make([]string, len(Names))
+	for i, n := range Names {
+		valid[i] = string(n)
+	}
+	return "", fmt.Errorf("unknown algorithm %q (valid: %s)", s, strings.Join(valid, ", "))
 }
 
 // Validate checks that every name is one of Names.
-func Validate(names []string) error {
+func Validate(names []Name) error {
 	for _, n := range names {
-		if !slices.Contains(Names, n) {
-			return fmt.Errorf("unknown algorithm %q (valid: %s)", n, strings.Join(Names, ", "))
+		if _, err := ParseName(string(n)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// Options are the choices of an evaluation that the paper leaves open. The zero value is the
+// default: detectors never reset by the caller.
+type Options struct {
+	DetectorReset DetectorReset
+}
+
+// Evaluate is Options{}.Evaluate: the default evaluation.
+func Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Result, error) {
+	return Options{}.Evaluate(m, r, names, end)
 }
 
 // Evaluate tunes each named algorithm on the offline block 0..Offline()-1 and replays it over the
 // online block Offline()..end (end inclusive, end < Batches(); cells up to column end must be
 // computed), at retraining cost r. The Oracle is always computed (SCPE needs it); results follow
 // the order of names.
-func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error) {
+func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Result, error) {
 	if err := Validate(names); err != nil {
 		return nil, err
 	}
@@ -84,17 +133,19 @@ func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error
 	out := make([]Result, 0, len(names))
 	for _, name := range names {
 		res := Result{Algorithm: name, OfflineCost: math.NaN()}
-		if name == "oracle" {
+		if name == NameOracle {
 			res.Strategy = oracle
 		} else {
-			p, params, offCost := policyFor(name, c)
+			p, params, offCost := o.policyFor(name, c)
 			res.Strategy = Replay(c, off, end, p)
 			res.Params, res.OfflineCost = params, offCost
 		}
 		a := res.Strategy.Cost()
 		res.Gap = a - b
 		res.SCPE = math.NaN()
-		if b != 0 {
+		// A negative Oracle cost comes from negative cells (a model that fits its own batch worse
+		// than later ones): a percentage of it would mislead, so SCPE is left undefined.
+		if b > 0 {
 			res.SCPE = 100 * math.Abs(a-b) / math.Abs(b)
 		}
 		res.QueryAccuracy = QueryAccuracy(m, res.Strategy)
@@ -105,30 +156,30 @@ func Evaluate(m Matrix, r RetrainCost, names []string, end int) ([]Result, error
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
 // where it has parameters. It returns the tuned parameters and offline-optimal cost (NaN if none).
-func policyFor(name string, c Costs) (Policy, map[string]float64, float64) {
+func (o Options) policyFor(name Name, c Costs) (Policy, map[string]float64, float64) {
 	off := c.M.Offline()
 	switch name {
-	case "cara-t":
+	case NameCaraT:
 		tu := TuneThreshold(c, 0, off-1, false)
 		return Threshold{Theta: tu.Value}, map[string]float64{"theta": tu.Value}, tu.Cost
-	case "cara-ct":
+	case NameCaraCT:
 		tu := TuneThreshold(c, 0, off-1, true)
 		return &Cumulative{Theta: tu.Value}, map[string]float64{"theta_c": tu.Value}, tu.Cost
-	case "cara-p":
-		p, o, cost := TunePeriodic(c, 0, off-1)
-		return Periodic{P: p, O: o}, map[string]float64{"period": float64(p), "offset": float64(o)}, cost
-	case "never":
+	case NameCaraP:
+		p, cost := TunePeriodic(c, 0, off-1)
+		return p, p.Params(), cost
+	case NameNever:
 		return Never{}, nil, math.NaN()
-	case "markov":
+	case NameMarkov:
 		return Markov{}, nil, math.NaN()
-	case "adwin":
-		return NewDetectorPolicy("ADWIN", NewADWIN(0.002)), nil, math.NaN()
-	case "ddm":
-		return NewDetectorPolicy("DDM", NewDDM()), nil, math.NaN()
-	case "page-hinkley":
-		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley()), nil, math.NaN()
+	case NameADWIN:
+		return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset), nil, math.NaN()
+	case NameDDM:
+		return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset), nil, math.NaN()
+	case NamePageHinkley:
+		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset), nil, math.NaN()
 	}
-	panic("algos: policyFor called with unvalidated name " + name)
+	panic("algos: policyFor called with unvalidated name " + string(name))
 }
 
 // QueryAccuracy is the prequential query accuracy of a strategy: the queries of batch t are

@@ -84,12 +84,12 @@ func ExampleOracle() {
 
 // Evaluate tunes every algorithm on the offline block and replays it online.
 func ExampleEvaluate() {
-	res, err := algos.Evaluate(matrix{}, algos.Constant(2), []string{"oracle", "never", "markov"}, 5)
+	res, err := algos.Evaluate(matrix{}, algos.Constant(2), []algos.Name{algos.NameOracle, algos.NameNever, algos.NameMarkov}, 5)
 	if err != nil {
 		panic(err)
 	}
 	for _, r := range res {
-		fmt.Printf("%s %.1f %v\n", algos.DisplayName(r.Algorithm), r.Strategy.Cost(), r.Strategy.Retrains)
+		fmt.Printf("%s %.1f %v\n", r.Algorithm.Display(), r.Strategy.Cost(), r.Strategy.Retrains)
 	}
 	// Output:
 	// Oracle 3.5 []

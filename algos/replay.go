@@ -1,6 +1,9 @@
 package algos
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Policy is a decision function: at batch t, with the model of batch tp in use, retrain or keep.
 // Decide is called once per batch in increasing t; a policy with state (a running sum, a drift
@@ -87,18 +90,30 @@ func (p *Cumulative) Explain(c Costs, t, tp int, retrain bool) string {
 }
 
 // Periodic is CARA-P: retrain iff t mod P == O (absolute batch index, so a period found offline
-// keeps its phase online).
+// keeps its phase online). P == 0 stands for p = +Inf: never retrain.
 type Periodic struct{ P, O int }
 
 // Decide implements Policy.
-func (p Periodic) Decide(c Costs, t, tp int) bool { return t%p.P == p.O }
+func (p Periodic) Decide(c Costs, t, tp int) bool { return p.P > 0 && t%p.P == p.O }
 
 // Explain implements Policy.
 func (p Periodic) Explain(c Costs, t, tp int, retrain bool) string {
-	if retrain {
+	switch {
+	case p.P == 0:
+		return "keep: period +Inf (never retrains)"
+	case retrain:
 		return fmt.Sprintf("retrain: %d mod %d = %d", t, p.P, p.O)
 	}
 	return fmt.Sprintf("keep: %d mod %d = %d, not %d", t, p.P, t%p.P, p.O)
+}
+
+// Params are the period and offset as results report them: period +Inf and offset NaN (undefined)
+// for a policy that never retrains.
+func (p Periodic) Params() map[string]float64 {
+	if p.P == 0 {
+		return map[string]float64{"period": math.Inf(1), "offset": math.NaN()}
+	}
+	return map[string]float64{"period": float64(p.P), "offset": float64(p.O)}
 }
 
 // Never is Never-retrain: always keep.
@@ -130,29 +145,61 @@ type Detector interface {
 	Reset()
 }
 
+// DetectorReset says when the caller resets a drift detector.
+type DetectorReset int
+
+const (
+	// ResetNever leaves the detector to itself, as scikit-multiflow documents its use
+	// (add_element, then detected_change): ADWIN cuts its own window, DDM and Page-Hinkley reset
+	// themselves after a drift. The paper's retrain counts follow from this.
+	ResetNever DetectorReset = iota
+	// ResetOnRetrain resets the detector whenever the model changes, so it only ever sees the
+	// errors of the model in use since its training.
+	ResetOnRetrain
+)
+
+// String is the name a scenario file and the command line use: never or on_retrain.
+func (r DetectorReset) String() string {
+	if r == ResetOnRetrain {
+		return "on_retrain"
+	}
+	return "never"
+}
+
+// ParseDetectorReset reads never or on_retrain.
+func ParseDetectorReset(s string) (DetectorReset, error) {
+	switch s {
+	case "never":
+		return ResetNever, nil
+	case "on_retrain":
+		return ResetOnRetrain, nil
+	}
+	return 0, fmt.Errorf("detector reset must be never or on_retrain, got %q", s)
+}
+
 // DetectorPolicy feeds a drift detector, point by point in data order, the 0-1 errors of the model
-// in use on D_t, and retrains at t when it signals a drift at any point of the batch. The detector
-// is reset when the model changes. The rest of a batch after a drift is not fed: the reset that
-// follows the retrain would discard it anyway.
+// in use on D_t, and retrains at t when it signals a drift at any point of the batch; the rest of
+// that batch is not fed. With ResetOnRetrain the detector is reset when the model changes.
 type DetectorPolicy struct {
 	name  string
 	d     Detector
+	reset DetectorReset
 	tp    int
 	begun bool
 	at, n int // where the last drift was signalled, of how many points
 }
 
 // NewDetectorPolicy wraps a fresh detector.
-func NewDetectorPolicy(name string, d Detector) *DetectorPolicy {
-	return &DetectorPolicy{name: name, d: d}
+func NewDetectorPolicy(name string, d Detector, reset DetectorReset) *DetectorPolicy {
+	return &DetectorPolicy{name: name, d: d, reset: reset}
 }
 
 // Decide implements Policy.
 func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
-	if !p.begun || tp != p.tp {
+	if p.begun && tp != p.tp && p.reset == ResetOnRetrain {
 		p.d.Reset()
-		p.tp, p.begun = tp, true
 	}
+	p.tp, p.begun = tp, true
 	errs := c.M.Errors(tp, t)
 	p.n = errs.N
 	for i := 0; i < errs.N; i++ {

@@ -22,7 +22,7 @@ type Tuned struct {
 // (v_{i-1}, v_i] behaves like theta = v_i, and every theta above v_k like +Inf. So trying each v_i
 // and +Inf visits every behaviour once.
 //
-// Ties (ARCHITECTURE.md): among optimal intervals keep those with the fewest retrains; merge
+// Ties (docs/ARCHITECTURE.md): among optimal intervals keep those with the fewest retrains; merge
 // adjacent ones into maximal intervals; take the highest; return its midpoint, its finite end when
 // it is unbounded below, +Inf when it is unbounded above.
 func TuneThreshold(c Costs, start, end int, cumulative bool) Tuned {
@@ -82,19 +82,20 @@ func TuneThreshold(c Costs, start, end int, cumulative bool) Tuned {
 	return Tuned{Value: value, Cost: best.cost, Retrains: best.retrains}
 }
 
-// TunePeriodic finds CARA-P's period p in 1..n and offset o in 0..p-1 (n = end-start+1) that
-// minimise the strategy cost over start..end. Ties: fewest retrains, then smallest p, then
-// smallest o.
-func TunePeriodic(c Costs, start, end int) (p, o int, cost float64) {
+// TunePeriodic finds CARA-P's period p in 1..n and offset o in 0..p-1 (n = end-start+1), or
+// p = +Inf (never retrain, P == 0), that minimise the strategy cost over start..end. Ties: never
+// first (it has no retrain, and a period that retrains at no offline batch would still retrain
+// online), then fewest retrains, then smallest p, then smallest o.
+func TunePeriodic(c Costs, start, end int) (Periodic, float64) {
 	n := end - start + 1
-	cost = math.Inf(1)
-	retrains := 0
+	best, retrains := Periodic{}, 0
+	cost, _ := replayCost(c, start, end, best)
 	for pp := 1; pp <= n; pp++ {
 		for oo := range pp {
 			if cc, r := replayCost(c, start, end, Periodic{P: pp, O: oo}); cc < cost || (cc == cost && r < retrains) {
-				p, o, cost, retrains = pp, oo, cc, r
+				best, cost, retrains = Periodic{P: pp, O: oo}, cc, r
 			}
 		}
 	}
-	return p, o, cost
+	return best, cost
 }

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 )
 
@@ -39,7 +40,7 @@ func ParseFormat(s string) (Format, error) {
 }
 
 // algoColor is an algorithm's colour, shared with the terminal UI.
-func algoColor(name string) color.Color {
+func algoColor(name algos.Name) color.Color {
 	r, g, b := palette.RGB(name)
 	return color.RGBA{R: r, G: g, B: b, A: 255}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -22,7 +23,7 @@ func smallMatrix() *sim.Matrix {
 	m := sim.NewMatrix(8, 3)
 	m.Scenario = "small"
 	rng := rand.New(rand.NewPCG(1, 2))
-	for t := 0; t < m.T; t++ {
+	for t := 0; t < m.Batches(); t++ {
 		for tp := 0; tp <= t; tp++ {
 			c := sim.Cell{A: rng.Float64(), QueryAccuracy: 0.9, Errors: algos.NewBits(10)}
 			if tp == 0 && t > 4 {
@@ -83,7 +84,7 @@ func TestMatrixAndCumulativeFigures(t *testing.T) {
 	m := smallMatrix()
 	r := algos.Constant(2)
 	c := algos.Costs{M: m, R: r}
-	oracle := algos.Oracle(c, m.Off, m.T-1)
+	oracle := algos.Oracle(c, m.Offline(), m.Batches()-1)
 	dir := t.TempDir()
 	for _, f := range []Format{PNG, SVG} {
 		path, err := MatrixFigure(m, r, []Path{{"oracle", oracle}}, dir, "matrix", f)
@@ -125,55 +126,34 @@ const sweepLines = `{"scenario":"s","seed":1,"retrain_cost":1,"algorithm":"oracl
 {"scenario":"s","seed":1,"retrain_cost":3,"algorithm":"cara-t","strategy_cost":7,"scpe":null,"gap":1,"query_accuracy":0.7,"retrains":0,"retrain_batches":[],"params":{"theta":null},"offline_cost":4}
 `
 
-func TestReadSweepAndSeries(t *testing.T) {
-	rows, err := ReadSweep(strings.NewReader(sweepLines+"\n"), "results.jsonl")
+func sweepRows(t *testing.T) []experiment.SweepRow {
+	t.Helper()
+	rows, _, err := experiment.ReadRows(strings.NewReader(sweepLines), "results.jsonl", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4 {
-		t.Fatalf("read %d rows, want 4", len(rows))
-	}
+	return rows
+}
+
+func TestSeries(t *testing.T) {
+	rows := sweepRows(t)
 	// The Oracle at R = 1 over seeds 1 and 2: mean (3+5)/2 = 4, spread [3, 5].
-	st := series(rows[:2], func(r SweepRow) (float64, bool) { return r.StrategyCost, true })
+	st := series(rows[:2], func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true })
 	if len(st) != 1 || st[0] != (stat{r: 1, mean: 4, lo: 3, hi: 5}) {
 		t.Errorf("series = %+v, want one stat {1 4 3 5}", st)
 	}
 	// An unbounded threshold (null) is left out rather than drawn at infinity.
-	th := series(rows[2:], func(r SweepRow) (float64, bool) {
-		v := r.Params["theta"]
-		return derefOr(v), v != nil
+	th := series(rows[2:], func(r experiment.SweepRow) (float64, bool) {
+		v, ok := r.Params["theta"]
+		return float64(v), ok && v.Defined()
 	})
 	if len(th) != 1 || th[0].r != 2 {
 		t.Errorf("theta series = %+v, want only R = 2", th)
 	}
 }
 
-func derefOr(v *float64) float64 {
-	if v == nil {
-		return 0
-	}
-	return *v
-}
-
-func TestReadSweepErrors(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{sweepLines + "{\"scenario\": \"s\", oops\n", "results.jsonl:5: not a sweep line"},
-		{`{"seed": 1}` + "\n", "results.jsonl:1: not a sweep line: scenario and algorithm are required"},
-		{"\n\n", "results.jsonl: no sweep lines"},
-	}
-	for _, tc := range tests {
-		_, err := ReadSweep(strings.NewReader(tc.in), "results.jsonl")
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("error = %v, want prefix %q", err, tc.want)
-		}
-	}
-}
-
 func TestSweepFigures(t *testing.T) {
-	rows, err := ReadSweep(strings.NewReader(sweepLines), "results.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := sweepRows(t)
 	dir := t.TempDir()
 	files, err := SweepFigures(rows, dir, PNG)
 	if err != nil {

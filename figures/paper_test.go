@@ -33,7 +33,7 @@ func TestCovconStaticQueriesFewerHighCostCells(t *testing.T) {
 			t.Fatal(err)
 		}
 		// "High cost": above R = 20, the cost at which the paper draws figure 4a.
-		for tt := 0; tt < m.Off; tt++ {
+		for tt := 0; tt < m.Offline(); tt++ {
 			for tp := 0; tp < tt; tp++ {
 				if m.Staleness(tp, tt) > 20 {
 					counts[name]++

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -20,15 +19,6 @@ func rgba(r, g, b uint32, a uint8) color.Color {
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
 }
 
-func algoRank(name string) int {
-	if i := slices.Index(algos.Names, name); i >= 0 {
-		return i
-	}
-	return len(algos.Names)
-}
-
-func displayName(name string) string { return algos.DisplayName(name) }
-
 // costGrid is the cost matrix C as a heat-map grid: column t, row t', NaN below the diagonal and
 // where a cell was not computed.
 type costGrid struct {
@@ -36,7 +26,7 @@ type costGrid struct {
 	r algos.RetrainCost
 }
 
-func (g costGrid) Dims() (c, r int) { return g.m.T, g.m.T }
+func (g costGrid) Dims() (c, r int) { return g.m.Batches(), g.m.Batches() }
 func (g costGrid) X(c int) float64  { return float64(c) }
 func (g costGrid) Y(r int) float64  { return float64(r) }
 func (g costGrid) Z(c, r int) float64 {
@@ -51,7 +41,7 @@ func (g costGrid) Z(c, r int) float64 {
 
 // Path is a strategy to draw on the matrix under a name of algos.Names.
 type Path struct {
-	Algorithm string
+	Algorithm algos.Name
 	Strategy  algos.Strategy
 }
 
@@ -62,7 +52,7 @@ type Path struct {
 func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name string, f Format) (string, error) {
 	g := costGrid{m, r}
 	bound := 0.0
-	for t := 0; t < m.T; t++ {
+	for t := 0; t < m.Batches(); t++ {
 		for tp := 0; tp <= t; tp++ {
 			if v := g.Z(t, tp); !math.IsNaN(v) && !math.IsInf(v, 0) {
 				bound = max(bound, math.Abs(v))
@@ -85,8 +75,8 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	p.Y.Scale = plot.InvertedScale{Normalizer: plot.LinearScale{}}
 	p.Add(hm)
 	// The offline block ends before batch Off: a dashed cross marks the border of the blocks.
-	border := float64(m.Off) - 0.5
-	for _, xy := range []plotter.XYs{{{X: border, Y: -0.5}, {X: border, Y: float64(m.T) - 0.5}}, {{X: -0.5, Y: border}, {X: float64(m.T) - 0.5, Y: border}}} {
+	border := float64(m.Offline()) - 0.5
+	for _, xy := range []plotter.XYs{{{X: border, Y: -0.5}, {X: border, Y: float64(m.Batches()) - 0.5}}, {{X: -0.5, Y: border}, {X: float64(m.Batches()) - 0.5, Y: border}}} {
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return "", err
@@ -100,7 +90,7 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 			return "", err
 		}
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.T)-0.5, -0.5, float64(m.T)-0.5
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.Batches())-0.5, -0.5, float64(m.Batches())-0.5
 
 	p.Legend.Top, p.Legend.Left = false, true // bottom left: the empty lower triangle
 	p.Legend.YOffs = vg.Centimeter
@@ -144,7 +134,7 @@ func drawPath(p *plot.Plot, path Path) error {
 			l.Color, l.Width = c, vg.Points(1.5)
 			p.Add(l)
 			if first {
-				p.Legend.Add(displayName(path.Algorithm)+" (keep: line, retrain: marker)", l)
+				p.Legend.Add(path.Algorithm.Display()+" (keep: line, retrain: marker)", l)
 				first = false
 			}
 		}
@@ -176,7 +166,7 @@ func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, n
 		}
 		l.Color, l.Width = algoColor(res.Algorithm), vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(displayName(res.Algorithm), l)
+		p.Legend.Add(res.Algorithm.Display(), l)
 	}
 	return grid([][]*plot.Plot{{p}}, 18*vg.Centimeter, 12*vg.Centimeter, dir, name, f)
 }

@@ -1,11 +1,7 @@
 package figures
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
@@ -13,61 +9,17 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 )
-
-// SweepRow is one line of a sweep file (`cara sweep -o results.jsonl`): one algorithm at one
-// retraining cost and seed. Undefined numbers (SCPE when the Oracle's cost is 0, accuracy without
-// query labels, an unbounded threshold) are null.
-type SweepRow struct {
-	Scenario       string              `json:"scenario"`
-	Seed           uint64              `json:"seed"`
-	RetrainCost    float64             `json:"retrain_cost"`
-	Algorithm      string              `json:"algorithm"`
-	StrategyCost   float64             `json:"strategy_cost"`
-	SCPE           *float64            `json:"scpe"`
-	Gap            float64             `json:"gap"`
-	QueryAccuracy  *float64            `json:"query_accuracy"`
-	Retrains       int                 `json:"retrains"`
-	RetrainBatches []int               `json:"retrain_batches"`
-	Params         map[string]*float64 `json:"params"`
-	OfflineCost    *float64            `json:"offline_cost"`
-}
-
-// ReadSweep reads a sweep file. name is used in errors ("results.jsonl:7: ..."); blank lines are
-// skipped; a malformed line is an error naming it.
-func ReadSweep(r io.Reader, name string) ([]SweepRow, error) {
-	var rows []SweepRow
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		var row SweepRow
-		if err := json.Unmarshal(b, &row); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a sweep line: %v", name, line, err)
-		}
-		if row.Scenario == "" || row.Algorithm == "" {
-			return nil, fmt.Errorf("%s:%d: not a sweep line: scenario and algorithm are required", name, line)
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: no sweep lines", name)
-	}
-	return rows, nil
-}
 
 // stat is the mean and the range over seeds of one quantity at one retraining cost.
 type stat struct{ r, mean, lo, hi float64 }
 
 // series groups rows of one algorithm by retraining cost and summarises value over seeds, skipping
 // undefined values. Costs come out ascending.
-func series(rows []SweepRow, value func(SweepRow) (float64, bool)) []stat {
+func series(rows []experiment.SweepRow, value func(experiment.SweepRow) (float64, bool)) []stat {
 	byR := map[float64][]float64{}
 	for _, row := range rows {
 		if v, ok := value(row); ok && !math.IsInf(v, 0) && !math.IsNaN(v) {
@@ -88,7 +40,7 @@ func series(rows []SweepRow, value func(SweepRow) (float64, bool)) []stat {
 }
 
 // addSeries draws a mean line with a translucent band for the spread over seeds.
-func addSeries(p *plot.Plot, name string, st []stat, legend bool) error {
+func addSeries(p *plot.Plot, name algos.Name, st []stat, legend bool) error {
 	if len(st) == 0 {
 		return nil
 	}
@@ -117,7 +69,7 @@ func addSeries(p *plot.Plot, name string, st []stat, legend bool) error {
 	line.Width = vg.Points(1.5)
 	p.Add(poly, line)
 	if legend {
-		p.Legend.Add(displayName(name), line)
+		p.Legend.Add(name.Display(), line)
 	}
 	return nil
 }
@@ -126,8 +78,8 @@ func addSeries(p *plot.Plot, name string, st []stat, legend bool) error {
 // accuracy against R (one line per algorithm, the mean over seeds with a band for the spread:
 // the paper's figures 5 and 6) as "<scenario>-sweep", and the CARA variants' tuned parameters
 // against R (figure 4b) as "<scenario>-params". It returns the files written.
-func SweepFigures(rows []SweepRow, dir string, f Format) ([]string, error) {
-	byScenario := map[string][]SweepRow{}
+func SweepFigures(rows []experiment.SweepRow, dir string, f Format) ([]string, error) {
+	byScenario := map[string][]experiment.SweepRow{}
 	var order []string
 	for _, row := range rows {
 		if _, ok := byScenario[row.Scenario]; !ok {
@@ -154,33 +106,30 @@ func SweepFigures(rows []SweepRow, dir string, f Format) ([]string, error) {
 	return files, nil
 }
 
-func scenarioSweep(sc string, rows []SweepRow) (sweep, params [][]*plot.Plot, err error) {
-	byAlgo := map[string][]SweepRow{}
-	var algos []string
+func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*plot.Plot, err error) {
+	byAlgo := map[algos.Name][]experiment.SweepRow{}
+	var names []algos.Name
 	for _, row := range rows {
 		if _, ok := byAlgo[row.Algorithm]; !ok {
-			algos = append(algos, row.Algorithm)
+			names = append(names, row.Algorithm)
 		}
 		byAlgo[row.Algorithm] = append(byAlgo[row.Algorithm], row)
 	}
-	slices.SortStableFunc(algos, func(a, b string) int { return algoRank(a) - algoRank(b) })
+	slices.SortStableFunc(names, func(a, b algos.Name) int { return a.Rank() - b.Rank() })
 
 	panels := []struct {
 		title, ylabel string
-		value         func(SweepRow) (float64, bool)
+		value         func(experiment.SweepRow) (float64, bool)
 	}{
-		{"Strategy cost", "strategy cost (staleness units)", func(r SweepRow) (float64, bool) { return r.StrategyCost, true }},
-		{"Retrains", "RETRAIN decisions (count)", func(r SweepRow) (float64, bool) { return float64(r.Retrains), true }},
-		{"Query accuracy", "prequential query accuracy (fraction)", func(r SweepRow) (float64, bool) {
-			if r.QueryAccuracy == nil {
-				return 0, false
-			}
-			return *r.QueryAccuracy, true
+		{"Strategy cost", "strategy cost (staleness units)", func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }},
+		{"Retrains", "RETRAIN decisions (count)", func(r experiment.SweepRow) (float64, bool) { return float64(r.Retrains), true }},
+		{"Query accuracy", "prequential query accuracy (fraction)", func(r experiment.SweepRow) (float64, bool) {
+			return float64(r.QueryAccuracy), r.QueryAccuracy.Defined()
 		}},
 	}
 	for i, pn := range panels {
 		p := newPlot(fmt.Sprintf("%s: %s against retraining cost", sc, pn.title), "retraining cost R (staleness units)", pn.ylabel)
-		for _, a := range algos {
+		for _, a := range names {
 			if err := addSeries(p, a, series(byAlgo[a], pn.value), i == 0); err != nil {
 				return nil, nil, err
 			}
@@ -188,20 +137,20 @@ func scenarioSweep(sc string, rows []SweepRow) (sweep, params [][]*plot.Plot, er
 		sweep = append(sweep, []*plot.Plot{p})
 	}
 
-	paramPanels := []struct{ algo, key, title, ylabel string }{
-		{"cara-t", "theta", "CARA-T threshold", "theta (staleness units)"},
-		{"cara-ct", "theta_c", "CARA-CT cumulative threshold", "theta_c (staleness units)"},
-		{"cara-p", "period", "CARA-P period", "period p (batches)"},
+	paramPanels := []struct {
+		algo               algos.Name
+		key, title, ylabel string
+	}{
+		{algos.NameCaraT, "theta", "CARA-T threshold", "theta (staleness units)"},
+		{algos.NameCaraCT, "theta_c", "CARA-CT cumulative threshold", "theta_c (staleness units)"},
+		{algos.NameCaraP, "period", "CARA-P period", "period p (batches)"},
 	}
 	for _, pp := range paramPanels {
 		p := newPlot(fmt.Sprintf("%s: tuned %s against retraining cost", sc, pp.title), "retraining cost R (staleness units)", pp.ylabel)
 		key := pp.key
-		st := series(byAlgo[pp.algo], func(r SweepRow) (float64, bool) {
+		st := series(byAlgo[pp.algo], func(r experiment.SweepRow) (float64, bool) {
 			v, ok := r.Params[key]
-			if !ok || v == nil {
-				return 0, false
-			}
-			return *v, true
+			return float64(v), ok && v.Defined()
 		})
 		if err := addSeries(p, pp.algo, st, true); err != nil {
 			return nil, nil, err

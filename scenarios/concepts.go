@@ -70,11 +70,14 @@ func (g *genData) label(ev *evaluator, t int, x sim.Points, rng *rand.Rand, nois
 	return y, nil
 }
 
-// Drifts implements dataSource: the true drift intervals. Each change of concept in the timeline
-// is one, over its transition (abrupt without one, gradual through a sigmoid, incremental through
-// a linear transition, recurring when an earlier concept comes back). A label expression that
-// reads t changes the concept too: batch t is a drift when the expression labels batch t's points
-// differently at t-1 and at t; consecutive such batches form one incremental drift.
+// Drifts implements dataSource: the true drift intervals, named as the literature names them
+// (Gama et al. 2014, "A survey on concept drift adaptation"). Each change of concept in the
+// timeline is one, over its transition: abrupt without one; gradual through a transition, linear
+// or sigmoid, since a point then takes the old or the new concept with a changing probability (a
+// mixture of two concepts); recurring when an earlier concept comes back. A label expression that
+// reads t changes the concept itself: batch t is a drift when the expression labels batch t's
+// points differently at t-1 and at t, and consecutive such batches form one incremental drift (a
+// concept that moves continuously).
 func (g *genData) Drifts() []sim.Drift {
 	g.driftsOnce.Do(func() { g.drifts = g.findDrifts() })
 	return slices.Clone(g.drifts)
@@ -88,14 +91,12 @@ func (g *genData) findDrifts() []sim.Drift {
 		if c.at >= g.T {
 			continue
 		}
-		d := sim.Drift{From: c.at, To: min(g.T-1, max(c.at, int(math.Ceil(float64(c.at)+c.width))-1)), Kind: "abrupt"}
+		d := sim.Drift{From: c.at, To: min(g.T-1, max(c.at, int(math.Ceil(float64(c.at)+c.width))-1)), Kind: sim.DriftAbrupt}
 		switch {
 		case slices.ContainsFunc(g.concepts[:j-1], func(o concept) bool { return o.label.src == c.label.src }):
-			d.Kind = "recurring"
-		case c.width > 0 && c.sigmoid:
-			d.Kind = "gradual"
+			d.Kind = sim.DriftRecurring
 		case c.width > 0:
-			d.Kind = "incremental"
+			d.Kind = sim.DriftGradual
 		}
 		for t := d.From; t <= d.To; t++ {
 			inTransition[t] = true
@@ -134,11 +135,11 @@ func (g *genData) findDrifts() []sim.Drift {
 		if !changed(t) {
 			continue
 		}
-		if k := len(out) - 1; k >= 0 && out[k].To == t-1 && out[k].Kind != "gradual" && out[k].Kind != "recurring" && !inTransition[t-1] {
-			out[k].To, out[k].Kind = t, "incremental"
+		if k := len(out) - 1; k >= 0 && out[k].To == t-1 && out[k].Kind != sim.DriftGradual && out[k].Kind != sim.DriftRecurring && !inTransition[t-1] {
+			out[k].To, out[k].Kind = t, sim.DriftIncremental
 			continue
 		}
-		out = append(out, sim.Drift{From: t, To: t, Kind: "abrupt"})
+		out = append(out, sim.Drift{From: t, To: t, Kind: sim.DriftAbrupt})
 	}
 	slices.SortStableFunc(out, func(a, b sim.Drift) int { return a.From - b.From })
 	return out

@@ -56,7 +56,8 @@ func TestTransitionLabels(t *testing.T) {
 			t.Errorf("batch %d: %.3f of points under the new concept, want %.2f", batch, got, want)
 		}
 	}
-	if d := st.Drifts(); !slices.Equal(d, []sim.Drift{{From: 4, To: 5, Kind: "incremental"}}) {
+	// A linear transition mixes two concepts with a changing share: gradual, as a sigmoid one.
+	if d := st.Drifts(); !slices.Equal(d, []sim.Drift{{From: 4, To: 5, Kind: "gradual"}}) {
 		t.Errorf("drifts %+v", d)
 	}
 }

@@ -40,6 +40,7 @@ type Table struct {
 	Y        []uint8   // nil without a label column
 	Classes  [2]string // Classes[0] is read as 0, Classes[1] as 1
 	Batch    []int     // the batch column in row order; nil without one
+	Notes    []string  // what the user should know about how it was read (unknown categories)
 
 	label   string        // the label column's name, for ClassNote
 	sorted  bool          // the classes were not 0/1 and were sorted to give 0 and 1
@@ -81,161 +82,247 @@ func ReadTable(path string, opt TableOptions) (*Table, error) {
 		return nil, err
 	}
 	defer rr.close()
-	header := rr.header
-	tab := &Table{Path: path, label: opt.Label, like: opt.Like}
-	labelAt, batchAt := -1, -1
-	if opt.Label != "" {
-		if labelAt = slices.Index(header, opt.Label); labelAt < 0 {
-			return nil, fmt.Errorf("%s: no label column %q (columns: %s)%s", path, opt.Label, strings.Join(header, ", "), separatorHint(header))
-		}
+	tr := &tableReader{rr: rr, opt: opt, tab: &Table{Path: path, label: opt.Label, like: opt.Like}}
+	if err := tr.locate(); err != nil {
+		return nil, err
 	}
-	if opt.BatchColumn != "" {
-		if batchAt = slices.Index(header, opt.BatchColumn); batchAt < 0 {
-			return nil, fmt.Errorf("%s: no batch column %q (columns: %s)%s", path, opt.BatchColumn, strings.Join(header, ", "), separatorHint(header))
-		}
-		if batchAt == labelAt {
-			return nil, fmt.Errorf("%s: column %q cannot be both the label and the batch column", path, opt.Label)
-		}
+	tr.initColumns()
+	if err := tr.readAll(); err != nil {
+		return nil, err
 	}
+	if err := tr.finishLabels(); err != nil {
+		return nil, err
+	}
+	if err := tr.finishColumns(); err != nil {
+		return nil, err
+	}
+	tr.noteUnknown()
+	tr.tab.encode(tr.vals, tr.rows)
+	return tr.tab, nil
+}
 
-	// The source column of each tableColumn, and its state while reading.
-	var src []int
+// tableReader is ReadTable's state: where the label, batch and feature columns are, and what has
+// been read so far.
+type tableReader struct {
+	rr               *rowReader
+	opt              TableOptions
+	tab              *Table
+	labelAt, batchAt int         // -1 when absent
+	src              []int       // the source column of each of tab.columns
+	cols             []readState // what is known of each feature column while reading
+	// vals holds, row by row, one number per source column: the value of a numeric column, the
+	// category index of a one-hot column (-1 for one the data never had).
+	vals   []float64
+	labels []string // distinct label values in order of appearance
+	codes  []uint8  // each row's index into labels
+	rows   int
+}
+
+// locate finds the label and batch columns and the feature columns (those of Like, by name, when
+// the table is read like another).
+func (tr *tableReader) locate() error {
+	header, path, opt := tr.rr.header, tr.tab.Path, tr.opt
+	column := func(name, what string) (int, error) {
+		if name == "" {
+			return -1, nil
+		}
+		if i := slices.Index(header, name); i >= 0 {
+			return i, nil
+		}
+		return -1, fmt.Errorf("%s: no %s column %q (columns: %s)%s", path, what, name, strings.Join(header, ", "), separatorHint(header))
+	}
+	var err error
+	if tr.labelAt, err = column(opt.Label, "label"); err != nil {
+		return err
+	}
+	if tr.batchAt, err = column(opt.BatchColumn, "batch"); err != nil {
+		return err
+	}
+	if tr.batchAt >= 0 && tr.batchAt == tr.labelAt {
+		return fmt.Errorf("%s: column %q cannot be both the label and the batch column", path, opt.Label)
+	}
 	if opt.Like != nil {
 		for _, c := range opt.Like.columns {
 			i := slices.Index(header, c.name)
 			if i < 0 {
-				return nil, fmt.Errorf("%s: no column %q, which the data (%s) has as a feature (columns here: %s)", path, c.name, opt.Like.Path, strings.Join(header, ", "))
+				return fmt.Errorf("%s: no column %q, which the data (%s) has as a feature (columns here: %s)", path, c.name, opt.Like.Path, strings.Join(header, ", "))
 			}
-			src = append(src, i)
-			tab.columns = append(tab.columns, c)
+			tr.src = append(tr.src, i)
+			tr.tab.columns = append(tr.tab.columns, c)
 		}
-	} else {
-		for i, name := range header {
-			if i != labelAt && i != batchAt {
-				src = append(src, i)
-				tab.columns = append(tab.columns, tableColumn{name: name})
-			}
-		}
-		if len(src) == 0 {
-			return nil, fmt.Errorf("%s: no feature columns besides the label and batch columns (columns: %s)", path, strings.Join(header, ", "))
+		return nil
+	}
+	for i, name := range header {
+		if i != tr.labelAt && i != tr.batchAt {
+			tr.src = append(tr.src, i)
+			tr.tab.columns = append(tr.tab.columns, tableColumn{name: name})
 		}
 	}
-	m := len(src)
-	cols := make([]readState, m)
-	for ci, c := range tab.columns {
-		cols[ci].numeric = true
-		if c.categories != nil { // only with Like: a known one-hot column
-			cols[ci].numeric = false
-			cols[ci].index = make(map[string]int, len(c.categories))
-			for k, v := range c.categories {
-				cols[ci].index[v] = k
-			}
-		}
+	if len(tr.src) == 0 {
+		return fmt.Errorf("%s: no feature columns besides the label and batch columns (columns: %s)", path, strings.Join(header, ", "))
 	}
+	return nil
+}
 
-	// vals holds, row by row, one number per source column: the value of a numeric column, the
-	// category index of a one-hot column (-1 for one the data never had).
-	var vals []float64
-	var labels []string // distinct label values in order of appearance
-	var codes []uint8   // each row's index into labels
-	rows := 0
+// initColumns starts every feature column as numeric, or as Like's one-hot column.
+func (tr *tableReader) initColumns() {
+	tr.cols = make([]readState, len(tr.src))
+	for ci, c := range tr.tab.columns {
+		tr.cols[ci].numeric = true
+		if c.categories != nil { // only with Like: a known one-hot column
+			tr.cols[ci].numeric = false
+			tr.cols[ci].index = make(map[string]int, len(c.categories))
+			for k, v := range c.categories {
+				tr.cols[ci].index[v] = k
+			}
+		}
+	}
+}
+
+// readAll streams the rows.
+func (tr *tableReader) readAll() error {
 	for {
-		rec, err := rr.next()
+		rec, err := tr.rr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		rows++
-		if rows == 1 {
-			vals, codes = rr.presize(m, vals, codes)
+		tr.rows++
+		if tr.rows == 1 {
+			tr.vals, tr.codes = tr.rr.presize(len(tr.src), tr.vals, tr.codes)
 		}
-		for ci, i := range src {
-			vals = append(vals, cols[ci].read(rr, i, rec[i], opt.Like != nil, tab.columns[ci].name))
-			if cols[ci].err != nil && opt.Like != nil {
-				return nil, cols[ci].err // the type is known: the first bad value is the error
-			}
-		}
-		if labelAt >= 0 {
-			v := strings.TrimSpace(rec[labelAt])
-			if v == "" {
-				return nil, rr.errorf(labelAt, "label column %q is empty", opt.Label)
-			}
-			k := slices.Index(labels, v)
-			if k < 0 {
-				if len(labels) > maxLabelValues {
-					break // setClasses refuses this many classes; the rest cannot change that
-				}
-				k = len(labels)
-				labels = append(labels, v)
-			}
-			codes = append(codes, uint8(k))
-		}
-		if batchAt >= 0 {
-			v := strings.TrimSpace(rec[batchAt])
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, rr.errorf(batchAt, "batch column %q: %q is not a whole number", opt.BatchColumn, v)
-			}
-			if k := len(tab.Batch); k > 0 && n < tab.Batch[k-1] {
-				return nil, rr.errorf(batchAt, "batch column %q is not sorted: %d after %d (rows must come in batch order)", opt.BatchColumn, n, tab.Batch[k-1])
-			}
-			tab.Batch = append(tab.Batch, n)
+		if err := tr.readRow(rec); err != nil {
+			return err
 		}
 	}
-	if rows == 0 {
-		return nil, fmt.Errorf("%s: only a header row (%s); no data rows", path, strings.Join(header, ", "))
+	if tr.rows == 0 {
+		return fmt.Errorf("%s: only a header row (%s); no data rows", tr.tab.Path, strings.Join(tr.rr.header, ", "))
 	}
-	if labelAt >= 0 {
-		if err := tab.setClasses(labels, opt); err != nil {
-			return nil, err
-		}
-		var to [maxLabelValues + 1]uint8
-		for k, v := range labels {
-			to[k] = b2u(v == tab.Classes[1])
-		}
-		tab.Y = codes
-		for r, k := range codes {
-			tab.Y[r] = to[k]
-		}
-	}
-	if opt.Like == nil {
-		// The first bad value of a column that stayed numeric, in file order.
-		var first *readState
-		var text []int // columns that hold text
-		for ci := range cols {
-			c := &cols[ci]
-			switch {
-			case !c.numeric:
-				text = append(text, ci)
-			case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
-				first = c
-			}
-		}
-		if first != nil {
-			return nil, first.err
-		}
-		if len(text) > 0 {
-			if err := collectCategories(path, tab.columns, src, text, vals); err != nil {
-				return nil, err
-			}
+	return nil
+}
+
+// readRow takes one row's features, label and batch.
+func (tr *tableReader) readRow(rec []string) error {
+	known := tr.opt.Like != nil
+	for ci, i := range tr.src {
+		tr.vals = append(tr.vals, tr.cols[ci].read(tr.rr, i, rec[i], known, tr.tab.columns[ci].name))
+		if tr.cols[ci].err != nil && known {
+			return tr.cols[ci].err // the type is known: the first bad value is the error
 		}
 	}
-	tab.encode(vals, rows)
-	return tab, nil
+	if tr.labelAt >= 0 {
+		if err := tr.readLabel(rec[tr.labelAt]); err != nil {
+			return err
+		}
+	}
+	if tr.batchAt >= 0 {
+		return tr.readBatch(rec[tr.batchAt])
+	}
+	return nil
+}
+
+// readLabel codes a row's label by its order of first appearance.
+func (tr *tableReader) readLabel(v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return tr.rr.errorf(tr.labelAt, "label column %q is empty", tr.opt.Label)
+	}
+	k := slices.Index(tr.labels, v)
+	if k < 0 {
+		if len(tr.labels) > maxLabelValues {
+			k = maxLabelValues // setClasses refuses this many classes; the rest cannot change that
+		} else {
+			k = len(tr.labels)
+			tr.labels = append(tr.labels, v)
+		}
+	}
+	tr.codes = append(tr.codes, uint8(k))
+	return nil
+}
+
+// readBatch reads a row's batch number; batches come in order.
+func (tr *tableReader) readBatch(v string) error {
+	v = strings.TrimSpace(v)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return tr.rr.errorf(tr.batchAt, "batch column %q: %q is not a whole number", tr.opt.BatchColumn, v)
+	}
+	if k := len(tr.tab.Batch); k > 0 && n < tr.tab.Batch[k-1] {
+		return tr.rr.errorf(tr.batchAt, "batch column %q is not sorted: %d after %d (rows must come in batch order)", tr.opt.BatchColumn, n, tr.tab.Batch[k-1])
+	}
+	tr.tab.Batch = append(tr.tab.Batch, n)
+	return nil
+}
+
+// finishLabels maps the label values to classes 0 and 1.
+func (tr *tableReader) finishLabels() error {
+	if tr.labelAt < 0 {
+		return nil
+	}
+	tab := tr.tab
+	if err := tab.setClasses(tr.labels, tr.opt); err != nil {
+		return err
+	}
+	var to [maxLabelValues + 1]uint8
+	for k, v := range tr.labels {
+		to[k] = b2u(v == tab.Classes[1])
+	}
+	tab.Y = tr.codes
+	for r, k := range tr.codes {
+		tab.Y[r] = to[k]
+	}
+	return nil
+}
+
+// finishColumns reports the first bad value of a column that stayed numeric, in file order, and
+// collects the categories of the columns that hold text. A table read Like another has its
+// columns fixed already.
+func (tr *tableReader) finishColumns() error {
+	if tr.opt.Like != nil {
+		return nil
+	}
+	var first *readState
+	var text []int // columns that hold text
+	for ci := range tr.cols {
+		c := &tr.cols[ci]
+		switch {
+		case !c.numeric:
+			text = append(text, ci)
+		case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
+			first = c
+		}
+	}
+	if first != nil {
+		return first.err
+	}
+	if len(text) == 0 {
+		return nil
+	}
+	return collectCategories(tr.tab.Path, tr.tab.columns, tr.src, text, tr.vals)
+}
+
+// noteUnknown says, once per column, that a table read Like the data has categories the data
+// never had.
+func (tr *tableReader) noteUnknown() {
+	for ci := range tr.cols {
+		if c := &tr.cols[ci]; c.unknown > 0 {
+			tr.tab.Notes = append(tr.tab.Notes, fmt.Sprintf("%s: column %q has %d value(s) that the data (%s) never had, the first %s; they encode as all zeros",
+				tr.tab.Path, tr.tab.columns[ci].name, c.unknown, tr.opt.Like.Path, c.firstUnknown))
+		}
+	}
 }
 
 // presize gives vals and codes the capacity the whole file will need, estimated from the size of
 // the file and of its first row, so that appending row after row does not copy them over and over.
 func (rr *rowReader) presize(m int, vals []float64, codes []uint8) ([]float64, []uint8) {
-	st, err := rr.file.Stat()
 	row := rr.r.InputOffset() - rr.headerBytes
-	if err != nil || row <= 0 {
+	if rr.size <= 0 || row <= 0 {
 		return vals, codes
 	}
 	// Every field takes at least two bytes (a character and a separator), which bounds the rows.
-	rows := min(st.Size()/row*5/4+16, st.Size()/int64(2*len(rr.header))+1)
+	rows := min(rr.size/row*5/4+16, rr.size/int64(2*len(rr.header))+1)
 	return slices.Grow(vals, int(rows)*m), slices.Grow(codes, int(rows))
 }
 
@@ -245,6 +332,9 @@ type readState struct {
 	index     map[string]int // Like's categories of a one-hot column
 	err       error          // the first bad value of a numeric column
 	line, col int            // where err is
+
+	unknown      int    // values of a Like one-hot column that the data never had
+	firstUnknown string // the first of them, with its place
 }
 
 // read turns one value into its number. Without Like a text value only marks the column as text
@@ -257,7 +347,11 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 			return float64(k)
 		}
 		// A category the data never had encodes as all zeros, as scikit-learn's
-		// OneHotEncoder(handle_unknown="ignore") does.
+		// OneHotEncoder(handle_unknown="ignore") does; the user is told once per column.
+		if c.unknown++; c.unknown == 1 {
+			line, col := rr.r.FieldPos(i)
+			c.firstUnknown = fmt.Sprintf("%q at %s:%d:%d", v, rr.path, line, col)
+		}
 		return -1
 	}
 	if !c.numeric {
@@ -431,29 +525,30 @@ func separatorHint(header []string) string {
 // header's width.
 type rowReader struct {
 	path        string
-	file        *os.File
+	src         io.ReadCloser
+	size        int64 // the file's size in bytes (an estimate for a compressed file); 0 if unknown
 	r           *csv.Reader
 	header      []string
 	headerBytes int64 // where the first data row starts
 }
 
-// openRows opens path and reads its header: trimmed names, a leading UTF-8 byte order mark (as
-// spreadsheets write) dropped, duplicates refused.
+// openRows opens path (see openCSV) and reads its header: trimmed names, a leading UTF-8 byte
+// order mark (as spreadsheets write) dropped, duplicates refused.
 func openRows(path string) (*rowReader, error) {
-	f, err := os.Open(path)
+	src, size, err := openCSV(path)
 	if err != nil {
 		return nil, err
 	}
-	rr := &rowReader{path: path, file: f, r: csv.NewReader(f)}
+	rr := &rowReader{path: path, src: src, size: size, r: csv.NewReader(src)}
 	rr.r.ReuseRecord = true
 	rr.r.FieldsPerRecord = -1 // ragged rows get our message, which names both widths
 	rec, err := rr.r.Read()
 	if err == io.EOF {
-		f.Close()
+		src.Close()
 		return nil, fmt.Errorf("%s: the file is empty; a header row and data rows are needed", path)
 	}
 	if err != nil {
-		f.Close()
+		src.Close()
 		return nil, rr.wrap(err)
 	}
 	rr.headerBytes = rr.r.InputOffset()
@@ -465,7 +560,7 @@ func openRows(path string) (*rowReader, error) {
 		rr.header[i] = strings.TrimSpace(name)
 		if j := slices.Index(rr.header[:i], rr.header[i]); j >= 0 {
 			err := rr.errorf(i, "column %q appears twice in the header (fields %d and %d)", rr.header[i], j+1, i+1)
-			f.Close()
+			src.Close()
 			return nil, err
 		}
 	}
@@ -503,7 +598,7 @@ func (rr *rowReader) wrap(err error) error {
 	return fmt.Errorf("%s: %w", rr.path, err)
 }
 
-func (rr *rowReader) close() { rr.file.Close() }
+func (rr *rowReader) close() { rr.src.Close() }
 
 // Split returns the row range [from, to) of each batch.
 //
@@ -559,7 +654,7 @@ type tableData struct {
 
 // newTableData splits tab (see Split: with a batch column, batches is ignored and Len() says how
 // many there are) and serves its batches.
-func newTableData(tab *Table, batches int) (dataSource, error) {
+func newTableData(tab *Table, batches int) (*tableData, error) {
 	if tab.Y == nil {
 		return nil, fmt.Errorf("%s: the data needs a label column", tab.Path)
 	}
@@ -627,66 +722,37 @@ func (q *tableQueries) Queries(t int, _ *sim.Batch) (sim.Points, []uint8, error)
 	return x, y, nil
 }
 
-// dataHints say what the embedded scenarios' CSV files are and where to get them.
-var dataHints = map[string]string{
-	"electricity.csv": "electricity.csv is Elec2 (Harries 1999, the New South Wales electricity market) in its 6-feature " +
-		"min-max normalised form, 45312 rows with the header period,nswprice,nswdemand,vicprice,vicdemand,transfer,class " +
-		"(class 1 = UP), as scikit-multiflow (elec.csv) and CapyMOA (electricity.csv) ship it; OpenML data set 151 " +
-		"(electricity-normalized) holds the same rows with two more columns, date and day, to drop",
-	"weather.csv": "weather.csv is the NOAA daily weather of Offutt AFB, Nebraska, 1949-1999 (Elwell & Polikar 2011), " +
-		"18159 rows with the header feat_1,...,feat_8,target (target 1 = rain), as scikit-multiflow ships it (weather.csv)",
-}
-
 // resolveDataPath finds a CSV named in a scenario. A relative path is relative to the scenario
-// file's folder. For an embedded scenario (scenarioDir == "") it tries, in order, $CARA_DATA (a
-// folder), ./data, ../shared/data (the shared folder beside a checkout) and the executable's
-// folder; when the file is nowhere, the error says what file is expected, where it looked, that
-// --data PATH points at it, and where to get it.
-//
-// The ignored trailing arguments let load.go's earlier three-argument call compile until
-// csvglue.go replaces it; they are to go then.
+// file's folder. For an embedded scenario (scenarioDir == "") it is looked for in $CARA_DATA (a
+// folder), which overrides, and then among the embedded streams; when it is in neither, the error
+// says where it looked and that --data PATH points at it.
 func resolveDataPath(scenarioDir, path string) (string, error) {
-	hint := ""
-	if h, ok := dataHints[filepath.Base(path)]; ok {
-		hint = "; " + h
-	}
 	if scenarioDir != "" || filepath.IsAbs(path) {
 		p := path
 		if !filepath.IsAbs(path) {
 			p = filepath.Join(scenarioDir, path)
 		}
 		if st, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("data file %s not found (a relative path is relative to the scenario file's folder); point at it with --data PATH%s", p, hint)
+			return "", fmt.Errorf("data file %s not found (a relative path is relative to the scenario file's folder); point at it with --data PATH", p)
 		} else if st.IsDir() {
 			return "", fmt.Errorf("data file %s is a folder, not a CSV file", p)
 		}
 		return p, nil
 	}
 	var tried []string
-	try := func(dir string) (string, bool) {
-		p := filepath.Join(dir, path)
+	if env := os.Getenv("CARA_DATA"); env != "" {
+		p := filepath.Join(env, path)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, true
-		}
-		tried = append(tried, p)
-		return "", false
-	}
-	env := os.Getenv("CARA_DATA")
-	dirs := []string{"data", filepath.Join("..", "shared", "data")}
-	if env != "" {
-		dirs = append([]string{env}, dirs...)
-	}
-	if exe, err := os.Executable(); err == nil {
-		dirs = append(dirs, filepath.Dir(exe))
-	}
-	for _, d := range dirs {
-		if p, ok := try(d); ok {
 			return p, nil
 		}
+		tried = append(tried, p)
+	} else {
+		tried = append(tried, "$CARA_DATA (not set)")
 	}
-	if env == "" {
-		tried = append([]string{"$CARA_DATA (not set)"}, tried...)
+	if p, ok := embeddedData(path); ok {
+		return p, nil
 	}
-	return "", fmt.Errorf("data file %s not found (looked in %s); point at it with --data PATH, or set CARA_DATA to its folder%s",
-		path, strings.Join(tried, ", "), hint)
+	tried = append(tried, "the embedded streams")
+	return "", fmt.Errorf("data file %s not found (looked in %s); point at it with --data PATH, or set CARA_DATA to its folder",
+		path, strings.Join(tried, ", "))
 }

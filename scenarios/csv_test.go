@@ -1,7 +1,12 @@
 package scenarios
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,11 +14,8 @@ import (
 	"testing"
 )
 
-// csvDir holds the small CSVs of these tests; sharedData is the shared folder beside the checkout.
-var (
-	csvDir     = filepath.Join("testdata", "csv")
-	sharedData = filepath.Join("..", "..", "shared", "data")
-)
+// csvDir holds the small CSVs of these tests.
+var csvDir = filepath.Join("testdata", "csv")
 
 func tdPath(name string) string { return filepath.Join(csvDir, name) }
 
@@ -163,6 +165,10 @@ func TestReadTableLike(t *testing.T) {
 	if !slices.Equal(q.Features, data.Features) || !slices.Equal(q.X.V, wantX) || !slices.Equal(q.Y, []uint8{1, 0, 1}) {
 		t.Errorf("queries: features %q X %v Y %v", q.Features, q.X.V, q.Y)
 	}
+	// purple is the one unknown category: said once, with its place.
+	if want := []string{`testdata/csv/queries.csv: column "colour" has 1 value(s) that the data (testdata/csv/onehot.csv) never had, the first "purple" at testdata/csv/queries.csv:4:1; they encode as all zeros`}; !slices.Equal(q.Notes, want) {
+		t.Errorf("notes %q, want %q", q.Notes, want)
+	}
 	if want := `label "label": "DOWN" is class 0, "UP" is class 1 (as in testdata/csv/onehot.csv)`; q.ClassNote() != want {
 		t.Errorf("class note %q, want %q", q.ClassNote(), want)
 	}
@@ -301,27 +307,43 @@ func TestResolveDataPath(t *testing.T) {
 	if p, err := resolveDataPath("", "seven.csv"); err != nil || p != tdPath("seven.csv") {
 		t.Errorf("from CARA_DATA: %q %v", p, err)
 	}
-	// Nowhere: the message lists every place, in order, and says what the file is.
-	t.Setenv("CARA_DATA", "")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	// Not in $CARA_DATA: the embedded copy.
+	if p, err := resolveDataPath("", "weather.csv"); err != nil || p != "embedded:weather.csv" {
+		t.Errorf("embedded: %q %v", p, err)
 	}
-	_, err = resolveDataPath("", "weather.csv")
-	want := "data file weather.csv not found (looked in $CARA_DATA (not set), data/weather.csv, ../shared/data/weather.csv, " +
-		filepath.Join(filepath.Dir(exe), "weather.csv") + "); point at it with --data PATH, or set CARA_DATA to its folder; " + dataHints["weather.csv"]
+	// Nowhere: the message lists every place, in order.
+	t.Setenv("CARA_DATA", "")
+	_, err = resolveDataPath("", "airlines.csv")
+	want := "data file airlines.csv not found (looked in $CARA_DATA (not set), the embedded streams); point at it with --data PATH, or set CARA_DATA to its folder"
 	if err == nil || err.Error() != want {
 		t.Errorf("missing embedded data:\n got  %v\n want %s", err, want)
 	}
 }
 
-// The real Elec2 stream, from the shared folder beside the checkout.
-func TestElectricity(t *testing.T) {
-	p := filepath.Join(sharedData, "electricity.csv")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipped: %s not found (the shared data folder beside the checkout is absent)", p)
+// The embedded streams are the published files, byte for byte (data/README.md gives their
+// sha256), and the real Elec2 stream reads as the paper's d = 6 form.
+func TestEmbeddedStreams(t *testing.T) {
+	for name, sum := range map[string]string{
+		"electricity.csv": "cdf901433885f29eca6911f70c0eeafb50d90596c879c30c5b99f5a2e8e734ff",
+		"weather.csv":     "3c38f05bdc5c4cb115f122414c66976e3662c875d96d7199d9e47fc46aff150e",
+	} {
+		r, _, err := openCSV(embeddedPrefix + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, r); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		if got := hex.EncodeToString(h.Sum(nil)); got != sum {
+			t.Errorf("%s: sha256 %s, want %s", name, got, sum)
+		}
+		if !strings.Contains(readmeOf(t), sum) {
+			t.Errorf("data/README.md does not give %s's sha256", name)
+		}
 	}
-	tab, err := ReadTable(p, TableOptions{Label: "class"})
+	tab, err := ReadTable(embeddedPrefix+"electricity.csv", TableOptions{Label: "class"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,8 +363,8 @@ func TestElectricity(t *testing.T) {
 	if err != nil || len(r) != 100 || r[0] != [2]int{0, 453} || r[99] != [2]int{44858, 45312} {
 		t.Errorf("split: %d ranges, first %v last %v, %v", len(r), r[0], r[len(r)-1], err)
 	}
-	// The embedded scenario finds it through $CARA_DATA.
-	t.Setenv("CARA_DATA", sharedData)
+	// The embedded scenario reads it with nothing beside the checkout.
+	t.Setenv("CARA_DATA", "")
 	s, err := Load("electricity", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -352,14 +374,67 @@ func TestElectricity(t *testing.T) {
 	}
 }
 
-// Reads electricity.csv (3.2 MB, 45312 x 7) from the shared folder; reports MB/s.
-func BenchmarkReadElectricity(b *testing.B) {
-	p := filepath.Join(sharedData, "electricity.csv")
-	st, err := os.Stat(p)
+func readmeOf(t *testing.T) string {
+	b, err := os.ReadFile(filepath.Join("data", "README.md"))
 	if err != nil {
-		b.Skipf("skipped: %s not found", p)
+		t.Fatal(err)
 	}
-	b.SetBytes(st.Size())
+	return string(b)
+}
+
+// A gzip-compressed CSV reads as the plain one; a binary file is refused with what it is.
+func TestReadTableGzipAndBinary(t *testing.T) {
+	dir := t.TempDir()
+	plain, err := os.ReadFile(tdPath("seven.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(plain)
+	zw.Close()
+	gz := filepath.Join(dir, "seven.csv.gz")
+	os.WriteFile(gz, buf.Bytes(), 0o644)
+	a, err := ReadTable(tdPath("seven.csv"), TableOptions{Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadTable(gz, TableOptions{Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.X.V, b.X.V) || !slices.Equal(a.Y, b.Y) {
+		t.Errorf("gzip read differs: %v %v / %v %v", a.X.V, a.Y, b.X.V, b.Y)
+	}
+	bin := filepath.Join(dir, "model.bin")
+	os.WriteFile(bin, []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00abc"), 0o644)
+	_, err = ReadTable(bin, TableOptions{Label: "y"})
+	if want := bin + " is not a text file (byte 6 is 0x00): cara reads comma-separated text, optionally gzip-compressed"; err == nil || err.Error() != want {
+		t.Errorf("binary:\n got  %v\n want %s", err, want)
+	}
+	ctl := filepath.Join(dir, "ctl.csv")
+	os.WriteFile(ctl, []byte("a,b\x01\x02\x03\n1,2\n"), 0o644)
+	if _, err := ReadTable(ctl, TableOptions{Label: "b"}); err == nil || !strings.Contains(err.Error(), "is not a text file (3 control bytes in its first 11, the first at byte 4)") {
+		t.Errorf("control bytes: %v", err)
+	}
+}
+
+// Reads electricity.csv (3.2 MB, 45312 x 7), written out of its embedded copy; reports MB/s.
+func BenchmarkReadElectricity(b *testing.B) {
+	r, _, err := openCSV(embeddedPrefix + "electricity.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := io.ReadAll(r)
+	r.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(b.TempDir(), "electricity.csv")
+	if err := os.WriteFile(p, raw, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
 		if _, err := ReadTable(p, TableOptions{Label: "class"}); err != nil {
 			b.Fatal(err)

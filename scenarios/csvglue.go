@@ -16,7 +16,7 @@ func csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, 
 
 // csvData serves a table as the data, split into batches (a batch column, when the table has
 // one, decides their number instead).
-func csvData(tab *Table, batches int) (dataSource, error) { return newTableData(tab, batches) }
+func csvData(tab *Table, batches int) (*tableData, error) { return newTableData(tab, batches) }
 
 // csvQueries serves a table as the queries of the data's batches.
 func csvQueries(tab *Table, batches int) (querySource, error) { return newTableQueries(tab, batches) }

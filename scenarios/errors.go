@@ -205,9 +205,21 @@ func knownFields(path string) []string {
 		return nil
 	}
 	var out []string
-	for i := range t.NumField() {
-		if tag := t.Field(i).Tag.Get("yaml"); tag != "" {
-			out = append(out, tag)
+	for _, f := range yamlFields(t) {
+		out = append(out, f.Tag.Get("yaml"))
+	}
+	return out
+}
+
+// yamlFields are a struct's fields as YAML keys, those of inline (embedded) structs in their place.
+func yamlFields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for f := range t.Fields() {
+		switch tag := f.Tag.Get("yaml"); {
+		case tag == ",inline":
+			out = append(out, yamlFields(f.Type)...)
+		case tag != "":
+			out = append(out, f)
 		}
 	}
 	return out
@@ -225,9 +237,9 @@ func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
 	if t.Kind() != reflect.Struct {
 		return reflect.StructField{}, false
 	}
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("yaml") == tag {
-			return t.Field(i), true
+	for _, f := range yamlFields(t) {
+		if f.Tag.Get("yaml") == tag {
+			return f, true
 		}
 	}
 	return reflect.StructField{}, false

@@ -40,6 +40,9 @@ func (g *pointGen) draw(ev *evaluator, t, n, d int, rng *rand.Rand) (sim.Points,
 			if c.gaussian && ps[ci].b[k] < 0 {
 				return sim.Points{}, c.b[k].at.errorf(g.field+".gaussian.std", "is %g at t=%d; a standard deviation must be >= 0", ps[ci].b[k], t)
 			}
+			if !c.gaussian && ps[ci].b[k] < ps[ci].a[k] {
+				return sim.Points{}, c.b[k].at.errorf(g.field+".uniform.high", "is %g at t=%d, below uniform.low %g (feature %d); give low <= high", ps[ci].b[k], t, ps[ci].a[k], k+1)
+			}
 		}
 		weights[ci] = 1
 		if c.weight != nil {

@@ -12,7 +12,7 @@ import (
 
 func TestExpressionsAndGenerators(t *testing.T) {
 	src := strings.Replace(with(`  label: "x2 > x1"`, `  label: "sqrt(x1^2) + abs(-x2) > min(1, max(0, floor(2.5)/2)) + 0*exp(log(e))*sin(pi)*cos(0)"`),
-		"  uniform: {low: 0, high: 1}", "  mixture:\n    - {weight: \"t % 2\", gaussian: {mean: [0, 10], std: 0}}\n    - {weight: 1, uniform: {low: 5, high: 5}}", 1)
+		"  uniform: {low: 0, high: 1}", "  mixture:\n    - {weight: \"t % 2\", gaussian: {mean: [0, 0.5], std: 0}}\n    - {weight: 1, uniform: {low: 5, high: 5}}", 1)
 	s, err := Parse("ok.yaml", []byte(src), "", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -32,17 +32,17 @@ func TestExpressionsAndGenerators(t *testing.T) {
 	b1, _ := st.Batch(1)
 	gauss := 0
 	for i := range b1.X.Len() {
-		if r := b1.X.Row(i); r[0] == 0 && r[1] == 10 {
+		if r := b1.X.Row(i); r[0] == 0 && r[1] == 0.5 {
 			gauss++
 		}
 	}
 	if gauss < 10 || gauss > 40 {
 		t.Errorf("t=1: %d of 50 points from the Gaussian, want about half", gauss)
 	}
-	// Label: x1 + x2 > 1 for (5,5) -> class 1; (0,10) -> 10 > 1 -> class 1.
+	// Label: sqrt(x1^2) + |x2| > 1 for (5,5) -> 10 > 1, class 1; (0,0.5) -> 0.5 > 1, class 0.
 	for i, y := range b1.Y {
-		if y != 1 {
-			t.Fatalf("point %d labelled %d", i, y)
+		if want := b2u(b1.X.Row(i)[0] == 5); y != want {
+			t.Fatalf("point %d %v labelled %d, want %d", i, b1.X.Row(i), y, want)
 		}
 	}
 	// Same seed, same batch; another seed, another batch.
@@ -214,17 +214,23 @@ func TestQueries(t *testing.T) {
 		}
 	}
 
+	// A parameter out of range at a batch the load probes (the last) is a load error...
 	bad := with("  uniform: {low: 0, high: 1}", `  gaussian: {mean: 0, std: "2 - t"}`)
+	if _, err = Parse("bad.yaml", []byte(bad), "", Options{}); err == nil || err.Error() != `bad.yaml:8:28: data.gaussian.std: is -7 at t=9; a standard deviation must be >= 0` {
+		t.Errorf("load: %v", err)
+	}
+	// ... and at another batch, an error of that batch, with the same place.
+	bad = with("  uniform: {low: 0, high: 1}", `  gaussian: {mean: 0, std: "abs(t - 5) - 0.5"}`)
 	s, err = Parse("bad.yaml", []byte(bad), "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, _ = s.Stream(1)
-	if _, err := st.Batch(2); err != nil {
-		t.Errorf("batch 2: %v", err)
+	if _, err := st.Batch(4); err != nil {
+		t.Errorf("batch 4: %v", err)
 	}
-	if _, err := st.Batch(3); err == nil || err.Error() != `bad.yaml:8:28: data.gaussian.std: is -1 at t=3; a standard deviation must be >= 0` {
-		t.Errorf("batch 3: %v", err)
+	if _, err := st.Batch(5); err == nil || err.Error() != `bad.yaml:8:28: data.gaussian.std: is -0.5 at t=5; a standard deviation must be >= 0` {
+		t.Errorf("batch 5: %v", err)
 	}
 }
 

@@ -2,12 +2,14 @@ package scenarios
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -107,6 +109,26 @@ func (s scalar) int(field string, lo, hi int) (int, error) {
 
 const maxInt = int(^uint(0) >> 1)
 
+// optInt reads a whole number >= lo, 0 when it is not set (the model's default then applies).
+func (s scalar) optInt(field string, lo int) (int, error) {
+	if !s.set {
+		return 0, nil
+	}
+	return s.int(field, lo, maxInt)
+}
+
+// optBool reads true or false, false when it is not set.
+func (s scalar) optBool(field string) (bool, error) {
+	if !s.set {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s.text)
+	if err != nil || s.quoted {
+		return false, s.errorf(field, "must be true or false, got %q", s.text)
+	}
+	return b, nil
+}
+
 // float reads a number within [lo, hi].
 func (s scalar) float(field string, lo, hi float64) (float64, error) {
 	f, err := strconv.ParseFloat(s.text, 64)
@@ -121,18 +143,23 @@ func (s scalar) float(field string, lo, hi float64) (float64, error) {
 
 // The file format. Every leaf is a scalar (or a list of them) that remembers its place.
 type rawScenario struct {
-	Name        scalar      `yaml:"name"`
-	Title       scalar      `yaml:"title"`
-	About       scalar      `yaml:"about"`
-	Seed        scalar      `yaml:"seed"`
-	Batches     scalar      `yaml:"batches"`
-	Offline     scalar      `yaml:"offline"`
-	Data        *rawData    `yaml:"data"`
-	Queries     *rawQueries `yaml:"queries"`
-	Model       *rawModel   `yaml:"model"`
-	Kernel      *rawKernel  `yaml:"kernel"`
-	RetrainCost scalar      `yaml:"retrain_cost"`
-	Algorithms  scalars     `yaml:"algorithms"`
+	Name        scalar        `yaml:"name"`
+	Title       scalar        `yaml:"title"`
+	About       scalar        `yaml:"about"`
+	Seed        scalar        `yaml:"seed"`
+	Batches     scalar        `yaml:"batches"`
+	Offline     scalar        `yaml:"offline"`
+	Data        *rawData      `yaml:"data"`
+	Queries     *rawQueries   `yaml:"queries"`
+	Model       *rawModel     `yaml:"model"`
+	Kernel      *rawKernel    `yaml:"kernel"`
+	RetrainCost scalar        `yaml:"retrain_cost"`
+	Algorithms  scalars       `yaml:"algorithms"`
+	Detectors   *rawDetectors `yaml:"detectors"`
+}
+
+type rawDetectors struct {
+	Reset scalar `yaml:"reset"`
 }
 
 type rawGaussian struct {
@@ -151,18 +178,28 @@ type rawComponent struct {
 	Uniform  *rawUniform  `yaml:"uniform"`
 }
 
+// rawGenerator is a point generator, written the same under data and queries: exactly one of
+// gaussian, uniform or mixture.
+type rawGenerator struct {
+	Gaussian *rawGaussian   `yaml:"gaussian"`
+	Uniform  *rawUniform    `yaml:"uniform"`
+	Mixture  []rawComponent `yaml:"mixture"`
+}
+
+// set reports whether any generator is given.
+func (g rawGenerator) set() bool { return g.Gaussian != nil || g.Uniform != nil || g.Mixture != nil }
+
 type rawData struct {
-	Size        scalar         `yaml:"size"`
-	Features    scalar         `yaml:"features"`
-	Gaussian    *rawGaussian   `yaml:"gaussian"`
-	Uniform     *rawUniform    `yaml:"uniform"`
-	Mixture     []rawComponent `yaml:"mixture"`
-	Label       scalar         `yaml:"label"`
-	Concepts    []rawConcept   `yaml:"concepts"`
-	Noise       scalar         `yaml:"noise"`
-	Resample    scalar         `yaml:"resample"`
-	CSV         scalar         `yaml:"csv"`
-	BatchColumn scalar         `yaml:"batch_column"`
+	Size        scalar       `yaml:"size"`
+	Features    scalar       `yaml:"features"`
+	Points      rawGenerator `yaml:",inline"` // where the points are
+	Label       scalar       `yaml:"label"`
+	Concepts    []rawConcept `yaml:"concepts"`
+	Noise       scalar       `yaml:"noise"`
+	Resample    scalar       `yaml:"resample"`
+	CSV         scalar       `yaml:"csv"`
+	BatchColumn scalar       `yaml:"batch_column"`
+	Shuffle     scalar       `yaml:"shuffle"`
 }
 
 type rawConcept struct {
@@ -177,33 +214,38 @@ type rawTransition struct {
 }
 
 type rawQueries struct {
-	Size        scalar         `yaml:"size"`
-	Fraction    scalar         `yaml:"fraction"`
-	From        scalar         `yaml:"from"`
-	Gaussian    *rawGaussian   `yaml:"gaussian"`
-	Uniform     *rawUniform    `yaml:"uniform"`
-	Mixture     []rawComponent `yaml:"mixture"`
-	CSV         scalar         `yaml:"csv"`
-	Label       scalar         `yaml:"label"`
-	BatchColumn scalar         `yaml:"batch_column"`
+	Size        scalar       `yaml:"size"`
+	Fraction    scalar       `yaml:"fraction"`
+	From        scalar       `yaml:"from"`
+	Points      rawGenerator `yaml:",inline"` // where the points are
+	CSV         scalar       `yaml:"csv"`
+	Label       scalar       `yaml:"label"`
+	BatchColumn scalar       `yaml:"batch_column"`
 }
 
 type rawModel struct {
-	RandomForest *struct {
-		Trees       scalar `yaml:"trees"`
-		MaxDepth    scalar `yaml:"max_depth"`
-		MinLeaf     scalar `yaml:"min_leaf"`
-		MaxFeatures scalar `yaml:"max_features"`
-	} `yaml:"random_forest"`
-	Logistic *struct {
-		Alpha   scalar `yaml:"alpha"`
-		MaxIter scalar `yaml:"max_iter"`
-		Tol     scalar `yaml:"tol"`
-	} `yaml:"logistic"`
-	KNN *struct {
-		K scalar `yaml:"k"`
-	} `yaml:"knn"`
-	NearestCentroid *struct{} `yaml:"nearest_centroid"`
+	RandomForest    *rawForest   `yaml:"random_forest"`
+	Logistic        *rawLogistic `yaml:"logistic"`
+	KNN             *rawKNN      `yaml:"knn"`
+	NearestCentroid *struct{}    `yaml:"nearest_centroid"`
+}
+
+type rawForest struct {
+	Trees       scalar `yaml:"trees"`
+	MaxDepth    scalar `yaml:"max_depth"`
+	MinLeaf     scalar `yaml:"min_leaf"`
+	MaxFeatures scalar `yaml:"max_features"`
+}
+
+type rawLogistic struct {
+	Alpha       scalar `yaml:"alpha"`
+	MaxIter     scalar `yaml:"max_iter"`
+	Tol         scalar `yaml:"tol"`
+	Standardize scalar `yaml:"standardize"`
+}
+
+type rawKNN struct {
+	K scalar `yaml:"k"`
 }
 
 type rawKernel struct {
@@ -217,6 +259,10 @@ type loader struct {
 	dir  string     // folder for relative CSV paths; "" for an embedded scenario
 	tree *ast.File
 	opt  Options
+	knnK scalar // model.knn.k, checked against the batch size once the data are known
+
+	smallest, smallestAt int      // the fewest points in a batch, and that batch
+	notes                []string // Scenario.Notes
 }
 
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
@@ -242,6 +288,9 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 	} else if err = applySets(tree, l.sets); err == nil {
 		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
 	}
+	if errors.Is(err, io.EOF) { // nothing but blanks and comments
+		return nil, fmt.Errorf("%s:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")", name)
+	}
 	if err != nil {
 		return nil, l.wrap(err)
 	}
@@ -252,70 +301,93 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 	return s, nil
 }
 
+// build turns the decoded file into a Scenario, one section at a time: the data before the
+// offline block, since a CSV with a batch column decides the number of batches.
 func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 	s := &Scenario{Algorithms: algos.Names}
-	if !raw.Name.set || raw.Name.text == "" {
-		return nil, l.required("$.name", "name")
-	}
-	s.Name = raw.Name.text
-	s.Title, s.About = raw.Title.text, strings.TrimSpace(raw.About.text)
-	if s.Title == "" {
-		s.Title = s.Name
-	}
-	if raw.Seed.set {
-		n, err := raw.Seed.int("seed", 0, maxInt)
-		if err != nil {
+	for _, section := range []func(*Scenario, *rawScenario) error{
+		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.offline,
+		func(s *Scenario, raw *rawScenario) error { return l.retrainCost(s, raw.RetrainCost) },
+		func(s *Scenario, _ *rawScenario) error { return l.checkKNN(s) },
+	} {
+		if err := section(s, raw); err != nil {
 			return nil, err
 		}
-		s.Seed = uint64(n)
 	}
-	if raw.Data == nil {
-		return nil, l.required("$.data", "data")
-	}
-	if raw.Queries == nil {
-		return nil, l.required("$.queries", "queries")
-	}
-	if raw.Model == nil {
-		return nil, l.required("$.model", "model")
-	}
-	if !raw.RetrainCost.set {
-		return nil, l.required("$.retrain_cost", "retrain_cost")
-	}
-	var err error
-	if s.Model, err = l.model(raw.Model); err != nil {
-		return nil, err
-	}
-	if s.Gamma, err = l.kernel(raw.Kernel); err != nil {
-		return nil, err
-	}
-	if raw.Algorithms.set {
-		s.Algorithms = nil
-		for _, a := range raw.Algorithms.items {
-			if err := algos.Validate([]string{a.text}); err != nil {
-				return nil, a.errorf("algorithms", "%v", err)
-			}
-			s.Algorithms = append(s.Algorithms, a.text)
-		}
-	}
-	// The data decide the number of batches for a CSV with a batch column, so build them first.
-	if raw.Data.CSV.set {
-		err = l.csvData(s, raw)
-	} else {
-		err = l.generatedData(s, raw)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !raw.Offline.set {
-		return nil, l.required("$.offline", "offline")
-	}
-	if s.Offline, err = raw.Offline.int("offline", 1, s.Batches-1); err != nil {
-		return nil, raw.Offline.errorf("offline", "must be in 1..%d (fewer than the %d batches, leaving an online block), got %s", s.Batches-1, s.Batches, raw.Offline.text)
-	}
-	if err := l.retrainCost(s, raw.RetrainCost); err != nil {
-		return nil, err
-	}
+	s.Notes = l.notes
 	return s, nil
+}
+
+// checkKNN refuses a k larger than the smallest batch: the model would vote with every point.
+func (l *loader) checkKNN(s *Scenario) error {
+	knn, ok := s.Model.(sim.KNN)
+	if !ok || knn.K <= l.smallest {
+		return nil
+	}
+	place := l.knnK
+	if !place.set {
+		place = l.at("$.model.knn")
+	}
+	return place.errorf("model.knn.k", "is %d but batch %d has %d points; k must be at most the points of a batch", knn.K, l.smallestAt, l.smallest)
+}
+
+// probePoints bounds the points per batch that checkClasses generates at load.
+const probePoints = 2000
+
+// checkClasses refuses a concept timeline that labels every point with one class: a model of a
+// single class has no boundary, and every cell of C would be 0. It labels (without noise, which
+// would hide the mistake) up to probePoints points of the first batch, of each concept's first
+// batch and of the last, drawn as the run draws them. Errors of the generators (a parameter
+// undefined at some t) show here, at load, too.
+func (l *loader) checkClasses(g *genData, concepts []concept, rd *rawData) error {
+	probe := []int{0}
+	for _, c := range concepts {
+		probe = append(probe, c.at)
+	}
+	probe = append(probe, g.T-1)
+	slices.Sort(probe)
+	probe = slices.Compact(probe)
+	var seen [2]bool
+	both := false
+	for _, t := range probe {
+		x, _, err := g.Data(t)
+		if err != nil {
+			return err
+		}
+		y, _, err := g.Label(t, x)
+		if err != nil {
+			return err
+		}
+		var here [2]bool
+		for _, v := range y {
+			here[v] = true
+		}
+		both = both || here[0] && here[1]
+		seen[0], seen[1] = seen[0] || here[0], seen[1] || here[1]
+	}
+	if both {
+		return nil
+	}
+	place, field := rd.Label, "data.label"
+	if !place.set {
+		place, field = l.at("$.data.concepts"), "data.concepts"
+	}
+	class := "class 1 (the expression is true everywhere)"
+	if !seen[1] {
+		class = "class 0 (the expression is never true)"
+	} else if seen[0] {
+		class = "a single class each"
+	}
+	return place.errorf(field, "labels every point of batches %s with %s, noise aside: a model needs both classes to learn a boundary; check the expression (a division by zero gives +Inf or NaN, and every comparison with NaN is false)",
+		joinInts(probe), class)
+}
+
+func joinInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (l *loader) batches(raw *rawScenario) (int, error) {
@@ -356,6 +428,7 @@ func (l *loader) retrainCost(s *Scenario, r scalar) error {
 	return nil
 }
 
+// model reads the model section: exactly one model, its unset fields at their defaults.
 func (l *loader) model(m *rawModel) (sim.Trainer, error) {
 	n := 0
 	for _, set := range []bool{m.RandomForest != nil, m.Logistic != nil, m.KNN != nil, m.NearestCentroid != nil} {
@@ -366,59 +439,59 @@ func (l *loader) model(m *rawModel) (sim.Trainer, error) {
 	if n != 1 {
 		return nil, l.at("$.model").errorf("model", "give exactly one of random_forest, logistic, knn, nearest_centroid (found %d)", n)
 	}
-	optInt := func(s scalar, field string, lo int) (int, error) {
-		if !s.set {
-			return 0, nil
-		}
-		return s.int(field, lo, maxInt)
-	}
-	optFloat := func(s scalar, field string) (float64, error) {
-		if !s.set {
-			return 0, nil
-		}
-		return s.float(field, math.SmallestNonzeroFloat64, math.MaxFloat64)
-	}
-	var err error
 	switch {
 	case m.RandomForest != nil:
-		rf, f := sim.RandomForest{}, m.RandomForest
-		if rf.Trees, err = optInt(f.Trees, "model.random_forest.trees", 1); err != nil {
-			return nil, err
-		}
-		if rf.MaxDepth, err = optInt(f.MaxDepth, "model.random_forest.max_depth", 0); err != nil {
-			return nil, err
-		}
-		if rf.MinLeaf, err = optInt(f.MinLeaf, "model.random_forest.min_leaf", 1); err != nil {
-			return nil, err
-		}
-		rf.MaxFeatures = f.MaxFeatures.text
-		rf = rf.WithDefaults()
-		if err := rf.Validate(); err != nil {
-			return nil, f.MaxFeatures.errorf("model.random_forest.max_features", "%v", err)
-		}
-		return rf, nil
+		return forest(m.RandomForest)
 	case m.Logistic != nil:
-		lr, f := sim.Logistic{}, m.Logistic
-		if lr.Alpha, err = optFloat(f.Alpha, "model.logistic.alpha"); err != nil {
-			return nil, err
-		}
-		if lr.MaxIter, err = optInt(f.MaxIter, "model.logistic.max_iter", 1); err != nil {
-			return nil, err
-		}
-		if f.Tol.set {
-			if lr.Tol, err = f.Tol.float("model.logistic.tol", 0, math.MaxFloat64); err != nil {
-				return nil, err
-			}
-		}
-		return lr.WithDefaults(), nil
+		return logistic(m.Logistic)
 	case m.KNN != nil:
-		k, err := optInt(m.KNN.K, "model.knn.k", 1)
-		if err != nil {
-			return nil, err
-		}
-		return sim.KNN{K: k}.WithDefaults(), nil
+		l.knnK = m.KNN.K
+		k, err := m.KNN.K.optInt("model.knn.k", 1)
+		return sim.KNN{K: k}.WithDefaults(), err
 	}
 	return sim.NearestCentroid{}, nil
+}
+
+func forest(f *rawForest) (sim.Trainer, error) {
+	var rf sim.RandomForest
+	var err error
+	if rf.Trees, err = f.Trees.optInt("model.random_forest.trees", 1); err != nil {
+		return nil, err
+	}
+	if rf.MaxDepth, err = f.MaxDepth.optInt("model.random_forest.max_depth", 0); err != nil {
+		return nil, err
+	}
+	if rf.MinLeaf, err = f.MinLeaf.optInt("model.random_forest.min_leaf", 1); err != nil {
+		return nil, err
+	}
+	rf.MaxFeatures = f.MaxFeatures.text
+	rf = rf.WithDefaults()
+	if err := rf.Validate(); err != nil {
+		return nil, f.MaxFeatures.errorf("model.random_forest.max_features", "%v", err)
+	}
+	return rf, nil
+}
+
+func logistic(f *rawLogistic) (sim.Trainer, error) {
+	var lr sim.Logistic
+	var err error
+	if f.Alpha.set {
+		if lr.Alpha, err = f.Alpha.float("model.logistic.alpha", math.SmallestNonzeroFloat64, math.MaxFloat64); err != nil {
+			return nil, err
+		}
+	}
+	if lr.MaxIter, err = f.MaxIter.optInt("model.logistic.max_iter", 1); err != nil {
+		return nil, err
+	}
+	if f.Tol.set {
+		if lr.Tol, err = f.Tol.float("model.logistic.tol", 0, math.MaxFloat64); err != nil {
+			return nil, err
+		}
+	}
+	if lr.Standardize, err = f.Standardize.optBool("model.logistic.standardize"); err != nil {
+		return nil, err
+	}
+	return lr.WithDefaults(), nil
 }
 
 func (l *loader) kernel(k *rawKernel) (sim.GammaSpec, error) {
@@ -439,7 +512,8 @@ func (l *loader) kernel(k *rawKernel) (sim.GammaSpec, error) {
 }
 
 // generator compiles a point generator: exactly one of gaussian, uniform, mixture.
-func (l *loader) generator(path, field string, g *rawGaussian, u *rawUniform, mix []rawComponent, d int) (pointGen, error) {
+func (l *loader) generator(path, field string, rg rawGenerator, d int) (pointGen, error) {
+	g, u, mix := rg.Gaussian, rg.Uniform, rg.Mixture
 	n := 0
 	for _, set := range []bool{g != nil, u != nil, mix != nil} {
 		if set {
@@ -507,242 +581,6 @@ func (l *loader) params(v scalars, field string, d int) ([]*program, error) {
 		out[k] = p
 	}
 	return out, nil
-}
-
-func (l *loader) generatedData(s *Scenario, raw *rawScenario) error {
-	rd := raw.Data
-	var err error
-	if s.Batches, err = l.batches(raw); err != nil {
-		return err
-	}
-	if !rd.Size.set {
-		return l.required("$.data.size", "data.size")
-	}
-	size, err := rd.Size.int("data.size", 1, 100_000_000)
-	if err != nil {
-		return err
-	}
-	if !rd.Features.set {
-		return l.required("$.data.features", "data.features")
-	}
-	d, err := rd.Features.int("data.features", 1, 10_000)
-	if err != nil {
-		return err
-	}
-	s.Features = d
-	points, err := l.generator("$.data", "data", rd.Gaussian, rd.Uniform, rd.Mixture, d)
-	if err != nil {
-		return err
-	}
-	var concepts []concept
-	switch {
-	case rd.Label.set == (rd.Concepts != nil):
-		return l.at("$.data").errorf("data", "give exactly one of label (an expression true for class 1) or concepts (a timeline)")
-	case rd.Label.set:
-		p, err := compileExpr(rd.Label, "data.label", d, true, true)
-		if err != nil {
-			return err
-		}
-		concepts = []concept{{label: p}}
-	default:
-		for i, c := range rd.Concepts {
-			field := fmt.Sprintf("data.concepts[%d]", i)
-			if !c.At.set || !c.Label.set {
-				return l.at(fmt.Sprintf("$.data.concepts[%d]", i)).errorf(field, "each concept needs at (a batch) and label (an expression)")
-			}
-			at, err := c.At.int(field+".at", 0, s.Batches-1)
-			if err != nil {
-				return err
-			}
-			if i == 0 && at != 0 {
-				return c.At.errorf(field+".at", "the first concept must start at 0, got %d", at)
-			}
-			if i > 0 && at <= concepts[i-1].at {
-				return c.At.errorf(field+".at", "concepts must start at increasing batches: %d after %d", at, concepts[i-1].at)
-			}
-			p, err := compileExpr(c.Label, field+".label", d, true, true)
-			if err != nil {
-				return err
-			}
-			cc := concept{at: at, label: p}
-			if tr := c.Transition; tr != nil {
-				if tr.Width.set {
-					if cc.width, err = tr.Width.float(field+".transition.width", 0, float64(s.Batches)); err != nil {
-						return err
-					}
-				}
-				switch tr.Shape.text {
-				case "", "sigmoid":
-					cc.sigmoid = true
-				case "linear":
-				default:
-					return tr.Shape.errorf(field+".transition.shape", "must be sigmoid or linear, got %q", tr.Shape.text)
-				}
-			}
-			concepts = append(concepts, cc)
-		}
-		if len(concepts) == 0 {
-			return l.at("$.data.concepts").errorf("data.concepts", "needs at least one concept")
-		}
-	}
-	noise := 0.0
-	if rd.Noise.set {
-		if noise, err = rd.Noise.float("data.noise", 0, 1); err != nil {
-			return err
-		}
-	}
-	resample := true
-	if rd.Resample.set {
-		if resample, err = strconv.ParseBool(rd.Resample.text); err != nil || rd.Resample.quoted {
-			return rd.Resample.errorf("data.resample", "must be true or false, got %q", rd.Resample.text)
-		}
-	}
-	if rd.CSV.set || rd.BatchColumn.set {
-		return l.at("$.data.batch_column").errorf("data.batch_column", "goes with data.csv")
-	}
-	T := s.Batches
-	newData := func(seed uint64) *genData {
-		g := &genData{seed: seed, T: T, n: size, d: d, points: points, concepts: concepts, noise: noise, resample: resample}
-		g.evaluator.New = func() any { return newEvaluator(d) }
-		return g
-	}
-	newQueries, err := l.queries(raw.Queries, d, T, nil)
-	if err != nil {
-		return err
-	}
-	s.newStream = func(seed uint64) (sim.Stream, error) {
-		data := newData(seed)
-		q, err := newQueries(seed, data)
-		if err != nil {
-			return nil, err
-		}
-		return &stream{data: data, queries: q, src: l.source()}, nil
-	}
-	return nil
-}
-
-func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
-	rd := raw.Data
-	if rd.Gaussian != nil || rd.Uniform != nil || rd.Mixture != nil || rd.Concepts != nil || rd.Size.set || rd.Features.set || rd.Noise.set || rd.Resample.set {
-		return l.at("$.data").errorf("data", "a csv stream takes only csv, label and batch_column")
-	}
-	if !rd.Label.set {
-		return l.required("$.data.label", "data.label")
-	}
-	path, dir := rd.CSV.text, l.dir
-	if l.opt.Data != "" {
-		path, dir = l.opt.Data, "."
-	}
-	tab, resolved, err := csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
-	if err != nil {
-		return rd.CSV.errorf("data.csv", "%v", err)
-	}
-	s.Features = tab.X.D
-	T := 0
-	if tab.Batch == nil {
-		if T, err = l.batches(raw); err != nil {
-			return err
-		}
-	}
-	data, err := csvData(tab, T)
-	if err != nil {
-		return rd.CSV.errorf("data.csv", "%v", err)
-	}
-	if tab.Batch != nil {
-		if raw.Batches.set {
-			if n, err := raw.Batches.int("batches", 2, maxInt); err != nil || n != data.Len() {
-				return raw.Batches.errorf("batches", "is %s but %s has %d batches in column %q", raw.Batches.text, resolved, data.Len(), rd.BatchColumn.text)
-			}
-		}
-		if data.Len() < 2 {
-			return rd.BatchColumn.errorf("data.batch_column", "%s has %d batch(es); at least 2 are needed", resolved, data.Len())
-		}
-	}
-	s.Batches = data.Len()
-	newQueries, err := l.queries(raw.Queries, tab.X.D, s.Batches, tab)
-	if err != nil {
-		return err
-	}
-	s.newStream = func(seed uint64) (sim.Stream, error) {
-		q, err := newQueries(seed, data)
-		if err != nil {
-			return nil, err
-		}
-		return &stream{data: data, queries: q, src: l.source()}, nil
-	}
-	return nil
-}
-
-// queries compiles the queries section into a constructor of the query source for a seed.
-func (l *loader) queries(rq *rawQueries, d, T int, like *Table) (func(uint64, dataSource) (querySource, error), error) {
-	generated := rq.Gaussian != nil || rq.Uniform != nil || rq.Mixture != nil
-	switch {
-	case rq.CSV.set && (rq.From.set || rq.Size.set || rq.Fraction.set || generated):
-		return nil, l.at("$.queries").errorf("queries", "a csv query stream takes only csv, label and batch_column")
-	case !rq.CSV.set && (rq.Label.set || rq.BatchColumn.set):
-		return nil, l.at("$.queries").errorf("queries", "label and batch_column go with queries.csv (queries from data take the data's labels, generated ones the concept's)")
-	case rq.From.set && generated:
-		return nil, l.at("$.queries").errorf("queries", "give either from: data or a point generator, not both")
-	case !rq.From.set && rq.Fraction.set && !rq.CSV.set:
-		return nil, rq.Fraction.errorf("queries.fraction", "goes with from: data")
-	}
-	switch {
-	case rq.CSV.set || l.opt.Queries != "":
-		path, dir := rq.CSV.text, l.dir
-		if l.opt.Queries != "" {
-			path, dir = l.opt.Queries, "."
-		}
-		place := rq.CSV
-		if !place.set { // --queries replaces a generated or sampled query stream
-			place = l.at("$.queries")
-		}
-		tab, resolved, err := csvTable(dir, path, TableOptions{Label: rq.Label.text, BatchColumn: rq.BatchColumn.text, Like: like})
-		if err != nil {
-			return nil, place.errorf("queries.csv", "%v", err)
-		}
-		if tab.X.D != d {
-			return nil, place.errorf("queries.csv", "%s has %d features, the data %d", resolved, tab.X.D, d)
-		}
-		q, err := csvQueries(tab, T)
-		if err != nil {
-			return nil, place.errorf("queries.csv", "%v", err)
-		}
-		return func(uint64, dataSource) (querySource, error) { return q, nil }, nil
-	case rq.From.set:
-		if rq.From.text != "data" {
-			return nil, rq.From.errorf("queries.from", "must be data (or give a point generator or csv), got %q", rq.From.text)
-		}
-		fd := fromData{}
-		var err error
-		switch {
-		case rq.Size.set == rq.Fraction.set:
-			return nil, l.at("$.queries").errorf("queries", "with from: data give exactly one of size or fraction")
-		case rq.Size.set:
-			if fd.size, err = rq.Size.int("queries.size", 1, maxInt); err != nil {
-				return nil, err
-			}
-		default:
-			if fd.fraction, err = rq.Fraction.float("queries.fraction", math.SmallestNonzeroFloat64, 1); err != nil {
-				return nil, err
-			}
-		}
-		return func(seed uint64, _ dataSource) (querySource, error) { fd.seed = seed; return fd, nil }, nil
-	}
-	if !rq.Size.set {
-		return nil, l.required("$.queries.size", "queries.size")
-	}
-	n, err := rq.Size.int("queries.size", 1, maxInt)
-	if err != nil {
-		return nil, err
-	}
-	points, err := l.generator("$.queries", "queries", rq.Gaussian, rq.Uniform, rq.Mixture, d)
-	if err != nil {
-		return nil, err
-	}
-	pool := &sync.Pool{New: func() any { return newEvaluator(d) }}
-	return func(seed uint64, data dataSource) (querySource, error) {
-		return &genQueries{seed: seed, n: n, d: d, points: points, data: data, pool: pool}, nil
-	}, nil
 }
 
 // readFile is os.ReadFile with a message that says what was expected.

@@ -2,13 +2,16 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -43,7 +46,7 @@ func TestBadScenarios(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", base + "colour: red\n", `bad.yaml:13:1: unknown field "colour"`},
-		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column)`},
+		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle)`},
 		{"wrong type", with("batches: 10", "batches: [1, 2]"), "bad.yaml:3:10: batches: expected a single value, got a list"},
 		{"wrong type nested", with("model: {nearest_centroid: {}}", "model: {knn: 5}"), "bad.yaml:11:14: model.knn: expected a mapping, got a number"},
 		{"wrong type in a list", base + "algorithms: [oracle, [never]]\n", "bad.yaml:13:22: algorithms[1]: expected a single value, got a list"},
@@ -65,7 +68,7 @@ func TestBadScenarios(t *testing.T) {
 		{"gamma <= 0", base + "kernel: {gamma: 0}\n", `bad.yaml:13:17: kernel.gamma: must be scale, auto or a number > 0, got "0"`},
 		{"unknown algorithm", base + "algorithms: [oracle, cara-x]\n", `bad.yaml:13:22: algorithms: unknown algorithm "cara-x" (valid: oracle, cara-t`},
 		{"two models", with("model: {nearest_centroid: {}}", "model: {nearest_centroid: {}, knn: {k: 3}}"), "bad.yaml:11:8: model: give exactly one of random_forest, logistic, knn, nearest_centroid (found 2)"},
-		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms)`},
+		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors)`},
 		{"missing section", strings.Replace(base, "queries: {from: data, size: 5}\n", "", 1), `bad.yaml:1:1: queries: is required`},
 		{"offline zero", with("offline: 3", "offline: 0"), "bad.yaml:4:10: offline: must be in 1..9"},
 		{"concepts out of order", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1"}, {at: 3, label: "x1 > 2"}]`), "bad.yaml:9:71: data.concepts[2].at: concepts must start at increasing batches: 3 after 5"},
@@ -79,6 +82,17 @@ func TestBadScenarios(t *testing.T) {
 		{"query label without csv", with("queries: {from: data, size: 5}", "queries: {from: data, size: 5, label: y}"), "bad.yaml:10:10: queries: label and batch_column go with queries.csv"},
 		{"duplicate key", base + "seed: 2\n", "bad.yaml:13:1: mapping key \"seed\" already defined at [2:1]"},
 		{"syntax", "name: [unclosed\n", "bad.yaml:1:7:"},
+		// Issue 13, section 4: bad input that used to slip through.
+		{"empty file", "", "bad.yaml:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost"},
+		{"only comments", "# a scenario, some day\n\n", "bad.yaml:1:1: the file is empty"},
+		{"uniform low above high", with("  uniform: {low: 0, high: 1}", "  uniform: {low: 1, high: 0}"), "bad.yaml:8:27: data.uniform.high: is 0 at t=0, below uniform.low 1 (feature 1); give low <= high"},
+		{"uniform low above high later", with("  uniform: {low: 0, high: 1}", `  uniform: {low: 0, high: "1 - t/5"}`), "bad.yaml:8:27: data.uniform.high: is -0.8 at t=9, below uniform.low 0 (feature 1); give low <= high"},
+		{"knn k over the batch", with("model: {nearest_centroid: {}}", "model: {knn: {k: 500}}"), "bad.yaml:11:18: model.knn.k: is 500 but batch 0 has 50 points; k must be at most the points of a batch"},
+		{"one class everywhere", with(`  label: "x2 > x1"`, `  label: "x2 > 1/(x1-x1)"`), "bad.yaml:9:10: data.label: labels every point of batches 0, 9 with class 0 (the expression is never true), noise aside"},
+		{"one class in every concept", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 2"}, {at: 5, label: "x1 > -1"}]`), "bad.yaml:9:13: data.concepts: labels every point of batches 0, 5, 9 with a single class each, noise aside"},
+		{"detector reset", base + "detectors: {reset: sometimes}\n", `bad.yaml:13:20: detectors.reset: must be never (the default: scikit-multiflow's usage) or on_retrain, got "sometimes"`},
+		{"shuffle on generated data", with("  size: 50", "  size: 50\n  shuffle: within_batch"), "bad.yaml:7:12: data.shuffle: goes with data.csv"},
+		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
 	for _, tc := range tests {
 		_, err := Parse("bad.yaml", []byte(tc.src), t.TempDir(), Options{})
@@ -154,3 +168,81 @@ retrain_cost: 0.3
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// The options of issue 13: detectors.reset, logistic.standardize, data.shuffle, a knn k checked
+// against a CSV's smallest batch, and notes on query categories the data never had.
+func TestScenarioOptions(t *testing.T) {
+	s, err := Parse("ok.yaml", []byte(base+"detectors: {reset: on_retrain}\n"), "", Options{})
+	if err != nil || s.Evaluation.DetectorReset != algos.ResetOnRetrain {
+		t.Errorf("reset on_retrain: %+v %v", s, err)
+	}
+	s, err = Parse("ok.yaml", []byte(base), "", Options{})
+	if err != nil || s.Evaluation.DetectorReset != algos.ResetNever {
+		t.Errorf("default reset: %v %v", s.Evaluation, err)
+	}
+	s, err = Parse("ok.yaml", []byte(with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: true}}")), "", Options{})
+	if err != nil || !s.Model.(sim.Logistic).Standardize {
+		t.Errorf("standardize: %v", err)
+	}
+
+	// 3 batches of 4, 4 and 2 rows; a query table with one colour the data never had.
+	dir := t.TempDir()
+	data := "batch,x,colour,y\n0,1,red,0\n0,2,blue,1\n0,3,red,0\n0,4,blue,1\n1,5,red,1\n1,6,blue,0\n1,7,red,1\n1,8,blue,0\n2,9,red,0\n2,10,blue,1\n"
+	queries := "batch,x,colour\n0,1,green\n1,2,red\n2,3,green\n"
+	os.WriteFile(filepath.Join(dir, "d.csv"), []byte(data), 0o644)
+	os.WriteFile(filepath.Join(dir, "q.csv"), []byte(queries), 0o644)
+	csvScenario := func(extra, model string) string {
+		return "name: c\nbatches: 3\noffline: 1\ndata: {csv: d.csv, label: y, batch_column: batch" + extra + "}\n" +
+			"queries: {csv: q.csv, batch_column: batch}\nmodel: " + model + "\nretrain_cost: 1\n"
+	}
+	_, err = Parse("c.yaml", []byte(csvScenario("", "{knn: {k: 3}}")), dir, Options{})
+	if want := "c.yaml:6:18: model.knn.k: is 3 but batch 2 has 2 points; k must be at most the points of a batch"; err == nil || err.Error() != want {
+		t.Errorf("knn over a CSV batch:\n got  %v\n want %s", err, want)
+	}
+	s, err = Parse("c.yaml", []byte(csvScenario(", shuffle: within_batch", "{knn: {k: 2}}")), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], `column "colour" has 2 value(s) that the data (`) || !strings.Contains(s.Notes[0], `the first "green" at `) {
+		t.Errorf("notes %q", s.Notes)
+	}
+	// Shuffled within each batch: the same rows (x with its label) in a seed's order, the same
+	// order for the same seed, batches kept apart.
+	plain, err := Parse("c.yaml", []byte(csvScenario("", "{knn: {k: 2}}")), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := plain.Stream(0)
+	reordered := false
+	for seed := range uint64(5) {
+		st, _ := s.Stream(seed)
+		again, _ := s.Stream(seed)
+		for tt := range 3 {
+			a, _ := st.Batch(tt)
+			b, _ := again.Batch(tt)
+			p, _ := ps.Batch(tt)
+			if !slices.Equal(a.X.V, b.X.V) {
+				t.Errorf("seed %d batch %d: two streams of one seed differ", seed, tt)
+			}
+			pairs := func(bt *sim.Batch) []string {
+				var out []string
+				for i := range bt.X.Len() {
+					out = append(out, fmt.Sprint(bt.X.Row(i), bt.Y[i]))
+				}
+				slices.Sort(out)
+				return out
+			}
+			if !slices.Equal(pairs(a), pairs(p)) {
+				t.Errorf("seed %d batch %d: rows %v, file order has %v", seed, tt, pairs(a), pairs(p))
+			}
+			reordered = reordered || !slices.Equal(a.X.V, p.X.V)
+		}
+	}
+	if !reordered {
+		t.Error("within_batch never changed an order over 5 seeds")
+	}
+	_, err = Parse("c.yaml", []byte(csvScenario(", shuffle: all", "{knn: {k: 2}}")), dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), `data.shuffle: must be none (rows in file order, the default) or within_batch`) {
+		t.Errorf("shuffle all: %v", err)
+	}
+}

@@ -26,8 +26,10 @@ type Scenario struct {
 	Model              sim.Trainer
 	Gamma              sim.GammaSpec
 	RetrainCost        algos.RetrainCost
-	RetrainCostText    string   // as written: "20" or "10 + 5*sin(t/10)"
-	Algorithms         []string // default: algos.Names
+	RetrainCostText    string        // as written: "20" or "10 + 5*sin(t/10)"
+	Algorithms         []algos.Name  // default: algos.Names
+	Evaluation         algos.Options // detectors: {reset: ...}
+	Notes              []string      // what the user should know about how the files were read
 
 	newStream func(seed uint64) (sim.Stream, error)
 }

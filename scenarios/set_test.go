@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cara-sim/cara/algos"
 )
 
 // The data and model streams do not depend on the queries: covcon-d with covcon-s's queries block
@@ -50,7 +52,9 @@ func TestSetValues(t *testing.T) {
 		{[]string{"batches=95", "offline=10"}, func(s *Scenario) bool { return s.Batches == 95 && s.Offline == 10 }},
 		{[]string{"seed=5", "seed=6"}, func(s *Scenario) bool { return s.Seed == 6 }}, // the last wins
 		{[]string{"data.concepts.1.at=12"}, func(s *Scenario) bool { return s.Batches == 100 }},
-		{[]string{"algorithms=[oracle, cara-t]"}, func(s *Scenario) bool { return slices.Equal(s.Algorithms, []string{"oracle", "cara-t"}) }},
+		{[]string{"algorithms=[oracle, cara-t]"}, func(s *Scenario) bool {
+			return slices.Equal(s.Algorithms, []algos.Name{algos.NameOracle, algos.NameCaraT})
+		}},
 	} {
 		s, err := Load("covcon-d", Options{Set: c.set})
 		if err != nil {
@@ -67,7 +71,7 @@ func TestSetValues(t *testing.T) {
 func TestSetErrors(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
 		{"kernel.gama=2", `--set kernel.gama: unknown field "gama" (known: gamma)`},
-		{"kernal.gamma=2", `--set kernal.gamma: unknown field "kernal" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms)`},
+		{"kernal.gamma=2", `--set kernal.gamma: unknown field "kernal" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors)`},
 		{"kernel.gamma=-1", `--set kernel.gamma: must be scale, auto or a number > 0, got "-1"`},
 		{"model.random_forest.trees=0", `--set model.random_forest.trees: must be >= 1, got 0`},
 		{"queries={size: 100", `--set queries: "{size: 100" is not a YAML value`},

@@ -99,3 +99,28 @@ func sample(rng *rand.Rand, n, k int) []int {
 	slices.Sort(out)
 	return out
 }
+
+// shuffledData serves a data source's batches with their points in a random order drawn from the
+// seed (stream (seed, 6, t)): `shuffle: within_batch` for a CSV stream whose rows, in file order,
+// make neighbouring points nearly the same (Elec2's half-hours), so that a model's errors on the
+// next batch are not those of a stream read in order.
+type shuffledData struct {
+	dataSource
+	seed uint64
+}
+
+func (s shuffledData) Data(t int) (sim.Points, []uint8, error) {
+	x, y, err := s.dataSource.Data(t)
+	if err != nil {
+		return x, y, err
+	}
+	n, d := x.Len(), x.D
+	perm := sim.NewRand(s.seed, 6, uint64(t)).Perm(n)
+	sx := sim.Points{D: d, V: make([]float64, len(x.V))}
+	sy := make([]uint8, n)
+	for i, j := range perm {
+		copy(sx.V[i*d:(i+1)*d], x.Row(j))
+		sy[i] = y[j]
+	}
+	return sx, sy, nil
+}

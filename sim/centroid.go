@@ -14,12 +14,9 @@ func (c NearestCentroid) WithDefaults() NearestCentroid { return c }
 func (NearestCentroid) Validate() error { return nil }
 
 // Fit implements Trainer. It draws no randomness.
-func (NearestCentroid) Fit(x Points, y []uint8, _ uint64) (Model, error) {
-	if err := checkBatch("nearest centroid", x, y); err != nil {
-		return nil, err
-	}
-	if c, ok := singleClass(y); ok {
-		return constModel(c), nil
+func (nc NearestCentroid) Fit(x Points, y []uint8, _ uint64) (Model, error) {
+	if m, done, err := prepare("nearest centroid", nc.Validate, x, y); done {
+		return m, err
 	}
 	m := &centroidModel{c: [2][]float64{make([]float64, x.D), make([]float64, x.D)}}
 	var count [2]float64

@@ -118,7 +118,7 @@ func config(s Stream, workers int, order Order) Config {
 
 func sameMatrix(t *testing.T, name string, a, b *Matrix) {
 	t.Helper()
-	for tt := 0; tt < a.T; tt++ {
+	for tt := 0; tt < a.Batches(); tt++ {
 		for tp := 0; tp <= tt; tp++ {
 			ca, cb := a.Cell(tp, tt), b.Cell(tp, tt)
 			if math.Float64bits(ca.A) != math.Float64bits(cb.A) || math.Float64bits(ca.B) != math.Float64bits(cb.B) ||
@@ -171,7 +171,7 @@ func TestEngineDeterministic(t *testing.T) {
 	if ref.Gamma <= 0 || ref.Scenario != "test" || len(ref.Drifts) != 1 {
 		t.Errorf("matrix metadata: gamma %v scenario %q drifts %v", ref.Gamma, ref.Scenario, ref.Drifts)
 	}
-	for tt := range ref.T {
+	for tt := range ref.Batches() {
 		if c := ref.Cell(tt, tt); c.C() != 0 {
 			t.Errorf("diagonal (%d,%d) has QDMdiff %v, want 0", tt, tt, c.C())
 		}
@@ -184,7 +184,7 @@ func TestStaticDataGivesExactZeros(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tt := range m.T {
+	for tt := range m.Batches() {
 		for tp := 0; tp < tt; tp++ {
 			if c := m.Cell(tp, tt); c.C() != 0 {
 				t.Errorf("static data: QDMdiff(%d,%d) = %v, want exactly 0", tp, tt, c.C())

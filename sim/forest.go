@@ -76,14 +76,8 @@ func (f RandomForest) features(d int) (int, error) {
 // number of workers.
 func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	f = f.WithDefaults()
-	if err := f.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkBatch("random forest", x, y); err != nil {
-		return nil, err
-	}
-	if c, ok := singleClass(y); ok {
-		return constModel(c), nil
+	if m, done, err := prepare("random forest", f.Validate, x, y); done {
+		return m, err
 	}
 	mtry, _ := f.features(x.D)
 	trees := make([]tree, f.Trees)

@@ -190,7 +190,7 @@ func errorBits(pred, y []uint8) algos.Bits {
 
 // accuracy is the fraction of predictions equal to the labels; NaN without labels.
 func accuracy(pred, y []uint8) float64 {
-	if y == nil || len(y) == 0 {
+	if len(y) == 0 {
 		return math.NaN()
 	}
 	n := 0

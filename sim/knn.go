@@ -33,14 +33,8 @@ func (k KNN) Validate() error {
 // buffers). With fewer points than K, every point votes. It draws no randomness.
 func (k KNN) Fit(x Points, y []uint8, _ uint64) (Model, error) {
 	k = k.WithDefaults()
-	if err := k.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkBatch("knn", x, y); err != nil {
-		return nil, err
-	}
-	if c, ok := singleClass(y); ok {
-		return constModel(c), nil
+	if m, done, err := prepare("knn", k.Validate, x, y); done {
+		return m, err
 	}
 	return &knnModel{k: min(k.K, x.Len()), x: Points{D: x.D, V: slices.Clone(x.V)}, y: slices.Clone(y)}, nil
 }

@@ -12,10 +12,17 @@ import (
 // not beaten the best so far by Tol*n for 5 epochs in a row (n_iter_no_change), or after MaxIter
 // epochs. The shuffles come from the seed, not from NumPy, so the weights are not scikit-learn's
 // bit for bit; the rule is.
+//
+// With Standardize, each feature is scaled to mean 0 and standard deviation 1 over the batch the
+// model is trained on (scikit-learn's StandardScaler before the SGDClassifier; a constant feature
+// keeps scale 1), and the scaling is folded into the weights, so the model predicts raw points.
+// Off by default, as in the paper; raw features far from 0 (SEA's lie in [0, 10]) slow SGD's
+// intercept so much that the model can do worse than the majority class.
 type Logistic struct {
-	Alpha   float64 // L2 strength (0.0001)
-	MaxIter int     // epochs at most (1000)
-	Tol     float64 // stopping tolerance (0.001)
+	Alpha       float64 // L2 strength (0.0001)
+	MaxIter     int     // epochs at most (1000)
+	Tol         float64 // stopping tolerance (0.001)
+	Standardize bool    // scale the features on the training batch first
 }
 
 // noChangeEpochs is scikit-learn's n_iter_no_change default.
@@ -57,14 +64,12 @@ func (l Logistic) Validate() error {
 // does, so the L2 shrink of every step costs one multiplication.
 func (l Logistic) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	l = l.WithDefaults()
-	if err := l.Validate(); err != nil {
-		return nil, err
+	if m, done, err := prepare("logistic", l.Validate, x, y); done {
+		return m, err
 	}
-	if err := checkBatch("logistic", x, y); err != nil {
-		return nil, err
-	}
-	if c, ok := singleClass(y); ok {
-		return constModel(c), nil
+	var mean, scale []float64
+	if l.Standardize {
+		x, mean, scale = standardize(x)
 	}
 	n, d := x.Len(), x.D
 	rng := NewRand(seed)
@@ -133,7 +138,45 @@ func (l Logistic) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 	for k := range w {
 		w[k] *= wscale
 	}
+	if l.Standardize {
+		// w . (x - mean)/scale + b = (w/scale) . x + (b - sum of w mean/scale)
+		for k := range w {
+			w[k] /= scale[k]
+			b -= w[k] * mean[k]
+		}
+	}
 	return &linearModel{w: w, b: b, epochs: epochs}, nil
+}
+
+// standardize returns x scaled to mean 0 and standard deviation 1 per feature (a copy), with the
+// means and scales used; a feature with no spread keeps scale 1, as scikit-learn's StandardScaler.
+func standardize(x Points) (Points, []float64, []float64) {
+	n, d := x.Len(), x.D
+	mean, scale := make([]float64, d), make([]float64, d)
+	for i := range n {
+		for k, v := range x.Row(i) {
+			mean[k] += v
+		}
+	}
+	for k := range mean {
+		mean[k] /= float64(n)
+	}
+	for i := range n {
+		for k, v := range x.Row(i) {
+			scale[k] += (v - mean[k]) * (v - mean[k])
+		}
+	}
+	out := Points{D: d, V: make([]float64, len(x.V))}
+	for k := range scale {
+		scale[k] = math.Sqrt(scale[k] / float64(n))
+		if scale[k] == 0 {
+			scale[k] = 1
+		}
+	}
+	for j, v := range x.V {
+		out.V[j] = (v - mean[j%d]) / scale[j%d]
+	}
+	return out, mean, scale
 }
 
 func finite(w []float64) bool {

@@ -104,3 +104,80 @@ func BenchmarkLogisticFit(b *testing.B) {
 		}
 	}
 }
+
+// seaData is SEA-like: 3 features uniform in [0, 10], class 1 where x1 + x2 <= 8.
+func seaData(rng *rand.Rand, n int) (Points, []uint8) {
+	x := Points{D: 3, V: make([]float64, 3*n)}
+	y := make([]uint8, n)
+	for i := range n {
+		for k := range 3 {
+			x.V[3*i+k] = 10 * rng.Float64()
+		}
+		if x.V[3*i]+x.V[3*i+1] <= 8 {
+			y[i] = 1
+		}
+	}
+	return x, y
+}
+
+// Standardize is StandardScaler then SGD: the folded model equals the model fitted on the scaled
+// copy (same seed, same shuffles), w_raw = w_scaled / scale and b_raw = b - sum w_raw mean.
+func TestLogisticStandardizeFolds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	x, y := seaData(rng, 500)
+	folded, err := Logistic{Standardize: true}.Fit(x, y, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sx, mean, scale := standardize(x)
+	// The scaled copy has mean 0 and standard deviation 1 per feature.
+	for k := range 3 {
+		var m, v float64
+		for i := range sx.Len() {
+			m += sx.Row(i)[k] / 500
+		}
+		for i := range sx.Len() {
+			v += (sx.Row(i)[k] - m) * (sx.Row(i)[k] - m) / 500
+		}
+		if math.Abs(m) > 1e-12 || math.Abs(v-1) > 1e-12 {
+			t.Errorf("feature %d scaled to mean %g variance %g", k, m, v)
+		}
+	}
+	plain, err := Logistic{}.Fit(sx, y, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, pw := folded.(*linearModel), plain.(*linearModel)
+	b := pw.b
+	for k := range 3 {
+		if want := pw.w[k] / scale[k]; math.Abs(fw.w[k]-want) > 1e-12*math.Abs(want) {
+			t.Errorf("w[%d] = %g, want %g", k, fw.w[k], want)
+		}
+		b -= pw.w[k] / scale[k] * mean[k]
+	}
+	if math.Abs(fw.b-b) > 1e-9*math.Abs(b) {
+		t.Errorf("b = %g, want %g", fw.b, b)
+	}
+	// A constant feature keeps scale 1 (no division by zero).
+	_, _, sc := standardize(Points{D: 1, V: []float64{2, 2, 2}})
+	if sc[0] != 1 {
+		t.Errorf("constant feature scale %g, want 1", sc[0])
+	}
+}
+
+// On SEA-like features in [0, 10] the scaled model learns the boundary, well above the majority
+// class.
+func TestLogisticStandardizeOnSEA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x, y := seaData(rng, 1000)
+	tx, ty := seaData(rng, 5000)
+	majority := 0.0
+	for _, v := range ty {
+		majority += float64(v) / float64(len(ty))
+	}
+	majority = max(majority, 1-majority)
+	std := accuracyOf(t, Logistic{Standardize: true}, x, y, tx, ty)
+	if std < 0.95 || std <= majority+0.2 {
+		t.Errorf("standardized accuracy %.3f, majority %.3f: want >= 0.95", std, majority)
+	}
+}

@@ -23,8 +23,7 @@ func (c Cell) C() float64 { return c.A - c.B }
 // live run can fill it as batches arrive. It implements algos.Matrix.
 type Matrix struct {
 	Scenario string
-	T        int
-	Off      int
+	t, off   int // batches, and of them the offline block: Batches() and Offline()
 	Gamma    float64
 	Drifts   []Drift
 	Stats    Stats // stage timings of a staged run
@@ -33,7 +32,7 @@ type Matrix struct {
 
 // NewMatrix returns an empty T x T matrix whose first offline batches are the offline block.
 func NewMatrix(T, offline int) *Matrix {
-	return &Matrix{T: T, Off: offline, cells: make([]Cell, T*(T+1)/2)}
+	return &Matrix{t: T, off: offline, cells: make([]Cell, T*(T+1)/2)}
 }
 
 func index(tp, t int) int { return t*(t+1)/2 + tp }
@@ -47,21 +46,11 @@ func (m *Matrix) Set(tp, t int, c Cell) {
 	m.cells[index(tp, t)] = c
 }
 
-// ColumnDone reports whether every cell (0..t, t) is computed.
-func (m *Matrix) ColumnDone(t int) bool {
-	for tp := 0; tp <= t; tp++ {
-		if !m.Cell(tp, t).Done {
-			return false
-		}
-	}
-	return true
-}
-
 // Batches implements algos.Matrix.
-func (m *Matrix) Batches() int { return m.T }
+func (m *Matrix) Batches() int { return m.t }
 
 // Offline implements algos.Matrix.
-func (m *Matrix) Offline() int { return m.Off }
+func (m *Matrix) Offline() int { return m.off }
 
 // Staleness implements algos.Matrix: QDMdiff of cell (tp, t); NaN when not computed.
 func (m *Matrix) Staleness(tp, t int) float64 {

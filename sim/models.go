@@ -35,6 +35,22 @@ func checkBatch(name string, x Points, y []uint8) error {
 	return nil
 }
 
+// prepare is what every Fit does first: check the configuration (validate) and the batch, and fit
+// a batch with a single class, which has no boundary to learn, as a constant model. When done is
+// true, Fit returns m and err as they are.
+func prepare(name string, validate func() error, x Points, y []uint8) (m Model, done bool, err error) {
+	if err := validate(); err != nil {
+		return nil, true, err
+	}
+	if err := checkBatch(name, x, y); err != nil {
+		return nil, true, err
+	}
+	if c, ok := singleClass(y); ok {
+		return constModel(c), true, nil
+	}
+	return nil, false, nil
+}
+
 // singleClass reports whether all labels are equal, and which.
 func singleClass(y []uint8) (uint8, bool) {
 	for _, v := range y {

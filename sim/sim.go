@@ -37,9 +37,36 @@ type Batch struct {
 
 // Drift is an interval of batches [From, To] during which the stream's concept changes.
 type Drift struct {
-	From int    `json:"from"`
-	To   int    `json:"to"`
-	Kind string `json:"kind"` // abrupt, gradual, incremental, recurring, ...
+	From int       `json:"from"`
+	To   int       `json:"to"`
+	Kind DriftKind `json:"kind"`
+}
+
+// DriftKind names a drift as the literature does (Gama et al. 2014).
+type DriftKind string
+
+// The kinds of drift.
+const (
+	DriftAbrupt      DriftKind = "abrupt"      // a concept replaced at once
+	DriftGradual     DriftKind = "gradual"     // old and new concept mixed, the new one's share rising
+	DriftIncremental DriftKind = "incremental" // a concept that moves continuously
+	DriftRecurring   DriftKind = "recurring"   // an earlier concept back
+)
+
+// driftDisplay is each kind as a person reads it: the one place they are spelt.
+var driftDisplay = map[DriftKind]string{
+	DriftAbrupt:      "abrupt drift (a concept replaced at once)",
+	DriftGradual:     "gradual drift (old and new concept mixed, the new one's share rising)",
+	DriftIncremental: "incremental drift (the concept moves continuously)",
+	DriftRecurring:   "recurring drift (an earlier concept back)",
+}
+
+// Display describes the kind in a few words; an unknown kind as it is.
+func (k DriftKind) Display() string {
+	if d, ok := driftDisplay[k]; ok {
+		return d
+	}
+	return string(k)
 }
 
 // Stream yields the batches of a scenario. Batch must be deterministic (the same t gives the same

@@ -67,7 +67,7 @@ type heatPath struct {
 // scaleOf is the colour scale's half-range: the largest |C| revealed off the diagonal (1 if none).
 func scaleOf(m *sim.Matrix, pos int) float64 {
 	b := 0.0
-	for t := 0; t <= pos && t < m.T; t++ {
+	for t := 0; t <= pos && t < m.Batches(); t++ {
 		for tp := 0; tp < t; tp++ {
 			if c := m.Cell(tp, t); c.Done {
 				b = max(b, math.Abs(c.C()))
@@ -91,7 +91,7 @@ func (h *heatmap) bin(v, scale float64) int {
 // render returns the heat map's rows. Matrix columns map to terminal columns and matrix rows to
 // half terminal rows by nearest index, so any size fits.
 func (h *heatmap) render(v heatView) []string {
-	T := v.m.T
+	T := v.m.Batches()
 	cols := min(T, v.width)
 	rows := min((T+1)/2, v.height)
 	if h.st.Mono {
@@ -230,7 +230,7 @@ func fmtShort(v float64) string {
 }
 
 // algoColorIndex is an algorithm's heat-map colour.
-func algoColorIndex(name string) int {
+func algoColorIndex(name algos.Name) int {
 	if name == "oracle" {
 		return colOracle
 	}

@@ -70,7 +70,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 var speeds = []float64{1, 2, 5, 10, 20, 50}
 
 // visibleSets are what v cycles through.
-var visibleSets = [][]string{
+var visibleSets = [][]algos.Name{
 	algos.Names,
 	{"oracle", "cara-t", "cara-ct", "cara-p"},
 	{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"},
@@ -183,8 +183,8 @@ func (m errorModel) View() string { return "cara: " + m.err.Error() + "\n(press 
 // Init implements tea.Model.
 func (p *Player) Init() tea.Cmd { return p.s.Start(p.opt.Workers) }
 
-func (p *Player) visible() []string {
-	var out []string
+func (p *Player) visible() []algos.Name {
+	var out []algos.Name
 	for _, a := range visibleSets[p.vis] {
 		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
@@ -193,7 +193,7 @@ func (p *Player) visible() []string {
 	return out
 }
 
-func (p *Player) selected() string {
+func (p *Player) selected() algos.Name {
 	v := p.visible()
 	return v[p.sel%len(v)]
 }
@@ -243,7 +243,7 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if p.pos+1 < p.s.Computed {
 			p.pos++
 			p.refresh()
-		} else if p.s.Done && p.pos == p.s.Matrix.T-1 {
+		} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
 			p.playing = false
 			return p, nil
 		}
@@ -308,9 +308,9 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if p.pos+1 < p.s.Computed {
 			p.pos++
 			p.refresh()
-		} else if p.pos+1 < p.s.Matrix.T {
+		} else if p.pos+1 < p.s.Matrix.Batches() {
 			// Not computed yet: the step waits for the engine instead of vanishing.
-			p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.T-1)
+			p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.Batches()-1)
 		}
 	case key.Matches(msg, k.Back):
 		p.ahead = 0
@@ -391,12 +391,12 @@ func (p *Player) status() string {
 	if p.playing {
 		state = "playing"
 	}
-	comp := fmt.Sprintf("computed %d/%d", p.s.Computed, p.s.Matrix.T)
+	comp := fmt.Sprintf("computed %d/%d", p.s.Computed, p.s.Matrix.Batches())
 	if p.s.Done && p.s.Err == nil {
 		comp = "computed all"
 	}
 	left := fmt.Sprintf(" %s  seed %d  batch %d/%d  %s  R %.4g  %s %gx  %s ", p.opt.Scenario.Name, p.s.Seed,
-		max(p.pos, 0), p.s.Matrix.T-1, p.phase(), p.R(), state, speeds[p.speed], comp)
+		max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase(), p.R(), state, speeds[p.speed], comp)
 	return p.st.Status.Width(p.w).Render(truncate(left, p.w))
 }
 

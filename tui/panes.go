@@ -21,14 +21,14 @@ type frame struct {
 	s        *Session
 	pos      int
 	rp       replay
-	selected string   // the algorithm whose path and decisions stand out
-	visible  []string // algorithms shown
+	selected algos.Name   // the algorithm whose path and decisions stand out
+	visible  []algos.Name // algorithms shown
 	cursor   [2]int
 	focus    bool // the matrix has focus (arrows move its cursor)
 	pair     [2]int
 }
 
-func (f *frame) result(name string) (algos.Result, bool) {
+func (f *frame) result(name algos.Name) (algos.Result, bool) {
 	for _, r := range f.rp.results {
 		if r.Algorithm == name {
 			return r, true
@@ -77,24 +77,24 @@ func (p *matrixPane) View() string {
 	rows := p.hm.render(heatView{m: m, r: r, pos: f.pos, paths: paths, cursor: f.cursor, showCur: f.focus,
 		width: p.w - 8, height: p.h - 6, absScale: scaleOf(m, f.pos)})
 	// An axis under the cells marks the offline/online border and the current batch.
-	cols := min(m.T, p.w-8)
+	cols := min(m.Batches(), p.w-8)
 	axis := []rune(strings.Repeat("─", max(cols, 0)))
 	if cols > 0 {
-		axis[min(m.Off*cols/m.T, cols-1)] = '┊'
+		axis[min(m.Offline()*cols/m.Batches(), cols-1)] = '┊'
 		if f.pos >= 0 {
-			axis[min(f.pos*cols/m.T, cols-1)] = '▲'
+			axis[min(f.pos*cols/m.Batches(), cols-1)] = '▲'
 		}
 	}
 	lines := []string{"    " + strings.Join(rows, "\n    ")}
 	lines = append(lines, "    "+f.st.Dim.Render(string(axis)))
 	lines = append(lines, "    "+p.hm.legend(scaleOf(m, f.pos), p.w))
 	tp, t := f.cursor[0], f.cursor[1]
-	if f.focus && tp <= t && t < m.T && m.Cell(tp, t).Done && t <= f.pos {
+	if f.focus && tp <= t && t < m.Batches() && m.Cell(tp, t).Done && t <= f.pos {
 		c := m.Cell(tp, t)
 		lines = append(lines, fmt.Sprintf("    (t'=%d, t=%d)  A %.4g  B %.4g  C %.4g  error %.3f  query acc %s",
 			tp, t, c.A, c.B, c.C(), c.ErrorRate, fmtAcc(c.QueryAccuracy)))
 	} else {
-		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d  ▲ t=%d   m: cursor over the cells", m.Off-1, m.Off, m.T-1, max(f.pos, 0))))
+		lines = append(lines, f.st.Dim.Render(fmt.Sprintf("    offline 0..%d ┊ online %d..%d  ▲ t=%d   m: cursor over the cells", m.Offline()-1, m.Offline(), m.Batches()-1, max(f.pos, 0))))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -161,16 +161,16 @@ func (p *chartPane) View() string {
 		if !slices.Contains(f.visible, r.Algorithm) {
 			continue
 		}
-		names = append(names, r.Algorithm)
+		names = append(names, string(r.Algorithm))
 		ls := runes.ThinLineStyle
 		if r.Algorithm == f.selected {
 			ls = runes.ArcLineStyle
 		}
-		ch.SetDataSetStyles(r.Algorithm, ls, f.st.AlgoStyle(r.Algorithm))
+		ch.SetDataSetStyles(string(r.Algorithm), ls, f.st.AlgoStyle(r.Algorithm))
 		for i, v := range r.Strategy.Cumulative {
-			ch.PlotDataSet(r.Algorithm, canvas.Float64Point{X: float64(r.Strategy.Start + i), Y: v})
+			ch.PlotDataSet(string(r.Algorithm), canvas.Float64Point{X: float64(r.Strategy.Start + i), Y: v})
 		}
-		legend = append(legend, f.st.AlgoStyle(r.Algorithm).Render("━ "+algos.DisplayName(r.Algorithm)))
+		legend = append(legend, f.st.AlgoStyle(r.Algorithm).Render("━ "+r.Algorithm.Display()))
 	}
 	ch.DrawDataSets(names)
 	p.cache = ch.View() + "\n" + wrapJoin(legend, w)
@@ -237,7 +237,7 @@ func (p *timelinePane) View() string {
 		for _, t := range r.Strategy.Retrains {
 			marks[(t-off)*len(marks)/n] = '│'
 		}
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		}
@@ -389,10 +389,18 @@ func (p *tablePane) View() string {
 		return ""
 	}
 	var lines []string
+	// Warnings first: a small pane cuts its last lines, and these say when the numbers below
+	// stop meaning what they seem to.
+	for _, w := range algos.Warnings(f.s.Matrix, f.pos, f.rp.results) {
+		lines = append(lines, f.st.Retrain.Render("! "+w))
+	}
 	if f.rp.tuned != nil {
 		t := f.rp.tuned
-		lines = append(lines, fmt.Sprintf("tuned offline: theta %s  theta_c %s  period %.0f offset %.0f",
-			fmtInf(t["theta"]), fmtInf(t["theta_c"]), t["period"], t["offset"]))
+		period := fmt.Sprintf("period %.0f offset %.0f", t["period"], t["offset"])
+		if math.IsInf(t["period"], 1) {
+			period = "period +inf (never)"
+		}
+		lines = append(lines, fmt.Sprintf("tuned offline: theta %s  theta_c %s  %s", fmtInf(t["theta"]), fmtInf(t["theta_c"]), period))
 	}
 	if len(f.rp.results) == 0 {
 		if f.pos < f.s.Scenario.Offline-1 {
@@ -409,12 +417,12 @@ func (p *tablePane) View() string {
 		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
 			now = "RETRAIN"
 		}
-		// SCPE is undefined when the Oracle's cost is 0: the plain gap a - b stands in for it.
+		// SCPE is undefined when the Oracle's cost is <= 0: the plain gap a - b stands in for it.
 		scpe := fmt.Sprintf("gap %+.3g", r.Gap)
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
-		name := algos.DisplayName(r.Algorithm)
+		name := r.Algorithm.Display()
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		}
@@ -464,13 +472,13 @@ func explain(f *frame) string {
 	why := r.Strategy.Reasons[i]
 	verb, rest, found := strings.Cut(why, ": ")
 	if !found {
-		return fmt.Sprintf("%s at %d: %s", algos.DisplayName(r.Algorithm), f.pos, why)
+		return fmt.Sprintf("%s at %d: %s", r.Algorithm.Display(), f.pos, why)
 	}
 	switch verb {
 	case "retrain":
-		return fmt.Sprintf("%s retrained at %d: %s", algos.DisplayName(r.Algorithm), f.pos, rest)
+		return fmt.Sprintf("%s retrained at %d: %s", r.Algorithm.Display(), f.pos, rest)
 	case "keep":
-		return fmt.Sprintf("%s kept M_%d at %d: %s", algos.DisplayName(r.Algorithm), r.Strategy.Model[i], f.pos, rest)
+		return fmt.Sprintf("%s kept M_%d at %d: %s", r.Algorithm.Display(), r.Strategy.Model[i], f.pos, rest)
 	}
-	return fmt.Sprintf("%s at %d: %s", algos.DisplayName(r.Algorithm), f.pos, why)
+	return fmt.Sprintf("%s at %d: %s", r.Algorithm.Display(), f.pos, why)
 }

@@ -12,7 +12,7 @@ import (
 
 // handFrame is a frame over hand-built results (no engine): an online block starting at batch 2 of
 // 6, the view at batch 4.
-func handFrame(results []algos.Result, selected string) *frame {
+func handFrame(results []algos.Result, selected algos.Name) *frame {
 	s := &Session{Scenario: &scenarios.Scenario{Name: "hand", Batches: 6, Offline: 2}, Matrix: sim.NewMatrix(6, 2)}
 	return &frame{st: asciiStyles(), s: s, pos: 4, rp: replay{scale: 1, results: results},
 		selected: selected, visible: algos.Names}

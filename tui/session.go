@@ -149,7 +149,7 @@ type replay struct {
 }
 
 // evaluate replays every algorithm up to pos at the scaled retraining cost.
-func (s *Session) evaluate(pos int, scale float64, names []string) (replay, error) {
+func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
 	r := s.retrainCost(scale)
 	off := s.Scenario.Offline
@@ -159,8 +159,9 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 			c := algos.Costs{M: s.Matrix, R: r}
 			t := algos.TuneThreshold(c, 0, off-1, false)
 			ct := algos.TuneThreshold(c, 0, off-1, true)
-			p, o, _ := algos.TunePeriodic(c, 0, off-1)
-			s.tuned = map[string]float64{"theta": t.Value, "theta_c": ct.Value, "period": float64(p), "offset": float64(o)}
+			p, _ := algos.TunePeriodic(c, 0, off-1)
+			s.tuned = p.Params()
+			s.tuned["theta"], s.tuned["theta_c"] = t.Value, ct.Value
 			s.tunedScale = scale
 		}
 		rp.tuned = s.tuned
@@ -168,9 +169,9 @@ func (s *Session) evaluate(pos int, scale float64, names []string) (replay, erro
 	if pos >= off && s.Computed > pos {
 		// The Oracle is always replayed: its path is drawn and the table compares against it.
 		if !slices.Contains(names, "oracle") {
-			names = append([]string{"oracle"}, names...)
+			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
-		res, err := algos.Evaluate(s.Matrix, r, names, pos)
+		res, err := s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos)
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)
 		}

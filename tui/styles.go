@@ -27,7 +27,7 @@ type Styles struct {
 	Error     lipgloss.Style
 	Retrain   lipgloss.Style
 	Help      lipgloss.Style
-	Algo      map[string]lipgloss.Style
+	Algo      map[algos.Name]lipgloss.Style
 	// heat holds the diverging scale, from most negative to most positive (index len/2 is zero).
 	heat  []lipgloss.Color
 	extra map[int]lipgloss.Color
@@ -46,7 +46,7 @@ const (
 
 // NewStyles builds the styles for a renderer (lipgloss.DefaultRenderer() for a local terminal).
 func NewStyles(r *lipgloss.Renderer) *Styles {
-	s := &Styles{r: r, Mono: r.ColorProfile() == termenv.Ascii, Algo: map[string]lipgloss.Style{}, extra: map[int]lipgloss.Color{}}
+	s := &Styles{r: r, Mono: r.ColorProfile() == termenv.Ascii, Algo: map[algos.Name]lipgloss.Style{}, extra: map[int]lipgloss.Color{}}
 	s.Title = r.NewStyle().Bold(true)
 	border := lipgloss.RoundedBorder()
 	s.Pane = r.NewStyle().Border(border).BorderForeground(lipgloss.Color("240")).Padding(0, 1)
@@ -85,7 +85,7 @@ func (s *Styles) color(i int) (lipgloss.Color, bool) {
 }
 
 // AlgoStyle is an algorithm's colour.
-func (s *Styles) AlgoStyle(name string) lipgloss.Style {
+func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 	if st, ok := s.Algo[name]; ok {
 		return st
 	}

@@ -86,7 +86,7 @@ the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs 
 				return err
 			}
 			t0 := time.Now()
-			res, err := algos.Evaluate(m, algos.Constant(20), []string{"oracle", "cara-t", "cara-ct"}, m.T-1)
+			res, err := algos.Evaluate(m, algos.Constant(20), []algos.Name{algos.NameOracle, algos.NameCaraT, algos.NameCaraCT}, m.Batches()-1)
 			if err != nil {
 				return err
 			}

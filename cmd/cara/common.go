@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"strings"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,6 +24,8 @@ type scenarioFlags struct {
 	trees         int
 	seed          int64
 	r             float64
+	detectorReset string // --detector-reset; "" keeps the scenario's
+	notes         io.Writer
 }
 
 func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
@@ -32,6 +33,10 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
 		v, err := cmd.Flags().GetFloat64("max-work")
 		f.maxWork = v
+		if f.seed < 0 && cmd.Flags().Changed("seed") {
+			return usagef("--seed must be a whole number >= 0, got %d", f.seed)
+		}
+		f.notes = cmd.ErrOrStderr()
 		return err
 	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
@@ -44,11 +49,26 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	}
 }
 
+// registerDetectorReset adds --detector-reset to a command that replays the drift detectors.
+func (f *scenarioFlags) registerDetectorReset(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.detectorReset, "detector-reset", "", "never (the default: scikit-multiflow's usage) or on_retrain (reset ADWIN, DDM and Page-Hinkley whenever the model changes), replacing the scenario's detectors.reset")
+}
+
 // load reads the scenario, applies the flags and checks the work budget (--max-work).
 func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set})
 	if err != nil {
 		return nil, err
+	}
+	if f.notes != nil {
+		for _, n := range s.Notes {
+			fmt.Fprintln(f.notes, "cara: note:", n)
+		}
+	}
+	if f.detectorReset != "" {
+		if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(f.detectorReset); err != nil {
+			return nil, usagef("--detector-reset must be never or on_retrain, got %q", f.detectorReset)
+		}
 	}
 	if err := s.CheckBudget(f.maxWork, "--max-work"); err != nil {
 		return nil, err
@@ -110,74 +130,15 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 	return m, err
 }
 
-// num is a float that is null in JSON when it is NaN or infinite (JSON has no such numbers).
-type num float64
-
-func (n num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
-func (n *num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = num(math.NaN())
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = num(f)
-	return nil
-}
-
-func params(p map[string]float64) map[string]num {
-	if p == nil {
-		return nil
-	}
-	out := make(map[string]num, len(p))
-	for k, v := range p {
-		out[k] = num(v)
-	}
-	return out
-}
-
-// fmtNum prints a number for a table: "-" for undefined, "inf" for infinite.
-func fmtNum(f float64, prec int) string {
-	switch {
-	case math.IsNaN(f):
-		return "-"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%.*f", prec, f)
-}
-
-func fmtParams(p map[string]float64) string {
-	var parts []string
-	for _, k := range []string{"theta", "theta_c", "period", "offset"} {
-		if v, ok := p[k]; ok {
-			prec := 3
-			if k == "period" || k == "offset" {
-				prec = 0
-			}
-			parts = append(parts, k+"="+fmtNum(v, prec))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
 // writeOut writes to -o FILE (atomically: a temporary file renamed into place) or to stdout.
 func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return write(stdout)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".cara-*")
+	if err := checkOutputFile(path); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cara-*")
 	if err != nil {
 		return err
 	}
@@ -192,9 +153,16 @@ func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error 
 	return os.Rename(tmp.Name(), path)
 }
 
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, os.PathSeparator); i >= 0 {
-		return path[:i+1]
+// checkOutputFile refuses an output path that is a folder, or whose folder does not exist, before
+// any work is done.
+func checkOutputFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("-o %s is a folder; give a file name (e.g. %s)", path, filepath.Join(path, "out.json"))
 	}
-	return "."
+	if dir := filepath.Dir(path); dir != "." {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return usagef("-o %s: the folder %s does not exist", path, dir)
+		}
+	}
+	return nil
 }

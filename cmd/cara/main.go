@@ -74,6 +74,15 @@ bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are co
 	}
 	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
 	root.PersistentFlags().Float64("max-work", defaultMaxWork, "refuse scenarios whose batches x points x queries is over this (0: no limit)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if w, _ := cmd.Flags().GetInt("workers"); w < 0 {
+			return usagef("--workers must be >= 0 (0: all cores), got %d", w)
+		}
+		if m, _ := cmd.Flags().GetFloat64("max-work"); !(m >= 0) {
+			return usagef("--max-work must be >= 0 (0: no limit), got %v", m)
+		}
+		return nil
+	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetUsageTemplate(root.UsageTemplate() + exitStatusHelp)

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 )
 
 // cara runs the CLI in-process and returns stdout and the error.
@@ -55,8 +59,24 @@ func TestMatrixJSONContract(t *testing.T) {
 			From, To int
 			Kind     string
 		} `json:"drifts"`
+		Warnings []string `json:"warnings"`
 	}
 	decodeStrict(t, out, &m)
+	// A nearest-centroid model fits its own batch little better than the next: many cells of C
+	// are negative, and the warning gives their share, counted here from C itself.
+	neg, all := 0, 0
+	for tp := range m.C {
+		for tt := tp + 1; tt < len(m.C); tt++ {
+			all++
+			if *m.C[tp][tt] < 0 {
+				neg++
+			}
+		}
+	}
+	want := fmt.Sprintf("%.0f %% of the off-diagonal cells of C are negative", 100*float64(neg)/float64(all))
+	if 4*neg <= all || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], want) {
+		t.Errorf("warnings %q, want one starting %q (%d of %d negative)", m.Warnings, want, neg, all)
+	}
 	if m.Scenario != "small" || m.Batches != 12 || m.Offline != 4 || !(m.Gamma > 0) {
 		t.Fatalf("header: %+v", m)
 	}
@@ -101,9 +121,11 @@ type runContract struct {
 	Scenario    string   `json:"scenario"`
 	RetrainCost any      `json:"retrain_cost"`
 	Seeds       []uint64 `json:"seeds"`
+	Warnings    []string `json:"warnings"`
 	Runs        []struct {
-		Seed    uint64           `json:"seed"`
-		Results []resultContract `json:"results"`
+		Seed     uint64           `json:"seed"`
+		Warnings []string         `json:"warnings"`
+		Results  []resultContract `json:"results"`
 	} `json:"runs"`
 	Results []resultContract `json:"results"`
 }
@@ -148,6 +170,34 @@ func TestRunJSONContract(t *testing.T) {
 	if got := *multi.Results[2].StrategyCost; math.Abs(got-sum/3) > 1e-9 {
 		t.Errorf("mean strategy cost %v, runs average %v", got, sum/3)
 	}
+	// Means carry no retrain batches (each run has its own); theta is the mean of the runs';
+	// CARA-P's period and offset appear only when every seed chose the same.
+	for _, r := range multi.Results {
+		if r.Retrains != nil {
+			t.Errorf("%s: mean has retrains %v", r.Algorithm, r.Retrains)
+		}
+	}
+	theta := 0.0
+	for _, run := range multi.Runs {
+		if v := run.Results[1].Params["theta"]; v != nil {
+			theta += *v / 3
+		} else {
+			theta = math.Inf(1) // null stands for +Inf
+		}
+	}
+	if got := multi.Results[1].Params["theta"]; got == nil && !math.IsInf(theta, 1) || got != nil && math.Abs(*got-theta) > 1e-9 {
+		t.Errorf("mean theta %v, want %v", got, theta)
+	}
+	p0 := multi.Runs[0].Results[3].Params
+	same := true
+	for _, run := range multi.Runs {
+		p := run.Results[3].Params
+		same = same && fmt.Sprint(p["period"]) == fmt.Sprint(p0["period"]) && fmt.Sprint(p["offset"]) == fmt.Sprint(p0["offset"])
+	}
+	_, has := multi.Results[3].Params["period"]
+	if has != same {
+		t.Errorf("CARA-P mean params %v; every seed the same: %v", multi.Results[3].Params, same)
+	}
 }
 
 func TestRunTableShowsUndefinedSCPE(t *testing.T) {
@@ -160,19 +210,11 @@ func TestRunTableShowsUndefinedSCPE(t *testing.T) {
 	if strings.Contains(out, "NaN") || !strings.Contains(out, "Oracle") {
 		t.Errorf("table:\n%s", out)
 	}
-	if fmtNum(math.NaN(), 2) != "-" || fmtNum(math.Inf(1), 2) != "inf" {
-		t.Error("fmtNum does not mark undefined and infinite values")
-	}
 }
 
-func readLines(t *testing.T, path string) []sweepRow {
+func readLines(t *testing.T, path string) []experiment.SweepRow {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, _, err := readRows(f, path, false)
+	rows, err := readSweepFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,23 +244,23 @@ func TestSweepResumeShardMerge(t *testing.T) {
 	if len(resumed) != 72 {
 		t.Fatalf("resumed file has %d rows, want 72", len(resumed))
 	}
-	sortRows(resumed)
-	sortRows(rows)
+	experiment.SortRows(resumed)
+	experiment.SortRows(rows)
 	for i := range rows {
-		if keyOf(rows[i]) != keyOf(resumed[i]) || rows[i].StrategyCost != resumed[i].StrategyCost {
+		if rows[i].Key() != resumed[i].Key() || rows[i].StrategyCost != resumed[i].StrategyCost {
 			t.Fatalf("row %d differs after resume: %+v vs %+v", i, rows[i], resumed[i])
 		}
 	}
 	// Shards: three disjoint parts that merge into the full sweep.
 	var parts []string
-	seen := map[rowKey]int{}
+	seen := map[experiment.RowKey]int{}
 	for i := 1; i <= 3; i++ {
 		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
 		if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range readLines(t, p) {
-			seen[keyOf(r)]++
+			seen[r.Key()]++
 		}
 		parts = append(parts, p)
 	}
@@ -259,6 +301,15 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", small, "-R", "-1"}, "-R must be a number >= 0, got -1"},
 		{[]string{"play", small}, "the terminal UI needs a terminal"},
 		{[]string{"run", "covcon-d", "--max-work", "1e6"}, "covcon-d is too big for this machine's budget: 100 batches x 1000 points x 100 queries = 1e+07, over the limit of 1e+06; raise it with --max-work 1e+07"},
+		// Issue 13, section 4.
+		{[]string{"run", small, "--seed", "-1"}, "--seed must be a whole number >= 0, got -1"},
+		{[]string{"run", small, "--workers", "-2"}, "--workers must be >= 0 (0: all cores), got -2"},
+		{[]string{"run", small, "--max-work", "-5"}, "--max-work must be >= 0 (0: no limit), got -5"},
+		{[]string{"matrix", small, "-o", os.TempDir()}, "-o " + os.TempDir() + " is a folder; give a file name"},
+		{[]string{"matrix", small, "-o", filepath.Join(os.TempDir(), "no-such-folder-x", "m.json")}, "the folder " + filepath.Join(os.TempDir(), "no-such-folder-x") + " does not exist"},
+		{[]string{"sweep", small, "-o", os.TempDir()}, "-o " + os.TempDir() + " is a folder"},
+		{[]string{"merge", "-o", os.TempDir(), small}, "-o " + os.TempDir() + " is a folder"},
+		{[]string{"run", small, "--detector-reset", "always"}, `--detector-reset must be never or on_retrain, got "always"`},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
@@ -267,8 +318,10 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 	var ue usageError
-	if _, err := cara(t, "run", small, "--seeds", "0"); !errors.As(err, &ue) {
-		t.Errorf("--seeds 0 is not a usage error: %v", err)
+	for _, args := range [][]string{{"run", small, "--seeds", "0"}, {"run", small, "--seed", "-1"}, {"run", small, "--workers", "-1"}} {
+		if _, err := cara(t, args...); !errors.As(err, &ue) {
+			t.Errorf("%v is not a usage error: %v", args, err)
+		}
 	}
 }
 
@@ -295,11 +348,150 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-func TestCostTextJSON(t *testing.T) {
-	for in, want := range map[costText]string{"20": "20", "0.5": "0.5", "10 + 5*sin(t/10)": `"10 + 5*sin(t/10)"`} {
-		b, err := json.Marshal(in)
-		if err != nil || string(b) != want {
-			t.Errorf("%q: %s %v, want %s", in, b, err, want)
+// --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
+// each seed's offline block alone, which gives the full matrix's R_max bit for bit).
+func TestSweepOneGridOverSeeds(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "auto.jsonl")
+	if _, err := cara(t, "sweep", small, "--seeds", "3", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	s, err := (&scenarioFlags{seed: -1, r: math.NaN()}).load(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmax := 0.0
+	for i := range 3 {
+		full, err := computeMatrix(context.Background(), s, s.Seed+uint64(i), 1, false, 0, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
+		off, err := experiment.OfflineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := algos.RMax(full), algos.RMax(off); a != b {
+			t.Errorf("seed %d: R_max %v from the full matrix, %v from the offline block", i, a, b)
+		}
+		rmax = max(rmax, algos.RMax(full))
+	}
+	costs := map[uint64][]float64{}
+	for _, r := range readLines(t, out) {
+		if r.Algorithm == "oracle" {
+			costs[r.Seed] = append(costs[r.Seed], r.RetrainCost)
+		}
+	}
+	if len(costs) != 3 {
+		t.Fatalf("%d seeds", len(costs))
+	}
+	for seed, c := range costs {
+		slices.Sort(c)
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
+			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, experiment.AutoSteps, rmax)
+		}
+	}
+}
+
+// stillScenario writes a stream that never changes (the same points, a static concept, no noise):
+// every cell of C is 0, and R is r.
+func stillScenario(t *testing.T, dir string, r float64) string {
+	t.Helper()
+	path := filepath.Join(dir, "still.yaml")
+	src := fmt.Sprintf(`name: still
+batches: 8
+offline: 4
+data: {size: 60, features: 2, uniform: {low: 0, high: 1}, label: "x2 > x1", resample: false}
+queries: {size: 10, uniform: {low: 0, high: 1}}
+model: {nearest_centroid: {}}
+retrain_cost: %v
+`, r)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On a stream that never changes no retrain pays at any R, and the sweep says so in its rows and
+// on stderr.
+func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
+	dir := t.TempDir()
+	scenario := stillScenario(t, dir, 1)
+	out := filepath.Join(dir, "still.jsonl")
+	root := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"sweep", scenario, "-o", out})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const want = "R_max is about 0 (0): no retrain pays on the offline block at any R; pass --costs FROM:TO:N"
+	if !strings.Contains(stderr.String(), "cara: warning: "+want) {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	for _, r := range readLines(t, out) {
+		if !slices.Contains(r.Warnings, want) {
+			t.Fatalf("row without the warning: %+v", r)
+		}
+	}
+}
+
+// SCPE is null and warned about whenever the Oracle's cost is <= 0; the gap is always given.
+func TestRunWarnsWhenOracleCostIsNotPositive(t *testing.T) {
+	dir := t.TempDir()
+	scenario := stillScenario(t, dir, 0)
+	out, err := cara(t, "run", scenario, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r runContract
+	decodeStrict(t, out, &r)
+	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "the Oracle's cost is 0 (<= 0): SCPE is undefined and reported as null") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	for _, x := range r.Results {
+		if x.SCPE != nil || x.Gap == nil {
+			t.Errorf("%s: SCPE %v gap %v", x.Algorithm, x.SCPE, x.Gap)
+		}
+	}
+	table, err := cara(t, "run", scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table, "\nwarning: the Oracle's cost is 0 (<= 0)") {
+		t.Errorf("table without the warning under it:\n%s", table)
+	}
+}
+
+// --detector-reset replaces the scenario's detectors.reset: on_retrain from the flag gives the
+// file's on_retrain results, and on small the never-reset ADWIN retrains more (it also detects
+// the drop in error after its own retrains).
+func TestDetectorResetFlag(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withReset := filepath.Join(dir, "reset.yaml")
+	os.WriteFile(withReset, append(src, []byte("detectors: {reset: on_retrain}\n")...), 0o644)
+	adwin := func(args ...string) float64 {
+		out, err := cara(t, append([]string{"run", "--format", "json", "--seeds", "3"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r runContract
+		decodeStrict(t, out, &r)
+		for _, x := range r.Results {
+			if x.Algorithm == "adwin" {
+				return x.RetrainCount
+			}
+		}
+		t.Fatal("no adwin")
+		return 0
+	}
+	def, flag, file := adwin(small), adwin(small, "--detector-reset", "on_retrain"), adwin(withReset)
+	back := adwin(withReset, "--detector-reset", "never")
+	if flag != file || back != def || !(def > flag) {
+		t.Errorf("ADWIN mean retrains: default %v, flag on_retrain %v, file on_retrain %v, file overridden to never %v", def, flag, file, back)
 	}
 }

@@ -26,14 +26,12 @@ func newPlotCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			file, err := os.Open(args[0])
+			rows, err := readSweepFile(args[0])
 			if err != nil {
 				return err
 			}
-			rows, err := figures.ReadSweep(file, args[0])
-			file.Close()
-			if err != nil {
-				return err
+			if len(rows) == 0 {
+				return fmt.Errorf("%s: no sweep lines", args[0])
 			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
@@ -63,10 +61,10 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 	var paths []figures.Path
 	var oracle algos.Strategy
 	for _, r := range res {
-		if r.Algorithm == "oracle" {
+		if r.Algorithm == algos.NameOracle {
 			oracle = r.Strategy
 		}
-		if r.Algorithm == "oracle" || r.Algorithm == "cara-t" {
+		if r.Algorithm == algos.NameOracle || r.Algorithm == algos.NameCaraT {
 			paths = append(paths, figures.Path{Algorithm: r.Algorithm, Strategy: r.Strategy})
 		}
 	}
@@ -76,7 +74,7 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 		return files, err
 	}
 	files = append(files, p)
-	r0 := s.RetrainCost(m.Off)
+	r0 := s.RetrainCost(m.Offline())
 	if p, err = figures.CumulativeFigure(s.Name, r0, res, dir, s.Name+"-cumulative", f); err != nil {
 		return files, err
 	}
@@ -90,7 +88,7 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 	}
 	var frames []figures.BatchFrame
 	for k := range 6 {
-		t := m.Off + k*(m.T-1-m.Off)/5
+		t := m.Offline() + k*(m.Batches()-1-m.Offline())/5
 		b, err := st.Batch(t)
 		if err != nil {
 			return files, err

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -32,22 +33,13 @@ func TestDeterministicAcrossProcesses(t *testing.T) {
 		t.Skip("runs the binary 33 times")
 	}
 	bin := buildCara(t)
-	data := filepath.Join("..", "..", "..", "shared", "data")
 	for _, info := range scenarios.Embedded() {
 		args := []string{"run", info.Name, "--format", "json"}
 		s, err := scenarios.Load(info.Name, scenarios.Options{})
-		if err != nil && strings.Contains(err.Error(), "not found") {
-			if _, serr := os.Stat(data); serr != nil {
-				t.Logf("%s skipped: no data", info.Name)
-				continue
-			}
-			args = append(args, "--data", filepath.Join(data, info.Name+".csv"))
-		} else if err != nil {
+		if err != nil {
 			t.Fatal(err)
-		} else if s.Model.Name() == "random_forest" {
-			args = append(args, "--trees", "2")
 		}
-		if len(args) > 4 && args[4] == "--data" {
+		if s.Model.Name() == "random_forest" {
 			args = append(args, "--trees", "2")
 		}
 		var first []byte
@@ -101,9 +93,7 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		t.Error("the interrupted sweep left a torn last line")
 	}
-	f, _ := os.Open(out)
-	partial, _, err := readRows(f, out, false)
-	f.Close()
+	partial, err := readSweepFile(out)
 	if err != nil {
 		t.Fatalf("the interrupted file is not valid: %v", err)
 	}
@@ -113,18 +103,16 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if res, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 		t.Fatalf("resume: %v\n%s", err, res)
 	}
-	f, _ = os.Open(out)
-	rows, _, err := readRows(f, out, false)
-	f.Close()
+	rows, err := readSweepFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[rowKey]bool{}
+	seen := map[experiment.RowKey]bool{}
 	for _, r := range rows {
-		if seen[keyOf(r)] {
-			t.Fatalf("row %v twice after resuming", keyOf(r))
+		if seen[r.Key()] {
+			t.Fatalf("row %v twice after resuming", r.Key())
 		}
-		seen[keyOf(r)] = true
+		seen[r.Key()] = true
 	}
 	if len(rows) != 3*10*9 {
 		t.Errorf("%d rows after resuming, want 3 seeds x 10 costs x 9 algorithms = 270 (interrupted at %d)", len(rows), len(partial))

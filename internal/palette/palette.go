@@ -3,21 +3,23 @@
 // of algos.Names.
 package palette
 
-// hex maps an algorithm name to its colour.
-var hex = map[string]string{
-	"oracle":       "#CC79A7", // reddish purple
-	"cara-t":       "#D55E00", // vermillion: the paper draws CARA-T in red
-	"cara-ct":      "#E69F00", // orange
-	"cara-p":       "#F0E442", // yellow
-	"never":        "#999999", // grey
-	"markov":       "#56B4E9", // sky blue
-	"adwin":        "#0072B2", // blue
-	"ddm":          "#009E73", // bluish green
-	"page-hinkley": "#A6761D", // brown
+import "github.com/cara-sim/cara/algos"
+
+// hex maps an algorithm to its colour.
+var hex = map[algos.Name]string{
+	algos.NameOracle:      "#CC79A7", // reddish purple
+	algos.NameCaraT:       "#D55E00", // vermillion: the paper draws CARA-T in red
+	algos.NameCaraCT:      "#E69F00", // orange
+	algos.NameCaraP:       "#F0E442", // yellow
+	algos.NameNever:       "#999999", // grey
+	algos.NameMarkov:      "#56B4E9", // sky blue
+	algos.NameADWIN:       "#0072B2", // blue
+	algos.NameDDM:         "#009E73", // bluish green
+	algos.NamePageHinkley: "#A6761D", // brown
 }
 
 // Hex returns the colour of an algorithm as "#RRGGBB" ("#777777" for an unknown name).
-func Hex(name string) string {
+func Hex(name algos.Name) string {
 	if h, ok := hex[name]; ok {
 		return h
 	}
@@ -25,7 +27,7 @@ func Hex(name string) string {
 }
 
 // RGB returns the colour of an algorithm as 8-bit components.
-func RGB(name string) (r, g, b uint8) {
+func RGB(name algos.Name) (r, g, b uint8) {
 	var v [3]uint8
 	h := Hex(name)
 	for i := range v {

@@ -1,10 +1,14 @@
 package palette
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cara-sim/cara/algos"
+)
 
 func TestRGB(t *testing.T) {
 	tests := []struct {
-		name    string
+		name    algos.Name
 		r, g, b uint8
 	}{
 		{"cara-t", 0xD5, 0x5E, 0x00},
@@ -20,7 +24,7 @@ func TestRGB(t *testing.T) {
 }
 
 func TestDistinct(t *testing.T) {
-	seen := map[string]string{}
+	seen := map[string]algos.Name{}
 	for name, h := range hex {
 		if other, ok := seen[h]; ok {
 			t.Errorf("%s and %s share colour %s", name, other, h)

@@ -1,0 +1,53 @@
+package algos
+
+import (
+	"fmt"
+	"math"
+)
+
+// negativeShare is the share of negative off-diagonal cells above which a matrix is flagged. Some
+// negative cells are normal (a model a little worse on its own batch than on the next, by chance);
+// past a quarter of them, the model fits its own batches badly and C stops measuring staleness.
+const negativeShare = 0.25
+
+// Warnings says where results stop meaning what they seem to: the matrix's warnings over the
+// columns 0..end (MatrixWarnings) followed by those of the results (ResultWarnings). Each is one
+// sentence for a person; none means all is well. The player, the tables and the JSON outputs all
+// show these.
+func Warnings(m Matrix, end int, res []Result) []string {
+	return append(MatrixWarnings(m, end), ResultWarnings(res)...)
+}
+
+// MatrixWarnings flags a cost matrix whose off-diagonal cells (columns up to end, computed ones
+// only) are negative in more than a quarter of the cases.
+func MatrixWarnings(m Matrix, end int) []string {
+	neg, all := 0, 0
+	for t := 1; t <= end && t < m.Batches(); t++ {
+		for tp := range t {
+			v := m.Staleness(tp, t)
+			if math.IsNaN(v) {
+				continue
+			}
+			all++
+			if v < 0 {
+				neg++
+			}
+		}
+	}
+	if all == 0 || float64(neg) <= negativeShare*float64(all) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%.0f %% of the off-diagonal cells of C are negative: the model fits its own batch worse than later ones, so C no longer measures staleness",
+		100*float64(neg)/float64(all))}
+}
+
+// ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0.
+func ResultWarnings(res []Result) []string {
+	for _, r := range res {
+		if r.Algorithm == NameOracle && !(r.Strategy.Cost() > 0) {
+			return []string{fmt.Sprintf("the Oracle's cost is %.4g (<= 0): SCPE is undefined and reported as null; the gap (cost - Oracle) stands in for it",
+				r.Strategy.Cost())}
+		}
+	}
+	return nil
+}

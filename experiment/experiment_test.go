@@ -1,0 +1,328 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+func TestMeanParams(t *testing.T) {
+	p := func(kv ...float64) map[string]Num {
+		m := map[string]Num{}
+		for i, k := range []string{"theta", "theta_c", "period", "offset"} {
+			if i < len(kv) {
+				m[k] = Num(kv[i])
+			}
+		}
+		return m
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	// Thresholds average; (p, o) shown only when every seed agrees: (3, 1) twice.
+	got := MeanParams([]Result{{Params: p(1, 2, 3, 1)}, {Params: p(3, 4, 3, 1)}})
+	if got["theta"] != 2 || got["theta_c"] != 3 || got["period"] != 3 || got["offset"] != 1 {
+		t.Errorf("agreeing seeds: %v", got)
+	}
+	// Periods 3 and 2 (offsets 1 and 1): no period, no offset. A seed with theta +Inf: mean +Inf.
+	got = MeanParams([]Result{{Params: p(1, 2, 3, 1)}, {Params: p(inf, 4, 2, 1)}})
+	if _, ok := got["period"]; ok || !math.IsInf(float64(got["theta"]), 1) {
+		t.Errorf("disagreeing seeds: %v", got)
+	}
+	// Never (period +Inf, offset undefined) on every seed is an agreement.
+	got = MeanParams([]Result{{Params: map[string]Num{"period": Num(inf), "offset": Num(nan)}}, {Params: map[string]Num{"period": Num(inf), "offset": Num(nan)}}})
+	if !math.IsInf(float64(got["period"]), 1) || !math.IsNaN(float64(got["offset"])) {
+		t.Errorf("never on every seed: %v", got)
+	}
+	if got := MeanParams([]Result{{}, {}}); got != nil {
+		t.Errorf("no params: %v", got)
+	}
+}
+
+func TestCostTextJSON(t *testing.T) {
+	for in, want := range map[CostText]string{"20": "20", "0.5": "0.5", "10 + 5*sin(t/10)": `"10 + 5*sin(t/10)"`} {
+		b, err := json.Marshal(in)
+		if err != nil || string(b) != want {
+			t.Errorf("%q: %s %v, want %s", in, b, err, want)
+		}
+		var back CostText
+		if err := json.Unmarshal(b, &back); err != nil || back != in {
+			t.Errorf("%s read back as %q, %v", b, back, err)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{math.NaN(), "-"}, {math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {1.23456, "1.23"}} {
+		if got := FormatNum(tc.v, 2); got != tc.want {
+			t.Errorf("FormatNum(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	p := map[string]Num{"offset": 2, "theta": 1.5, "period": Num(math.Inf(1))}
+	if got := FormatParams(p); got != "theta=1.500 period=inf offset=2" {
+		t.Errorf("FormatParams = %q", got)
+	}
+}
+
+// The mean and spread over seeds are the population mean and standard deviation of the defined
+// values: 1, 2 and 6 (NaN left out) have mean 3 and deviation sqrt(14/3).
+func TestMeanOf(t *testing.T) {
+	rs := []Result{{Algorithm: algos.NameCaraT, StrategyCost: 1, SCPE: Num(math.NaN())}, {StrategyCost: 2, SCPE: 4}, {StrategyCost: 6, SCPE: 8}}
+	m := MeanOf(rs)
+	if m.StrategyCost != 3 || math.Abs(float64(m.Spread.StrategyCost)-math.Sqrt(14.0/3)) > 1e-15 {
+		t.Errorf("strategy cost %v ± %v, want 3 ± %v", m.StrategyCost, m.Spread.StrategyCost, math.Sqrt(14.0/3))
+	}
+	if m.SCPE != 6 || m.Spread.SCPE != 2 || m.Retrains != nil || m.Algorithm != algos.NameCaraT {
+		t.Errorf("SCPE %v ± %v, retrains %v", m.SCPE, m.Spread.SCPE, m.Retrains)
+	}
+}
+
+const rowsText = `{"scenario":"s","seed":1,"retrain_cost":1,"algorithm":"oracle","strategy_cost":3,"scpe":0,"gap":0,"query_accuracy":0.9,"retrains":2,"retrain_batches":[4,6],"params":null,"offline_cost":null}
+{"scenario":"s","seed":1,"retrain_cost":1,"algorithm":"cara-t","strategy_cost":6,"scpe":20,"gap":1,"query_accuracy":null,"retrains":1,"retrain_batches":[5],"params":{"theta":null},"offline_cost":4,"warnings":["w"]}
+`
+
+// Rows round-trip byte for byte (nulls included), with or without the warnings field; a torn
+// last line is dropped when resuming and an error otherwise; a bad line is named.
+func TestRowsReadWrite(t *testing.T) {
+	rows, good, err := ReadRows(strings.NewReader(rowsText+"\n"), "r.jsonl", false)
+	if err != nil || len(rows) != 2 || good != int64(len(rowsText)+1) {
+		t.Fatalf("%d rows, good %d, %v", len(rows), good, err)
+	}
+	if !math.IsNaN(float64(rows[1].QueryAccuracy)) || rows[1].Params["theta"].Defined() || rows[1].Warnings[0] != "w" {
+		t.Errorf("row 2: %+v", rows[1])
+	}
+	var buf bytes.Buffer
+	rows[0].Warnings = []string{}
+	if err := WriteRows(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(rowsText, `"offline_cost":null}`, `"offline_cost":null,"warnings":[]}`, 1)
+	if buf.String() != want {
+		t.Errorf("written:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	torn := rowsText + `{"scenario":"s","se`
+	rows, good, err = ReadRows(strings.NewReader(torn), "r.jsonl", true)
+	if err != nil || len(rows) != 2 || good != int64(len(rowsText)) {
+		t.Errorf("torn, resuming: %d rows, good %d, %v", len(rows), good, err)
+	}
+	if _, _, err := ReadRows(strings.NewReader(torn), "r.jsonl", false); err == nil || !strings.HasPrefix(err.Error(), "r.jsonl:3: not a sweep line") {
+		t.Errorf("torn, reading: %v", err)
+	}
+	for in, want := range map[string]string{
+		`{"seed": 1}`: "r.jsonl:1: not a sweep line: scenario and algorithm are required",
+		`{"scenario":"s","algorithm":"x","colour":1}`: `r.jsonl:1: not a sweep line: json: unknown field "colour"`,
+	} {
+		if _, _, err := ReadRows(strings.NewReader(in+"\n"), "r.jsonl", false); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", in, err, want)
+		}
+	}
+}
+
+// Merge keeps the first of duplicate rows and sorts by scenario, seed, cost and display order.
+func TestMerge(t *testing.T) {
+	row := func(seed uint64, r float64, a algos.Name, cost float64) SweepRow {
+		return SweepRow{Scenario: "s", Seed: seed, RetrainCost: r, Algorithm: a, StrategyCost: Num(cost)}
+	}
+	a := []SweepRow{row(2, 1, algos.NameCaraT, 1), row(1, 2, algos.NameOracle, 2)}
+	b := []SweepRow{row(2, 1, algos.NameCaraT, 99), row(2, 1, algos.NameOracle, 3), row(1, 1, algos.NameDDM, 4)}
+	got := Merge(a, b)
+	var costs []Num
+	for _, r := range got {
+		costs = append(costs, r.StrategyCost)
+	}
+	if !slices.Equal(costs, []Num{4, 2, 3, 1}) {
+		t.Errorf("merged costs %v, want [4 2 3 1]", costs)
+	}
+}
+
+func TestCostsAndShards(t *testing.T) {
+	c, err := ParseCosts("1:3:5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := c.Grid(nil, 0); !slices.Equal(got, []float64{1, 1.5, 2, 2.5, 3}) || w != "" {
+		t.Errorf("1:3:5 = %v %q", got, w)
+	}
+	auto, _ := ParseCosts("auto")
+	auto.N = 4
+	// One grid from the largest R_max: 8 over (0, 8] in 4 steps.
+	if got, w := auto.Grid([]float64{3, 8, 5}, 1); !slices.Equal(got, []float64{2, 4, 6, 8}) || w != "" {
+		t.Errorf("auto = %v %q", got, w)
+	}
+	if _, w := auto.Grid([]float64{1e-9, 0}, 10); !strings.HasPrefix(w, "R_max is about 0 (1e-09)") {
+		t.Errorf("tiny R_max: warning %q", w)
+	}
+	for _, bad := range []string{"1:2", "2:1:3", "0:1:0", "a:b:c"} {
+		if _, err := ParseCosts(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	sh, err := ParseShard("2/3")
+	if err != nil || !sh.Has(1) || !sh.Has(4) || sh.Has(2) {
+		t.Errorf("2/3: %+v %v", sh, err)
+	}
+	for _, bad := range []string{"0/3", "4/3", "1/0", "1/2/3", "02/3"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// small is a scenario that computes in milliseconds.
+const small = `name: small
+seed: 3
+batches: 12
+offline: 4
+data:
+  size: 100
+  features: 2
+  gaussian: {mean: "0.4 + 0.02*t", std: 0.2}
+  concepts:
+    - {at: 0, label: "x2 > x1"}
+    - {at: 6, label: "x2 < x1"}
+queries: {size: 20, gaussian: {mean: 0.5, std: 0.1}}
+model: {nearest_centroid: {}}
+retrain_cost: 0.5
+`
+
+func loadSmall(t *testing.T) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.Parse("small.yaml", []byte(small), "", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func plainMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
+	cfg, err := s.Config(seed)
+	if err != nil {
+		return nil, err
+	}
+	return sim.Run(ctx, cfg, nil)
+}
+
+// A run over three seeds: each seed's results as algos.Evaluate gives them, the means their means,
+// and the JSON reads back as it was written.
+func TestRunSeeds(t *testing.T) {
+	s := loadSmall(t)
+	var hooked []uint64
+	run, err := RunSeeds(context.Background(), s, 3, plainMatrix, func(seed uint64, m *sim.Matrix, res []algos.Result) error {
+		hooked = append(hooked, seed)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(hooked, []uint64{3, 4, 5}) || !slices.Equal(run.Seeds, hooked) || len(run.Runs) != 3 {
+		t.Fatalf("seeds %v, hooked %v, %d runs", run.Seeds, hooked, len(run.Runs))
+	}
+	m, _ := plainMatrix(context.Background(), s, 4)
+	res, _ := algos.Evaluate(m, s.RetrainCost, s.Algorithms, m.Batches()-1)
+	for i, r := range res {
+		if got := run.Runs[1].Results[i]; got.StrategyCost != Num(r.Strategy.Cost()) || !slices.Equal(got.Retrains, append([]int{}, r.Strategy.Retrains...)) {
+			t.Errorf("seed 4 %s: %+v", r.Algorithm, got)
+		}
+	}
+	var buf bytes.Buffer
+	if err := run.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadRun(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	back.WriteJSON(&again)
+	if again.String() != buf.String() {
+		t.Error("the run JSON does not read back as written")
+	}
+}
+
+// A sweep written in two shards equals the whole sweep; a second run adds nothing.
+func TestSweepShards(t *testing.T) {
+	s := loadSmall(t)
+	dir := t.TempDir()
+	offline := func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
+		return OfflineMatrix(ctx, s, seed, 1)
+	}
+	sweep := func(out string, sh Shard) []SweepRow {
+		sw := Sweep{Scenario: s, Seeds: 2, Costs: CostSpec{Auto: true, N: 3}, Shard: sh, Out: out, Matrix: plainMatrix, Offline: offline}
+		if _, err := sw.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(out)
+		defer f.Close()
+		rows, _, err := ReadRows(f, out, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	whole := sweep(filepath.Join(dir, "whole.jsonl"), Shard{1, 1})
+	if len(whole) != 2*3*9 {
+		t.Fatalf("%d rows, want 54", len(whole))
+	}
+	parts := Merge(sweep(filepath.Join(dir, "a.jsonl"), Shard{1, 2}), sweep(filepath.Join(dir, "b.jsonl"), Shard{2, 2}))
+	SortRows(whole)
+	var a, b bytes.Buffer
+	WriteRows(&a, whole)
+	WriteRows(&b, parts)
+	if a.String() != b.String() {
+		t.Error("two shards merged differ from the whole sweep")
+	}
+	if again := sweep(filepath.Join(dir, "whole.jsonl"), Shard{1, 1}); len(again) != len(whole) {
+		t.Errorf("a second run left %d rows, want %d", len(again), len(whole))
+	}
+}
+
+// The paper's tables load, and the verdicts are majorities over the scenarios run: a claim that
+// holds on 2 of 3 scenarios agrees, on 1 of 3 it does not.
+func TestVerdicts(t *testing.T) {
+	p, err := Paper()
+	if err != nil || p.SCPE["covcon-d"][algos.NameCaraT] != 17.72 || p.Retrains["electricity"][algos.NameADWIN] != 20 {
+		t.Fatalf("paper tables: %v %v", p.SCPE["covcon-d"], err)
+	}
+	means := func(v map[algos.Name]Num) map[algos.Name]Num { return v }
+	r := &Reproduction{order: []string{"a", "b", "c"},
+		SCPE: Means{
+			"a": means(map[algos.Name]Num{algos.NameCaraT: 1, algos.NameCaraCT: 2, algos.NameCaraP: 3, algos.NameNever: 4, algos.NameMarkov: 5, algos.NameADWIN: 6, algos.NameDDM: 7}),
+			"b": means(map[algos.Name]Num{algos.NameCaraT: 1, algos.NameCaraCT: 2, algos.NameCaraP: 3, algos.NameNever: 4, algos.NameMarkov: 5, algos.NameADWIN: 6, algos.NameDDM: 7}),
+			"c": means(map[algos.Name]Num{algos.NameCaraT: 9, algos.NameCaraCT: 8, algos.NameCaraP: 7, algos.NameNever: 0, algos.NameMarkov: 5, algos.NameADWIN: 6, algos.NameDDM: 7}),
+		},
+		Retrains: Means{
+			"a": means(map[algos.Name]Num{algos.NameOracle: 1, algos.NameADWIN: 9, algos.NameDDM: 2}),
+			"b": means(map[algos.Name]Num{algos.NameOracle: 1, algos.NameADWIN: 1, algos.NameDDM: 9}),
+			"c": means(map[algos.Name]Num{algos.NameOracle: 1, algos.NameADWIN: 2, algos.NameDDM: 9}),
+		},
+		QueryAccuracy: Means{},
+	}
+	v := r.verdicts()
+	want := map[string]string{
+		"A CARA variant has the lowest SCPE of all algorithms on most datasets (8.1)": "true on 2 of 3: a, b",
+		"CARA-T has the lowest SCPE among the CARA variants on most datasets (8.1)":   "true on 2 of 3: a, b",
+		"ADWIN retrains most (table 4)":                                               "false on 1 of 3: a",
+	}
+	for _, x := range v {
+		if w, ok := want[x.Claim]; ok {
+			if got := strings.Join([]string{map[bool]string{true: "true", false: "false"}[x.Agrees], x.Detail}, " "); got != w {
+				t.Errorf("%s: %s, want %s", x.Claim, got, w)
+			}
+			delete(want, x.Claim)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("claims not checked: %v", want)
+	}
+}

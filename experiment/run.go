@@ -1,0 +1,293 @@
+package experiment
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+// Result is one algorithm's outcome in `cara run --format json` (the README's contract). A mean
+// over seeds has no retrain batches (Retrains nil: left out; each run has its own) and a Spread.
+type Result struct {
+	Algorithm     algos.Name     `json:"algorithm"`
+	StrategyCost  Num            `json:"strategy_cost"`
+	SCPE          Num            `json:"scpe"`
+	Gap           Num            `json:"gap"`
+	QueryAccuracy Num            `json:"query_accuracy"`
+	Retrains      []int          `json:"retrains,omitzero"`
+	RetrainCount  Num            `json:"retrain_count"`
+	Params        map[string]Num `json:"params"`
+	OfflineCost   Num            `json:"offline_cost"`
+	Spread        *Spread        `json:"spread,omitempty"`
+}
+
+// Spread is the population standard deviation over seeds of a mean Result's numbers.
+type Spread struct {
+	StrategyCost  Num `json:"strategy_cost"`
+	SCPE          Num `json:"scpe"`
+	Gap           Num `json:"gap"`
+	QueryAccuracy Num `json:"query_accuracy"`
+	RetrainCount  Num `json:"retrain_count"`
+}
+
+// ResultOf is an algorithm's evaluation as the contract writes it.
+func ResultOf(r algos.Result) Result {
+	retrains := r.Strategy.Retrains
+	if retrains == nil {
+		retrains = []int{}
+	}
+	return Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
+		QueryAccuracy: Num(r.QueryAccuracy), Retrains: retrains, RetrainCount: Num(len(retrains)),
+		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost)}
+}
+
+// CostText is a retraining cost as the scenario writes it: a JSON number when it is one, else the
+// expression of t as a string.
+type CostText string
+
+// MarshalJSON implements json.Marshaler.
+func (c CostText) MarshalJSON() ([]byte, error) {
+	if f, err := strconv.ParseFloat(string(c), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return json.Marshal(f)
+	}
+	return json.Marshal(string(c))
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *CostText) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case float64:
+		*c = CostText(strconv.FormatFloat(x, 'g', -1, 64))
+	case string:
+		*c = CostText(x)
+	default:
+		return fmt.Errorf("retrain_cost must be a number or a string, got %s", b)
+	}
+	return nil
+}
+
+// SeedRun is one seed's results in a run over several seeds.
+type SeedRun struct {
+	Seed     uint64   `json:"seed"`
+	Warnings []string `json:"warnings"`
+	Results  []Result `json:"results"`
+}
+
+// Run is the contract of `cara run --format json`: with one seed, Results are that seed's; with
+// several, Runs holds each seed's and Results their means.
+type Run struct {
+	Scenario    string    `json:"scenario"`
+	RetrainCost CostText  `json:"retrain_cost"`
+	Seeds       []uint64  `json:"seeds"`
+	Warnings    []string  `json:"warnings"`
+	Runs        []SeedRun `json:"runs,omitempty"`
+	Results     []Result  `json:"results"`
+
+	title      string // the scenario's, for the table
+	start, end int    // the online block, for the table
+}
+
+// SeedHook sees each seed's matrix and evaluation as a run goes (the command line draws figures
+// from the first).
+type SeedHook func(seed uint64, m *sim.Matrix, res []algos.Result) error
+
+// RunSeeds evaluates every algorithm of s on seeds s.Seed.. s.Seed+seeds-1 at the scenario's
+// retraining cost.
+func RunSeeds(ctx context.Context, s *scenarios.Scenario, seeds int, matrix MatrixFunc, hook SeedHook) (Run, error) {
+	out := Run{Scenario: s.Name, RetrainCost: CostText(s.RetrainCostText), Warnings: []string{},
+		title: s.Title, start: s.Offline, end: s.Batches - 1}
+	for i := range seeds {
+		seed := s.Seed + uint64(i)
+		m, err := matrix(ctx, s, seed)
+		if err != nil {
+			return out, err
+		}
+		res, err := s.Evaluation.Evaluate(m, s.RetrainCost, s.Algorithms, m.Batches()-1)
+		if err != nil {
+			return out, err
+		}
+		run := SeedRun{Seed: seed, Warnings: nonNil(algos.Warnings(m, m.Batches()-1, res))}
+		for _, r := range res {
+			run.Results = append(run.Results, ResultOf(r))
+		}
+		for _, w := range run.Warnings {
+			if seeds > 1 {
+				w = fmt.Sprintf("seed %d: %s", seed, w)
+			}
+			out.Warnings = append(out.Warnings, w)
+		}
+		out.Seeds = append(out.Seeds, seed)
+		out.Runs = append(out.Runs, run)
+		if hook != nil {
+			if err := hook(seed, m, res); err != nil {
+				return out, err
+			}
+		}
+	}
+	if seeds == 1 {
+		out.Results, out.Runs = out.Runs[0].Results, nil
+		return out, nil
+	}
+	for a := range out.Runs[0].Results {
+		var rs []Result
+		for _, run := range out.Runs {
+			rs = append(rs, run.Results[a])
+		}
+		out.Results = append(out.Results, MeanOf(rs))
+	}
+	return out, nil
+}
+
+// meanSD is the mean and population standard deviation of the defined values among xs (NaN, NaN
+// when none is).
+func meanSD(xs []Num) (Num, Num) {
+	var vals []float64
+	for _, v := range xs {
+		if v.Defined() {
+			vals = append(vals, float64(v))
+		}
+	}
+	if len(vals) == 0 {
+		return Num(math.NaN()), Num(math.NaN())
+	}
+	m, sd := stat.PopMeanStdDev(vals, nil)
+	return Num(m), Num(sd)
+}
+
+// MeanOf averages one algorithm's results over seeds where a mean means something: the numbers
+// (undefined ones left out) with their spread, and the parameters MeanParams keeps.
+func MeanOf(rs []Result) Result {
+	out := Result{Algorithm: rs[0].Algorithm, Spread: &Spread{}}
+	field := func(get func(Result) Num) []Num {
+		xs := make([]Num, len(rs))
+		for i, r := range rs {
+			xs[i] = get(r)
+		}
+		return xs
+	}
+	out.StrategyCost, out.Spread.StrategyCost = meanSD(field(func(r Result) Num { return r.StrategyCost }))
+	out.SCPE, out.Spread.SCPE = meanSD(field(func(r Result) Num { return r.SCPE }))
+	out.Gap, out.Spread.Gap = meanSD(field(func(r Result) Num { return r.Gap }))
+	out.QueryAccuracy, out.Spread.QueryAccuracy = meanSD(field(func(r Result) Num { return r.QueryAccuracy }))
+	out.RetrainCount, out.Spread.RetrainCount = meanSD(field(func(r Result) Num { return r.RetrainCount }))
+	out.OfflineCost, _ = meanSD(field(func(r Result) Num { return r.OfflineCost }))
+	out.Params = MeanParams(rs)
+	return out
+}
+
+// MeanParams averages the tuned parameters over seeds where a mean means something: theta and
+// theta_c are thresholds on a continuous scale (their mean is +Inf, null in JSON, when a seed's
+// is); CARA-P's period and offset are given only when every seed chose the same (averaging
+// offsets of different periods means nothing). Nil when nothing is left.
+func MeanParams(rs []Result) map[string]Num {
+	out := map[string]Num{}
+	for _, k := range []string{"theta", "theta_c"} {
+		sum, n := 0.0, 0
+		for _, r := range rs {
+			if v, ok := r.Params[k]; ok {
+				sum += float64(v)
+				n++
+			}
+		}
+		if n == len(rs) {
+			out[k] = Num(sum / float64(n))
+		}
+	}
+	same := true
+	for _, r := range rs {
+		for _, k := range []string{"period", "offset"} {
+			a, aok := r.Params[k]
+			b, bok := rs[0].Params[k]
+			same = same && aok && bok && (a == b || math.IsNaN(float64(a)) && math.IsNaN(float64(b)))
+		}
+	}
+	if same {
+		out["period"], out["offset"] = rs[0].Params["period"], rs[0].Params["offset"]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// WriteJSON writes the run as indented JSON.
+func (r Run) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadRun reads a run written by WriteJSON.
+func ReadRun(rd io.Reader) (Run, error) {
+	var r Run
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&r)
+	return r, err
+}
+
+// WriteCSV writes one row per seed and algorithm.
+func (r Run) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost"})
+	f := func(n Num) string { return csvNum(float64(n)) }
+	runs := r.Runs
+	if runs == nil {
+		runs = []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}
+	}
+	for _, run := range runs {
+		for _, x := range run.Results {
+			p := func(k string) string {
+				if v, ok := x.Params[k]; ok {
+					return f(v)
+				}
+				return ""
+			}
+			cw.Write([]string{r.Scenario, string(r.RetrainCost), strconv.FormatUint(run.Seed, 10), string(x.Algorithm), f(x.StrategyCost), f(x.SCPE),
+				f(x.Gap), f(x.QueryAccuracy), f(x.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(x.OfflineCost)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTable writes the run as a table like the paper's, its warnings under it.
+func (r Run) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "%s: %s\nR = %s, seeds %v, online batches %d..%d\n\n", r.Scenario, r.title, r.RetrainCost, r.Seeds, r.start, r.end)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "algorithm\tcost\tSCPE %\tgap\tquery acc\tretrains\toffline cost\tparameters\t")
+	for _, x := range r.Results {
+		cost, scpe, acc, n := FormatNum(float64(x.StrategyCost), 3), FormatNum(float64(x.SCPE), 2), FormatNum(float64(x.QueryAccuracy), 3), FormatNum(float64(x.RetrainCount), 0)
+		if x.Spread != nil {
+			cost += " ±" + FormatNum(float64(x.Spread.StrategyCost), 2)
+			scpe += " ±" + FormatNum(float64(x.Spread.SCPE), 1)
+			n = FormatNum(float64(x.RetrainCount), 1)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", x.Algorithm.Display(), cost, scpe,
+			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is <= 0); gap = cost - Oracle.")
+	if len(r.Seeds) > 1 {
+		fmt.Fprintln(w, "Means over seeds (± the standard deviation); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.")
+	}
+	WriteWarnings(w, r.Warnings)
+	return nil
+}

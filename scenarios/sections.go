@@ -1,0 +1,104 @@
+package scenarios
+
+// The sections of a scenario file that are not data or queries, each read by one function that
+// build calls in turn.
+
+import (
+	"strings"
+
+	"github.com/cara-sim/cara/algos"
+)
+
+// header reads name, title, about and seed.
+func (l *loader) header(s *Scenario, raw *rawScenario) error {
+	if !raw.Name.set || raw.Name.text == "" {
+		return l.required("$.name", "name")
+	}
+	s.Name = raw.Name.text
+	s.Title, s.About = raw.Title.text, strings.TrimSpace(raw.About.text)
+	if s.Title == "" {
+		s.Title = s.Name
+	}
+	if raw.Seed.set {
+		n, err := raw.Seed.int("seed", 0, maxInt)
+		if err != nil {
+			return err
+		}
+		s.Seed = uint64(n)
+	}
+	return nil
+}
+
+// requireSections refuses a file without data, queries, model or retrain_cost.
+func (l *loader) requireSections(_ *Scenario, raw *rawScenario) error {
+	switch {
+	case raw.Data == nil:
+		return l.required("$.data", "data")
+	case raw.Queries == nil:
+		return l.required("$.queries", "queries")
+	case raw.Model == nil:
+		return l.required("$.model", "model")
+	case !raw.RetrainCost.set:
+		return l.required("$.retrain_cost", "retrain_cost")
+	}
+	return nil
+}
+
+// modelAndKernel reads model and kernel.
+func (l *loader) modelAndKernel(s *Scenario, raw *rawScenario) error {
+	var err error
+	if s.Model, err = l.model(raw.Model); err != nil {
+		return err
+	}
+	s.Gamma, err = l.kernel(raw.Kernel)
+	return err
+}
+
+// detectors reads detectors.reset.
+func (l *loader) detectors(s *Scenario, raw *rawScenario) error {
+	if raw.Detectors == nil || !raw.Detectors.Reset.set {
+		return nil
+	}
+	r := raw.Detectors.Reset
+	var err error
+	if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(r.text); err != nil {
+		return r.errorf("detectors.reset", "must be never (the default: scikit-multiflow's usage) or on_retrain, got %q", r.text)
+	}
+	return nil
+}
+
+// algorithms reads the list of algorithms (default: all).
+func (l *loader) algorithms(s *Scenario, raw *rawScenario) error {
+	if !raw.Algorithms.set {
+		return nil
+	}
+	s.Algorithms = nil
+	for _, a := range raw.Algorithms.items {
+		n, err := algos.ParseName(a.text)
+		if err != nil {
+			return a.errorf("algorithms", "%v", err)
+		}
+		s.Algorithms = append(s.Algorithms, n)
+	}
+	return nil
+}
+
+// data reads the data section and, with it, the queries: generated or from a CSV file.
+func (l *loader) data(s *Scenario, raw *rawScenario) error {
+	if raw.Data.CSV.set {
+		return l.csvData(s, raw)
+	}
+	return l.generatedData(s, raw)
+}
+
+// offline reads the offline block's length, once the number of batches is known.
+func (l *loader) offline(s *Scenario, raw *rawScenario) error {
+	if !raw.Offline.set {
+		return l.required("$.offline", "offline")
+	}
+	var err error
+	if s.Offline, err = raw.Offline.int("offline", 1, s.Batches-1); err != nil {
+		return raw.Offline.errorf("offline", "must be in 1..%d (fewer than the %d batches, leaving an online block), got %s", s.Batches-1, s.Batches, raw.Offline.text)
+	}
+	return nil
+}
