@@ -119,7 +119,7 @@ func TestMatrixMatchesPlainDefinitions(t *testing.T) {
 						t.Fatal(err)
 					}
 					sameMatrix(t, st.name+" "+tr.Name(), want, got)
-					for tt := range got.T {
+					for tt := range got.Batches() {
 						for tp := 0; tp <= tt; tp++ {
 							if a, b := got.Cell(tp, tt).Errors, want.Cell(tp, tt).Errors; a.N != b.N || !slices.Equal(a.Words, b.Words) {
 								t.Fatalf("%s %s: errors of cell (%d,%d) differ", st.name, tr.Name(), tp, tt)
