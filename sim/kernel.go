@@ -55,7 +55,7 @@ func simTerm(q, x []float64, gamma float64) float64 {
 }
 
 // kernelSums sets out[i] = K(x_i) for the points x_i = X.Row(idx[i]), or every point of X when idx
-// is nil, each bit for bit querySum's value. Where the CPU allows it takes eight points at a time
+// is nil, each bit for bit querySum's value. Where the CPU allows it takes eight or sixteen points at a time
 // in vector lanes (kernel_amd64.s), each lane summing its point's terms in querySum's order with
 // querySum's roundings, which makes it exact and several times faster.
 func kernelSums(X Points, idx []int32, Q Points, gamma float64, out []float64) {
@@ -70,74 +70,109 @@ func kernelSums(X Points, idx []int32, Q Points, gamma float64, out []float64) {
 		return X.Row(i)
 	}
 	d, nq := X.D, Q.Len()
-	if !useVectorExp() || nq == 0 || d == 0 || n == 0 {
+	width := vectorWidth()
+	if width == 0 || nq == 0 || d == 0 || n == 0 {
 		for i := range n {
 			out[i] = querySum(row(i), Q, gamma)
 		}
 		return
 	}
-	var small [8 * 8]float64
+	var small [16 * 8]float64
 	lanes := small[:]
-	if 8*d > len(small) {
-		lanes = make([]float64, 8*d)
+	if width*d > len(small) {
+		lanes = make([]float64, width*d)
 	}
-	for i := 0; i < n; i += 8 {
-		var pts [8][]float64
-		for l := range pts {
+	for i := 0; i < n; i += width {
+		var pts [16][]float64
+		for l := range width {
 			pts[l] = row(min(i+l, n-1)) // the last block repeats its last point
 			for k, v := range pts[l] {
-				lanes[8*k+l] = v
+				lanes[width*k+l] = v
 			}
 		}
-		var s [8]float64
+		var s [16]float64
 		for j := 0; j < nq; {
-			j += expSums8(&lanes[0], d, &Q.V[j*d], nq-j, -gamma, &s)
+			j += expSums(width, lanes, d, Q.V[j*d:], nq-j, -gamma, &s)
 			if j < nq { // a term outside the vector code's range: the scalar way, lane by lane
-				for l, p := range pts {
+				for l, p := range pts[:width] {
 					s[l] += simTerm(Q.Row(j), p, gamma)
 				}
 				j++
 			}
 		}
-		copy(out[i:min(i+8, n)], s[:])
+		copy(out[i:min(i+width, n)], s[:width])
 	}
 }
 
-var vectorExpChecked = sync.OnceValue(func() bool {
-	if !vectorExp {
-		return false
+// expSums runs the vector loop of the given width (kernel_amd64.s) over the points in lanes.
+func expSums(width int, lanes []float64, d int, q []float64, nq int, negGamma float64, s *[16]float64) int {
+	if width == 16 {
+		return expSums16(&lanes[0], d, &q[0], nq, negGamma, s)
 	}
-	// A last guard against a CPU or emulator whose math.Exp takes another path: compare a spread
-	// of arguments, one lane each, with math.Exp.
-	x := make([]float64, 8)
+	return expSums8(&lanes[0], d, &q[0], nq, negGamma, (*[8]float64)(s[:8]))
+}
+
+// vectorWidths are the widths of vector loop this CPU can run, widest first, each checked once
+// against math.Exp: a last guard against a CPU or emulator whose math.Exp takes another path.
+var vectorWidths = sync.OnceValue(func() []int {
+	var ok []int
+	for _, w := range []int{16, 8} {
+		if (w == 16 && vector512) || (w == 8 && vectorExp) {
+			if matchesExp(w) {
+				ok = append(ok, w)
+			}
+		}
+	}
+	return ok
+})
+
+// matchesExp compares the vector loop of width w with math.Exp over a spread of arguments.
+func matchesExp(w int) bool {
+	x := make([]float64, w)
 	for i := range 2000 {
 		arg := -700 * float64(i) / 1999
 		if i%3 == 1 {
 			arg = -float64(i) / 1999
 		}
-		var s [8]float64
+		var s [16]float64
 		x[0] = math.Sqrt(-arg) // gamma 1, one feature, query at 0
-		for l := 1; l < len(x); l++ {
+		for l := 1; l < w; l++ {
 			x[l] = x[0] / float64(l+1)
 		}
-		x[7] = 0
-		if expSums8(&x[0], 1, &[]float64{0}[0], 1, -1, &s) != 1 {
+		x[w-1] = 0
+		if expSums(w, x, 1, []float64{0}, 1, -1, &s) != 1 {
 			return false
 		}
-		for l := range s {
+		for l := range w {
 			if s[l] != math.Exp(-(x[l] * x[l])) {
 				return false
 			}
 		}
 	}
 	return true
-})
+}
 
-// useVectorExp reports whether kernelSums may use the vector code.
-func useVectorExp() bool { return vectorExpChecked() && !forceScalarKernel }
+// vectorWidth is the width kernelSums uses: the widest that passed its check, or kernelWidth
+// when a test asks for one; 0 for the scalar way.
+func vectorWidth() int {
+	ws := vectorWidths()
+	if kernelWidth < 0 || len(ws) == 0 {
+		return 0
+	}
+	if kernelWidth == 0 {
+		return ws[0]
+	}
+	for _, w := range ws {
+		if w == kernelWidth {
+			return w
+		}
+	}
+	return 0
+}
 
-// forceScalarKernel makes kernelSums take the scalar way (tests compare the two).
-var forceScalarKernel bool
+// kernelWidth chooses the vector loop (tests compare them): 0 the widest, 8 or 16 that one
+// (scalar when the CPU lacks it), -1 the scalar way.
+var kernelWidth int
 
 // maskedMean returns (1/n) * the sum of k[i] over the set bits i of errs, n = errs.N.
 func maskedMean(k []float64, errs algos.Bits) float64 {

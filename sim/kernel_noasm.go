@@ -6,4 +6,8 @@ func expSums8(x *float64, d int, q *float64, nq int, negGamma float64, s *[8]flo
 	panic("unreachable: vectorExp is false")
 }
 
-var vectorExp = false
+func expSums16(x *float64, d int, q *float64, nq int, negGamma float64, s *[16]float64) int {
+	panic("unreachable: vector512 is false")
+}
+
+var vectorExp, vector512 = false, false

@@ -26,10 +26,25 @@ func qdmScalar(Q, X Points, errs algos.Bits, gamma float64) float64 {
 // The vector kernel gives querySum's bits: every feature count, points near and far (terms that
 // leave the vector code's range go the scalar way), repeated points, NaN, tiny and huge gamma.
 func TestKernelSumsBitIdentical(t *testing.T) {
-	if vectorExp && !useVectorExp() {
-		t.Fatal("the CPU has AVX2 and FMA but the vector kernel failed its check against math.Exp")
+	want := 0
+	if vectorExp {
+		want++
 	}
-	t.Logf("vector kernel in use: %v", useVectorExp())
+	if vector512 {
+		want++
+	}
+	if got := vectorWidths(); len(got) != want {
+		t.Fatalf("vector loops %v pass their check against math.Exp; the CPU should run %d", got, want)
+	}
+	t.Logf("vector loops: %v", vectorWidths())
+	for _, w := range []int{8, 16} {
+		kernelWidth = w
+		testKernelSums(t)
+	}
+	kernelWidth = 0
+}
+
+func testKernelSums(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, d := range []int{1, 2, 3, 4, 5, 8, 9} {
@@ -83,11 +98,11 @@ func BenchmarkKernelPair(b *testing.B) {
 			Q.V[i] = rng.Float64()
 		}
 		out := make([]float64, 400)
-		for _, scalar := range []bool{false, true} {
-			name := map[bool]string{false: "vector", true: "scalar"}[scalar]
+		for _, w := range []int{16, 8, -1} {
+			name := map[int]string{16: "vector16", 8: "vector8", -1: "scalar"}[w]
 			b.Run(name+"/d="+string(rune('0'+d)), func(b *testing.B) {
-				forceScalarKernel = scalar
-				defer func() { forceScalarKernel = false }()
+				kernelWidth = w
+				defer func() { kernelWidth = 0 }()
 				for b.Loop() {
 					kernelSums(X, nil, Q, 3, out)
 				}
