@@ -233,21 +233,29 @@ type treeBuilder struct {
 func presort(x Points) [][]int32 {
 	n := x.Len()
 	base := make([][]int32, x.D)
+	type entry struct {
+		v float64
+		i int32
+	}
+	e := make([]entry, n)
 	for f := range base {
-		idx := make([]int32, n)
-		for i := range idx {
-			idx[i] = int32(i)
+		for i := range e {
+			e[i] = entry{x.V[i*x.D+f], int32(i)}
 		}
-		slices.SortStableFunc(idx, func(a, c int32) int {
-			va, vc := x.V[int(a)*x.D+f], x.V[int(c)*x.D+f]
+		// Equal values by index: the order of a stable sort, from a faster unstable one.
+		slices.SortFunc(e, func(a, c entry) int {
 			switch {
-			case va < vc:
+			case a.v < c.v:
 				return -1
-			case va > vc:
+			case a.v > c.v:
 				return 1
 			}
-			return 0
+			return int(a.i - c.i)
 		})
+		idx := make([]int32, n)
+		for k := range e {
+			idx[k] = e[k].i
+		}
 		base[f] = idx
 	}
 	return base
@@ -400,13 +408,25 @@ func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, 
 		nonConstant++
 		var l0, l1 float64
 		total := w0 + w1
-		byClass, minLeaf, n := b.byClass, b.minLeaf, len(s)
-		v := first
-		for p, i := range s[:n-1] {
+		byClass, n := b.byClass, len(s)
+		// A split after position p leaves p+1 samples on the left: at least minLeaf on each side
+		// means p in [minLeaf-1, n-minLeaf-1]. Before that the sums only accumulate; after it
+		// nothing is needed.
+		from, to := b.minLeaf-1, min(n-2, n-b.minLeaf-1)
+		for _, i := range s[:max(from, 0)] {
 			l0 += byClass[2*i] // adding 0 to the other class is exact: no branch on the label
 			l1 += byClass[2*i+1]
+		}
+		if from > to {
+			continue
+		}
+		v := col[s[from]]
+		for p := from; p <= to; p++ {
+			i := s[p]
+			l0 += byClass[2*i]
+			l1 += byClass[2*i+1]
 			next := col[s[p+1]]
-			if cnt := p + 1; v != next && cnt >= minLeaf && n-cnt >= minLeaf {
+			if v != next {
 				nl := l0 + l1 // whole numbers: exact
 				r0, r1, nr := w0-l0, w1-l1, total-nl
 				// Maximising sum over children of (c0^2 + c1^2)/n minimises the weighted Gini.

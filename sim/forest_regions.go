@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Regions where a forest's vote is decided. A point's vote needs at least half the trees, however
 // sure the forest is, because the early stop knows nothing of the trees it has not visited. But
@@ -38,6 +35,15 @@ type voteRegions struct {
 	two   bool       // a forest on two features: boxes are squares of the grid, else intervals
 	fine  [2][]uint8 // fine[k][r]: the box of rank r of feature k on the finest grid
 	state [len(regionGrids)][]atomic.Uint32
+	trees []regionTree
+}
+
+// regionTree is a tree's table seen through both features of the forest, in their order: a
+// feature the tree does not split on has a map of zeros, so every tree takes the same steps.
+type regionTree struct {
+	maps  [2][]uint16
+	step  [2]int32
+	table []float64
 }
 
 // newVoteRegions returns the grids of a forest on one or two features whose trees all have
@@ -66,6 +72,16 @@ func newVoteRegions(p *votePlan) *voteRegions {
 			g *= g
 		}
 		r.state[l] = make([]atomic.Uint32, g)
+	}
+	zeros := [2][]uint16{make([]uint16, r.n[0]), make([]uint16, r.n[1])}
+	r.trees = make([]regionTree, len(p.trees))
+	for i := range p.trees {
+		t := &p.trees[i]
+		rt := regionTree{maps: zeros, step: [2]int32{1, 1}, table: t.table}
+		for u, k := range t.use {
+			rt.maps[k], rt.step[k] = t.maps[u], t.stride[u]
+		}
+		r.trees[i] = rt
 	}
 	return r
 }
@@ -97,7 +113,7 @@ func (g *voteRegions) decide(p *votePlan, ranks [][]uint16, i int) uint32 {
 			for k := range ranks {
 				lo[k], hi[k] = span(fine[k]/shift, g.n[k], grid)
 			}
-			v = p.boxVote(lo, hi)
+			v = g.boxVote(p, lo, hi)
 			s.Store(v)
 		}
 		if v != regionMixed {
@@ -111,11 +127,11 @@ func (g *voteRegions) decide(p *votePlan, ranks [][]uint16, i int) uint32 {
 // the trees' least leaf values in it is above half the trees, regionClass0 when the sum of their
 // greatest is at most half, regionMixed otherwise. Like a point's vote it stops when the trees
 // left cannot change the answer (they add between 0 and 1 to either sum; see Predict).
-func (p *votePlan) boxVote(lo, hi [2]int) uint32 {
+func (g *voteRegions) boxVote(p *votePlan, lo, hi [2]int) uint32 {
 	low, high := 0.0, 0.0
-	total := len(p.trees)
-	for k := range p.trees {
-		mn, mx := p.trees[k].leafRange(lo, hi)
+	total := len(g.trees)
+	for k := range g.trees {
+		mn, mx := g.trees[k].leafRange(lo, hi)
 		low += mn
 		high += mx
 		rest := float64(total - k - 1)
@@ -132,28 +148,16 @@ func (p *votePlan) boxVote(lo, hi [2]int) uint32 {
 }
 
 // leafRange is the least and greatest leaf value of the tree over the ranks lo[k]..hi[k] of each
-// plan feature k.
-func (t *voteTree) leafRange(lo, hi [2]int) (float64, float64) {
-	mn, mx := math.Inf(1), math.Inf(-1)
-	var a, z, step [2]int32
-	for u, k := range t.use {
-		a[u], z[u], step[u] = int32(t.maps[u][lo[k]]), int32(t.maps[u][hi[k]]), t.stride[u]
-	}
-	if len(t.use) < 2 {
-		step[1] = 1 // one pass of the inner loop at offset 0
-	}
-	if len(t.use) == 0 {
-		step[0] = 1
-	}
-	for o0 := a[0]; o0 <= z[0]; o0 += step[0] {
-		for o1 := a[1]; o1 <= z[1]; o1 += step[1] {
+// feature k.
+func (t *regionTree) leafRange(lo, hi [2]int) (float64, float64) {
+	m0, m1 := t.maps[0], t.maps[1]
+	a0, z0, a1, z1 := int32(m0[lo[0]]), int32(m0[hi[0]]), int32(m1[lo[1]]), int32(m1[hi[1]])
+	mn := t.table[a0+a1]
+	mx := mn
+	for o0 := a0; o0 <= z0; o0 += t.step[0] {
+		for o1 := a1; o1 <= z1; o1 += t.step[1] {
 			v := t.table[o0+o1]
-			if v < mn {
-				mn = v
-			}
-			if v > mx {
-				mx = v
-			}
+			mn, mx = min(mn, v), max(mx, v)
 		}
 	}
 	return mn, mx

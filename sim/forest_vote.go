@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -357,13 +358,13 @@ func (p *votePlan) vote(x Points, ranks [][]uint16, idx []int32, out []uint8, sc
 // of it, so the cuts of earlier buckets are below it and those of later buckets above, and its
 // rank is start[b] plus the cuts of its own bucket below it: usually none or one to look at.
 type rankIndex struct {
-	cuts      []float64
+	cuts      []float64 // the cuts and +Inf after them, so a scan up from any start stops
 	lo, scale float64
 	start     []uint16 // len buckets+1
 }
 
 func newRankIndex(cuts []float64) rankIndex {
-	ix := rankIndex{cuts: cuts}
+	ix := rankIndex{cuts: append(slices.Clip(cuts), math.Inf(1))}
 	buckets := 2*len(cuts) + 1
 	if len(cuts) > 0 {
 		ix.lo = cuts[0]
@@ -394,14 +395,22 @@ func (ix *rankIndex) bucket(v float64) int {
 	return int(f)
 }
 
-// rank is the number of cuts below v (len(cuts) for NaN, which goes right at every node).
+// rank is the number of cuts below v (len(cuts) for NaN, which goes right at every node). The cuts
+// of later buckets are above v, so the scan may run past its bucket: it stops at the first cut not
+// below v, at the latest at the +Inf after them. The first two steps take no branch.
 func (ix *rankIndex) rank(v float64) int {
 	if v != v {
-		return len(ix.cuts)
+		return len(ix.cuts) - 1
 	}
-	b := ix.bucket(v)
-	r, end := int(ix.start[b]), int(ix.start[b+1])
-	for r < end && ix.cuts[r] < v {
+	c := ix.cuts
+	r := int(ix.start[ix.bucket(v)])
+	if c[r] < v {
+		r++
+	}
+	if c[r] < v {
+		r++
+	}
+	for c[r] < v {
 		r++
 	}
 	return r
