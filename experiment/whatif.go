@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -73,6 +74,23 @@ func NewBase(s *scenarios.Scenario, seed uint64, m *sim.Matrix, models []sim.Mod
 
 // Matrix is the run's own matrix.
 func (b *Base) Matrix() *sim.Matrix { return b.matrix }
+
+// Gamma is the run's own kernel width: the scenario's number, or what scale or auto make of the
+// run's offline data (the same under any queries).
+func (b *Base) Gamma(ctx context.Context) (float64, error) {
+	if b.matrix.Gamma > 0 {
+		return b.matrix.Gamma, nil
+	}
+	own, err := b.ownBatches(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return sim.ResolveGamma(b.scenario.Gamma, own[:b.scenario.Offline])
+}
+
+// GammaSet is the what-if that sets the kernel width to g, exactly: kernel.gamma=g with every
+// digit it needs to read back as g.
+func GammaSet(g float64) string { return "kernel.gamma=" + strconv.FormatFloat(g, 'g', -1, 64) }
 
 // WhatIf is the outcome of a what-if.
 type WhatIf struct {

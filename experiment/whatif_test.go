@@ -158,7 +158,16 @@ func TestWhatIfGamma(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gamma := "kernel.gamma=" + strconv.FormatFloat(2*m.Gamma, 'g', -1, 64)
+	own, err := b.Gamma(context.Background())
+	if err != nil || own != m.Gamma {
+		t.Fatalf("the run's gamma %v (%v), want %v", own, err, m.Gamma)
+	}
+	// A Base of a matrix that does not carry its gamma (a player's, built from columns) finds it.
+	bare := sim.NewMatrix(m.Batches(), m.Offline())
+	if g, err := (&Base{scenario: s, seed: s.Seed, matrix: bare, workers: 1}).Gamma(context.Background()); err != nil || g != m.Gamma {
+		t.Errorf("gamma from the offline data: %v (%v), want %v", g, err, m.Gamma)
+	}
+	gamma := GammaSet(2 * m.Gamma)
 	w, err := b.Apply(context.Background(), []string{gamma})
 	if err != nil {
 		t.Fatal(err)
@@ -304,10 +313,7 @@ func BenchmarkWhatIf(b *testing.B) {
 	})
 	b.Run("gamma", func(b *testing.B) {
 		base, _ := NewBase(s, s.Seed, m, models, 0)
-		sets := [][]string{
-			{"kernel.gamma=" + strconv.FormatFloat(2*m.Gamma, 'g', -1, 64)},
-			{"kernel.gamma=" + strconv.FormatFloat(m.Gamma/2, 'g', -1, 64)},
-		}
+		sets := [][]string{{GammaSet(2 * m.Gamma)}, {GammaSet(m.Gamma / 2)}}
 		if _, err := base.Apply(context.Background(), sets[1]); err != nil { // the scenario's own batches
 			b.Fatal(err)
 		}
