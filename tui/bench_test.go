@@ -2,13 +2,11 @@ package tui
 
 import (
 	"io"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -23,36 +21,8 @@ func profileRenderer(p termenv.Profile) *lipgloss.Renderer {
 	return r
 }
 
-func randomMatrix(T int) *sim.Matrix {
-	m := sim.NewMatrix(T, T/4)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for t := range T {
-		for tp := 0; tp <= t; tp++ {
-			c := sim.Cell{A: rng.Float64() * 10, B: rng.Float64() * 5, Errors: algos.NewBits(10)}
-			if tp == t {
-				c.B = c.A
-			}
-			m.Set(tp, t, c)
-		}
-	}
-	return m
-}
-
-// A 100x100 matrix drawn at one terminal column per batch (50 rows of half blocks).
-func BenchmarkMatrixView100(b *testing.B) {
-	st := colorStyles()
-	hm := newHeatmap(st)
-	m := randomMatrix(100)
-	c := algos.Costs{M: m, R: algos.Constant(5)}
-	o := algos.Oracle(c, 25, 99)
-	v := heatView{m: m, r: c.R, pos: 99, paths: []heatPath{{colOracle, o}}, width: 100, height: 50, absScale: scaleOf(m, 99)}
-	for b.Loop() {
-		hm.render(v)
-	}
-}
-
-// The whole player view at 200x60 at the last batch of a finished 100-batch run (charts cached:
-// they are redrawn when a batch is revealed, not on every frame).
+// The whole player view at 200x60 at the last batch of a finished 100-batch run (the panes redraw
+// when a batch is revealed, not on every frame: this is a frame with nothing new).
 func BenchmarkView200x60(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	press(p, "end")
@@ -62,29 +32,54 @@ func BenchmarkView200x60(b *testing.B) {
 }
 
 // A step's whole cost at 200x60 on the same run: the replay of every algorithm (tuning included),
-// the chart redrawn, and the view.
+// every pane redrawn, and the view. One step per iteration, walking the online block back and
+// forth, so no step finds its replay in the run's cache (which keeps the last 16).
 func BenchmarkStepView200x60(b *testing.B) {
-	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
+	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60))
+}
+
+// The same at 120x36 in 256 colours, the size of a workshop laptop.
+func BenchmarkStepView120x36(b *testing.B) {
+	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), NewStyles(profileRenderer(termenv.ANSI256)), 120, 36))
+}
+
+// benchSteps steps between batch 30 and the last, one step and one view per iteration.
+func benchSteps(b *testing.B, p *Player) {
 	press(p, "end")
+	dir := "left"
 	for b.Loop() {
-		press(p, "left")
-		p.View()
-		press(p, "right")
+		switch {
+		case p.pos <= 30:
+			dir = "right"
+		case p.pos >= p.s.Matrix.Batches()-1:
+			dir = "left"
+		}
+		press(p, dir)
 		p.View()
 	}
 }
 
-// The view at 200x60 on covcon-d's own streams (1000 points a batch, so the batch pane's scatter
-// is full size), with nearest centroid in place of the forest to keep the set-up short.
-func BenchmarkViewCovconD200x60(b *testing.B) {
+// A step at 200x60 on covcon-d's own streams (1000 points a batch, so the batch pane's scatter is
+// full size and each step generates a batch), with nearest centroid in place of the forest to
+// keep the set-up short. One step per iteration.
+func BenchmarkStepCovconD200x60(b *testing.B) {
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	s.Model = sim.NearestCentroid{}
-	p := pumpedScenario(b, s, colorStyles(), 200, 60)
+	benchSteps(b, pumpedScenario(b, s, colorStyles(), 200, 60))
+}
+
+// The heat map alone, drawn afresh: a 100x100 matrix with two paths at one screen column per
+// batch.
+func BenchmarkHeat100(b *testing.B) {
+	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	press(p, "end")
+	f := p.frame()
+	mp := p.panes[paneMatrix].(*matrixPane)
 	for b.Loop() {
-		p.View()
+		mp.cache = "" // no reuse: every cell drawn
+		mp.View(f, 104, 56)
 	}
 }

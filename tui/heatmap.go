@@ -1,238 +1,563 @@
 package tui
 
 import (
-	"fmt"
 	"math"
-	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
 )
 
-// heatmap draws the upper triangle of the cost matrix C with half-block cells: each terminal cell
-// shows two matrix rows (the upper half in the foreground colour of "▀", the lower in its
-// background). Cell strings are cached per colour pair, so a 100x100 matrix is a few thousand map
-// lookups, not a few thousand style renders.
-type heatmap struct {
-	st    *Styles
-	cache map[[2]int]string
+// heatScale is the heat map's colour scale. It is taken from every computed cell (and the
+// scenario's R), not from the revealed ones, so a cell keeps its colour while you step; it grows
+// only while the engine is still computing, and the colour bar says so.
+type heatScale struct {
+	lo, hi float64 // lo <= 0 < hi
+	final  bool    // the whole matrix is in: the scale will not change again
 }
 
-func newHeatmap(st *Styles) *heatmap { return &heatmap{st: st, cache: map[[2]int]string{}} }
+func newHeatScale() heatScale { return heatScale{hi: 0} }
 
-func (h *heatmap) cell(top, bottom int) string {
-	k := [2]int{top, bottom}
-	if s, ok := h.cache[k]; ok {
-		return s
-	}
-	st := h.st.r.NewStyle()
-	glyph := "▀"
-	tc, tok := h.st.color(top)
-	bc, bok := h.st.color(bottom)
-	switch {
-	case tok && bok:
-		st = st.Foreground(tc).Background(bc)
-	case tok:
-		st = st.Foreground(tc)
-	case bok:
-		glyph = "▄"
-		st = st.Foreground(bc)
-	default:
-		glyph = " "
-	}
-	s := st.Render(glyph)
-	h.cache[k] = s
-	return s
-}
-
-// heatView is what a heat map render needs.
-type heatView struct {
-	m        *sim.Matrix
-	r        algos.RetrainCost
-	pos      int // last revealed batch
-	paths    []heatPath
-	cursor   [2]int // (t', t)
-	showCur  bool
-	width    int // terminal columns for the cells
-	height   int // terminal rows for the cells
-	absScale float64
-}
-
-type heatPath struct {
-	color int
-	s     algos.Strategy
-}
-
-// scaleOf is the colour scale's half-range: the largest |C| revealed off the diagonal (1 if none).
-func scaleOf(m *sim.Matrix, pos int) float64 {
-	b := 0.0
-	for t := 0; t <= pos && t < m.Batches(); t++ {
-		for tp := 0; tp < t; tp++ {
-			if c := m.Cell(tp, t); c.Done {
-				b = max(b, math.Abs(c.C()))
+// addColumn widens the scale to the off-diagonal cells of column t.
+func (h *heatScale) addColumn(m *sim.Matrix, t int) {
+	for tp := 0; tp < t; tp++ {
+		if c := m.Cell(tp, t); c.Done {
+			v := c.C()
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				h.lo, h.hi = min(h.lo, v), max(h.hi, v)
 			}
 		}
 	}
-	if b == 0 {
+}
+
+// addValue widens the scale to v (the diagonal's R).
+func (h *heatScale) addValue(v float64) {
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		h.lo, h.hi = min(h.lo, v), max(h.hi, v)
+	}
+}
+
+func (h heatScale) top() float64 {
+	if h.hi > 0 {
+		return h.hi
+	}
+	return 1
+}
+
+// step places a value on the scale: negative steps -1..-5 (toward the most negative), 0..8 for
+// values from zero to the top. Values beyond the scale take its end step.
+func (h heatScale) step(v float64) int {
+	if v < 0 && h.lo < 0 {
+		k := int(v / h.lo * float64(len(palette.Negative)))
+		return -1 - min(max(k, 0), len(palette.Negative)-1)
+	}
+	n := len(palette.Sequential)
+	k := int(math.Max(v, 0) / h.top() * float64(n))
+	return min(max(k, 0), n-1)
+}
+
+// colour is a step's colour.
+func stepColour(s int) palette.Colour {
+	if s < 0 {
+		return palette.Negative[-1-s]
+	}
+	return palette.Sequential[s]
+}
+
+// Shade glyphs stand for the steps where colours cannot (16 colours, none): five levels up, and
+// three down for negative values.
+var (
+	shades    = []rune{'·', '·', '░', '░', '▒', '▒', '▓', '▓', '█'}
+	negShades = []rune{'-', '-', '=', '=', '≡'}
+)
+
+func stepGlyph(s int) rune {
+	if s < 0 {
+		return negShades[-1-s]
+	}
+	return shades[s]
+}
+
+// Path marks: where the selected algorithm and the Oracle pass. A retrain sits on the diagonal,
+// a keep along the row of the model kept.
+const (
+	markSelKeep uint8 = 1 << iota
+	markSelRetrain
+	markOrKeep
+	markOrRetrain
+	markSel = markSelKeep | markSelRetrain
+	markOr  = markOrKeep | markOrRetrain
+)
+
+// pathGlyph is the glyph of a cell's marks: ● ━ for the selected algorithm, ○ ─ for the Oracle,
+// ◉ ═ where both pass.
+func pathGlyph(m uint8) rune {
+	retrain := m&(markSelRetrain|markOrRetrain) != 0
+	switch {
+	case m&markSel != 0 && m&markOr != 0:
+		if retrain {
+			return '◉'
+		}
+		return '═'
+	case m&markSel != 0:
+		if m&markSelRetrain != 0 {
+			return '●'
+		}
+		return '━'
+	case m&markOr != 0:
+		if m&markOrRetrain != 0 {
+			return '○'
+		}
+		return '─'
+	}
+	return 0
+}
+
+// heatGeom maps matrix cells to screen cells. In block mode every matrix cell is a block of bw x bh
+// screen cells. Otherwise the matrix is sampled: screen column x covers the matrix columns
+// c0 + [x*nc/cols, (x+1)*nc/cols), and each screen row two half rows, each covering its share of
+// the nr matrix rows, so that with cols = 2*rows a square matrix stays square.
+type heatGeom struct {
+	block      bool
+	bw, bh     int
+	r0, c0     int // first matrix row and column shown
+	nr, nc     int // matrix rows and columns shown
+	cols, rows int // screen cells of the heat area
+}
+
+// overviewGeom fits the whole T x T matrix in at most w x h screen cells, square: big blocks when
+// it is small, one half row per matrix row when that fits, sampled otherwise.
+func overviewGeom(T, w, h int) heatGeom {
+	g := heatGeom{nr: T, nc: T}
+	if T <= 0 || w < 1 || h < 1 {
+		return g
+	}
+	if bh := min(w/(2*T), h/T); bh >= 1 {
+		g.block, g.bh, g.bw = true, bh, 2*bh
+		g.cols, g.rows = g.bw*T, g.bh*T
+		return g
+	}
+	g.cols = min(T, w, 2*h)
+	g.rows = (g.cols + 1) / 2
+	if g.cols == T {
+		g.rows = (T + 1) / 2
+	}
+	return g
+}
+
+// zoomGeom shows a window of the matrix at one cell per matrix cell, two columns wide so that it
+// stays square (or the overview's bigger blocks when the whole matrix fits so).
+func zoomGeom(T, w, h, r0, c0 int) heatGeom {
+	if g := overviewGeom(T, w, h); g.block {
+		return g
+	}
+	n := min(T, w/2, h)
+	g := heatGeom{block: true, bw: 2, bh: 1, nc: n, nr: n}
+	g.cols, g.rows = 2*n, n
+	g.r0, g.c0 = min(max(r0, 0), T-g.nr), min(max(c0, 0), T-g.nc)
+	return g
+}
+
+// colRange is the matrix columns under screen column x.
+func (g heatGeom) colRange(x int) (int, int) {
+	if g.block {
+		t := g.c0 + x/g.bw
+		return t, t + 1
+	}
+	a, b := g.c0+x*g.nc/g.cols, g.c0+(x+1)*g.nc/g.cols
+	return a, max(b, a+1)
+}
+
+// halfRange is the matrix rows under half row hy (0..2*rows-1) in sampled mode.
+func (g heatGeom) halfRange(hy int) (int, int) {
+	a, b := g.r0+hy*g.nr/(2*g.rows), g.r0+(hy+1)*g.nr/(2*g.rows)
+	return a, max(b, a+1)
+}
+
+// xOf is the screen column of matrix column t (the middle of its block); -1 when not shown.
+func (g heatGeom) xOf(t int) int {
+	if t < g.c0 || t >= g.c0+g.nc {
+		return -1
+	}
+	if g.block {
+		return (t-g.c0)*g.bw + g.bw/2
+	}
+	// The column whose range holds t (the ranges round down, so a first guess can be one off).
+	x := min((t-g.c0)*g.cols/g.nc, g.cols-1)
+	for x+1 < g.cols {
+		if a, _ := g.colRange(x + 1); a > t {
+			break
+		}
+		x++
+	}
+	for x > 0 {
+		if a, _ := g.colRange(x); a <= t {
+			break
+		}
+		x--
+	}
+	return x
+}
+
+// yOf is the screen row of matrix row t'; -1 when not shown.
+func (g heatGeom) yOf(tp int) int {
+	if tp < g.r0 || tp >= g.r0+g.nr {
+		return -1
+	}
+	if g.block {
+		return (tp-g.r0)*g.bh + g.bh/2
+	}
+	hy := min((tp-g.r0)*2*g.rows/g.nr, 2*g.rows-1)
+	for hy+1 < 2*g.rows {
+		if a, _ := g.halfRange(hy + 1); a > tp {
+			break
+		}
+		hy++
+	}
+	for hy > 0 {
+		if a, _ := g.halfRange(hy); a <= tp {
+			break
+		}
+		hy--
+	}
+	return hy / 2
+}
+
+// cellAt is the matrix cell under screen cell (x, y) (the upper half row's in sampled mode).
+func (g heatGeom) cellAt(x, y int) (tp, t int) {
+	t0, t1 := g.colRange(x)
+	if g.block {
+		return g.r0 + y/g.bh, t0
+	}
+	a, b := g.halfRange(2 * y)
+	return a + (b-a-1)/2, t0 + (t1-t0)/2
+}
+
+// heatData is what the heat map draws from one frame.
+type heatData struct {
+	m         *sim.Matrix
+	r         algos.RetrainCost
+	pos       int
+	scale     heatScale
+	marks     []uint8 // T*T path marks, row-major
+	selColour palette.Colour
+	cursor    [2]int
+	cursorOn  bool
+}
+
+func (d *heatData) mark(tp, t int) uint8 {
+	if d.marks == nil {
+		return 0
+	}
+	return d.marks[tp*d.m.Batches()+t]
+}
+
+// value is what cell (t', t) shows, and whether it shows anything (false below the diagonal and
+// for batches not revealed yet, told apart by hidden).
+func (d *heatData) value(tp, t int) (v float64, ok, hidden bool) {
+	switch {
+	case tp > t || t >= d.m.Batches():
+		return 0, false, false
+	case t > d.pos:
+		return 0, false, true
+	case tp == t:
+		return d.r(t), true, false
+	}
+	c := d.m.Cell(tp, t)
+	if !c.Done {
+		return 0, false, true
+	}
+	return c.C(), true, false
+}
+
+// buildMarks sets the marks of the Oracle's and the selected algorithm's paths up to pos.
+func buildMarks(buf []uint8, T, pos int, sel, oracle *algos.Strategy) []uint8 {
+	if cap(buf) < T*T {
+		buf = make([]uint8, T*T)
+	}
+	buf = buf[:T*T]
+	clear(buf)
+	add := func(s *algos.Strategy, keep, retrain uint8) {
+		if s == nil {
+			return
+		}
+		for i, model := range s.Model {
+			t := s.Start + i
+			if t > pos || model < 0 || model >= T || t >= T {
+				break
+			}
+			if model == t {
+				buf[model*T+t] |= retrain
+			} else {
+				buf[model*T+t] |= keep
+			}
+		}
+	}
+	add(oracle, markOrKeep, markOrRetrain)
+	add(sel, markSelKeep, markSelRetrain)
+	return buf
+}
+
+// drawHeat draws the heat area of geometry g into cv at (x0, y0).
+func drawHeat(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
+	if g.block {
+		drawBlocks(cv, st, g, d, x0, y0)
+		return
+	}
+	for y := range g.rows {
+		for x := range g.cols {
+			r, k := sampledCell(st, g, d, x, y)
+			if r != 0 {
+				cv.set(x0+x, y0+y, r, k)
+			}
+		}
+	}
+}
+
+// half is what one half of a sampled screen cell shows.
+type half struct {
+	v          float64
+	ok, hidden bool
+}
+
+// sampledCell draws screen cell (x, y) of a sampled heat map: the cursor, or a path's glyph over
+// the heat, or the two halves' colours (a shade glyph without colours).
+func sampledCell(st *Styles, g heatGeom, d *heatData, x, y int) (rune, ink) {
+	t0, t1 := g.colRange(x)
+	var m uint8
+	cursor := false
+	var halves [2]half
+	for i := range halves {
+		a, b := g.halfRange(2*y + i)
+		for tp := a; tp < b; tp++ {
+			for t := t0; t < t1; t++ {
+				if tp <= t && t <= d.pos {
+					m |= d.mark(tp, t)
+				}
+				cursor = cursor || (d.cursorOn && d.cursor == [2]int{tp, t})
+			}
+		}
+		// The representative cell: the diagonal's where the region holds a piece of it (so R
+		// stays a line however the matrix is sampled), else the middle one.
+		tp, t := a+(b-a-1)/2, t0+(t1-t0)/2
+		if lo, hi := max(a, t0), min(b, t1); lo < hi {
+			tp, t = lo, lo
+		}
+		h := &halves[i]
+		h.v, h.ok, h.hidden = d.value(tp, t)
+	}
+	top, bot := halves[0], halves[1]
+	shown := top
+	if !top.ok {
+		shown = bot
+	}
+	s := d.scale.step(shown.v)
+	var bg palette.Colour
+	if shown.ok {
+		bg = stepColour(s)
+	}
+	switch {
+	case cursor:
+		return '◆', cursorInk(st, bg, shown.ok, s)
+	case m != 0:
+		return pathGlyph(m), pathInk(st, d, m, bg)
+	case !top.ok && !bot.ok:
+		// Batches not revealed yet: faint dots (blank in shade glyphs, where a dot is the scale's
+		// lowest step).
+		if (top.hidden || bot.hidden) && !st.Glyphs {
+			return '·', ink{fg: palette.Hidden}
+		}
+		return 0, ink{}
+	case st.Glyphs:
+		return stepGlyph(s), inkOf(stepColour(s))
+	case top.ok && bot.ok:
+		tc, bc := stepColour(s), stepColour(d.scale.step(bot.v))
+		if tc == bc {
+			// A full block: a half block whose two halves match is drawn by some renderers as a
+			// bar over the text that follows.
+			return '█', ink{fg: tc}
+		}
+		return '▀', ink{fg: tc, bg: bc}
+	case top.ok:
+		return '▀', ink{fg: bg}
+	}
+	return '▄', ink{fg: bg}
+}
+
+// pathInk is the ink of a path glyph: the selected algorithm's colour (also where both pass), or
+// the Oracle's, over the heat.
+func pathInk(st *Styles, d *heatData, m uint8, bg palette.Colour) ink {
+	k := ink{fg: palette.Algo("oracle"), bg: bg}
+	if m&markSel != 0 {
+		k = ink{fg: d.selColour, bg: bg, bold: true}
+	}
+	if st.Glyphs {
+		k.bg = palette.Colour{}
+	}
+	return k
+}
+
+// cursorInk draws the cursor white on dark cells and black on light ones.
+func cursorInk(st *Styles, bg palette.Colour, ok bool, s int) ink {
+	k := ink{fg: palette.Cursor, bg: bg, bold: true}
+	if ok && s >= 6 {
+		k.fg = palette.Colour{Hex: "#000000", X256: 16, X16: 0}
+	}
+	if st.Glyphs {
+		k.bg = palette.Colour{}
+	}
+	return k
+}
+
+// drawBlocks draws every shown cell as a block: filled with its colour (or shade), its value in
+// the middle when the block is wide enough, a path mark over it: ━ across the block for a keep,
+// ● in the middle for a retrain with ━ to the right when the next batch keeps that model.
+func drawBlocks(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
+	for i := range g.nr {
+		for j := range g.nc {
+			drawBlock(cv, st, g, d, g.r0+i, g.c0+j, x0+j*g.bw, y0+i*g.bh)
+		}
+	}
+}
+
+// drawBlock draws cell (t', t) as the block whose top-left corner is (bx, by).
+func drawBlock(cv *canvas, st *Styles, g heatGeom, d *heatData, tp, t, bx, by int) {
+	v, ok, hidden := d.value(tp, t)
+	if !ok {
+		if hidden && !st.Glyphs {
+			cv.set(bx+g.bw/2, by+g.bh/2, '·', ink{fg: palette.Hidden})
+		}
+		return
+	}
+	s := d.scale.step(v)
+	bg := stepColour(s)
+	fill, r := ink{bg: bg}, ' '
+	if st.Glyphs {
+		fill, r = inkOf(bg), stepGlyph(s)
+	}
+	for yy := range g.bh {
+		for xx := range g.bw {
+			cv.set(bx+xx, by+yy, r, fill)
+		}
+	}
+	cy := by + g.bh/2
+	m := uint8(0)
+	if t <= d.pos {
+		m = d.mark(tp, t)
+	}
+	if m != 0 {
+		drawBlockMark(cv, st, g, d, m, tp, t, bx, cy, bg)
+	}
+	// The value, where the block has room for it beside or below the mark.
+	if text, ty := short(v), cy+boolInt(m != 0); g.bw >= len(text)+2 && ty < by+g.bh {
+		cv.text(bx+(g.bw-len(text))/2, ty, text, valueInk(st, s, bg))
+	}
+	if d.cursorOn && d.cursor == [2]int{tp, t} {
+		k := cursorInk(st, bg, true, s)
+		if g.bw >= 2 {
+			cv.set(bx, cy, '[', k)
+			cv.set(bx+g.bw-1, cy, ']', k)
+		} else {
+			cv.set(bx+g.bw/2, cy, '◆', k)
+		}
+	}
+}
+
+// drawBlockMark draws a path across a block's middle row: a keep all across, a retrain in the
+// middle with the keep of the next batch leaving it to the right.
+func drawBlockMark(cv *canvas, st *Styles, g heatGeom, d *heatData, m uint8, tp, t, bx, cy int, bg palette.Colour) {
+	k := pathInk(st, d, m, bg)
+	if tp != t {
+		for xx := bx; xx < bx+g.bw; xx++ {
+			cv.set(xx, cy, pathGlyph(m), k)
+		}
+		return
+	}
+	cx := bx + g.bw/2
+	if g.bw >= 3 && t+1 < d.m.Batches() && t+1 <= d.pos {
+		if next := d.mark(tp, t+1); next != 0 {
+			for xx := cx + 1; xx < bx+g.bw; xx++ {
+				cv.set(xx, cy, pathGlyph(next), pathInk(st, d, next, bg))
+			}
+		}
+	}
+	cv.set(cx, cy, pathGlyph(m), k)
+}
+
+func boolInt(b bool) int {
+	if b {
 		return 1
 	}
-	return b
+	return 0
 }
 
-// bin maps a value to the diverging scale.
-func (h *heatmap) bin(v, scale float64) int {
-	n := len(h.st.heat)
-	half := n / 2
-	i := half + int(math.Round(v/scale*float64(half)))
-	return min(max(i, 0), n-1)
+// valueInk writes a value over its cell: black on light steps, light on dark ones.
+func valueInk(st *Styles, s int, bg palette.Colour) ink {
+	if st.Glyphs {
+		return ink{fg: palette.Query}
+	}
+	if s >= 5 {
+		return ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: bg}
+	}
+	return ink{fg: palette.Colour{Hex: "#E4E4E4", X256: 254, X16: 15}, bg: bg}
 }
 
-// render returns the heat map's rows. Matrix columns map to terminal columns and matrix rows to
-// half terminal rows by nearest index, so any size fits.
-func (h *heatmap) render(v heatView) []string {
-	T := v.m.Batches()
-	cols := min(T, v.width)
-	rows := min((T+1)/2, v.height)
-	if h.st.Mono {
-		rows = min(T, v.height)
+// colourBar draws the scale as a bar of steps, two columns each, with round values under it:
+// width is the bar's, labels the ticks' line.
+func colourBar(st *Styles, h heatScale) (bar, labels *canvas) {
+	neg := 0
+	if h.lo < 0 {
+		neg = len(palette.Negative)
 	}
-	if cols < 1 || rows < 1 {
-		return nil
-	}
-	onPath := map[[2]int]int{}
-	for _, p := range v.paths {
-		for i, model := range p.s.Model {
-			if t := p.s.Start + i; t <= v.pos {
-				onPath[[2]int{model, t}] = p.color
+	n := len(palette.Sequential)
+	w := 2 * (neg + n)
+	bar, labels = newCanvas(w, 1), newCanvas(w+6, 1)
+	x := 0
+	for s := -neg; s < n; s++ {
+		c := stepColour(s)
+		for range 2 {
+			if st.Glyphs {
+				bar.set(x, 0, stepGlyph(s), inkOf(c))
+			} else {
+				bar.set(x, 0, '█', inkOf(c))
 			}
+			x++
 		}
 	}
-	colorAt := func(tp, t int) int {
-		if tp > t {
-			return colNone
+	// Ticks: round values, each at the start of its step (values are placed piecewise linearly,
+	// the negative half over [lo, 0] and the positive over [0, hi]).
+	at := func(v float64) int {
+		if v < 0 {
+			return int(math.Round((1 - v/h.lo) * float64(2*neg)))
 		}
-		if t > v.pos {
-			return colHidden
-		}
-		if v.showCur && v.cursor == [2]int{tp, t} {
-			return colCursor
-		}
-		if c, ok := onPath[[2]int{tp, t}]; ok {
-			return c
-		}
-		if tp == t {
-			if t == v.pos {
-				return colNow // the current column stands out at its head
-			}
-			return colDiag
-		}
-		c := v.m.Cell(tp, t)
-		if !c.Done {
-			return colHidden
-		}
-		return h.bin(c.C(), v.absScale)
+		return 2*neg + int(math.Round(v/h.top()*float64(2*n)))
 	}
-	// Pick for each screen cell a representative matrix cell, preferring path and cursor cells
-	// when several matrix cells share a screen cell, so a path stays visible when scaled down.
-	pick := func(tp0, tp1, t0, t1 int) int {
-		best, bestRank := colNone, -1
-		for tp := tp0; tp < max(tp1, tp0+1); tp++ {
-			for t := t0; t < max(t1, t0+1); t++ {
-				c := colorAt(tp, t)
-				rank := 0
-				switch {
-				case c == colCursor:
-					rank = 4
-				case c >= colOracle && c != colHidden && c != colNow:
-					rank = 3
-				case c == colDiag || c == colNow:
-					rank = 2
-				case c >= 0:
-					rank = 1
-				}
-				if rank > bestRank {
-					best, bestRank = c, rank
-				}
-			}
-		}
-		return best
+	dim := inkOf(palette.Axis)
+	var ticks []float64
+	ts, step := niceTicks(0, h.top(), 4)
+	if neg > 0 {
+		nt, _ := niceTicks(h.lo, 0, 2)
+		ticks = append(ticks, nt[:len(nt)-1]...)
 	}
-	out := make([]string, rows)
-	var b strings.Builder
-	for y := range rows {
-		b.Reset()
-		for x := range cols {
-			t0, t1 := x*T/cols, (x+1)*T/cols
-			if h.st.Mono {
-				tp0, tp1 := y*T/rows, (y+1)*T/rows
-				b.WriteString(h.glyph(pick(tp0, tp1, t0, t1)))
-				continue
-			}
-			a0, a1 := (2*y)*T/(2*rows), (2*y+1)*T/(2*rows)
-			b0, b1 := (2*y+1)*T/(2*rows), (2*y+2)*T/(2*rows)
-			b.WriteString(h.cell(pick(a0, a1, t0, t1), pick(b0, b1, t0, t1)))
+	ticks = append(ticks, ts...)
+	next := 0
+	for _, v := range ticks {
+		x := at(v)
+		text := tick(v, step)
+		if x < next || x+len(text) > w+1 {
+			continue
 		}
-		out[y] = b.String()
+		labels.text(x, 0, text, dim)
+		next = x + len(text) + 1
 	}
-	return out
+	// The top of the scale, when no tick is there.
+	if top := short(h.top()); next <= w-len(top)+5 && labels.runeAt(w, 0) == ' ' {
+		end := "▸" + top
+		labels.text(max(next, w+5-len(end)), 0, end, dim)
+	}
+	return bar, labels
 }
 
-// glyph draws a cell without colour: shades for the scale, marks for paths and the cursor.
-func (h *heatmap) glyph(c int) string {
-	switch {
-	case c == colNone:
-		return " "
-	case c == colHidden:
-		return "."
-	case c == colCursor:
-		return "X"
-	case c == colDiag, c == colNow:
-		return "\\"
-	case c == colOracle:
-		return "o"
-	case c >= colAlgo:
-		return "*"
-	}
-	ramp := []string{"=", "=", "-", "-", "-", " ", "+", "+", "#", "#", "@"}
-	if c < len(ramp) {
-		if c == len(ramp)/2 {
-			return ":"
-		}
-		return ramp[c]
-	}
-	return "?"
-}
-
-// legend is the colour scale with its values.
-func (h *heatmap) legend(scale float64, width int) string {
-	if h.st.Mono {
-		return fmt.Sprintf("C: = < -%.3g  - < 0  : ~0  + > 0  # @ > +%.3g   o Oracle  * selected  \\ R", scale/2, scale/2)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-7s", fmtShort(-scale))
-	for i := range h.st.heat {
-		b.WriteString(h.cell(i, i))
-	}
-	fmt.Fprintf(&b, " %s", fmtShort(scale))
-	b.WriteString("  " + h.cell(colOracle, colOracle) + " Oracle  " + h.cell(colDiag, colDiag) + " R  " + h.cell(colNow, colNow) + " now")
-	return b.String()
-}
-
-func fmtShort(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 100:
-		return fmt.Sprintf("%+.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%+.1f", v)
-	}
-	return fmt.Sprintf("%+.2f", v)
-}
-
-// algoColorIndex is an algorithm's heat-map colour.
-func algoColorIndex(name algos.Name) int {
-	if name == "oracle" {
-		return colOracle
-	}
-	return colAlgo + slices.Index(algos.Names, name)
-}
+// itoa is strconv.Itoa, short.
+func itoa(i int) string { return strconv.Itoa(i) }

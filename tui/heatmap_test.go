@@ -5,102 +5,147 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
 )
 
-// The diverging scale has 11 steps with zero in the middle (index 5): v/scale*5 rounded half away
-// from zero, clamped at both ends.
-func TestHeatBin(t *testing.T) {
-	h := newHeatmap(colorStyles())
+// The sequential scale has 9 steps over [0, hi]: step floor(v/hi*9), the top clamped; negative
+// values take the 5 steps of the other half over [lo, 0).
+func TestHeatStep(t *testing.T) {
+	h := heatScale{hi: 9}
 	for _, tc := range []struct {
-		v, scale float64
-		want     int
+		v    float64
+		want int
+	}{{0, 0}, {0.99, 0}, {1, 1}, {4.5, 4}, {8.99, 8}, {9, 8}, {50, 8}, {-1, 0}} {
+		if got := h.step(tc.v); got != tc.want {
+			t.Errorf("hi 9: step(%v) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+	d := heatScale{lo: -5, hi: 9}
+	// -1/-5*5 = 1 -> step -2; -5 -> 5, clamped to 4 -> step -5.
+	for _, tc := range []struct {
+		v    float64
+		want int
+	}{{-0.5, -1}, {-1, -2}, {-5, -5}, {-50, -5}, {0, 0}} {
+		if got := d.step(tc.v); got != tc.want {
+			t.Errorf("lo -5: step(%v) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+	if stepColour(-1) != palette.Negative[0] || stepColour(8) != palette.Sequential[8] {
+		t.Error("step colours")
+	}
+}
+
+// The scale comes from every computed cell off the diagonal and R, and only grows.
+func TestHeatScaleAddColumn(t *testing.T) {
+	m := sim.NewMatrix(3, 1)
+	m.Set(0, 1, sim.Cell{A: 5, B: 1})
+	m.Set(1, 1, sim.Cell{A: 100, B: 0}) // the diagonal: not a staleness cost
+	m.Set(0, 2, sim.Cell{A: 0, B: 2})
+	h := newHeatScale()
+	h.addValue(3)
+	h.addColumn(m, 1)
+	h.addColumn(m, 2)
+	if h.lo != -2 || h.hi != 4 {
+		t.Errorf("scale [%v, %v], want [-2, 4]", h.lo, h.hi)
+	}
+}
+
+// A small matrix is drawn as square blocks, as large as fit; a large one one column per batch
+// when it fits, else sampled.
+func TestOverviewGeom(t *testing.T) {
+	for _, tc := range []struct {
+		T, w, h            int
+		block              bool
+		bw, bh, cols, rows int
 	}{
-		{0, 1, 5}, {1, 1, 10}, {-1, 1, 0}, {3, 1, 10}, {-3, 1, 0},
-		{0.1, 1, 6},   // 0.5 rounds away from zero
-		{-0.5, 2, 4},  // -1.25 rounds to -1
-		{-0.5, 1, 2},  // -2.5 rounds to -3
-		{0.09, 1, 5},  // 0.45 rounds to 0
-		{-0.09, 1, 5}, // -0.45 rounds to 0
+		{4, 60, 20, true, 10, 5, 40, 20}, // min(60/8, 20/4) = 5
+		{4, 7, 20, false, 0, 0, 4, 2},    // too narrow for 2-wide blocks: half rows
+		{100, 120, 60, false, 0, 0, 100, 50},
+		{100, 60, 50, false, 0, 0, 60, 30},
+		{100, 120, 20, false, 0, 0, 40, 20},
 	} {
-		if got := h.bin(tc.v, tc.scale); got != tc.want {
-			t.Errorf("bin(%v, %v) = %d, want %d", tc.v, tc.scale, got, tc.want)
+		g := overviewGeom(tc.T, tc.w, tc.h)
+		if g.block != tc.block || g.bw != tc.bw || g.bh != tc.bh || g.cols != tc.cols || g.rows != tc.rows {
+			t.Errorf("T %d in %dx%d: %+v", tc.T, tc.w, tc.h, g)
+		}
+	}
+	// Sampled: screen column x covers batches [x*100/40, (x+1)*100/40).
+	g := overviewGeom(100, 120, 20)
+	if a, b := g.colRange(3); a != 7 || b != 10 {
+		t.Errorf("column 3 covers %d..%d, want 7..10", a, b)
+	}
+	if x := g.xOf(50); x != 20 {
+		t.Errorf("batch 50 at column %d, want 20", x)
+	}
+	if y := g.yOf(50); y != 10 {
+		t.Errorf("model 50 at row %d, want 10", y)
+	}
+}
+
+// A hand-built 4x4 matrix revealed up to batch 2, drawn without colour in blocks of 2x1: C[0,1] =
+// 8 of a top of 9 (step 8, '█'); the diagonal is R = 9 (step 8); column 3 is not revealed (blank
+// without colour). A path that trains M_1 at 1 and keeps it at 2 draws ● on (1, 1) and ━ across
+// (1, 2), over C[1,2]; the Oracle's keep of M_0 at 2 draws ─ across (0, 2), over C[0,2].
+func TestDrawBlocksMono(t *testing.T) {
+	m := sim.NewMatrix(4, 1)
+	set := func(tp, t int, c float64) { m.Set(tp, t, sim.Cell{A: c}) }
+	set(0, 1, 8)
+	set(0, 2, -1)
+	set(1, 2, 4.5)
+	set(0, 3, 99) // not revealed at pos 2
+	sel := algos.Strategy{Start: 1, Model: []int{1, 1}}
+	or := algos.Strategy{Start: 2, Model: []int{0}}
+	d := &heatData{m: m, r: algos.Constant(9), pos: 2, scale: heatScale{hi: 9},
+		marks: buildMarks(nil, 4, 2, &sel, &or), selColour: palette.Algo("cara-t")}
+	g := heatGeom{block: true, bw: 2, bh: 1, nr: 4, nc: 4, cols: 8, rows: 4}
+	cv := newCanvas(8, 4)
+	drawBlocks(cv, asciiStyles(), g, d, 0, 0)
+	got := strings.Split(cv.String(asciiStyles()), "\n")
+	want := []string{"████──  ", "  █●━━  ", "    ██  ", "        "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Where the selected path and the Oracle's pass the same cell they are told apart: ◉ and ═.
+func TestPathGlyph(t *testing.T) {
+	for _, tc := range []struct {
+		m    uint8
+		want rune
+	}{
+		{markSelRetrain, '●'}, {markSelKeep, '━'}, {markOrRetrain, '○'}, {markOrKeep, '─'},
+		{markSelRetrain | markOrRetrain, '◉'}, {markSelKeep | markOrKeep, '═'}, {0, 0},
+	} {
+		if got := pathGlyph(tc.m); got != tc.want {
+			t.Errorf("pathGlyph(%04b) = %q, want %q", tc.m, got, tc.want)
 		}
 	}
 }
 
-// A hand-built 4x4 matrix revealed up to batch 2, drawn without colour at one character per cell.
-// C[0,1] = 2 - 0 = 2, C[0,2] = 0 - 1 = -1, C[1,2] = 0.5 - 0.5 = 0, so the scale's half-range is
-// max |C| = 2 and the bins are 5+round(2/2*5) = 10 '@', 5+round(-1/2*5) = 5-3 = 2 '-', 5 ':'. The
-// diagonal is '\', column 3 is not revealed yet ('.'), and below the diagonal is blank. A path
-// that keeps M_0 at batch 2 draws 'o' on (0, 2).
-func TestHeatmapMono(t *testing.T) {
-	m := sim.NewMatrix(4, 2)
-	set := func(tp, t int, a, b float64) { m.Set(tp, t, sim.Cell{A: a, B: b}) }
-	for t := range 4 {
-		set(t, t, 1, 1)
-	}
-	set(0, 1, 2, 0)
-	set(0, 2, 0, 1)
-	set(1, 2, 0.5, 0.5)
-	set(0, 3, 9, 0) // not revealed at pos 2: must not show nor widen the scale
-	set(1, 3, 0, 0)
-	set(2, 3, 0, 0)
-	path := algos.Strategy{Start: 2, End: 2, Model: []int{0}, Cumulative: []float64{-1}}
-	for _, tc := range []struct {
-		name  string
-		paths []heatPath
-		want  []string
-	}{
-		{"cells", nil, []string{`\@-.`, ` \:.`, `  \.`, `   .`}},
-		{"oracle path", []heatPath{{colOracle, path}}, []string{`\@o.`, ` \:.`, `  \.`, `   .`}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if s := scaleOf(m, 2); s != 2 {
-				t.Fatalf("scale %v, want 2", s)
-			}
-			h := newHeatmap(asciiStyles())
-			got := h.render(heatView{m: m, r: algos.Constant(1), pos: 2, paths: tc.paths, width: 10, height: 10, absScale: 2})
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-		})
-	}
-}
-
-// In colour, a cell is a half block: the upper matrix row in the foreground, the lower in the
-// background; equal colour pairs are rendered once and cached.
-func TestHeatmapColourCache(t *testing.T) {
-	h := newHeatmap(colorStyles())
-	a := h.cell(0, 10)
-	if !strings.Contains(a, "▀") || len(a) <= len("▀") {
-		t.Fatalf("cell(0, 10) = %q: want a styled upper half block", a)
-	}
-	if h.cell(0, 10) != a || len(h.cache) != 1 {
-		t.Errorf("the second cell(0, 10) was not served from the cache (%d entries)", len(h.cache))
-	}
-	if got := h.cell(colNone, colNone); got != " " {
-		t.Errorf("an empty pair draws %q, want a space", got)
-	}
-}
-
-// In colour, the current batch's diagonal cell is drawn in the "now" colour: with 4 batches in 2
-// rows of half blocks, row 1 holds matrix rows 2 (upper half) and 3 (lower half), so at pos 2 its
-// third column is the pair (now, empty).
-func TestHeatmapNow(t *testing.T) {
-	m := sim.NewMatrix(4, 2)
-	for t := range 4 {
-		for tp := 0; tp <= t; tp++ {
-			m.Set(tp, t, sim.Cell{A: 1, B: 1})
+// In colour, two matrix rows share a screen row as half blocks; two halves of one colour are a
+// full block (a renderer draws equal halves as a bar over the text that follows).
+func TestHalfBlocks(t *testing.T) {
+	m := sim.NewMatrix(4, 1)
+	for tt := range 4 {
+		for tp := 0; tp < tt; tp++ {
+			m.Set(tp, tt, sim.Cell{A: float64(tp)})
 		}
 	}
-	h := newHeatmap(colorStyles())
-	rows := h.render(heatView{m: m, r: algos.Constant(1), pos: 2, width: 10, height: 10, absScale: 1})
-	if len(rows) != 2 {
-		t.Fatalf("%d rows, want 2", len(rows))
+	d := &heatData{m: m, r: algos.Constant(0), pos: 3, scale: heatScale{hi: 9}}
+	g := overviewGeom(4, 4, 2) // 4 columns, 2 rows of half blocks: one cell each
+	cv := newCanvas(4, 2)
+	drawHeat(cv, colorStyles(), g, d, 0, 0)
+	// Row 0 holds matrix rows 0 and 1. Column 0: (0,0) = R 0 over nothing (below the diagonal):
+	// ▀. Column 1: (0,1) = 0 and (1,1) = R 0, both step 0: █. Column 3: (0,3) = 0, (1,3) = 1: steps
+	// 0 and 1, ▀ on a background.
+	if c := cv.at(0, 0); c.r != '▀' || c.k.bg.Hex != "" {
+		t.Errorf("column 0: %q %+v", c.r, c.k)
 	}
-	want := h.cell(colNone, colNone) + h.cell(colNone, colNone) + h.cell(colNow, colNone) + h.cell(colHidden, colHidden)
-	if rows[1] != want {
-		t.Errorf("row 1 = %q, want %q", rows[1], want)
+	if c := cv.at(1, 0); c.r != '█' || c.k.fg != palette.Sequential[0] {
+		t.Errorf("column 1: %q %+v", c.r, c.k)
+	}
+	if c := cv.at(3, 0); c.r != '▀' || c.k.fg != palette.Sequential[0] || c.k.bg != palette.Sequential[1] {
+		t.Errorf("column 3: %q %+v", c.r, c.k)
 	}
 }

@@ -3,11 +3,11 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -22,59 +22,17 @@ const (
 	MinHeight = 18
 )
 
-type keyMap struct {
-	Play, Step, Back, Home, End, Faster, Slower, RDown, RUp, Next, Visible, Focus,
-	Up, Down, Left, Right, Restart, Features, Pane, Help, Quit key.Binding
-}
-
-func newKeys() keyMap {
-	return keyMap{
-		Play:    key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
-		Step:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "step")),
-		Back:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "back")),
-		Home:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first batch")),
-		End:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "last computed")),
-		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
-		Slower:  key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "slower")),
-		RDown:   key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "lower/raise R")),
-		RUp:     key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "raise R")),
-		Next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next algorithm")),
-		Visible: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "which algorithms show")),
-		Focus:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "matrix cursor on/off")),
-		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑↓←→", "move cursor (matrix focus; h/l still step)")),
-		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "cursor down")),
-		// Only the arrows move the cursor sideways, so h and l still step while the matrix has focus.
-		Left:     key.NewBinding(key.WithKeys("left")),
-		Right:    key.NewBinding(key.WithKeys("right")),
-		Restart:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart, new seed")),
-		Features: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "next feature pair")),
-		Pane:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "pane (small terminals)")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-	}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Play, k.Step, k.Back, k.RDown, k.Next, k.Help, k.Quit}
-}
-
-// FullHelp implements help.KeyMap.
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster},
-		{k.RDown, k.Next, k.Visible, k.Restart, k.Features},
-		{k.Focus, k.Up, k.Pane, k.Help, k.Quit},
-	}
-}
-
+// speeds are the playing speeds, in batches per second.
 var speeds = []float64{1, 2, 5, 10, 20, 50}
 
-// visibleSets are what v cycles through.
-var visibleSets = [][]algos.Name{
-	algos.Names,
-	{"oracle", "cara-t", "cara-ct", "cara-p"},
-	{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"},
+// visibleSets are what v cycles through, with the names the status line gives them.
+var visibleSets = []struct {
+	name  string
+	algos []algos.Name
+}{
+	{"all", algos.Names},
+	{"Oracle + CARA", []algos.Name{"oracle", "cara-t", "cara-ct", "cara-p"}},
+	{"Oracle + baselines", []algos.Name{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"}},
 }
 
 // Options configure a player.
@@ -102,27 +60,26 @@ type Player struct {
 	opt     Options
 	st      *Styles
 	keys    keyMap
-	help    help.Model
 	s       *Session
 	pos     int
 	ahead   int // a step asked for before its batch was computed: shown when it arrives
 	playing bool
 	speed   int
-	scale   float64
+	scale   float64 // R as a multiple of the scenario's
 	sel     int
 	vis     int
-	focus   bool
-	cursor  [2]int
-	pair    [2]int
 	w, h    int
-	compact int // the pane shown in a small terminal
+	focus   int
+	maxed   bool    // the focused pane fills the screen
+	overlay overlay // drawn over the panes, taking the keys (nil when none)
 	rp      replay
 	err     error
-	full    bool
 	tick    int // invalidates stale ticks
+	heat    heatScale
+	bounds  *bounds
 
 	panes []pane
-	boxes [6]boxCache
+	boxes [numPanes]boxCache
 }
 
 type tickMsg struct{ id int }
@@ -142,54 +99,36 @@ func NewPlayer(opt Options) (*Player, error) {
 		}
 		st = NewStyles(r)
 	}
-	p := &Player{opt: opt, st: st, keys: newKeys(), help: help.New(), s: s, pos: -1, speed: 2, scale: 1,
-		pair: [2]int{0, 1}, w: 100, h: 32}
+	p := &Player{opt: opt, st: st, keys: newKeys(), s: s, pos: -1, speed: 2, scale: 1, w: 100, h: 32}
 	if opt.Width > 0 && opt.Height > 0 {
 		p.w, p.h = opt.Width, opt.Height
-		p.help.Width = opt.Width
 	}
-	p.help.Styles.ShortKey = st.Bold
-	p.help.Styles.ShortDesc = st.Help
-	p.help.Styles.FullKey = st.Bold
-	p.help.Styles.FullDesc = st.Help
-	p.panes = []pane{&matrixPane{hm: newHeatmap(st), keys: p.keys}, &chartPane{}, &timelinePane{},
-		&batchPane{keys: p.keys}, &tablePane{}, &aboutPane{}}
-	if i := slices.Index(algos.Names, "cara-t"); i >= 0 {
-		p.sel = i
-	}
+	k := &p.keys
+	p.panes = []pane{&matrixPane{keys: k}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
+		&resultsPane{}, &aboutPane{keys: k}}
+	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
+	p.resetScale()
 	return p, nil
 }
 
-// New returns the player for opt as a tea.Model; when the scenario cannot be streamed it returns a
-// model that shows the error and quits on any key, so a caller (the SSH server) never gets nil.
-func New(opt Options) tea.Model {
-	p, err := NewPlayer(opt)
-	if err != nil {
-		return errorModel{err: err}
+// resetScale starts the colour scale of a new session from the scenario's R.
+func (p *Player) resetScale() {
+	p.heat = newHeatScale()
+	base := p.opt.Scenario.RetrainCost
+	for t := range p.opt.Scenario.Batches {
+		p.heat.addValue(base(t))
 	}
-	return p
+	p.bounds = nil
 }
 
-// errorModel shows one error until a key is pressed.
-type errorModel struct{ err error }
-
-func (m errorModel) Init() tea.Cmd { return nil }
-
-func (m errorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(tea.KeyMsg); ok {
-		return m, tea.Quit
-	}
-	return m, nil
+// Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
+func (p *Player) Init() tea.Cmd {
+	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion)
 }
-
-func (m errorModel) View() string { return "cara: " + m.err.Error() + "\n(press any key)" }
-
-// Init implements tea.Model.
-func (p *Player) Init() tea.Cmd { return p.s.Start() }
 
 func (p *Player) visible() []algos.Name {
 	var out []algos.Name
-	for _, a := range visibleSets[p.vis] {
+	for _, a := range visibleSets[p.vis].algos {
 		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
 		}
@@ -219,53 +158,80 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
-		p.help.Width = msg.Width
-		return p, nil
 	case columnMsg:
-		if msg.s != p.s {
-			return p, nil // a restarted session's leftovers
-		}
-		cmd := p.s.apply(msg)
-		if p.ahead > p.pos && p.pos >= 0 {
-			p.pos = min(p.ahead, p.s.Computed-1)
-			p.refresh()
-		}
-		if p.pos < 0 {
-			p.pos = 0
-			p.refresh()
-		}
-		return p, cmd
+		return p, p.column(msg)
 	case queuedMsg:
 		return p, p.s.queued(msg)
 	case engineDoneMsg:
 		if msg.s == p.s {
 			p.s.Done, p.s.Err = true, msg.err
+			p.heat.final = msg.err == nil
 		}
-		return p, nil
+	case boundsMsg:
+		if msg.s == p.s {
+			p.bounds = msg.b
+		}
 	case tickMsg:
-		if msg.id != p.tick || !p.playing {
-			return p, nil
-		}
-		if p.pos+1 < p.s.Computed {
-			p.pos++
-			p.refresh()
-		} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
-			p.playing = false
-			return p, nil
-		}
-		return p, p.ticker()
+		return p, p.play(msg)
+	case jumpMsg:
+		p.goTo(msg.t)
+	case tea.MouseMsg:
+		return p, p.mouse(msg)
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			return p.keys1(msg.Runes)
+			return p.runes(msg.Runes)
 		}
 		return p.key(msg)
 	}
 	return p, nil
 }
 
-// keys1 handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
+// column stores a computed column and shows a step that waited for it.
+func (p *Player) column(msg columnMsg) tea.Cmd {
+	if msg.s != p.s {
+		return nil // a restarted session's leftovers
+	}
+	cmd := p.s.apply(msg)
+	for _, ev := range msg.evs {
+		p.heat.addColumn(p.s.Matrix, ev.Index)
+	}
+	if p.ahead > p.pos && p.pos >= 0 {
+		p.pos = min(p.ahead, p.s.Computed-1)
+		p.refresh()
+	}
+	if p.pos < 0 {
+		p.pos = 0
+		p.refresh()
+	}
+	return cmd
+}
+
+func (p *Player) play(msg tickMsg) tea.Cmd {
+	if msg.id != p.tick || !p.playing {
+		return nil
+	}
+	if p.pos+1 < p.s.Computed {
+		p.pos++
+		p.refresh()
+	} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
+		p.playing = false
+		return nil
+	}
+	return p.ticker()
+}
+
+// goTo shows batch t, or the last computed one when t is not computed yet.
+func (p *Player) goTo(t int) {
+	t = min(max(t, 0), p.s.Computed-1)
+	if t >= 0 && t != p.pos {
+		p.pos, p.ahead = t, 0
+		p.refresh()
+	}
+}
+
+// runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
 // message), one at a time, so no step is lost.
-func (p *Player) keys1(runes []rune) (tea.Model, tea.Cmd) {
+func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, r := range runes {
 		m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
@@ -277,102 +243,214 @@ func (p *Player) keys1(runes []rune) (tea.Model, tea.Cmd) {
 	return p, tea.Batch(cmds...)
 }
 
+// key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
+// the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	k := p.keys
-	if p.focus {
-		switch {
-		case key.Matches(msg, k.Up):
-			p.cursor[0] = max(p.cursor[0]-1, 0)
-			return p, nil
-		case key.Matches(msg, k.Down):
-			p.cursor[0] = min(p.cursor[0]+1, p.cursor[1])
-			return p, nil
-		case key.Matches(msg, k.Left):
-			p.cursor[1] = max(p.cursor[1]-1, p.cursor[0])
-			return p, nil
-		case key.Matches(msg, k.Right):
-			p.cursor[1] = min(p.cursor[1]+1, max(p.pos, 0))
-			return p, nil
-		}
-	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
-		if p.opt.Back != nil && msg.String() == "q" {
+		return p, tea.Quit
+	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
+		// q goes back to the picker when there is one.
+		p.s.Stop()
+		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
 		return p, tea.Quit
-	case key.Matches(msg, k.Help):
-		p.full = !p.full
-		p.help.ShowAll = p.full
-	case key.Matches(msg, k.Play):
-		p.playing = !p.playing
-		if p.playing {
-			return p, p.ticker()
+	}
+	if p.overlay != nil {
+		done, cmd := p.overlay.Key(msg)
+		if done {
+			p.overlay = nil
 		}
-	case key.Matches(msg, k.Step):
-		if p.pos+1 < p.s.Computed {
-			p.pos++
-			p.refresh()
-		} else if p.pos+1 < p.s.Matrix.Batches() {
-			// Not computed yet: the step waits for the engine instead of vanishing.
-			p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.Batches()-1)
+		return p, cmd
+	}
+	f := p.frame()
+	if ok, cmd := p.panes[p.focus].Key(msg, f, true); ok {
+		return p, cmd
+	}
+	for _, a := range p.actions() {
+		if key.Matches(msg, *a.b) {
+			return p, a.do(msg)
 		}
-	case key.Matches(msg, k.Back):
-		p.ahead = 0
-		if p.pos > 0 {
-			p.pos--
-			p.refresh()
+	}
+	for i, pn := range p.panes {
+		if i == p.focus {
+			continue
 		}
-	case key.Matches(msg, k.Home):
-		p.pos = min(0, p.s.Computed-1)
-		p.refresh()
-	case key.Matches(msg, k.End):
-		p.pos = p.s.Computed - 1
-		p.refresh()
-	case key.Matches(msg, k.Faster):
-		p.speed = min(p.speed+1, len(speeds)-1)
-	case key.Matches(msg, k.Slower):
-		p.speed = max(p.speed-1, 0)
-	case key.Matches(msg, k.RUp):
-		p.scale *= 1.25
-		p.refresh()
-	case key.Matches(msg, k.RDown):
-		p.scale /= 1.25
-		p.refresh()
-	case key.Matches(msg, k.Next):
-		p.sel = (p.sel + 1) % len(p.visible())
-	case key.Matches(msg, k.Visible):
-		cur := p.selected()
-		p.vis = (p.vis + 1) % len(visibleSets)
-		p.sel = max(slices.Index(p.visible(), cur), 0)
-	case key.Matches(msg, k.Focus):
-		p.focus = !p.focus
-		if p.focus {
-			p.cursor = [2]int{max(p.pos-1, 0), max(p.pos, 0)}
+		if ok, cmd := pn.Key(msg, f, false); ok {
+			return p, cmd
 		}
-	case key.Matches(msg, k.Features):
-		d := p.opt.Scenario.Features
-		if d > 2 {
-			p.pair[1]++
-			if p.pair[1] >= d {
-				p.pair[0] = (p.pair[0] + 1) % (d - 1)
-				p.pair[1] = p.pair[0] + 1
-			}
-		}
-	case key.Matches(msg, k.Pane):
-		p.compact = int(msg.String()[0]-'1') % len(p.panes)
-	case key.Matches(msg, k.Restart):
-		p.s.Stop()
-		s, err := p.opt.newSession(p.s.Seed + 1)
-		if err != nil {
-			p.err = err
-			return p, nil
-		}
-		p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
-		return p, s.Start()
 	}
 	return p, nil
+}
+
+// action is one of the player's own keys.
+type action struct {
+	b  *key.Binding
+	do func(tea.KeyMsg) tea.Cmd
+}
+
+func (p *Player) actions() []action {
+	k := &p.keys
+	var panes []action
+	for i := range k.Pane {
+		panes = append(panes, action{&k.Pane[i], func(tea.KeyMsg) tea.Cmd { p.setFocus(i); return nil }})
+	}
+	return append(panes, []action{
+		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
+		{&k.Play, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
+		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
+		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.pos - 1); return nil }},
+		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
+		{&k.End, func(tea.KeyMsg) tea.Cmd { p.goTo(p.s.Computed - 1); return nil }},
+		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.speed = min(p.speed+1, len(speeds)-1); return nil }},
+		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.speed = max(p.speed-1, 0); return nil }},
+		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.scale *= 1.25; p.refresh(); return nil }},
+		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.scale /= 1.25; p.refresh(); return nil }},
+		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.sel = (p.sel + 1) % len(p.visible()); return nil }},
+		{&k.Prev, func(tea.KeyMsg) tea.Cmd { n := len(p.visible()); p.sel = (p.sel + n - 1) % n; return nil }},
+		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
+			cur := p.selected()
+			p.vis = (p.vis + 1) % len(visibleSets)
+			p.sel = max(slices.Index(p.visible(), cur), 0)
+			return nil
+		}},
+		{&k.Restart, func(tea.KeyMsg) tea.Cmd { return p.restart() }},
+		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
+		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
+	}...)
+}
+
+// contextKeys are the keys the help shows: the focused pane's, the player's, every pane's by group.
+func (p *Player) contextKeys(f *frame) contextKeys {
+	return contextKeys{k: &p.keys, pane: p.panes[p.focus].Keys(f, true), groups: p.keyGroups()}
+}
+
+// keyGroups are the full help's groups: the player's keys, then each pane's.
+func (p *Player) keyGroups() []keyGroup {
+	k := p.keys
+	return []keyGroup{
+		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
+		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
+		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
+		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
+		{"2 Cumulative cost", []key.Binding{k.Gap}},
+		{"4 Batch", []key.Binding{k.Features}},
+		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
+	}
+}
+
+func (p *Player) togglePlay() tea.Cmd {
+	p.playing = !p.playing
+	if p.playing {
+		return p.ticker()
+	}
+	return nil
+}
+
+// step shows the next batch, or waits for the engine to compute it.
+func (p *Player) step() {
+	switch {
+	case p.pos+1 < p.s.Computed:
+		p.pos++
+		p.refresh()
+	case p.pos+1 < p.s.Matrix.Batches():
+		p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.Batches()-1)
+	}
+}
+
+func (p *Player) setFocus(i int) {
+	if i >= 0 && i < len(p.panes) {
+		if i != p.focus {
+			p.maxed = false
+		}
+		p.focus = i
+	}
+}
+
+// escape backs out of one thing: the maximised pane, then the matrix cursor.
+func (p *Player) escape() {
+	if p.maxed {
+		p.maxed = false
+		return
+	}
+	if mp := p.panes[paneMatrix].(*matrixPane); mp.cursorOn {
+		mp.cursorOn = false
+	}
+}
+
+// restart runs the scenario again with the next seed.
+func (p *Player) restart() tea.Cmd {
+	p.s.Stop()
+	s, err := p.opt.newSession(p.s.Seed + 1)
+	if err != nil {
+		p.err = err
+		return nil
+	}
+	p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
+	p.resetScale()
+	return tea.Batch(s.Start(), scanBounds(s))
+}
+
+// mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
+// steps, or scrolls a pane that scrolls.
+func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
+	if msg.Action != tea.MouseActionPress || p.overlay != nil {
+		return nil
+	}
+	f := p.frame()
+	l := p.layout(f, p.w, p.bodyHeight())
+	under := -1
+	for i, r := range l.boxes {
+		if r.contains(msg.X, msg.Y) {
+			under = i
+		}
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		p.wheel(under, -1)
+	case tea.MouseButtonWheelDown:
+		p.wheel(under, 1)
+	case tea.MouseButtonLeft:
+		return p.click(f, l, under, msg.X, msg.Y)
+	}
+	return nil
+}
+
+// wheel scrolls the focused pane under the mouse if it scrolls, and steps otherwise.
+func (p *Player) wheel(under, delta int) {
+	if under >= 0 && under == p.focus {
+		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
+			return
+		}
+	}
+	if delta > 0 {
+		p.step()
+		return
+	}
+	p.ahead = 0
+	p.goTo(p.pos - 1)
+}
+
+// click focuses the tab or pane under (x, y) and lets the pane answer at its content's (x, y).
+func (p *Player) click(f *frame, l screenLayout, under, x, y int) tea.Cmd {
+	if l.tabs && y == 0 {
+		for i, r := range l.tabX {
+			if x >= r[0] && x < r[1] {
+				p.setFocus(i)
+			}
+		}
+		return nil
+	}
+	if under < 0 {
+		return nil
+	}
+	p.setFocus(under)
+	if r := l.boxes[under]; !r.collapsed {
+		return p.panes[under].Click(f, x-r.x-2, y-r.y-1, r.w-4, r.h-2)
+	}
+	return nil
 }
 
 func (p *Player) phase() string {
@@ -391,97 +469,76 @@ func (p *Player) R() float64 {
 	return p.s.retrainCost(p.scale)(max(p.pos, 0))
 }
 
-func (p *Player) status() string {
-	state := "paused"
-	if p.playing {
-		state = "playing"
+// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
+// "R 31.25 x1.56".
+func (p *Player) rText(short bool) string {
+	s := p.opt.Scenario
+	same := math.Abs(p.scale-1) < 1e-12
+	switch {
+	case same && short:
+		return "R " + num(p.R())
+	case same:
+		return fmt.Sprintf("R %s (the scenario's)", num(p.R()))
+	case short:
+		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.scale)
 	}
-	comp := p.s.progress()
-	left := fmt.Sprintf(" %s  seed %d  batch %d/%d  %s  R %.4g  %s %gx  %s ", p.opt.Scenario.Name, p.s.Seed,
-		max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase(), p.R(), state, speeds[p.speed], comp)
-	return p.st.Status.Width(p.w).Render(truncate(left, p.w))
+	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.scale, s.RetrainCostText)
 }
 
-func truncate(s string, w int) string {
-	r := []rune(s)
-	if len(r) > w {
-		return string(r[:max(w-1, 0)]) + "…"
+// status is the status line: every part in full when it fits, else shorter, else the least
+// useful parts left out.
+func (p *Player) status() string {
+	state, short := "paused", "paused"
+	if p.playing {
+		state, short = "▶ playing", "playing"
 	}
-	return s
+	comp := p.s.progress() // the queue's place, the columns computed, or all
+	compShort := comp
+	vis := visibleSets[p.vis]
+	n := len(p.visible())
+	parts := []struct {
+		long, short string
+		rank        int // dropped first when even the short line is too long: the highest
+	}{
+		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
+		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
+		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.pos, 0), p.s.Matrix.Batches()-1), 0},
+		{p.rText(false), p.rText(true), 1},
+		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.speed]), 3},
+		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
+		{comp, compShort, 2},
+	}
+	line := func(short bool, drop int) string {
+		var keep []string
+		for _, s := range parts {
+			switch {
+			case s.rank > drop:
+			case short:
+				keep = append(keep, s.short)
+			default:
+				keep = append(keep, s.long)
+			}
+		}
+		return " " + strings.Join(keep, " · ") + " "
+	}
+	out := line(false, 5)
+	for drop := 5; width(out) > p.w && drop >= 0; drop-- {
+		out = line(true, drop)
+	}
+	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
 }
 
 func (p *Player) frame() *frame {
-	return &frame{st: p.st, s: p.s, pos: p.pos, rp: p.rp, selected: p.selected(), visible: p.visible(),
-		cursor: p.cursor, focus: p.focus, pair: p.pair}
+	return &frame{st: p.st, scen: p.opt.Scenario, m: p.s.Matrix, stream: p.s.Stream, drifts: p.s.Stream.Drifts(),
+		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: p.rp, r: p.s.retrainCost(p.scale), rScale: p.scale,
+		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
+		features: featureNames(p.s.Stream), zoomed: p.maxed}
 }
 
-// box draws a pane with its title in a border of the given outer size. The border and padding are
-// the costliest part of a frame (lipgloss measures every line), so a box whose content, size and
-// focus are unchanged is reused.
-func (p *Player) box(i int, w, h int, f *frame) string {
-	pn := p.panes[i]
-	pn.SetSize(w, h)
-	pn.SetFrame(f)
-	focus := i == 0 && p.focus
-	body := p.st.Title.Render(fmt.Sprintf("%d %s", i+1, pn.Title())) + "\n" + pn.View()
-	c := &p.boxes[i]
-	if c.out != "" && c.w == w && c.h == h && c.focus == focus && c.body == body {
-		return c.out
-	}
-	st := p.st.Pane
-	if focus {
-		st = p.st.PaneFocus
-	}
-	out := st.Width(w - 2).Height(h - 2).Render(clip(body, w-4, h-2))
-	*c = boxCache{body: body, w: w, h: h, focus: focus, out: out}
-	return out
-}
+// footerLines: the status, the explanation and the help.
+const footerLines = 3
 
-// boxCache is a pane's last drawn box.
-type boxCache struct {
-	body  string
-	w, h  int
-	focus bool
-	out   string
-}
-
-// joinH puts boxes side by side. Every box is exactly as wide as the layout made it and all boxes
-// of a row are equally tall, so joining line by line is enough (lipgloss.JoinHorizontal measures
-// every line again).
-func joinH(boxes ...string) string {
-	split := make([][]string, len(boxes))
-	n := 0
-	for i, b := range boxes {
-		split[i] = strings.Split(b, "\n")
-		n = max(n, len(split[i]))
-	}
-	var out strings.Builder
-	for l := range n {
-		if l > 0 {
-			out.WriteByte('\n')
-		}
-		for _, lines := range split {
-			if l < len(lines) {
-				out.WriteString(lines[l])
-			}
-		}
-	}
-	return out.String()
-}
-
-// clip cuts a block to at most w columns and h lines, so a pane never breaks the layout.
-func clip(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:max(h, 0)]
-	}
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			lines[i] = truncateANSI(l, w)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+func (p *Player) bodyHeight() int { return p.h - footerLines }
 
 // View implements tea.Model.
 func (p *Player) View() string {
@@ -490,62 +547,98 @@ func (p *Player) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
 	}
 	f := p.frame()
-	var body string
-	footer := []string{p.status()}
+	bodyH := p.bodyHeight()
+	l := p.layout(f, p.w, bodyH)
+	body := p.body(f, l, bodyH)
+	if p.overlay != nil {
+		box, x, y := p.overlay.View(p.st, p.w, bodyH)
+		body = placeOverlay(body, box, x, y)
+	}
+	line := ""
 	if e := explain(f); e != "" {
-		footer = append(footer, truncate(" "+e, p.w))
-	} else {
-		footer = append(footer, "")
+		line = " " + e
 	}
 	if p.err != nil {
-		footer[1] = p.st.Error.Render(truncate(" "+p.err.Error(), p.w))
+		line = p.st.Error.Render(" " + p.err.Error())
 	}
 	if p.s.Err != nil {
-		footer[1] = p.st.Error.Render(truncate(" engine: "+p.s.Err.Error(), p.w))
+		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
 	}
-	helpView := clip(p.help.View(p.keys), p.w, p.h/2)
-	footer = append(footer, helpView)
-	fh := lipgloss.Height(strings.Join(footer, "\n"))
-	avail := p.h - fh
-	switch {
-	case p.w >= 120 && avail >= 30:
-		left := (p.w + 1) / 2
-		right := p.w - left
-		top := max(avail*45/100, 12)
-		mid := max((avail-top)*55/100, 8)
-		bottom := avail - top - mid
-		row1 := joinH(p.box(0, left, top, f), p.box(1, right, top, f))
-		row2 := joinH(p.box(2, left, mid, f), p.box(3, right, mid, f))
-		row3 := joinH(p.box(4, left, bottom, f), p.box(5, right, bottom, f))
-		body = row1 + "\n" + row2 + "\n" + row3
-	default:
-		// Small terminals: one pane at a time (keys 1-6), the results table always under it when
-		// there is room.
-		tabs := make([]string, len(p.panes))
-		for i, pn := range p.panes {
-			t := fmt.Sprintf("%d %s", i+1, strings.Fields(pn.Title())[0])
-			if i == p.compact {
-				t = p.st.StatusKey.Render(t)
-			}
-			tabs[i] = t
-		}
-		tabLine := truncateANSI(strings.Join(tabs, " "), p.w)
-		mainH := avail - 1
-		if p.compact != 4 && avail >= 24 {
-			tableH := min(len(p.visible())+4, avail/3)
-			mainH -= tableH
-			body = tabLine + "\n" + p.box(p.compact, p.w, mainH, f) + "\n" + p.box(4, p.w, tableH, f)
-		} else {
-			body = tabLine + "\n" + p.box(p.compact, p.w, mainH, f)
-		}
-	}
-	return body + "\n" + strings.Join(footer, "\n")
+	help := helpLine(p.st, p.contextKeys(f), p.w)
+	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
 }
 
-// truncateANSI cuts a styled line to w visible columns.
-func truncateANSI(s string, w int) string {
-	if lipgloss.Width(s) <= w {
-		return s
+// body draws the panes where the layout put them, as bodyH lines.
+func (p *Player) body(f *frame, l screenLayout, bodyH int) string {
+	lines := make([]string, bodyH)
+	if l.tabs {
+		lines[0] = p.tabLine(f, l, p.w)
 	}
-	return lipgloss.NewStyle().MaxWidth(w).Render(s)
+	for i, r := range l.boxes {
+		if !r.shown {
+			continue
+		}
+		var box []string
+		if r.collapsed {
+			box = []string{p.bar(i, f, r.w)}
+		} else {
+			box = strings.Split(p.box(i, r, f), "\n")
+		}
+		for k, s := range box {
+			if y := r.y + k; y >= 0 && y < bodyH {
+				if r.x == 0 {
+					lines[y] = s
+				} else {
+					lines[y] = overlayAt(lines[y], s, r.x)
+				}
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// bar is a collapsed pane: its number and title on one line.
+func (p *Player) bar(i int, f *frame, w int) string {
+	s := fmt.Sprintf("▸ %d %s", i+1, p.panes[i].Title(f))
+	return p.st.Collapsed.Render(padRight(truncate(s, w), w))
+}
+
+// boxCache is a pane's last drawn box.
+type boxCache struct {
+	title, body string
+	r           rect
+	focus       bool
+	out         string
+}
+
+// box draws a pane in a border of the rect's size, its number and title in the top edge; the
+// focused pane's border is heavy and bright. A box whose content, size and focus are unchanged is
+// reused.
+func (p *Player) box(i int, r rect, f *frame) string {
+	pn := p.panes[i]
+	w, h := r.w, r.h
+	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
+	body := pn.View(f, w-4, h-2)
+	focus := i == p.focus
+	c := &p.boxes[i]
+	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
+		return c.out
+	}
+	b := lipgloss.RoundedBorder()
+	edge, ts := p.st.Dim, p.st.Title
+	if focus {
+		b, edge, ts = lipgloss.ThickBorder(), p.st.Bold, p.st.TitleFocus
+	}
+	title = truncate(title, max(w-4, 0))
+	top := edge.Render(b.TopLeft+b.Top) + ts.Render(title) + edge.Render(strings.Repeat(b.Top, max(w-3-width(title), 0))+b.TopRight)
+	left, right := edge.Render(b.Left)+" ", " "+edge.Render(b.Right)
+	out := make([]string, 0, h)
+	out = append(out, top)
+	for _, l := range strings.Split(padTo(body, max(w-4, 0), max(h-2, 0)), "\n") {
+		out = append(out, left+l+right)
+	}
+	out = append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, max(w-2, 0))+b.BottomRight))
+	s := strings.Join(out, "\n")
+	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
+	return s
 }

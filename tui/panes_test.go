@@ -13,9 +13,9 @@ import (
 // handFrame is a frame over hand-built results (no engine): an online block starting at batch 2 of
 // 6, the view at batch 4.
 func handFrame(results []algos.Result, selected algos.Name) *frame {
-	s := &Session{Scenario: &scenarios.Scenario{Name: "hand", Batches: 6, Offline: 2}, Matrix: sim.NewMatrix(6, 2)}
-	return &frame{st: asciiStyles(), s: s, pos: 4, rp: replay{scale: 1, results: results},
-		selected: selected, visible: algos.Names}
+	scen := &scenarios.Scenario{Name: "hand", Batches: 6, Offline: 2}
+	return &frame{st: asciiStyles(), scen: scen, m: sim.NewMatrix(6, 2), pos: 4, rp: replay{scale: 1, results: results},
+		r: algos.Constant(1), rScale: 1, selected: selected, visible: algos.Names, heat: heatScale{hi: 1}}
 }
 
 // The results table: SCPE where the Oracle's cost is non-zero, the plain gap where it is zero
@@ -46,10 +46,7 @@ func TestTablePane(t *testing.T) {
 				{Algorithm: "oracle", Strategy: strat(nil, 1, 2, tc.b), SCPE: 0, QueryAccuracy: 0.9},
 				{Algorithm: "cara-t", Strategy: strat(tc.retrains, 1, 2, tc.a), SCPE: scpe, Gap: tc.a - tc.b, QueryAccuracy: math.NaN()},
 			}
-			p := &tablePane{}
-			p.SetSize(80, 10)
-			p.SetFrame(handFrame(res, "cara-t"))
-			v := p.View()
+			v := (&resultsPane{}).View(handFrame(res, "cara-t"), 80, 10)
 			var row string
 			for _, l := range strings.Split(v, "\n") {
 				if strings.Contains(l, "CARA-T") {
@@ -68,6 +65,23 @@ func TestTablePane(t *testing.T) {
 	}
 }
 
+// A narrow table keeps the algorithm and its cost, dropping what matters least.
+func TestTablePaneNarrow(t *testing.T) {
+	s := algos.Strategy{Start: 2, End: 4, Model: []int{2, 2, 2}, Cumulative: []float64{1, 2, 3}}
+	res := []algos.Result{{Algorithm: "oracle", Strategy: s, QueryAccuracy: 0.9}, {Algorithm: "never", Strategy: s, QueryAccuracy: 0.9}}
+	for _, w := range []int{60, 44, 36} {
+		v := (&resultsPane{}).View(handFrame(res, "oracle"), w, 10)
+		for _, l := range strings.Split(v, "\n") {
+			if width(l) > w {
+				t.Errorf("width %d: line %q is %d wide", w, l, width(l))
+			}
+		}
+		if !strings.Contains(v, "Never-retrain") || !strings.Contains(v, "3.00") {
+			t.Errorf("width %d: the name or the cost is gone:\n%s", w, v)
+		}
+	}
+}
+
 // The explanation line names the algorithm, the batch and the decision's reason.
 func TestExplain(t *testing.T) {
 	for _, tc := range []struct {
@@ -83,5 +97,71 @@ func TestExplain(t *testing.T) {
 		if got := explain(f); got != tc.want {
 			t.Errorf("reason %q: explain = %q, want %q", tc.reason, got, tc.want)
 		}
+	}
+}
+
+// Lines that end at the same value share one label, in the order of the table; labels never
+// overlap and keep the order of their values.
+func TestEndLabels(t *testing.T) {
+	ss := []series{
+		{name: "never", v: []float64{1, 5, 9}},
+		{name: "cara-t", v: []float64{1, 2, 3}},
+		{name: "oracle", v: []float64{1, 2, 3}},
+		{name: "adwin", v: []float64{1, 2, 3.01}},
+	}
+	ls := endLabels(ss, 0, 10, 10, 40)
+	if len(ls) != 3 {
+		t.Fatalf("%d labels, want 3 (Oracle and CARA-T merged)", len(ls))
+	}
+	if ls[2].names[0] != "oracle" || ls[2].names[1] != "cara-t" {
+		t.Errorf("merged label %v, want oracle then cara-t", ls[2].names)
+	}
+	for i := 1; i < len(ls); i++ {
+		if ls[i].row < ls[i-1].row+len(ls[i-1].rows) {
+			t.Errorf("labels %d and %d overlap: rows %d and %d", i-1, i, ls[i-1].row, ls[i].row)
+		}
+	}
+	if ls[0].names[0] != "never" || ls[0].row != 1 {
+		// 9 of 10 on 10 rows of 4 dots: dot row 39 - round(0.9*39) = 4, text row 1.
+		t.Errorf("top label %v at row %d, want never at row 1", ls[0].names, ls[0].row)
+	}
+	// Narrow: short keys, wrapped.
+	ls = endLabels(ss[1:3], 0, 10, 10, 6)
+	if got := ls[0].rows; len(got) != 2 || got[0][0].text != "O" {
+		t.Errorf("narrow label rows %v, want [O=T] then the value", got)
+	}
+}
+
+// A step line holds each value until the next batch, then jumps: the dots of a rising series
+// never go down.
+func TestStepLine(t *testing.T) {
+	g := newBrailleGrid(10, 2) // 20 x 8 dots
+	g.stepLine(1, series{start: 0, v: []float64{0, 0, 7}}, 0, 4, 0, 7)
+	// Batches 0..3 over 20 dot columns: batch t from column 5t. Values 0 and 7 at dot rows 7 and 0.
+	want := map[[2]int]bool{}
+	for x := 0; x <= 9; x++ {
+		want[[2]int{x, 7}] = true
+	}
+	for y := 0; y <= 7; y++ {
+		want[[2]int{10, y}] = true
+	}
+	for x := 10; x <= 14; x++ {
+		want[[2]int{x, 0}] = true
+	}
+	got := map[[2]int]bool{}
+	for _, d := range g.dots[1] {
+		got[d] = true
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d dots, want %d: %v", len(got), len(want), g.dots[1])
+	}
+	for d := range want {
+		if !got[d] {
+			t.Errorf("dot %v missing", d)
+		}
+	}
+	// Cell (0, 1) holds dots x 0..1, y 4..7: the line at y 7 is its two bottom dots.
+	if r := g.bits[10]; r != 0x40|0x80 {
+		t.Errorf("cell (0, 1) bits %#x, want the two bottom dots", r)
 	}
 }

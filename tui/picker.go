@@ -7,11 +7,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-isatty"
 
+	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -44,27 +47,67 @@ func Entries(dir string, paths []string) []Entry {
 	return out
 }
 
-// Picker chooses a scenario and opens it in a Player.
+// entryItem is an Entry in the list: its title, and its name under it.
+type entryItem struct{ e Entry }
+
+func (i entryItem) Title() string       { return i.e.Title }
+func (i entryItem) Description() string { return i.e.Ref }
+func (i entryItem) FilterValue() string { return i.e.Ref + " " + i.e.Title }
+
+// Picker chooses a scenario and opens it in a Player: a filterable list of titles on the left,
+// the chosen scenario's description on the right, and, when a scenario cannot be opened (its data
+// are missing), the whole message saying why and what to do.
 type Picker struct {
-	entries []Entry
-	i       int
-	st      *Styles
-	w, h    int
-	err     string
-	play    func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
-	up, dn  key.Binding
-	open    key.Binding
-	quit    key.Binding
+	list      list.Model
+	st        *Styles
+	w, h      int
+	errs      map[string]string // by Ref: why the scenario did not open
+	play      func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
+	open      key.Binding
+	quit      key.Binding
+	forceQuit key.Binding
+	entries   []Entry
 }
 
 // NewPicker returns a picker; play builds the player for a chosen entry.
 func NewPicker(entries []Entry, st *Styles, play func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) *Picker {
-	i := max(slices.IndexFunc(entries, func(e Entry) bool { return e.Ref == scenarios.Default }), 0)
-	return &Picker{entries: entries, i: i, st: st, w: 80, h: 24, play: play,
-		up:   key.NewBinding(key.WithKeys("up", "k")),
-		dn:   key.NewBinding(key.WithKeys("down", "j")),
-		open: key.NewBinding(key.WithKeys("enter", " ")),
-		quit: key.NewBinding(key.WithKeys("q", "ctrl+c", "esc")),
+	items := make([]list.Item, len(entries))
+	for i, e := range entries {
+		items[i] = entryItem{e}
+	}
+	d := list.NewDefaultDelegate()
+	d.SetSpacing(0) // two lines an entry: every scenario on one page of a usual terminal
+	rebind(st, &d.Styles.NormalTitle, &d.Styles.NormalDesc, &d.Styles.SelectedTitle, &d.Styles.SelectedDesc,
+		&d.Styles.DimmedTitle, &d.Styles.DimmedDesc, &d.Styles.FilterMatch)
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.color(palette.Accent)).Foreground(st.color(palette.Accent))
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.BorderForeground(st.color(palette.Accent))
+	l := list.New(items, d, 40, 20)
+	l.SetShowTitle(false)
+	l.SetStatusBarItemName("scenario", "scenarios")
+	l.DisableQuitKeybindings()
+	s := &l.Styles
+	rebind(st, &s.TitleBar, &s.Title, &s.Spinner, &s.FilterPrompt, &s.FilterCursor, &s.DefaultFilterCharacterMatch,
+		&s.StatusBar, &s.StatusEmpty, &s.StatusBarActiveFilter, &s.StatusBarFilterCount, &s.NoItems,
+		&s.PaginationStyle, &s.HelpStyle, &s.ActivePaginationDot, &s.InactivePaginationDot, &s.ArabicPagination, &s.DividerDot)
+	l.Help.Styles.ShortKey, l.Help.Styles.ShortDesc, l.Help.Styles.ShortSeparator = st.HelpKey, st.Help, st.Help
+	l.Help.Styles.FullKey, l.Help.Styles.FullDesc, l.Help.Styles.FullSeparator = st.HelpKey, st.Help, st.Help
+	// A steady cursor: a blinking one redraws the screen twice a second, over SSH too.
+	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.r)
+	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.r)
+	l.Select(max(slices.IndexFunc(entries, func(e Entry) bool { return e.Ref == scenarios.Default }), 0))
+	return &Picker{list: l, st: st, w: 80, h: 24, play: play, errs: map[string]string{}, entries: entries,
+		open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		forceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+	}
+}
+
+// rebind gives list styles (built on the default renderer) the session's renderer, so an SSH
+// session gets the colours of its own terminal.
+func rebind(st *Styles, styles ...*lipgloss.Style) {
+	for _, s := range styles {
+		*s = s.Renderer(st.r)
 	}
 }
 
@@ -76,26 +119,37 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
+		p.list.SetSize(p.listWidth(), max(p.h-2, 3))
+		return p, nil
 	case tea.KeyMsg:
+		filtering := p.list.FilterState() == list.Filtering
 		switch {
-		case key.Matches(msg, p.quit):
+		case !filtering && key.Matches(msg, p.quit), key.Matches(msg, p.forceQuit):
 			return p, tea.Quit
-		case key.Matches(msg, p.up):
-			p.i = max(p.i-1, 0)
-		case key.Matches(msg, p.dn):
-			p.i = min(p.i+1, len(p.entries)-1)
-		case key.Matches(msg, p.open):
-			pl, err := p.play(p.entries[p.i], p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
-			if err != nil {
-				p.err = err.Error()
-				return p, nil
-			}
-			p.err = ""
-			return pl, pl.Init()
+		case !filtering && key.Matches(msg, p.open):
+			return p.openSelected()
 		}
 	}
-	return p, nil
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return p, cmd
 }
+
+func (p *Picker) openSelected() (tea.Model, tea.Cmd) {
+	it, ok := p.list.SelectedItem().(entryItem)
+	if !ok {
+		return p, nil
+	}
+	pl, err := p.play(it.e, p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
+	if err != nil {
+		p.errs[it.e.Ref] = err.Error()
+		return p, nil
+	}
+	delete(p.errs, it.e.Ref)
+	return pl, pl.Init()
+}
+
+func (p *Picker) listWidth() int { return min(46, p.w*2/5) }
 
 // View implements tea.Model.
 func (p *Picker) View() string {
@@ -103,25 +157,47 @@ func (p *Picker) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center,
 			fmt.Sprintf("cara needs at least %dx%d; this terminal is %dx%d.", MinWidth, MinHeight, p.w, p.h))
 	}
-	var b strings.Builder
-	b.WriteString(p.st.Title.Render("cara: pick a scenario") + p.st.Dim.Render("   ↑/↓ choose, enter open, q quit") + "\n\n")
-	listW := min(38, p.w/2)
-	var list []string
-	for i, e := range p.entries {
-		name := truncate(e.Ref, listW-3)
-		if i == p.i {
-			list = append(list, p.st.StatusKey.Render("▶ "+name))
-		} else {
-			list = append(list, "  "+name)
+	head := p.st.Title.Render("cara: pick a scenario") + p.st.Dim.Render("   ↑/↓ choose · / filter · enter open · q quit")
+	lw := p.listWidth()
+	dw := max(p.w-lw-3, 10)
+	var detail string
+	if it, ok := p.list.SelectedItem().(entryItem); ok {
+		e := it.e
+		wrap := p.st.r.NewStyle().Width(dw)
+		parts := []string{wrap.Inherit(p.st.Bold).Render(e.Title), p.st.Dim.Render(e.Ref)}
+		if msg, ok := p.errs[e.Ref]; ok {
+			// The whole message, above the description: a missing data file's says where it was
+			// looked for and how to give it.
+			parts = append(parts, wrap.Inherit(p.st.Error).Render("Cannot open it: "+msg))
 		}
+		parts = append(parts, wrap.Render(e.About))
+		detail = strings.Join(parts, "\n\n")
 	}
-	e := p.entries[p.i]
-	detail := lipgloss.NewStyle().Width(p.w - listW - 4).Render(p.st.Bold.Render(e.Title) + "\n\n" + e.About)
-	b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(listW).Render(strings.Join(list, "\n")), "  ", detail))
-	if p.err != "" {
-		b.WriteString("\n\n" + p.st.Error.Render(p.err))
+	body := beside(p.list.View(), detail, lw, 3)
+	return clip(head+"\n\n"+body, p.w, p.h)
+}
+
+// beside puts two blocks side by side, gap columns apart; the left one is padded to lw columns.
+func beside(left, right string, lw, gap int) string {
+	ls, rs := strings.Split(left, "\n"), strings.Split(right, "\n")
+	var out strings.Builder
+	for i := range max(len(ls), len(rs)) {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		l, r := "", ""
+		if i < len(ls) {
+			l = ls[i]
+		}
+		if i < len(rs) {
+			r = rs[i]
+		}
+		if strings.Contains(l, "\x1b") {
+			l += "\x1b[0m" // a style left open by the list must not colour the right block
+		}
+		out.WriteString(l + pad(lw-width(l)+gap) + r)
 	}
-	return clip(b.String(), p.w, p.h)
+	return out.String()
 }
 
 // IsTerminal reports whether f is a terminal (the UI needs one). /dev/null is a character device

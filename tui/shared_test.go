@@ -275,7 +275,7 @@ func TestQueuedStatusLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := p.Init()()
+	msg := p.s.Start()() // the session alone: Init also starts the scatter's axes and the mouse
 	if _, ok := msg.(queuedMsg); !ok {
 		t.Fatalf("first message %T, want the queue place", msg)
 	}
@@ -312,7 +312,7 @@ func TestRunsEnginePanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := p.Init()
+	cmd := p.s.Start()
 	for !p.s.Done {
 		_, cmd = p.Update(cmd())
 	}

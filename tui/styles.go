@@ -1,11 +1,16 @@
 // Package tui owns the live terminal UI: a scenario picker and a player that steps through a
-// scenario batch by batch while the engine computes ahead in the background, with the cost matrix
-// as a heat map, cumulative costs, decision timelines, the batch's data, a results table and a
-// retraining-cost knob. Every style is built here from one lipgloss renderer, so the SSH server can
-// give each session the colours its terminal supports.
+// scenario batch by batch while the engine computes ahead in the background. The player's panes are
+// the cost matrix as the paper's figure 4a (a heat map with the Oracle's and one algorithm's paths),
+// the cumulative costs on a braille canvas, the decisions of every algorithm, the batch's data on
+// fixed axes, a results table and the scenario's description; each pane owns its keys. Every
+// style is built here from one lipgloss renderer, so the SSH server can give each session the
+// colours its terminal supports.
 package tui
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -15,73 +20,55 @@ import (
 
 // Styles are every style of the UI, built from one renderer.
 type Styles struct {
-	r         *lipgloss.Renderer
-	Mono      bool // no colours: panes use glyphs instead
-	Title     lipgloss.Style
-	Pane      lipgloss.Style
-	PaneFocus lipgloss.Style
-	Status    lipgloss.Style
-	StatusKey lipgloss.Style
-	Dim       lipgloss.Style
-	Bold      lipgloss.Style
-	Error     lipgloss.Style
-	Retrain   lipgloss.Style
-	Help      lipgloss.Style
-	Algo      map[algos.Name]lipgloss.Style
-	// heat holds the diverging scale, from most negative to most positive (index len/2 is zero).
-	heat  []lipgloss.Color
-	extra map[int]lipgloss.Color
-}
+	r       *lipgloss.Renderer
+	profile termenv.Profile
+	// Mono is true without colours (NO_COLOR, or a terminal that has none): panes tell things
+	// apart by glyphs alone.
+	Mono bool
+	// Glyphs is true when the heat map draws shade glyphs rather than coloured half blocks: without
+	// colours, and at 16 colours, where no ramp of colours is free of the algorithms' colours.
+	Glyphs bool
 
-// Heat-map colour indices beyond the diverging scale.
-const (
-	colNone   = -1
-	colDiag   = 100
-	colOracle = 101
-	colCursor = 102
-	colHidden = 103
-	colNow    = 104 // the current batch's diagonal cell
-	colAlgo   = 200 // + index in algos.Names
-)
+	Title, TitleFocus lipgloss.Style
+	Pane, PaneFocus   lipgloss.Style
+	Status, StatusKey lipgloss.Style
+	Dim, Bold, Error  lipgloss.Style
+	Help, HelpKey     lipgloss.Style
+	Collapsed         lipgloss.Style
+	Overlay           lipgloss.Style
+	Algo              map[algos.Name]lipgloss.Style
+
+	sgr map[ink]string // SGR parameters of each ink drawn so far
+}
 
 // NewStyles builds the styles for a renderer (lipgloss.DefaultRenderer() for a local terminal).
 func NewStyles(r *lipgloss.Renderer) *Styles {
-	s := &Styles{r: r, Mono: r.ColorProfile() == termenv.Ascii, Algo: map[algos.Name]lipgloss.Style{}, extra: map[int]lipgloss.Color{}}
+	p := r.ColorProfile()
+	s := &Styles{r: r, profile: p, Mono: p == termenv.Ascii, Glyphs: p == termenv.Ascii || p == termenv.ANSI,
+		Algo: map[algos.Name]lipgloss.Style{}, sgr: map[ink]string{}}
 	s.Title = r.NewStyle().Bold(true)
+	s.TitleFocus = r.NewStyle().Bold(true).Reverse(true)
 	border := lipgloss.RoundedBorder()
-	s.Pane = r.NewStyle().Border(border).BorderForeground(lipgloss.Color("240")).Padding(0, 1)
-	s.PaneFocus = s.Pane.BorderForeground(lipgloss.Color("#E69F00"))
+	s.Pane = r.NewStyle().Border(border).BorderForeground(s.color(palette.Edge)).Padding(0, 1)
+	s.PaneFocus = r.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(s.color(palette.FocusEdge)).Padding(0, 1)
 	s.Status = r.NewStyle().Foreground(lipgloss.Color("252")).Background(lipgloss.Color("236"))
-	s.StatusKey = r.NewStyle().Foreground(lipgloss.Color("16")).Background(lipgloss.Color("#56B4E9")).Bold(true)
-	s.Dim = r.NewStyle().Foreground(lipgloss.Color("244"))
+	s.StatusKey = r.NewStyle().Bold(true).Reverse(true)
+	s.Dim = r.NewStyle().Foreground(s.color(palette.Axis))
 	s.Bold = r.NewStyle().Bold(true)
 	s.Error = r.NewStyle().Foreground(lipgloss.Color("#D55E00")).Bold(true)
-	s.Retrain = r.NewStyle().Foreground(lipgloss.Color("#D55E00")).Bold(true)
-	s.Help = r.NewStyle().Foreground(lipgloss.Color("244"))
+	s.Help = r.NewStyle().Foreground(s.color(palette.Axis))
+	s.HelpKey = r.NewStyle().Bold(true)
+	s.Collapsed = r.NewStyle().Foreground(lipgloss.Color("250"))
+	s.Overlay = r.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(s.color(palette.FocusEdge)).Padding(0, 1)
 	for _, a := range algos.Names {
-		s.Algo[a] = r.NewStyle().Foreground(lipgloss.Color(palette.Hex(a)))
-	}
-	// A blue-white-orange diverging scale (colour-blind safe; blue for cheaper than at training
-	// time, orange for dearer), 11 steps, in 24-bit colour that degrades to 256 colours.
-	s.heat = []lipgloss.Color{"#08306B", "#2171B5", "#4292C6", "#6BAED6", "#C6DBEF", "#F0F0F0",
-		"#FDD0A2", "#FDAE6B", "#F16913", "#D94801", "#7F2704"}
-	s.extra[colDiag] = "#4D4D4D"
-	s.extra[colOracle] = "#CC79A7"
-	s.extra[colCursor] = "#F0E442"
-	s.extra[colHidden] = "#262626"
-	s.extra[colNow] = "#FFFFFF"
-	for i, a := range algos.Names {
-		s.extra[colAlgo+i] = lipgloss.Color(palette.Hex(a))
+		s.Algo[a] = r.NewStyle().Foreground(s.color(palette.Algo(a)))
 	}
 	return s
 }
 
-func (s *Styles) color(i int) (lipgloss.Color, bool) {
-	if i >= 0 && i < len(s.heat) {
-		return s.heat[i], true
-	}
-	c, ok := s.extra[i]
-	return c, ok
+// color is a palette colour for lipgloss, exact at every depth.
+func (s *Styles) color(c palette.Colour) lipgloss.TerminalColor {
+	return lipgloss.CompleteColor{TrueColor: c.Hex, ANSI256: strconv.Itoa(int(c.X256)), ANSI: strconv.Itoa(int(c.X16))}
 }
 
 // AlgoStyle is an algorithm's colour.
@@ -90,4 +77,55 @@ func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 		return st
 	}
 	return s.r.NewStyle()
+}
+
+// ink is how a canvas cell is drawn: colours (the zero Colour is the terminal's default) and
+// attributes.
+type ink struct {
+	fg, bg palette.Colour
+	bold   bool
+}
+
+// inkOf is the foreground ink of a colour.
+func inkOf(c palette.Colour) ink { return ink{fg: c} }
+
+// algoInk is an algorithm's foreground ink.
+func algoInk(name algos.Name) ink { return ink{fg: palette.Algo(name)} }
+
+// seq returns the SGR parameters of an ink at the renderer's depth ("" for none).
+func (s *Styles) seq(k ink) string {
+	if v, ok := s.sgr[k]; ok {
+		return v
+	}
+	var parts []string
+	// A cell with a background is also bold: tmux, which the screenshots go through, then ends the
+	// background with a full reset rather than "default background", which freeze does not honour
+	// (the background would run on as a bar). Bold changes nothing in a block or a space.
+	if (k.bold || k.bg.Hex != "") && s.profile != termenv.Ascii {
+		parts = append(parts, "1")
+	}
+	if c := s.termColor(k.fg); c != nil {
+		parts = append(parts, c.Sequence(false))
+	}
+	if c := s.termColor(k.bg); c != nil {
+		parts = append(parts, c.Sequence(true))
+	}
+	v := strings.Join(parts, ";")
+	s.sgr[k] = v
+	return v
+}
+
+func (s *Styles) termColor(c palette.Colour) termenv.Color {
+	if c.Hex == "" {
+		return nil
+	}
+	switch s.profile {
+	case termenv.TrueColor:
+		return termenv.RGBColor(c.Hex)
+	case termenv.ANSI256:
+		return termenv.ANSI256Color(c.X256)
+	case termenv.ANSI:
+		return termenv.ANSIColor(c.X16)
+	}
+	return nil
 }

@@ -2,24 +2,26 @@ package tui
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
 )
 
-func asciiStyles() *Styles {
-	return NewStyles(profileRenderer(termenv.Ascii))
-}
+func asciiStyles() *Styles { return NewStyles(profileRenderer(termenv.Ascii)) }
+
+func ansi256Styles() *Styles { return NewStyles(profileRenderer(termenv.ANSI256)) }
 
 func loadSmall(t testing.TB) *scenarios.Scenario { return loadTestdata(t, "small.yaml") }
 
@@ -48,15 +50,29 @@ func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *Styles, w, h int) *
 	return p
 }
 
-// pump runs a player's engine to the end through Update, on this goroutine.
+// pump starts a player and runs its engine to the end through Update, on this goroutine.
 func pump(t testing.TB, p *Player) {
 	t.Helper()
-	cmd := p.Init()
-	for cmd != nil {
-		msg := cmd()
-		_, cmd = p.Update(msg)
-		if _, done := msg.(engineDoneMsg); done {
-			break
+	pumpCmd(t, p, p.Init())
+}
+
+// pumpCmd runs commands and feeds their messages to the player, on this goroutine, until none is
+// left: the engine's columns to the end, the scatter's bounds.
+func pumpCmd(t testing.TB, p *Player, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			_, next := p.Update(msg)
+			queue = append(queue, next)
 		}
 	}
 	if !p.s.Done || p.s.Err != nil || p.s.Computed != p.opt.Scenario.Batches {
@@ -68,15 +84,24 @@ func press(p *Player, keys ...string) {
 	for _, k := range keys {
 		var msg tea.KeyMsg
 		switch k {
-		case "right", "left", "home", "end", "up", "down", "tab":
+		case "right", "left", "home", "end", "up", "down", "tab", "shift+tab", "enter", "esc":
 			msg = tea.KeyMsg{Type: map[string]tea.KeyType{"right": tea.KeyRight, "left": tea.KeyLeft, "home": tea.KeyHome,
-				"end": tea.KeyEnd, "up": tea.KeyUp, "down": tea.KeyDown, "tab": tea.KeyTab}[k]}
+				"end": tea.KeyEnd, "up": tea.KeyUp, "down": tea.KeyDown, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+				"enter": tea.KeyEnter, "esc": tea.KeyEscape}[k]}
 		case " ":
 			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}
 		p.Update(msg)
+	}
+}
+
+// goTo steps a player to batch t.
+func goTo(p *Player, t int) {
+	press(p, "home")
+	for range t {
+		press(p, "right")
 	}
 }
 
@@ -144,26 +169,38 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if p.selected() == sel {
 		t.Error("tab did not change the selected algorithm")
 	}
+	press(p, "shift+tab")
 	n := len(p.visible())
 	press(p, "v")
 	if len(p.visible()) == n {
 		t.Error("v did not change the visible algorithms")
 	}
+	mp := p.panes[paneMatrix].(*matrixPane)
 	press(p, "m")
-	if !p.focus || p.cursor != [2]int{10, 11} {
-		t.Fatalf("m: focus %v cursor %v", p.focus, p.cursor)
+	if !mp.cursorOn || mp.cur[1] != 11 {
+		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cursorOn, mp.cur)
 	}
+	mp.cur = [2]int{10, 11}
 	press(p, "up", "up", "left")
-	if p.cursor != [2]int{8, 10} || p.pos != 11 {
-		t.Errorf("cursor %v pos %d after up, up, left in matrix focus", p.cursor, p.pos)
+	if mp.cur != [2]int{8, 10} || p.pos != 11 {
+		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", mp.cur, p.pos)
 	}
-	if v := p.View(); !strings.Contains(v, "(t'=8, t=10)  A ") {
+	if v := p.View(); !strings.Contains(v, "t'=8 t=10  C ") {
 		t.Errorf("cursor cell details missing from the view:\n%s", v)
 	}
 	// h and l still step while the arrows move the cursor.
 	press(p, "h")
-	if p.pos != 10 || p.cursor != [2]int{8, 10} {
-		t.Errorf("h in matrix focus: pos %d cursor %v, want 10 and the cursor unmoved", p.pos, p.cursor)
+	if p.pos != 10 || mp.cur != [2]int{8, 10} {
+		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.pos, mp.cur)
+	}
+	// Another pane focused: the arrows step again.
+	press(p, "2", "right")
+	if p.pos != 11 {
+		t.Errorf("→ with pane 2 focused: batch %d, want 11", p.pos)
+	}
+	press(p, "esc")
+	if mp.cursorOn {
+		t.Error("esc left the cursor on")
 	}
 }
 
@@ -175,23 +212,163 @@ func TestTooSmallAndResize(t *testing.T) {
 			t.Errorf("%dx%d: no enlarge message:\n%s", size[0], size[1], v)
 		}
 	}
-	for _, size := range [][2]int{{60, 20}, {80, 24}, {100, 32}, {200, 60}} {
+	for _, size := range [][2]int{{60, 18}, {80, 24}, {100, 32}, {120, 36}, {160, 48}, {200, 60}} {
 		p.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		press(p, "end")
-		v := p.View()
-		lines := strings.Split(v, "\n")
-		if len(lines) > size[1] {
-			t.Errorf("%dx%d: view has %d lines", size[0], size[1], len(lines))
-		}
-		for i, l := range lines {
-			if w := lipgloss.Width(l); w > size[0] {
-				t.Errorf("%dx%d: line %d is %d wide", size[0], size[1], i, w)
-				break
+		for focus := range numPanes {
+			press(p, string(rune('1'+focus)))
+			v := p.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d pane %d focused: view has %d lines", size[0], size[1], focus+1, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d pane %d focused: line %d is %d wide", size[0], size[1], focus+1, i, w)
+					break
+				}
+			}
+			if !strings.Contains(v, "batch 11/11") {
+				t.Errorf("%dx%d: status line missing", size[0], size[1])
 			}
 		}
-		if !strings.Contains(v, "batch 11/11") {
-			t.Errorf("%dx%d: status line missing", size[0], size[1])
+	}
+}
+
+// "? help" and "q quit" are on the help line at every size, and the status line says R against
+// the scenario's, the speed in batches per second and which algorithms show.
+func TestHelpAndStatusLines(t *testing.T) {
+	p := pumped(t, asciiStyles(), 80, 24)
+	press(p, "end", "]")
+	for _, size := range [][2]int{{60, 18}, {80, 24}, {120, 36}, {200, 60}} {
+		p.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(p.View(), "\n")
+		help := lines[len(lines)-1]
+		if !strings.Contains(help, "? help") || !strings.Contains(help, "q quit") {
+			t.Errorf("%dx%d: help line %q lacks ? help or q quit", size[0], size[1], help)
 		}
+	}
+	p.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	status := strings.Split(p.View(), "\n")[57]
+	// R 0.5 x 1.25 = 0.625.
+	for _, want := range []string{"R 0.625 (x1.25 of 0.5)", "5 batches/s", "showing all (9)", "computed all", "batch 11/11 online"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+	press(p, "v", "-")
+	status = strings.Split(p.View(), "\n")[57]
+	for _, want := range []string{"showing Oracle + CARA (4)", "2 batches/s"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+}
+
+// At 120x36 the results table shows every visible algorithm, whichever pane has the focus.
+func TestTableShowsAllAlgorithms(t *testing.T) {
+	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 120, 36)
+	goTo(p, 60)
+	for _, focus := range []string{"1", "2", "3", "4", "6"} {
+		press(p, focus)
+		f := p.frame()
+		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneResults]
+		if !r.shown || r.collapsed {
+			t.Fatalf("focus %s: the results are not shown (%+v)", focus, r)
+		}
+		box := region(p.View(), r)
+		for _, a := range algos.Names {
+			if !strings.Contains(box, a.Display()) {
+				t.Errorf("focus %s: %s missing from the results:\n%s", focus, a.Display(), box)
+			}
+		}
+	}
+}
+
+// region cuts a rectangle out of a view.
+func region(v string, r rect) string {
+	lines := strings.Split(v, "\n")
+	var out []string
+	for y := r.y; y < r.y+r.h && y < len(lines); y++ {
+		out = append(out, ansi.Cut(lines[y], r.x, r.x+r.w))
+	}
+	return strings.Join(out, "\n")
+}
+
+// Focus moves with 1-6 and the mouse; z maximises the focused pane and esc restores it; ? shows
+// every key over the panes until a key is pressed.
+func TestFocusZoomAndHelp(t *testing.T) {
+	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 160, 48)
+	goTo(p, 40)
+	press(p, "3")
+	if p.focus != paneDecisions {
+		t.Fatalf("3: focus %d", p.focus)
+	}
+	press(p, "z")
+	f := p.frame()
+	l := p.layout(f, p.w, p.bodyHeight())
+	if r := l.boxes[paneDecisions]; r.w != 160 || r.h != 45 {
+		t.Errorf("z: the decisions box is %dx%d, want the whole body 160x45", r.w, r.h)
+	}
+	press(p, "esc")
+	if p.maxed {
+		t.Error("esc did not restore the layout")
+	}
+	press(p, "1", "z")
+	if v := p.View(); !strings.Contains(v, "zoomed") || !strings.Contains(v, "t'=") {
+		t.Errorf("z on the matrix: no zoom with a cursor readout:\n%s", v)
+	}
+	press(p, "esc", "?")
+	v := p.View()
+	if !strings.Contains(v, "Retraining cost and algorithms") || !strings.Contains(v, "gap to Oracle") {
+		t.Errorf("? did not show the keys:\n%s", v)
+	}
+	press(p, "x")
+	if p.overlay != nil || p.pos != 40 {
+		t.Errorf("a key after ?: overlay %v, batch %d (want closed, still 40)", p.overlay, p.pos)
+	}
+}
+
+// The mouse: a click on the decisions jumps to that batch, a click on a cell puts the cursor
+// there, the wheel steps.
+func TestMouse(t *testing.T) {
+	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 160, 48)
+	goTo(p, 80)
+	f := p.frame()
+	l := p.layout(f, p.w, p.bodyHeight())
+	dr := l.boxes[paneDecisions]
+	dp := p.panes[paneDecisions].(*decisionsPane)
+	g := dp.geom(f, dr.w-4)
+	// Content x of batch 51: the labels, then (51 - 25) / per columns (a click takes the first
+	// batch of its column, and 51 is the first of a pair).
+	x := dr.x + 2 + g.lw + (51-25)/g.per
+	click := func(x, y int) {
+		_, cmd := p.Update(tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+		if cmd != nil {
+			p.Update(cmd())
+		}
+	}
+	click(x, dr.y+2)
+	if p.pos != 51 || p.focus != paneDecisions {
+		t.Errorf("click on the decisions at batch 51: batch %d, focus %d", p.pos, p.focus)
+	}
+	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	if p.pos != 52 {
+		t.Errorf("wheel down: batch %d, want 52", p.pos)
+	}
+	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	if p.pos != 51 {
+		t.Errorf("wheel up: batch %d, want 51", p.pos)
+	}
+	mr := l.boxes[paneMatrix]
+	mp := p.panes[paneMatrix].(*matrixPane)
+	f = p.frame()
+	ml := mp.layout(f, mr.w-4, mr.h-2)
+	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
+	click(mr.x+2+ml.gw+hx, mr.y+1+ml.heatY+hy)
+	tp, tt := ml.g.cellAt(hx, hy)
+	if !mp.cursorOn || mp.cur != [2]int{tp, tt} || p.focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
+		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", mp.cur, mp.cursorOn, p.focus)
 	}
 }
 
@@ -223,26 +400,11 @@ func TestProgram(t *testing.T) {
 	tm.Send(tea.WindowSizeMsg{Width: 50, Height: 15})
 	wait("Enlarge the terminal")
 	tm.Send(tea.WindowSizeMsg{Width: 60, Height: 20})
-	wait("1 Cost 2 Cumulative")
+	wait("1 Matrix")
 	tm.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	wait("Cumulative strategy cost")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
-}
-
-// Golden views of each pane in the ASCII profile at batch 9, R as the scenario says
-// (go test ./tui -update rewrites testdata/TestGoldenPanes/*.golden).
-func TestGoldenPanes(t *testing.T) {
-	p := pumped(t, asciiStyles(), 120, 40)
-	press(p, "end", "left", "left")
-	f := p.frame()
-	for i, pn := range p.panes {
-		t.Run(fmt.Sprintf("%d-%s", i+1, strings.Fields(pn.Title())[0]), func(t *testing.T) {
-			pn.SetSize(60, 16)
-			pn.SetFrame(f)
-			golden.RequireEqual(t, []byte(pn.Title()+"\n"+pn.View()+"\n"))
-		})
-	}
 }
 
 func TestPicker(t *testing.T) {
@@ -262,15 +424,19 @@ func TestPicker(t *testing.T) {
 		t.Fatalf("picker does not show covcon-d first:\n%s", v)
 	}
 	// The file in testdata is listed after the embedded scenarios.
-	for pk.entries[pk.i].Ref != filepath.Join("testdata", "small.yaml") {
-		pk.Update(tea.KeyMsg{Type: tea.KeyDown})
-		if pk.i == len(pk.entries)-1 && pk.entries[pk.i].Ref != filepath.Join("testdata", "small.yaml") {
-			t.Fatal("testdata/small.yaml is not offered")
+	small := filepath.Join("testdata", "small.yaml")
+	for range entries {
+		if it := pk.list.SelectedItem().(entryItem); it.e.Ref == small {
+			break
 		}
+		pk.Update(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	if it := pk.list.SelectedItem().(entryItem); it.e.Ref != small {
+		t.Fatal("testdata/small.yaml is not offered")
 	}
 	m, cmd := pk.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	pl, ok := m.(*Player)
-	if !ok || cmd == nil || opened != filepath.Join("testdata", "small.yaml") {
+	if !ok || cmd == nil || opened != small {
 		t.Fatalf("enter opened %q as %T", opened, m)
 	}
 	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
@@ -279,24 +445,56 @@ func TestPicker(t *testing.T) {
 	}
 }
 
-// New builds its styles from the renderer it is given (the SSH server passes each session's), so an
-// ASCII renderer gives the monochrome player.
-func TestNewUsesRenderer(t *testing.T) {
-	s := loadSmall(t)
-	for _, tc := range []struct {
-		profile termenv.Profile
-		mono    bool
-	}{{termenv.Ascii, true}, {termenv.ANSI256, false}} {
-		m := New(Options{Scenario: s, Seed: s.Seed, Renderer: profileRenderer(tc.profile)})
-		p, ok := m.(*Player)
-		if !ok {
-			t.Fatalf("New returned %T", m)
+// Filtering narrows the list; a scenario that cannot open shows the whole message, wrapped.
+func TestPickerFilterAndError(t *testing.T) {
+	entries := Entries("", nil)
+	long := "electricity.csv not found: looked in $CARA_DATA, ./data and ../shared/data beside a checkout; give it with --data PATH (the Elec2 set, 45,312 rows)"
+	pk := NewPicker(entries, asciiStyles(), func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+		return nil, &openError{long}
+	})
+	// send delivers a message, then the filter's matches (the list filters in a command; the
+	// other commands, a cursor's blinking, would run forever).
+	send := func(msg tea.Msg) {
+		_, cmd := pk.Update(msg)
+		var cmds []tea.Cmd
+		if cmd != nil {
+			cmds = append(cmds, cmd)
 		}
-		if p.st.Mono != tc.mono {
-			t.Errorf("profile %v: mono %v, want %v", tc.profile, p.st.Mono, tc.mono)
+		for len(cmds) > 0 {
+			c := cmds[0]
+			cmds = cmds[1:]
+			switch m := c().(type) {
+			case tea.BatchMsg:
+				for _, c := range m {
+					if c != nil {
+						cmds = append(cmds, c)
+					}
+				}
+			case list.FilterMatchesMsg:
+				pk.Update(m)
+			}
 		}
 	}
+	send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")})
+	for _, r := range "electricity" {
+		send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	send(tea.KeyMsg{Type: tea.KeyEnter}) // applies the filter
+	if n := len(pk.list.VisibleItems()); n != 1 {
+		t.Fatalf("filter electricity: %d items", n)
+	}
+	send(tea.KeyMsg{Type: tea.KeyEnter}) // opens: fails
+	v := ansi.Strip(pk.View())
+	flat := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(flat, "Cannot open it: "+long) {
+		t.Errorf("the error is not shown in full:\n%s", v)
+	}
 }
+
+type openError struct{ s string }
+
+func (e *openError) Error() string { return e.s }
 
 // The picker's view in the ASCII profile at 100x24, on the second entry
 // (go test ./tui -run TestGoldenPicker -update rewrites testdata/TestGoldenPicker.golden).
@@ -315,6 +513,24 @@ func TestGoldenPicker(t *testing.T) {
 	}
 }
 
+// NewPlayer builds its styles from the renderer it is given (the SSH server passes each session's),
+// so an ASCII renderer gives the monochrome player.
+func TestNewPlayerUsesRenderer(t *testing.T) {
+	s := loadSmall(t)
+	for _, tc := range []struct {
+		profile termenv.Profile
+		mono    bool
+	}{{termenv.Ascii, true}, {termenv.ANSI256, false}} {
+		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Renderer: profileRenderer(tc.profile)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.st.Mono != tc.mono {
+			t.Errorf("profile %v: mono %v, want %v", tc.profile, p.st.Mono, tc.mono)
+		}
+	}
+}
+
 // A step pressed before its batch is computed waits for the engine instead of vanishing.
 func TestStepWaitsForTheEngine(t *testing.T) {
 	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
@@ -323,7 +539,7 @@ func TestStepWaitsForTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := p.Init()
+	cmd := p.s.Start()
 	fits <- struct{}{}
 	msg := cmd() // the first column
 	_, cmd = p.Update(msg)
@@ -344,3 +560,32 @@ func TestStepWaitsForTheEngine(t *testing.T) {
 	}
 	p.s.Stop()
 }
+
+// Keys are in one place and the help line follows the focused pane.
+func TestHelpFollowsFocus(t *testing.T) {
+	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 200, 60)
+	goTo(p, 30)
+	last := func() string { lines := strings.Split(p.View(), "\n"); return lines[len(lines)-1] }
+	for _, tc := range []struct{ focus, want string }{{"1", "m cell cursor"}, {"2", "o gap to Oracle"}} {
+		press(p, tc.focus)
+		if h := last(); !strings.Contains(h, tc.want) {
+			t.Errorf("pane %s focused: help %q lacks %q", tc.focus, h, tc.want)
+		}
+	}
+	press(p, "2", "o")
+	if !p.panes[paneChart].(*chartPane).gap {
+		t.Error("o did not switch the chart to the gap to the Oracle")
+	}
+	// The keys of every pane are key.Bindings of the one key map.
+	k := newKeys()
+	for _, b := range []bool{key1(k.Cursor, "m"), key1(k.Gap, "o"), key1(k.Features, "f"), key1(k.Maximise, "z")} {
+		if !b {
+			t.Error("a pane key is not in the key map")
+		}
+	}
+	if slices.Contains(k.Home.Keys(), "g") {
+		t.Error("g is bound: it is left for the guess round")
+	}
+}
+
+func key1(b interface{ Keys() []string }, k string) bool { return slices.Contains(b.Keys(), k) }

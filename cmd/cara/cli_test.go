@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -359,5 +360,39 @@ func TestSetMatrix(t *testing.T) {
 	_, _, err := caraIO(t, "run", "covcon-d", "--set", "kernel.gamma=-2")
 	if err == nil || err.Error() != `--set kernel.gamma: must be scale, auto or a number > 0, got "-2"` {
 		t.Fatalf("a bad --set value: %v", err)
+	}
+}
+
+// -o naming a pipe or a device writes into it and leaves it one: the atomic rename used for files
+// once replaced /dev/null with a regular file.
+func TestOutputToAPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	if _, _, err := caraIO(t, "matrix", small, "--format", "csv", "-o", fifo); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case b := <-got:
+		if !bytes.Contains(b, []byte("\n")) {
+			t.Fatalf("the pipe's reader got %q", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing was written into the pipe")
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe was replaced: %v %v", st.Mode(), err)
 	}
 }

@@ -130,6 +130,19 @@ func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error 
 	if err := checkOutputFile(path); err != nil {
 		return err
 	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO): written to as it is. The
+		// rename below would replace it with a regular file.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".cara-*")
 	if err != nil {
 		return err

@@ -103,11 +103,13 @@ that anyone who can reach the port may use it.`,
 					cfg.log.Warn("no metrics", "err", err)
 				}
 			}
-			cfg.log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.hostKey, "max_sessions", cfg.maxSessions,
-				"max_computing", srv.runs.Config().MaxComputing)
+			// SIGHUP reloads the picker: listen for it before saying "serving", or a reload sent as
+			// soon as the server says it is up would find the default action (exit).
 			hup := make(chan os.Signal, 1)
 			signal.Notify(hup, syscall.SIGHUP)
 			defer signal.Stop(hup)
+			cfg.log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.hostKey, "max_sessions", cfg.maxSessions,
+				"max_computing", srv.runs.Config().MaxComputing)
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 		wait:

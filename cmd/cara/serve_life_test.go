@@ -99,11 +99,11 @@ func TestServeLifetime(t *testing.T) {
 			}
 			if err == nil {
 				sc.send("\r") // covcon-d, the first choice
-				err = sc.wait("covcon-d  seed 0 ", 20*time.Second)
+				err = sc.wait("covcon-d · seed 0 · ", 20*time.Second)
 			}
 			for k := 1; k <= 5 && i%2 == 1 && err == nil; k++ {
 				sc.send("r")
-				err = sc.wait("covcon-d  seed "+strconv.Itoa(k)+" ", 20*time.Second)
+				err = sc.wait("covcon-d · seed "+strconv.Itoa(k)+" · ", 20*time.Second)
 			}
 			if err != nil {
 				t.Errorf("session %d: %v", i, err)

@@ -1,6 +1,7 @@
 package palette
 
 import (
+	"math"
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
@@ -23,12 +24,83 @@ func TestRGB(t *testing.T) {
 	}
 }
 
+// Algorithms are told apart by colour at 24 bits and at 256 colours (at 16 colours two pairs
+// share a colour: there are not enough).
 func TestDistinct(t *testing.T) {
-	seen := map[string]algos.Name{}
-	for name, h := range hex {
-		if other, ok := seen[h]; ok {
-			t.Errorf("%s and %s share colour %s", name, other, h)
+	hex, x256 := map[string]algos.Name{}, map[uint8]algos.Name{}
+	for name, c := range algo {
+		if other, ok := hex[c.Hex]; ok {
+			t.Errorf("%s and %s share colour %s", name, other, c.Hex)
 		}
-		seen[h] = name
+		if other, ok := x256[c.X256]; ok {
+			t.Errorf("%s and %s share 256-colour index %d", name, other, c.X256)
+		}
+		hex[c.Hex], x256[c.X256] = name, name
 	}
+}
+
+// No heat, class or scatter colour is an algorithm's colour at 256 or at 16 colours: a path drawn
+// over the heat, or a class beside a legend, can never be mistaken for an algorithm.
+func TestScalesAvoidAlgorithms(t *testing.T) {
+	used256, used16 := map[uint8]bool{}, map[uint8]bool{}
+	for _, c := range Algos() {
+		used256[c.X256], used16[c.X16] = true, true
+	}
+	var others []Colour
+	others = append(others, Sequential...)
+	others = append(others, Negative...)
+	others = append(others, Classes[:]...)
+	for _, c := range others {
+		if used256[c.X256] {
+			t.Errorf("colour %s (256-colour %d) is an algorithm's", c.Hex, c.X256)
+		}
+		if used16[c.X16] {
+			t.Errorf("colour %s (16-colour %d) is an algorithm's", c.Hex, c.X16)
+		}
+	}
+	if Classes[0].X256 == Classes[1].X256 || Classes[0].X16 == Classes[1].X16 {
+		t.Error("the two classes share a colour")
+	}
+}
+
+// The scales' lightness (CIE L*) rises step by step, so a darker cell is always a cheaper one.
+func TestScalesRiseInLightness(t *testing.T) {
+	for name, scale := range map[string][]Colour{"sequential": Sequential, "negative": Negative} {
+		prev := -1.0
+		for i, c := range scale {
+			l := lightness(c)
+			if l <= prev+2 {
+				t.Errorf("%s step %d (%s): L* %.1f after %.1f", name, i, c.Hex, l, prev)
+			}
+			prev = l
+		}
+	}
+}
+
+// The 24-bit entry of a 256-colour scale step is that index's colour: index 60 is (95, 95, 135).
+func TestX256(t *testing.T) {
+	for _, tc := range []struct {
+		i    uint8
+		want string
+	}{{60, "#5F5F87"}, {231, "#FFFFFF"}, {16, "#000000"}, {236, "#303030"}, {189, "#D7D7FF"}} {
+		if got := x256(tc.i, 0).Hex; got != tc.want {
+			t.Errorf("x256(%d) = %s, want %s", tc.i, got, tc.want)
+		}
+	}
+}
+
+func lightness(c Colour) float64 {
+	r, g, b := c.RGB()
+	lin := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	y := 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+	if y <= 216.0/24389 {
+		return y * 24389 / 27
+	}
+	return 116*math.Cbrt(y) - 16
 }

@@ -1,0 +1,470 @@
+package tui
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
+)
+
+// chartPane is pane 2: each visible algorithm's cumulative strategy cost over the online block, a
+// braille line per algorithm that holds its value until the next batch (a cost is paid per batch),
+// on an x axis fixed to the whole online block. The selected algorithm is drawn last and bold,
+// the Oracle just before it; each line ends in its name and value, and lines that end equal share
+// one label. Key o shows the gap to the Oracle instead, so algorithms that coincide with it lie
+// visibly on zero.
+type chartPane struct {
+	keys  *keyMap
+	gap   bool
+	cache string
+	key   viewKey
+	plot  *brailleGrid // the last plot, for tests
+}
+
+func (p *chartPane) Title(f *frame) string {
+	if p.gap {
+		return "Gap to the Oracle: cumulative cost − Oracle's (o: costs)"
+	}
+	return "Cumulative strategy cost, online (o: gap to Oracle)"
+}
+
+func (p *chartPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
+
+func (p *chartPane) Keys(f *frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
+
+func (p *chartPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+	if key.Matches(msg, p.keys.Gap) {
+		p.gap = !p.gap
+		return true, nil
+	}
+	return false, nil
+}
+
+func (p *chartPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+
+// series is one line of the chart: values at batches start, start+1, ...
+type series struct {
+	name  algos.Name
+	start int
+	v     []float64
+}
+
+// chartSeries are the lines to draw, in drawing order: the others, then the Oracle, then the
+// selected algorithm on top.
+func (p *chartPane) chartSeries(f *frame) []series {
+	var oracle []float64
+	if o, ok := f.result("oracle"); ok {
+		oracle = o.Strategy.Cumulative
+	}
+	var out []series
+	for _, r := range f.shown() {
+		v := slices.Clone(r.Strategy.Cumulative)
+		if p.gap {
+			for i := range v {
+				if i < len(oracle) {
+					v[i] -= oracle[i]
+				}
+			}
+		}
+		out = append(out, series{name: r.Algorithm, start: r.Strategy.Start, v: v})
+	}
+	rank := func(s series) int {
+		switch s.name {
+		case f.selected:
+			return 2
+		case "oracle":
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+func (p *chartPane) View(f *frame, w, h int) string {
+	if len(f.rp.results) == 0 {
+		return f.st.Dim.Render(onlineNote(f))
+	}
+	gap := 0
+	if p.gap {
+		gap = 1
+	}
+	k := f.key(w, h, gap)
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
+	p.cache, p.key = p.draw(f, w, h), k
+	return p.cache
+}
+
+// chartAxes are the chart's value axis ([lo, hi] from tick to tick) and batch axis ([off, end)),
+// over a plot of pw x ph cells right of a gutter of gw.
+type chartAxes struct {
+	lo, hi, step float64
+	off, end     int
+	gw, pw, ph   int
+}
+
+// row is the text row of a value.
+func (a chartAxes) row(v float64) int {
+	return a.ph - 1 - int(math.Round((v-a.lo)/(a.hi-a.lo)*float64(a.ph*4-1)))/4
+}
+
+// col is the plot column of a batch.
+func (a chartAxes) col(t int) int { return (t - a.off) * a.pw / max(a.end-a.off, 1) }
+
+func (a chartAxes) ticks() []float64 { t, _ := niceTicks(a.lo, a.hi, max(2, min(5, a.ph/2))); return t }
+
+// valueAxis fits the series' values from 0 and extends the range to round ticks.
+func valueAxis(ss []series, ph int) chartAxes {
+	a := chartAxes{ph: ph}
+	for _, s := range ss {
+		for _, v := range s.v {
+			a.lo, a.hi = min(a.lo, v), max(a.hi, v)
+		}
+	}
+	if a.hi-a.lo < 1e-9 {
+		a.hi = a.lo + 1
+	}
+	_, a.step = niceTicks(a.lo, a.hi, max(2, min(5, ph/2)))
+	a.lo = math.Min(a.lo, math.Floor(a.lo/a.step)*a.step)
+	a.hi = math.Max(a.hi, math.Ceil(a.hi/a.step-1e-9)*a.step)
+	for _, t := range a.ticks() {
+		a.gw = max(a.gw, len(tick(t, a.step)))
+	}
+	a.gw++
+	return a
+}
+
+func (p *chartPane) draw(f *frame, w, h int) string {
+	ss := p.chartSeries(f)
+	a := valueAxis(ss, max(h-2, 2))
+	// Labels take at most a third of the pane: a label too long for that uses short names, and
+	// wraps over several rows if it is still too long.
+	lw := max(w/3, 12)
+	labels := endLabels(ss, a.lo, a.hi, a.ph, lw)
+	used := 0
+	for _, l := range labels {
+		for _, row := range l.rows {
+			used = max(used, rowWidth(row))
+		}
+	}
+	a.pw = max(w-a.gw-min(lw, used)-1, 4)
+	a.off, a.end = f.scen.Offline, chartEnd(f)
+	g := newBrailleGrid(a.pw, a.ph)
+	inks := make([]ink, len(ss)+1)
+	for i, s := range ss {
+		g.stepLine(i+1, s, a.off, a.end, a.lo, a.hi)
+		inks[i+1] = algoInk(s.name)
+		inks[i+1].bold = s.name == f.selected
+	}
+	p.plot = g
+	cv := newCanvas(w, h)
+	g.draw(cv, a.gw, 0, inks)
+	if f.st.Mono {
+		// Without colour, a letter on each line tells them apart: staggered so no two share a column.
+		for i, s := range ss {
+			if n := len(s.v); n > 0 {
+				j := n * (i + 1) / (len(ss) + 1)
+				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name), ink{})
+			}
+		}
+	}
+	drawChartAxes(cv, a, f.pos)
+	drawEndLabels(cv, labels, a.gw+a.pw+1, f.selected)
+	return cv.String(f.st)
+}
+
+// drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10
+// batches and the current batch.
+func drawChartAxes(cv *canvas, a chartAxes, pos int) {
+	dim := inkOf(palette.Axis)
+	for y := range a.ph {
+		cv.set(a.gw-1, y, '│', dim)
+	}
+	for _, t := range a.ticks() {
+		label := tick(t, a.step)
+		cv.text(a.gw-1-len(label), a.row(t), label, dim)
+		cv.set(a.gw-1, a.row(t), '┤', dim)
+	}
+	cv.set(a.gw-1, a.ph, '└', dim)
+	for x := range a.pw {
+		cv.set(a.gw+x, a.ph, '─', dim)
+	}
+	step := batchStep(a.end-a.off, a.pw)
+	next := 0
+	for t := (a.off + step - 1) / step * step; t < a.end; t += step {
+		x := a.col(t)
+		cv.set(a.gw+x, a.ph, '┬', dim)
+		label := itoa(t)
+		if lx := x - (len(label)-1)/2; lx >= next && lx+len(label) <= a.pw {
+			cv.text(a.gw+lx, a.ph+1, label, dim)
+			next = lx + len(label) + 1
+		}
+	}
+	if x := a.col(pos); pos >= a.off && x < a.pw {
+		cv.set(a.gw+x, a.ph, '▲', ink{fg: palette.Query, bold: true})
+	}
+}
+
+// drawEndLabels writes the lines' labels from column x: names in their colours joined by "=",
+// then the value; several labels on a row two spaces apart.
+func drawEndLabels(cv *canvas, labels []endLabel, x0 int, selected algos.Name) {
+	dim := inkOf(palette.Axis)
+	for _, l := range labels {
+		for k, row := range l.rows {
+			x := x0
+			for i, part := range row {
+				switch {
+				case i > 0 && part.name != "" && row[i-1].name != "":
+					x = cv.text(x, l.row+k, "=", dim)
+				case i > 0 && part.name != "":
+					x += 2
+				}
+				if part.name == "" {
+					x = cv.text(x+1, l.row+k, part.text, dim)
+					continue
+				}
+				pk := algoInk(part.name)
+				pk.bold = part.name == selected
+				x = cv.text(x, l.row+k, part.text, pk)
+			}
+		}
+	}
+}
+
+// chartEnd is the end (exclusive) of the chart's batch axis: a quarter, a half or the whole of the
+// online block, the least that holds the batches shown, so the axis changes at most twice in a run
+// and early lines are not squeezed against the left edge.
+func chartEnd(f *frame) int {
+	off, T := f.scen.Offline, f.m.Batches()
+	n := T - off
+	shown := max(f.pos-off+1, 1)
+	for _, span := range []int{n / 4, n / 2} {
+		if span >= 10 && shown <= span {
+			return off + span
+		}
+	}
+	return T
+}
+
+func monoLetter(a algos.Name) rune {
+	switch a {
+	case "cara-ct":
+		return 'C'
+	case "page-hinkley":
+		return 'H'
+	}
+	return []rune(shortName(a))[0]
+}
+
+// endLabel is the label of the lines that end at one value: its names (short keys when the full
+// ones do not fit), then the value, over one row or more.
+type endLabel struct {
+	names []algos.Name
+	v     float64
+	row   int // the first row
+	rows  [][]labelPart
+}
+
+// labelPart is an algorithm's name (name set) or the value (name empty).
+type labelPart struct {
+	name algos.Name
+	text string
+}
+
+func rowWidth(parts []labelPart) int {
+	n := 0
+	for i, p := range parts {
+		n += width(p.text)
+		switch {
+		case i > 0 && p.name != "" && parts[i-1].name == "":
+			n += 2 // two spaces before another label on the row
+		case i > 0:
+			n++ // "=" between names, a space before the value
+		}
+	}
+	return n
+}
+
+// layout breaks the label into rows of at most w columns.
+func (l *endLabel) layout(w int) {
+	value := short(l.v)
+	names := func(keys bool) []labelPart {
+		var out []labelPart
+		for _, a := range l.names {
+			text := a.Display()
+			if keys {
+				text = shortName(a)
+			}
+			out = append(out, labelPart{a, text})
+		}
+		return append(out, labelPart{"", value})
+	}
+	parts := names(false)
+	if rowWidth(parts) > w {
+		parts = names(true)
+	}
+	l.rows = nil
+	var cur []labelPart
+	for _, part := range parts {
+		if len(cur) > 0 && rowWidth(append(cur, part)) > w {
+			l.rows = append(l.rows, cur)
+			cur = nil
+		}
+		cur = append(cur, part)
+	}
+	l.rows = append(l.rows, cur)
+}
+
+// endLabels groups the series by their last value (equal to a millionth of the range), places
+// each group at the row of its value and moves labels apart so none overlap.
+func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
+	var out []endLabel
+	tol := (hi - lo) * 1e-6
+	// Display order, so merged names read Oracle=CARA-T=...
+	order := slices.Clone(ss)
+	sort.SliceStable(order, func(i, j int) bool {
+		return slices.Index(algos.Names, order[i].name) < slices.Index(algos.Names, order[j].name)
+	})
+	for _, s := range order {
+		if len(s.v) == 0 {
+			continue
+		}
+		v := s.v[len(s.v)-1]
+		found := false
+		for i := range out {
+			if math.Abs(out[i].v-v) <= tol {
+				out[i].names = append(out[i].names, s.name)
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, endLabel{names: []algos.Name{s.name}, v: v})
+		}
+	}
+	for i := range out {
+		out[i].layout(w)
+		out[i].row = rows - 1 - int(math.Round((out[i].v-lo)/(hi-lo)*float64(rows*4-1)))/4
+	}
+	// Highest value first (the top row), so pushing labels apart keeps them in the lines' order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].v > out[j].v })
+	need := 0
+	for _, l := range out {
+		need += len(l.rows)
+	}
+	if need > rows {
+		out = packLabels(out, w)
+	}
+	for i := 1; i < len(out); i++ {
+		out[i].row = max(out[i].row, out[i-1].row+len(out[i-1].rows))
+	}
+	bottom := rows
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i].row = max(min(out[i].row, bottom-len(out[i].rows)), 0)
+		bottom = out[i].row
+	}
+	return out
+}
+
+// packLabels puts several labels on a row, in short names, when one per row does not fit: a
+// short chart with many lines ("DDM 754  A 319" on one row).
+func packLabels(ls []endLabel, w int) []endLabel {
+	var out []endLabel
+	var cur *endLabel
+	for _, l := range ls {
+		l.layout(0) // the shortest form, one part per row
+		var parts []labelPart
+		for _, row := range l.rows {
+			parts = append(parts, row...)
+		}
+		if cur != nil && rowWidth(append(cur.rows[0], parts...))+1 <= w {
+			cur.rows[0] = append(cur.rows[0], parts...)
+			cur.names = append(cur.names, l.names...)
+			continue
+		}
+		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}})
+		cur = &out[len(out)-1]
+	}
+	for i := 1; i < len(out); i++ {
+		out[i].row = max(out[i].row, out[i-1].row+1)
+	}
+	return out
+}
+
+// brailleGrid is a canvas of braille dots, 2 x 4 per terminal cell; each cell keeps the series
+// that drew in it last.
+type brailleGrid struct {
+	w, h  int // terminal cells
+	bits  []uint8
+	owner []int
+	dots  [][][2]int // per series (index = owner), the dots it drew: for tests
+}
+
+func newBrailleGrid(w, h int) *brailleGrid {
+	return &brailleGrid{w: w, h: h, bits: make([]uint8, w*h), owner: make([]int, w*h)}
+}
+
+// brailleBit is the bit of dot (dx, dy) of a cell, dx in 0..1, dy in 0..3.
+var brailleBit = [2][4]uint8{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
+
+func (g *brailleGrid) dot(id, x, y int) {
+	if x < 0 || y < 0 || x >= 2*g.w || y >= 4*g.h {
+		return
+	}
+	i := (y/4)*g.w + x/2
+	g.bits[i] |= brailleBit[x%2][y%4]
+	g.owner[i] = id
+	for len(g.dots) <= id {
+		g.dots = append(g.dots, nil)
+	}
+	g.dots[id] = append(g.dots[id], [2]int{x, y})
+}
+
+// stepLine draws a series as steps: value v[i] held from batch start+i to the next batch, then a
+// vertical jump to v[i+1], over an x axis of batches [x0, x1) and a y axis [lo, hi].
+func (g *brailleGrid) stepLine(id int, s series, x0, x1 int, lo, hi float64) {
+	W, H := 2*g.w, 4*g.h
+	dx := func(t int) int { return (t - x0) * W / max(x1-x0, 1) }
+	dy := func(v float64) int { return H - 1 - int(math.Round((v-lo)/(hi-lo)*float64(H-1))) }
+	for i, v := range s.v {
+		t := s.start + i
+		a, b := dx(t), dx(t+1)-1
+		y := dy(v)
+		for x := a; x <= max(a, b); x++ {
+			g.dot(id, x, y)
+		}
+		if i+1 < len(s.v) {
+			y2 := dy(s.v[i+1])
+			x := dx(t + 1)
+			for yy := min(y, y2); yy <= max(y, y2); yy++ {
+				g.dot(id, x, yy)
+			}
+		}
+	}
+}
+
+// draw renders the grid into cv at (x0, y0), each cell in its owner's ink.
+func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
+	for y := range g.h {
+		for x := range g.w {
+			i := y*g.w + x
+			if g.bits[i] == 0 {
+				continue
+			}
+			cv.set(x0+x, y0+y, rune(0x2800+int(g.bits[i])), inks[g.owner[i]])
+		}
+	}
+}
+
+// hasBraille reports whether s holds a braille character.
+func hasBraille(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF })
+}

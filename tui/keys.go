@@ -1,0 +1,164 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// keyMap is every key of the player, in one place. The player handles the global ones; each pane
+// handles its own (Keys() lists them for the help). Left free for what comes next: w and W (what-if
+// bar, split view), t (tour), p (presenter follow) and g (guess round).
+type keyMap struct {
+	// Playing.
+	Play, Step, Back, Home, End, Faster, Slower key.Binding
+	// Retraining cost and algorithms.
+	RUp, RDown, Next, Prev, Visible, Restart key.Binding
+	// Panes: Focus is the help's name for the six Pane keys.
+	Focus, Maximise, Escape, Help, Quit, ForceQuit key.Binding
+	Pane                                           [numPanes]key.Binding
+	// Pane 1 (the cost matrix): the cursor and its moves.
+	Cursor, Up, Down, Left, Right key.Binding
+	// Pane 2: cumulative cost or the gap to the Oracle.
+	Gap key.Binding
+	// Pane 4: the next pair of features.
+	Features key.Binding
+	// Pane 6: scrolling.
+	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
+}
+
+func newKeys() keyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	k := keyMap{
+		Play:    b([]string{" "}, "space", "play/pause"),
+		Step:    b([]string{"right", "l"}, "→/l", "step"),
+		Back:    b([]string{"left", "h"}, "←/h", "back"),
+		Home:    b([]string{"home"}, "home", "first batch"),
+		End:     b([]string{"end"}, "end", "last computed"),
+		Faster:  b([]string{"+", "="}, "+", "faster"),
+		Slower:  b([]string{"-"}, "-", "slower"),
+		RUp:     b([]string{"]"}, "]", "raise R ×1.25"),
+		RDown:   b([]string{"["}, "[", "lower R ÷1.25"),
+		Next:    b([]string{"tab"}, "tab", "next algorithm"),
+		Prev:    b([]string{"shift+tab"}, "shift+tab", "previous algorithm"),
+		Visible: b([]string{"v"}, "v", "which algorithms show"),
+		Restart: b([]string{"r"}, "r", "restart, next seed"),
+
+		Focus:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
+		Maximise:  b([]string{"z", "enter"}, "z", "zoom pane"),
+		Escape:    b([]string{"esc"}, "esc", "back"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit at once"),
+
+		Cursor: b([]string{"m"}, "m", "cell cursor"),
+		Up:     b([]string{"up", "k"}, "↑↓←→", "move cursor"),
+		Down:   b([]string{"down", "j"}, "↓", "cursor down"),
+		// Only the arrows move the cursor sideways, so h and l still step.
+		Left:  b([]string{"left"}, "←", "cursor left"),
+		Right: b([]string{"right"}, "→", "cursor right"),
+
+		Gap:      b([]string{"o"}, "o", "gap to Oracle"),
+		Features: b([]string{"f"}, "f", "next feature pair"),
+
+		ScrollUp:   b([]string{"up", "k"}, "↑↓", "scroll"),
+		ScrollDown: b([]string{"down", "j"}, "↓", "scroll down"),
+		PageUp:     b([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
+		PageDown:   b([]string{"pgdown"}, "pgdn", "page down"),
+	}
+	for i := range k.Pane {
+		n := string(rune('1' + i))
+		k.Pane[i] = b([]string{n}, n, "focus pane "+n)
+	}
+	return k
+}
+
+// contextKeys are the help's keys where the player is: the focused pane's first, then the
+// player's. It is the help's KeyMap: one line of the most useful keys, or every key by group.
+type contextKeys struct {
+	k      *keyMap
+	pane   []key.Binding
+	groups []keyGroup
+}
+
+// ShortHelp implements help.KeyMap.
+func (c contextKeys) ShortHelp() []key.Binding {
+	k := c.k
+	return append(append([]key.Binding{}, c.pane...), k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise)
+}
+
+// FullHelp implements help.KeyMap.
+func (c contextKeys) FullHelp() [][]key.Binding {
+	out := make([][]key.Binding, len(c.groups))
+	for i, g := range c.groups {
+		out[i] = g.keys
+	}
+	return out
+}
+
+// helpLine is the one-line help: the short help, as much as fits, with "? help" and "q quit"
+// pinned at the end whatever the width.
+func helpLine(st *Styles, c contextKeys, width int) string {
+	h := help.New()
+	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.HelpKey, st.Help, st.Help
+	h.Styles.Ellipsis = st.Help
+	pinned := h.ShortHelpView([]key.Binding{c.k.Help, c.k.Quit})
+	sep := st.Help.Render(" • ")
+	h.Width = width - ansi.StringWidth(pinned) - ansi.StringWidth(sep)
+	rest := h.ShortHelpView(c.ShortHelp())
+	if h.Width <= 0 || rest == "" {
+		return truncate(pinned, width)
+	}
+	return rest + sep + pinned
+}
+
+// keyGroup is one titled group of the full help.
+type keyGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+// fullHelp writes every group of keys under its title, the keys of a group packed into lines of
+// at most w columns ("space play/pause · →/l step · ...").
+func fullHelp(st *Styles, c contextKeys, w int) string {
+	var b strings.Builder
+	for i, keys := range c.FullHelp() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(st.Bold.Render(c.groups[i].title) + "\n")
+		var items []string
+		for _, k := range keys {
+			if h := k.Help(); h.Key != "" {
+				items = append(items, st.HelpKey.Render(h.Key)+" "+h.Desc)
+			}
+		}
+		cur := ""
+		for _, it := range items {
+			switch {
+			case cur == "":
+				cur = "  " + it
+			case width(cur)+3+width(it) <= w:
+				cur += st.Help.Render(" · ") + it
+			default:
+				b.WriteString(cur + "\n")
+				cur = "  " + it
+			}
+		}
+		b.WriteString(cur + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+var _ help.KeyMap = contextKeys{}

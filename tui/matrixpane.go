@@ -1,0 +1,559 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
+)
+
+// matrixPane is pane 1, the cost matrix as the paper's figure 4a: the upper triangle of C as a
+// heat map on one colour scale fixed for the run, R on the diagonal, the Oracle's and the
+// selected algorithm's paths drawn over it (a retrain on the diagonal, a keep along the row of
+// the model kept), batch ticks on both axes, the offline block and the known drifts marked above.
+// Maximised, it zooms to one screen cell per matrix cell around a cursor that reads out the cell.
+type matrixPane struct {
+	keys     *keyMap
+	cursorOn bool
+	cur      [2]int // (t', t)
+	win      [2]int // the zoom window's first row and column
+	winSet   bool
+	marks    []uint8
+	canvas   *canvas // the last drawn, for tests
+	key      matrixKey
+	cache    string
+}
+
+// matrixKey is what the matrix pane's drawing depends on.
+type matrixKey struct {
+	view             viewKey
+	heat             heatScale
+	cursorOn, zoomed bool
+	cur, win         [2]int
+}
+
+func (p *matrixPane) Title(f *frame) string {
+	if f.zoomed {
+		return "Cost matrix C[t', t], zoomed (arrows move the cursor, esc back)"
+	}
+	return "Cost matrix C[t', t]: row t' model, column t batch"
+}
+
+// Legend placements.
+const (
+	legendRight = iota
+	legendTriangle
+	legendBelow
+)
+
+// matrixLayout is where everything of the pane goes in a w x h inside.
+type matrixLayout struct {
+	g              heatGeom
+	gw             int // the row labels' gutter
+	heatY          int // first row of the heat
+	legend, lx, ly int
+	legendLines    []string // the legend below the heat
+	readoutY       int
+	labelsY, axisY int
+	offY           int // the offline/online row
+}
+
+const matrixTop = 3 // rows above the heat: offline and drifts, column labels, the axis
+
+// Size: the pane wants the box width that makes the heat square in the height it gets; the layout
+// asks through width.
+func (p *matrixPane) Size(f *frame, w int) (want, least int) { return 0, 12 }
+
+// width is the box width that shows the heat map square and as large as a box of height h allows.
+func (p *matrixPane) width(f *frame, h int) int {
+	T := f.m.Batches()
+	gw := len(itoa(T-1)) + 1
+	inner := h - 2 - matrixTop - 1
+	g := overviewGeom(T, 1<<20, inner)
+	return g.cols + gw + 4 + 1
+}
+
+// minWidth is the narrowest box that still draws the matrix well: blocks of 8 columns (room for a
+// value) for a small matrix, about 45 columns of heat for a large one.
+func (p *matrixPane) minWidth(f *frame) int {
+	T := f.m.Batches()
+	gw := len(itoa(T-1)) + 1
+	if T <= 8 {
+		return 8*T + gw + 5
+	}
+	return min(45, T) + gw + 5
+}
+
+func (p *matrixPane) layout(f *frame, w, h int) matrixLayout {
+	T := f.m.Batches()
+	l := matrixLayout{gw: len(itoa(T-1)) + 1, offY: 0, labelsY: 1, axisY: 2, heatY: matrixTop}
+	l.readoutY = h - 1
+	heatH := h - matrixTop - 1
+	heatW := w - l.gw
+	geom := func(hh int) heatGeom {
+		if f.zoomed {
+			return zoomGeom(T, heatW, hh, p.win[0], p.win[1])
+		}
+		return overviewGeom(T, heatW, hh)
+	}
+	l.g = geom(heatH)
+	tall := p.legendTall(f)
+	tallW := 0
+	for _, s := range tall {
+		tallW = max(tallW, len([]rune(stripANSI(s))))
+	}
+	switch {
+	case heatW-l.g.cols-2 >= tallW:
+		l.legend, l.lx, l.ly = legendRight, l.gw+l.g.cols+2, l.heatY
+	case !f.zoomed && fitsTriangle(l.g, len(tall), tallW+1):
+		l.legend, l.lx, l.ly = legendTriangle, l.gw, l.heatY+l.g.rows-len(tall)
+	default:
+		l.legend = legendBelow
+		l.legendLines = p.legendBelow(f, w-l.gw)
+		l.g = geom(heatH - len(l.legendLines))
+		l.lx, l.ly = l.gw, l.heatY+l.g.rows
+	}
+	return l
+}
+
+// fitsTriangle reports whether a block of n lines of width w fits in the empty lower-left
+// triangle of the heat, at its bottom.
+func fitsTriangle(g heatGeom, n, w int) bool {
+	if g.rows < n+2 {
+		return false
+	}
+	for y := g.rows - n; y < g.rows; y++ {
+		var tp int
+		if g.block {
+			tp = g.r0 + y/g.bh
+		} else {
+			tp, _ = g.halfRange(2 * y)
+		}
+		// The first screen column holding a cell on or above the diagonal of row t'.
+		x := 0
+		for x < g.cols {
+			if _, t1 := g.colRange(x); t1-1 >= tp {
+				break
+			}
+			x++
+		}
+		if x < w {
+			return false
+		}
+	}
+	return true
+}
+
+// legendTall is the legend as a column: colour bar, its ticks, one line per path, the marks.
+func (p *matrixPane) legendTall(f *frame) []string {
+	st := f.st
+	bar, labels := colourBar(st, f.heat)
+	lines := []string{bar.String(st) + st.Dim.Render(" C"), labels.String(st)}
+	lines = append(lines, p.pathLegend(f)...)
+	lines = append(lines, st.Dim.Render("▼ now  ≋ known drift"))
+	if !f.heat.final {
+		lines = append(lines, st.Dim.Render("scale grows while computing"))
+	}
+	return lines
+}
+
+// legendBelow is the legend in lines of at most w columns: the bar and its ticks, with the paths
+// and marks beside them when they fit, under them otherwise.
+func (p *matrixPane) legendBelow(f *frame, w int) []string {
+	tall := p.legendTall(f)
+	bar, ticks := tall[0], tall[1]
+	paths := p.pathLegend(f)
+	marks := tall[2+len(paths):]
+	barW := max(width(bar), width(ticks)) + 2
+	beside := packLine(paths, w-barW)
+	if len(beside) == 1 && len(marks) > 0 && width(strings.Join(marks, "  ")) <= w-barW {
+		return []string{bar + pad(barW-width(bar)) + beside[0], ticks + pad(barW-width(ticks)) + strings.Join(marks, "  ")}
+	}
+	out := []string{bar, ticks}
+	out = append(out, packLine(paths, w)...)
+	return append(out, packLine(marks, w)...)
+}
+
+// packLine puts items on as few lines of width w as it can, two spaces apart.
+func packLine(items []string, w int) []string {
+	var out []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case width(cur)+2+width(it) <= w:
+			cur += "  " + it
+		default:
+			out = append(out, cur)
+			cur = it
+		}
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// pathLegend has one entry per path drawn.
+func (p *matrixPane) pathLegend(f *frame) []string {
+	st := f.st
+	or := st.AlgoStyle("oracle").Render("○─ Oracle")
+	if f.selected == "oracle" {
+		return []string{or}
+	}
+	sel := st.AlgoStyle(f.selected).Bold(true)
+	return []string{
+		sel.Render("●━ " + f.selected.Display()),
+		or,
+		sel.Render("◉═ both"),
+	}
+}
+
+// data gathers what the heat map draws.
+func (p *matrixPane) data(f *frame) *heatData {
+	var sel, or *algos.Strategy
+	if r, ok := f.result("oracle"); ok {
+		or = &r.Strategy
+	}
+	if f.selected != "oracle" {
+		if r, ok := f.result(f.selected); ok {
+			sel = &r.Strategy
+		}
+	}
+	if sel == nil && f.selected == "oracle" {
+		// The Oracle alone: drawn as the Oracle.
+		sel = nil
+	}
+	p.marks = buildMarks(p.marks, f.m.Batches(), f.pos, sel, or)
+	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: f.heat, marks: p.marks,
+		selColour: palette.Algo(f.selected), cursor: p.cur, cursorOn: p.cursorOn || f.zoomed}
+}
+
+func (p *matrixPane) View(f *frame, w, h int) string {
+	if f.m == nil || w < 8 || h < 6 {
+		return ""
+	}
+	st := f.st
+	if f.zoomed {
+		p.ensureCursor(f)
+	}
+	l := p.layout(f, w, h)
+	if f.zoomed {
+		p.follow(&l, f, w, h)
+	}
+	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win}
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
+	cv := newCanvas(w, h)
+	d := p.data(f)
+	drawHeat(cv, st, l.g, d, l.gw, l.heatY)
+	p.drawAxes(cv, f, l)
+	p.canvas = cv
+	out := cv.lines(st)
+	// The legend is styled text: it is laid over the canvas's lines.
+	p.cache, p.key = strings.Join(p.overlayLegend(out, f, l, w), "\n"), k
+	return p.cache
+}
+
+// follow moves the zoom window so the cursor stays in it.
+func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
+	g := l.g
+	if g.bw != 2 || g.bh != 1 || g.nc == f.m.Batches() {
+		return
+	}
+	r0, c0 := p.win[0], p.win[1]
+	tp, t := p.cur[0], p.cur[1]
+	if !p.winSet {
+		c0 = max(f.pos, 0) + 3 - g.nc
+		r0 = max(f.pos, 0) + 2 - g.nr
+		p.winSet = true
+	}
+	c0 = min(max(c0, t-g.nc+1), t)
+	r0 = min(max(r0, tp-g.nr+1), tp)
+	p.win = [2]int{r0, c0}
+	*l = p.layout(f, w, h)
+}
+
+// ensureCursor turns the cursor on at the selected algorithm's model and the current batch.
+func (p *matrixPane) ensureCursor(f *frame) {
+	if p.cursorOn {
+		return
+	}
+	p.cursorOn = true
+	t := max(f.pos, 0)
+	tp := max(t-1, 0)
+	if r, ok := f.result(f.selected); ok {
+		if i := t - r.Strategy.Start; i >= 0 && i < len(r.Strategy.Model) {
+			tp = r.Strategy.Model[i]
+		}
+	}
+	p.cur = [2]int{tp, t}
+}
+
+// drawAxes draws the offline bracket and drift marks, the column labels and axis, the row labels
+// and the readout.
+func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
+	drawBlocksRow(cv, f, l)
+	drawColumnAxis(cv, f, l)
+	drawRowAxis(cv, l)
+	if p.cursorOn || f.zoomed {
+		p.drawCursorLabels(cv, f, l)
+	}
+}
+
+// drawBlocksRow brackets the offline and online blocks over their columns.
+func drawBlocksRow(cv *canvas, f *frame, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
+	bracket := func(from, to int, word string) {
+		from, to = max(from, g.c0), min(to, g.c0+g.nc-1)
+		if from > to {
+			return
+		}
+		a, b := colStart(g, from), colEnd(g, to)
+		for x := a; x <= b; x++ {
+			cv.set(x0+x, l.offY, '─', dim)
+		}
+		cv.set(x0+a, l.offY, '╶', dim)
+		cv.set(x0+b, l.offY, '╴', dim)
+		if b-a+1 >= len(word)+4 {
+			cv.text(x0+a+(b-a+1-len(word))/2, l.offY, " "+word+" ", dim)
+		}
+	}
+	off := f.scen.Offline
+	bracket(0, off-1, "offline")
+	bracket(off, f.m.Batches()-1, "online")
+	// Where both blocks share a screen column, the border goes there.
+	if x := g.xOf(off); x >= 0 && colStart(g, off) == colEnd(g, off-1) {
+		cv.set(x0+x, l.offY, '┼', dim)
+	}
+}
+
+// drawColumnAxis draws the batch ticks and labels over the columns, the known drifts on the axis
+// (over the ticks they fall on) and the current batch.
+func drawColumnAxis(cv *canvas, f *frame, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
+	step := batchStep(g.nc, g.cols)
+	if g.block && g.bw >= 2 {
+		step = batchStep(g.nc, g.cols*2)
+	}
+	for x := range g.cols {
+		cv.set(x0+x, l.axisY, '─', dim)
+	}
+	next := 0
+	for t := (g.c0 + step - 1) / step * step; t < g.c0+g.nc; t += step {
+		x := g.xOf(t)
+		cv.set(x0+x, l.axisY, '┬', dim)
+		label := itoa(t)
+		if lx := x - (len(label)-1)/2; lx >= next && lx+len(label) <= g.cols {
+			cv.text(x0+lx, l.labelsY, label, dim)
+			next = lx + len(label) + 1
+		}
+	}
+	mark := ink{fg: palette.Query, bold: true}
+	for _, d := range f.drifts {
+		for t := d.From; t <= d.To; t++ {
+			if x := g.xOf(t); x >= 0 {
+				cv.set(x0+x, l.axisY, '≋', mark)
+			}
+		}
+	}
+	if x := g.xOf(f.pos); x >= 0 {
+		cv.set(x0+x, l.axisY, '▼', mark)
+	}
+}
+
+// drawRowAxis draws the model ticks and labels left of the rows, each on its own row.
+func drawRowAxis(cv *canvas, l matrixLayout) {
+	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
+	for y := range g.rows {
+		cv.set(x0-1, l.heatY+y, '│', dim)
+	}
+	cv.set(x0-1, l.axisY, '┌', dim)
+	step := batchStep(g.nr, g.rows*2)
+	lastY := -2
+	for tp := (g.r0 + step - 1) / step * step; tp < g.r0+g.nr; tp += step {
+		if y := g.yOf(tp); y > lastY {
+			label := itoa(tp)
+			cv.set(x0-1, l.heatY+y, '┤', dim)
+			cv.text(x0-1-len(label), l.heatY+y, label, dim)
+			lastY = y
+		}
+	}
+}
+
+// drawCursorLabels names the cursor's row and column on the axes, highlighted.
+func (p *matrixPane) drawCursorLabels(cv *canvas, f *frame, l matrixLayout) {
+	g, x0 := l.g, l.gw
+	hl := ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: palette.Cursor, bold: true}
+	if f.st.Mono {
+		hl = ink{}
+	}
+	if y := g.yOf(p.cur[0]); y >= 0 {
+		label := itoa(p.cur[0])
+		cv.text(max(x0-1-len(label), 0), l.heatY+y, label, hl)
+	}
+	if x := g.xOf(p.cur[1]); x >= 0 {
+		// Cleared around, so it does not run into a tick's label.
+		label := itoa(p.cur[1])
+		lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
+		cv.text(lx-1, l.labelsY, strings.Repeat(" ", len(label)+2), ink{})
+		cv.text(lx, l.labelsY, label, hl)
+	}
+}
+
+// colStart and colEnd are the first and last screen columns of matrix column t.
+func colStart(g heatGeom, t int) int {
+	if g.block {
+		return (t - g.c0) * g.bw
+	}
+	return g.xOf(t)
+}
+
+func colEnd(g heatGeom, t int) int {
+	if g.block {
+		return (t-g.c0)*g.bw + g.bw - 1
+	}
+	x := g.xOf(t)
+	for x+1 < g.cols {
+		if a, _ := g.colRange(x + 1); a > t {
+			break
+		}
+		x++
+	}
+	return x
+}
+
+// overlayLegend lays the legend's lines and the readout over the rendered canvas lines.
+func (p *matrixPane) overlayLegend(out []string, f *frame, l matrixLayout, w int) []string {
+	tall := p.legendTall(f)
+	switch l.legend {
+	case legendRight, legendTriangle:
+		for i, s := range tall {
+			if y := l.ly + i; y >= 0 && y < len(out) {
+				out[y] = overlayAt(out[y], s, l.lx)
+			}
+		}
+	case legendBelow:
+		for i, s := range l.legendLines {
+			if y := l.ly + i; y < l.readoutY {
+				out[y] = overlayAt(out[y], s, l.lx)
+			}
+		}
+	}
+	if l.readoutY >= 0 && l.readoutY < len(out) {
+		out[l.readoutY] = truncate(p.readout(f), w)
+	}
+	return out
+}
+
+// readout names the cursor's cell, or says how to get a cursor.
+func (p *matrixPane) readout(f *frame) string {
+	st := f.st
+	if !(p.cursorOn || f.zoomed) {
+		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   m cursor · z zoom · click a cell", max(f.pos, 0)))
+	}
+	tp, t := p.cur[0], p.cur[1]
+	switch {
+	case t > f.pos:
+		return fmt.Sprintf("t'=%d t=%d: not revealed yet", tp, t)
+	case tp == t:
+		return fmt.Sprintf("t'=t=%d  R %s: retraining at %d costs this%s", t, num(f.r(t)), t, p.onPath(f, tp, t))
+	}
+	c := f.m.Cell(tp, t)
+	if !c.Done {
+		return fmt.Sprintf("t'=%d t=%d: not computed yet", tp, t)
+	}
+	return fmt.Sprintf("t'=%d t=%d  C %s = A %s − B %s  err %s  q.acc %s%s", tp, t, num(c.C()), num(c.A), num(c.B),
+		frac(c.ErrorRate), frac(c.QueryAccuracy), p.onPath(f, tp, t))
+}
+
+// onPath says which paths pass through a cell.
+func (p *matrixPane) onPath(f *frame, tp, t int) string {
+	var who []string
+	for _, name := range []algos.Name{f.selected, algos.NameOracle} {
+		r, ok := f.result(name)
+		if !ok {
+			continue
+		}
+		i := t - r.Strategy.Start
+		if i >= 0 && i < len(r.Strategy.Model) && r.Strategy.Model[i] == tp && !containsStr(who, name.Display()) {
+			who = append(who, name.Display())
+		}
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	verb := "keeps"
+	if tp == t {
+		verb = "retrains"
+	}
+	return "  · " + strings.Join(who, ", ") + " " + verb + " here"
+}
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *matrixPane) Keys(f *frame, focused bool) []key.Binding {
+	k := p.keys
+	if focused && (p.cursorOn || f.zoomed) {
+		return []key.Binding{k.Up, k.Cursor}
+	}
+	return []key.Binding{k.Cursor}
+}
+
+func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+	k := p.keys
+	if key.Matches(msg, k.Cursor) {
+		if p.cursorOn {
+			p.cursorOn = false
+		} else {
+			p.ensureCursor(f)
+		}
+		return true, nil
+	}
+	if !focused || !(p.cursorOn || f.zoomed) {
+		return false, nil
+	}
+	tp, t := p.cur[0], p.cur[1]
+	switch {
+	case key.Matches(msg, k.Up):
+		tp = max(tp-1, 0)
+	case key.Matches(msg, k.Down):
+		tp = min(tp+1, t)
+	case key.Matches(msg, k.Left):
+		t = max(t-1, tp)
+	case key.Matches(msg, k.Right):
+		t = min(t+1, max(f.pos, 0))
+	default:
+		return false, nil
+	}
+	p.cur = [2]int{tp, t}
+	return true, nil
+}
+
+// Click puts the cursor on the clicked cell.
+func (p *matrixPane) Click(f *frame, x, y, w, h int) tea.Cmd {
+	l := p.layout(f, w, h)
+	hx, hy := x-l.gw, y-l.heatY
+	if hx < 0 || hy < 0 || hx >= l.g.cols || hy >= l.g.rows {
+		return nil
+	}
+	tp, t := l.g.cellAt(hx, hy)
+	if tp > t || t > f.pos {
+		return nil
+	}
+	p.cur, p.cursorOn = [2]int{tp, t}, true
+	return nil
+}

@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
+	"github.com/cara-sim/cara/algos"
+)
+
+// resultsPane is pane 5: every visible algorithm's online results so far (its decision now,
+// retrains, strategy cost, SCPE against the Oracle or the plain gap when SCPE is undefined, query
+// accuracy), under the parameters tuned offline. The layout always gives it a row per algorithm.
+type resultsPane struct {
+	key   viewKey
+	cache string
+}
+
+func (p *resultsPane) Title(f *frame) string {
+	return fmt.Sprintf("Results so far (online, R %s)", num(f.r(max(f.pos, 0))))
+}
+
+// Size: the warnings, the tuned line, the header and its rule, one row per visible algorithm.
+func (p *resultsPane) Size(f *frame, w int) (want, least int) {
+	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
+	return n, n
+}
+
+// warnings are the results' warnings (most of C negative, an Oracle cost <= 0), wrapped at w.
+func (p *resultsPane) warnings(f *frame, w int) []string {
+	if f.pos < 0 || len(f.rp.results) == 0 {
+		return nil
+	}
+	var out []string
+	for _, warn := range algos.Warnings(f.m, f.pos, f.rp.results) {
+		wrapped := f.st.r.NewStyle().Width(max(w, 10)).Render("! " + warn)
+		for _, l := range strings.Split(wrapped, "\n") {
+			out = append(out, f.st.Error.Render(l))
+		}
+	}
+	return out
+}
+
+func (p *resultsPane) Keys(*frame, bool) []key.Binding              { return nil }
+func (p *resultsPane) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return false, nil }
+func (p *resultsPane) Click(f *frame, x, y, w, h int) tea.Cmd       { return nil }
+
+func (p *resultsPane) View(f *frame, w, h int) string {
+	tuned := 0
+	if f.rp.tuned != nil {
+		tuned = 1
+	}
+	k := f.key(w, h, tuned)
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
+	p.cache, p.key = p.draw(f, w), k
+	return p.cache
+}
+
+func (p *resultsPane) draw(f *frame, w int) string {
+	st := f.st
+	var lines []string
+	// Warnings first: a small pane cuts its last lines, and these say when the numbers below stop
+	// meaning what they seem to.
+	lines = append(lines, p.warnings(f, w)...)
+	if t := f.rp.tuned; t != nil {
+		period := fmt.Sprintf("period %s offset %s", num(t["period"]), num(t["offset"]))
+		if math.IsInf(t["period"], 1) {
+			period = "period never"
+		}
+		lines = append(lines, truncate(fmt.Sprintf("tuned on 0..%d: θ %s  θc %s  %s", f.scen.Offline-1,
+			num(t["theta"]), num(t["theta_c"]), period), w))
+	}
+	if len(f.rp.results) == 0 {
+		if f.pos < f.scen.Offline-1 {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.scen.Offline-1)))
+		}
+		return strings.Join(lines, "\n")
+	}
+	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
+	var rows [][]string
+	var names []algos.Name
+	for _, r := range f.shown() {
+		now := "keep"
+		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
+			now = "RETRAIN"
+		}
+		// SCPE is undefined when the Oracle's cost is <= 0: the plain gap a - b stands in for it.
+		scpe := "gap " + signed(r.Gap)
+		if !math.IsNaN(r.SCPE) {
+			scpe = fmt.Sprintf("%.1f", r.SCPE)
+		}
+		name := r.Algorithm.Display()
+		if r.Algorithm == f.selected {
+			name = "▶" + name
+		} else {
+			name = " " + name
+		}
+		rows = append(rows, []string{name, now, itoa(len(r.Strategy.Retrains)), cost(r.Strategy.Cost()), scpe, frac(r.QueryAccuracy)})
+		names = append(names, r.Algorithm)
+	}
+	// Narrow panes shorten the headers, then drop the columns a student needs least.
+	cols := []int{0, 1, 2, 3, 4, 5}
+	if tableWidth(headers, rows, cols) > w {
+		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
+	}
+	for _, drop := range []int{1, 5} {
+		if tableWidth(headers, rows, cols) <= w {
+			break
+		}
+		cols = slices.DeleteFunc(cols, func(c int) bool { return c == drop })
+	}
+	pick := func(r []string) []string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = r[c]
+		}
+		return out
+	}
+	tb := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderColumn(false).
+		Headers(pick(headers)...).Wrap(false)
+	for _, r := range rows {
+		tb.Row(pick(r)...)
+	}
+	tb.StyleFunc(func(row, col int) lipgloss.Style {
+		s := st.r.NewStyle().PaddingRight(1)
+		if cols[col] >= 2 {
+			s = s.Align(lipgloss.Right)
+		}
+		if row == table.HeaderRow {
+			return s.Bold(true)
+		}
+		s = s.Inherit(st.AlgoStyle(names[row]))
+		if names[row] == f.selected {
+			s = s.Bold(true)
+		}
+		return s
+	})
+	lines = append(lines, tb.String())
+	return strings.Join(lines, "\n")
+}
+
+// tableWidth is the width of the table of the given columns: each column's widest cell and a space.
+func tableWidth(headers []string, rows [][]string, cols []int) int {
+	w := 0
+	for _, c := range cols {
+		cw := width(headers[c])
+		for _, r := range rows {
+			cw = max(cw, width(r[c]))
+		}
+		w += cw + 1
+	}
+	return w
+}
+
+// signed writes a gap with its sign ("+2.5").
+func signed(v float64) string {
+	if v >= 0 {
+		return "+" + num(v)
+	}
+	return num(v)
+}

@@ -1,0 +1,440 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/sim"
+)
+
+// bounds are the scatter's axes: each feature's range over every batch of the scenario, data and
+// queries, so the axes stay put while you step and drift shows as movement.
+type bounds struct {
+	lo, hi []float64
+}
+
+func (b *bounds) add(p sim.Points) {
+	for i := range p.Len() {
+		for j, v := range p.Row(i) {
+			if j < len(b.lo) && !math.IsNaN(v) {
+				b.lo[j], b.hi[j] = min(b.lo[j], v), max(b.hi[j], v)
+			}
+		}
+	}
+}
+
+func newBounds(d int) *bounds {
+	b := &bounds{lo: make([]float64, d), hi: make([]float64, d)}
+	for j := range d {
+		b.lo[j], b.hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	return b
+}
+
+// boundsMsg brings a session's bounds, scanned in the background.
+type boundsMsg struct {
+	s *Session
+	b *bounds
+}
+
+// boundsCache keeps the bounds of recent (scenario, seed) pairs: every SSH session on covcon-d
+// would otherwise generate its 100 batches once more (about 0.2 s of a core each).
+var boundsCache = struct {
+	sync.Mutex
+	m     map[string]*bounds
+	order []string
+}{m: map[string]*bounds{}}
+
+// scanBounds generates every batch of the stream once and returns the features' ranges; a batch
+// that fails to generate is skipped (the engine reports its error). It stops, with no message,
+// when the session does (a restart, a player closed).
+func scanBounds(s *Session) tea.Cmd {
+	stream, T := s.Stream, s.Matrix.Batches()
+	k := fmt.Sprint(s.Scenario.Name, "\x00", s.Scenario.Path, "\x00", s.Seed)
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return func() tea.Msg {
+		boundsCache.Lock()
+		b, ok := boundsCache.m[k]
+		boundsCache.Unlock()
+		if ok {
+			return boundsMsg{s, b}
+		}
+		b = newBounds(stream.Features())
+		for t := range T {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if bt, err := stream.Batch(t); err == nil {
+				b.add(bt.X)
+				b.add(bt.Q)
+			}
+		}
+		boundsCache.Lock()
+		defer boundsCache.Unlock()
+		boundsCache.m[k] = b
+		boundsCache.order = append(boundsCache.order, k)
+		if len(boundsCache.order) > 32 {
+			delete(boundsCache.m, boundsCache.order[0])
+			boundsCache.order = boundsCache.order[1:]
+		}
+		return boundsMsg{s, b}
+	}
+}
+
+// featureNames are the stream's feature names (a CSV's header), or x1, x2, ...
+func featureNames(s sim.Stream) []string {
+	if n, ok := s.(interface{ FeatureNames() []string }); ok {
+		if names := n.FeatureNames(); len(names) == s.Features() {
+			return names
+		}
+	}
+	out := make([]string, s.Features())
+	for i := range out {
+		out[i] = fmt.Sprintf("x%d", i+1)
+	}
+	return out
+}
+
+// batchPane is pane 4: the batch's data by class, its queries, and where the model in use errs,
+// over two features on axes fixed for the whole scenario (equal scales when the two ranges are
+// alike), with the previous batches left as a faint trail so that covariate drift shows as
+// movement. A wrong point keeps its class glyph, capitalised, on a dark red ground.
+type batchPane struct {
+	keys    *keyMap
+	pair    [2]int
+	batches map[batchRef]*sim.Batch // recently drawn batches
+	order   []batchRef
+	key     scatterKey
+	cache   string
+}
+
+// scatterKey is what the scatter's drawing depends on.
+type scatterKey struct {
+	s          sim.Stream
+	pos, model int
+	pair       [2]int
+	b          *bounds
+	w, h       int
+}
+
+// batchRef names a batch of one session's stream.
+type batchRef struct {
+	s sim.Stream
+	t int
+}
+
+// trail is how many earlier batches are drawn faintly.
+const trail = 3
+
+func (p *batchPane) Title(f *frame) string {
+	if f.pos < 0 {
+		return "Batch"
+	}
+	return fmt.Sprintf("Batch %d: data by class, queries, errors of M_%d", f.pos, p.model(f))
+}
+
+func (p *batchPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
+
+func (p *batchPane) Keys(f *frame, focused bool) []key.Binding {
+	if f.stream != nil && f.stream.Features() > 2 {
+		return []key.Binding{p.keys.Features}
+	}
+	return nil
+}
+
+func (p *batchPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+	if !key.Matches(msg, p.keys.Features) {
+		return false, nil
+	}
+	if d := f.stream.Features(); d > 2 {
+		p.pair[1]++
+		if p.pair[1] >= d {
+			p.pair[0] = (p.pair[0] + 1) % (d - 1)
+			p.pair[1] = p.pair[0] + 1
+		}
+	}
+	return true, nil
+}
+
+func (p *batchPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+
+// model is the model answering this batch's queries: the selected algorithm's before its decision
+// at pos (the previous batch's while offline).
+func (p *batchPane) model(f *frame) int {
+	model := max(f.pos-1, 0)
+	if r, ok := f.result(f.selected); ok {
+		if i := f.pos - r.Strategy.Start; i > 0 {
+			model = r.Strategy.Model[i-1]
+		}
+	}
+	return model
+}
+
+func (p *batchPane) batch(s sim.Stream, t int) (*sim.Batch, error) {
+	if p.batches == nil {
+		p.batches = map[batchRef]*sim.Batch{}
+	}
+	ref := batchRef{s, t}
+	if b, ok := p.batches[ref]; ok {
+		return b, nil
+	}
+	b, err := s.Batch(t)
+	if err != nil {
+		return nil, err
+	}
+	p.batches[ref] = b
+	p.order = append(p.order, ref)
+	if len(p.order) > trail+3 {
+		delete(p.batches, p.order[0])
+		p.order = p.order[1:]
+	}
+	return b, nil
+}
+
+func (p *batchPane) View(f *frame, w, h int) string {
+	if f.pos < 0 || f.stream == nil {
+		return ""
+	}
+	model := p.model(f)
+	k := scatterKey{f.stream, f.pos, model, p.pair, f.bounds, w, h}
+	if k == p.key && p.cache != "" {
+		return p.cache
+	}
+	p.cache, p.key = p.draw(f, model, w, h), k
+	return p.cache
+}
+
+// scatterCell counts what falls in one screen cell.
+type scatterCell struct {
+	n, wrong [2]int
+	q, trail int
+}
+
+// scatterAxes map two features to a pw x ph grid of screen cells.
+type scatterAxes struct {
+	fx, fy             int
+	xlo, xhi, ylo, yhi float64
+	xstep, ystep       float64
+	gw, pw, ph         int // the y labels' gutter, the plot's size
+}
+
+// axesFor fits the features' fixed ranges, extended to round ticks, in a w x h pane.
+func axesFor(bd *bounds, fx, fy, w, h, legend int) scatterAxes {
+	a := scatterAxes{fx: fx, fy: fy, xlo: bd.lo[fx], xhi: bd.hi[fx], ylo: bd.lo[fy], yhi: bd.hi[fy]}
+	if !(a.xhi > a.xlo) {
+		a.xhi = a.xlo + 1
+	}
+	if !(a.yhi > a.ylo) {
+		a.yhi = a.ylo + 1
+	}
+	// The axes run from tick to tick, so both ends are labelled.
+	_, a.xstep = niceTicks(a.xlo, a.xhi, 4)
+	_, a.ystep = niceTicks(a.ylo, a.yhi, 3)
+	a.xlo, a.xhi = math.Floor(a.xlo/a.xstep+1e-9)*a.xstep, math.Ceil(a.xhi/a.xstep-1e-9)*a.xstep
+	a.ylo, a.yhi = math.Floor(a.ylo/a.ystep+1e-9)*a.ystep, math.Ceil(a.yhi/a.ystep-1e-9)*a.ystep
+	for _, v := range a.yTicks() {
+		a.gw = max(a.gw, len(tick(v, a.ystep)))
+	}
+	a.gw++
+	a.pw, a.ph = max(w-a.gw-1, 4), max(h-3-legend, 2)
+	// Equal scales when the two ranges are alike (a round cloud stays round; a terminal cell is
+	// about twice as tall as it is wide).
+	xr, yr := a.xhi-a.xlo, a.yhi-a.ylo
+	if r := xr / yr; r > 1.0/3 && r < 3 {
+		k := math.Min(float64(a.pw)/xr, 2*float64(a.ph)/yr)
+		a.pw, a.ph = max(int(k*xr+0.5), 4), max(int(k*yr/2+0.5), 2)
+	}
+	return a
+}
+
+func (a scatterAxes) xTicks() []float64 { t, _ := niceTicks(a.xlo, a.xhi, 4); return t }
+func (a scatterAxes) yTicks() []float64 { t, _ := niceTicks(a.ylo, a.yhi, 3); return t }
+
+// x and y are a value's plot column and row (the top edge's value on the top row).
+func (a scatterAxes) x(v float64) int { return int((v - a.xlo) / (a.xhi - a.xlo) * float64(a.pw)) }
+func (a scatterAxes) y(v float64) int {
+	return a.ph - 1 - int((v-a.ylo)/(a.yhi-a.ylo)*float64(a.ph))
+}
+
+// cell is the plot cell of a point; -1 outside (a point on the far edges is in the last cell).
+func (a scatterAxes) cell(row []float64) int {
+	x, y := min(a.x(row[a.fx]), a.pw-1), max(a.y(row[a.fy]), 0)
+	if x < 0 || y >= a.ph {
+		return -1
+	}
+	return y*a.pw + x
+}
+
+func (p *batchPane) draw(f *frame, model, w, h int) string {
+	st := f.st
+	b, err := p.batch(f.stream, f.pos)
+	if err != nil {
+		return st.Error.Render(err.Error())
+	}
+	d := b.X.D
+	fx, fy := p.pair[0]%d, p.pair[1]%d
+	if d == 1 {
+		fy = fx
+	}
+	bd := f.bounds
+	if bd == nil {
+		// Until the whole scenario is scanned: this batch's range.
+		bd = newBounds(d)
+		bd.add(b.X)
+		bd.add(b.Q)
+	}
+	a := axesFor(bd, fx, fy, w, h, legendLines(w, model))
+	cells := p.count(f, b, a, model)
+	cv := newCanvas(w, h)
+	const top = 1 // the features' names
+	for i, c := range cells {
+		if r, k := scatterGlyph(c); r != 0 {
+			cv.set(a.gw+i%a.pw, top+i/a.pw, r, k)
+		}
+	}
+	drawScatterAxes(cv, f, a, top)
+	drawScatterLegend(cv, st, model, w, h, top+a.ph+2)
+	return cv.String(st)
+}
+
+// count tallies the batch's points, its queries and the earlier batches' points by plot cell.
+func (p *batchPane) count(f *frame, b *sim.Batch, a scatterAxes, model int) []scatterCell {
+	cells := make([]scatterCell, a.pw*a.ph)
+	for t := max(f.pos-trail, 0); t < f.pos; t++ {
+		pb, err := p.batch(f.stream, t)
+		if err != nil {
+			continue
+		}
+		for _, pts := range []sim.Points{pb.X, pb.Q} {
+			for i := range pts.Len() {
+				if c := a.cell(pts.Row(i)); c >= 0 {
+					cells[c].trail++
+				}
+			}
+		}
+	}
+	errs := f.m.Errors(model, f.pos)
+	for i := range b.X.Len() {
+		if c := a.cell(b.X.Row(i)); c >= 0 {
+			y := min(int(b.Y[i]), 1)
+			cells[c].n[y]++
+			if errs.N > i && errs.Get(i) {
+				cells[c].wrong[y]++
+			}
+		}
+	}
+	for i := range b.Q.Len() {
+		if c := a.cell(b.Q.Row(i)); c >= 0 {
+			cells[c].q++
+		}
+	}
+	return cells
+}
+
+// drawScatterAxes draws the features' names on top (where they never collide with a tick), the
+// axes and their round ticks.
+func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
+	dim := inkOf(palette.Axis)
+	cv.text(0, 0, fmt.Sprintf("↑ %s   → %s", f.features[a.fy], f.features[a.fx]), dim)
+	for y := range a.ph {
+		cv.set(a.gw-1, top+y, '│', dim)
+	}
+	cv.set(a.gw-1, top+a.ph, '└', dim)
+	for x := range a.pw {
+		cv.set(a.gw+x, top+a.ph, '─', dim)
+	}
+	for _, v := range a.yTicks() {
+		y := min(max(a.y(v), 0), a.ph-1)
+		label := tick(v, a.ystep)
+		cv.set(a.gw-1, top+y, '┤', dim)
+		cv.text(a.gw-1-len(label), top+y, label, dim)
+	}
+	next := 0
+	for _, v := range a.xTicks() {
+		x := min(a.x(v), a.pw-1)
+		cv.set(a.gw+x, top+a.ph, '┬', dim)
+		if label := tick(v, a.xstep); x >= next {
+			cv.text(a.gw+x, top+a.ph+1, label, dim)
+			next = x + len(label) + 1
+		}
+	}
+}
+
+// drawScatterLegend writes the legend from row y, on two lines when one is too short.
+func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
+	dim := inkOf(palette.Axis)
+	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
+	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}
+	if st.Mono {
+		c0, c1, wrong = ink{}, ink{}, ink{}
+	}
+	items := []struct {
+		glyph string
+		k     ink
+		text  string
+	}{
+		{"o", c0, " class 0"}, {"x", c1, " class 1"}, {"O X", wrong, fmt.Sprintf(" wrong (M_%d)", model)},
+		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
+	}
+	x := 0
+	for _, it := range items {
+		n := len([]rune(it.glyph)) + len([]rune(it.text))
+		if x > 0 && x+n > w && y+1 < h {
+			x, y = 0, y+1
+		} else if x > 0 {
+			x += 2
+		}
+		x = cv.text(x, y, it.glyph, it.k)
+		x = cv.text(x, y, it.text, dim)
+	}
+}
+
+// legendLines is how many lines the scatter's legend takes at width w.
+func legendLines(w, model int) int {
+	if w >= 55+len(itoa(model)) {
+		return 1
+	}
+	return 2
+}
+
+// scatterGlyph draws a cell: a query on top, else the majority class (capital and on dark red when
+// the model errs on a point there), else the trail.
+func scatterGlyph(c scatterCell) (rune, ink) {
+	cls := 0
+	if c.n[1] > c.n[0] {
+		cls = 1
+	}
+	wrong := c.wrong[0]+c.wrong[1] > 0
+	if wrong {
+		// The class the model errs on here.
+		cls = 0
+		if c.wrong[1] > c.wrong[0] {
+			cls = 1
+		}
+	}
+	k := ink{fg: palette.Classes[cls]}
+	if wrong {
+		k.bg, k.bold = palette.WrongBg, true
+	}
+	switch {
+	case c.q > 0:
+		return '+', ink{fg: palette.Query, bg: k.bg, bold: true}
+	case c.n[0]+c.n[1] > 0:
+		if wrong {
+			return []rune{'O', 'X'}[cls], k
+		}
+		return []rune{'o', 'x'}[cls], k
+	case c.trail > 0:
+		return '·', ink{fg: palette.Trail}
+	}
+	return 0, ink{}
+}
