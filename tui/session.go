@@ -36,9 +36,7 @@ type Session struct {
 	cancel context.CancelFunc
 	w      *watch
 
-	tuned      map[string]float64 // offline tuning at tunedScale (nil until the offline block is in)
-	tunedScale float64
-	tunedFor   *experiment.WhatIf // the what-if it was tuned for (nil: the scenario)
+	tuned map[*experiment.WhatIf]tuning // offline tuning of the run (nil key) and of the what-if shown
 
 	// WhatIf is the what-if shown (nil: the scenario itself): the matrix and scenario that
 	// evaluate, Shown and Batch use instead of the run's own.
@@ -193,6 +191,13 @@ func (s *Session) Stop() {
 // an older one: the older is cancelled and its message, should it still come, is dropped. The
 // player's what-if bar, a tour's stop and a presenter call it alike.
 func (s *Session) StartWhatIf(sets []string) tea.Cmd {
+	sets = slices.Clone(sets)
+	return s.startWhatIf(func(float64) []string { return sets })
+}
+
+// startWhatIf is StartWhatIf with overrides made from the run's own gamma (the what-if bar's
+// "gamma x2" is twice it), which is known only once the run's Base is.
+func (s *Session) startWhatIf(build func(gamma float64) []string) tea.Cmd {
 	s.stopWhatIf()
 	if s.w == nil {
 		return nil
@@ -201,10 +206,17 @@ func (s *Session) StartWhatIf(sets []string) tea.Cmd {
 	seq, w := s.whatifSeq, s.w
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.whatifStop, s.WhatIfSince = cancel, time.Now()
-	sets = slices.Clone(sets)
 	return func() tea.Msg {
 		defer cancel()
-		res, err := w.whatIf(ctx, sets)
+		base, err := w.base()
+		if err != nil {
+			return whatIfMsg{s: s, seq: seq, err: err}
+		}
+		g, err := base.Gamma(ctx)
+		if err != nil {
+			return whatIfMsg{s: s, seq: seq, err: err}
+		}
+		res, err := w.whatIf(ctx, build(g))
 		return whatIfMsg{s: s, seq: seq, w: res, err: err}
 	}
 }
@@ -259,12 +271,7 @@ func (s *Session) stopWhatIf() {
 }
 
 // Shown is the matrix and scenario the panes show: the what-if's, or the run's own.
-func (s *Session) Shown() (*sim.Matrix, *scenarios.Scenario) {
-	if s.WhatIf != nil {
-		return s.WhatIf.Matrix, s.WhatIf.Scenario
-	}
-	return s.Matrix, s.Scenario
-}
+func (s *Session) Shown() (*sim.Matrix, *scenarios.Scenario) { return s.view(s.WhatIf) }
 
 // Batch is batch t as the panes show it: under a what-if on the queries, with its queries.
 func (s *Session) Batch(t int) (*sim.Batch, error) {
@@ -282,24 +289,54 @@ type replay struct {
 	tuned   map[string]float64 // tuned parameters, once the offline block is complete
 }
 
-// evaluate replays every algorithm up to pos at the scaled retraining cost.
+// evaluate replays every algorithm up to pos at the scaled retraining cost, on what the panes
+// show (the what-if, or the run itself).
 func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, error) {
+	return s.evaluateOf(s.WhatIf, pos, scale, names)
+}
+
+// view is a what-if's matrix and scenario, or the run's own for nil.
+func (s *Session) view(w *experiment.WhatIf) (*sim.Matrix, *scenarios.Scenario) {
+	if w != nil {
+		return w.Matrix, w.Scenario
+	}
+	return s.Matrix, s.Scenario
+}
+
+// tuning is the offline tuning of one view at one scale of R.
+type tuning struct {
+	scale  float64
+	params map[string]float64
+}
+
+// evaluateOf replays every algorithm up to pos at the scaled retraining cost on the what-if w, or
+// on the run itself for nil (the split view shows both).
+func (s *Session) evaluateOf(w *experiment.WhatIf, pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
-	r := s.retrainCost(scale)
-	m, sc := s.Shown()
+	r := s.retrainCostOf(w, scale)
+	m, sc := s.view(w)
 	off := sc.Offline
 	if pos >= off-1 && s.Computed >= off {
-		// Tuning reads only the offline block and R, so it is done once per R and what-if.
-		if s.tuned == nil || s.tunedScale != scale || s.tunedFor != s.WhatIf {
+		// Tuning reads only the offline block and R, so it is done once per R and view.
+		tu, ok := s.tuned[w]
+		if !ok || tu.scale != scale {
 			c := algos.Costs{M: m, R: r}
 			t := algos.TuneThreshold(c, 0, off-1, false)
 			ct := algos.TuneThreshold(c, 0, off-1, true)
 			p, _ := algos.TunePeriodic(c, 0, off-1)
-			s.tuned = p.Params()
-			s.tuned["theta"], s.tuned["theta_c"] = t.Value, ct.Value
-			s.tunedScale, s.tunedFor = scale, s.WhatIf
+			tu = tuning{scale: scale, params: p.Params()}
+			tu.params["theta"], tu.params["theta_c"] = t.Value, ct.Value
+			if s.tuned == nil {
+				s.tuned = map[*experiment.WhatIf]tuning{}
+			}
+			for k := range s.tuned { // the run's own and the what-if shown: no older ones
+				if k != nil && k != s.WhatIf {
+					delete(s.tuned, k)
+				}
+			}
+			s.tuned[w] = tu
 		}
-		rp.tuned = s.tuned
+		rp.tuned = tu.params
 	}
 	if pos >= off && s.Computed > pos {
 		// The Oracle is always replayed: its path is drawn and the table compares against it.
@@ -313,8 +350,8 @@ func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, 
 			// Every watcher of the run has the same cells up to pos: one replay serves them all,
 			// and one per what-if those under the same what-if.
 			var whatif string
-			if s.WhatIf != nil {
-				whatif = strings.Join(s.WhatIf.Sets, "\n")
+			if w != nil {
+				whatif = strings.Join(w.Sets, "\n")
 			}
 			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names), whatif}, replay)
 		} else {
@@ -329,7 +366,11 @@ func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, 
 }
 
 func (s *Session) retrainCost(scale float64) algos.RetrainCost {
-	_, sc := s.Shown()
+	return s.retrainCostOf(s.WhatIf, scale)
+}
+
+func (s *Session) retrainCostOf(w *experiment.WhatIf, scale float64) algos.RetrainCost {
+	_, sc := s.view(w)
 	base := sc.RetrainCost
 	return func(t int) float64 { return scale * base(t) }
 }
