@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: [\n"))
 	f.Add([]byte(with("batches: 10", "batches: 99999999999999999999")))
 	f.Add([]byte(with(`  label: "x2 > x1"`, `  label: "x1 ^ x2 ^ x1 > 1e308"`)))
+	f.Add([]byte(base + "tour:\n  - {at: 4, say: hi, focus: [3, 4], quiz: true, whatif: {retrain_cost: 2, kernel.gamma: 3}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		done := make(chan struct{})
 		go func() {

@@ -156,6 +156,7 @@ type rawScenario struct {
 	RetrainCost scalar        `yaml:"retrain_cost"`
 	Algorithms  scalars       `yaml:"algorithms"`
 	Detectors   *rawDetectors `yaml:"detectors"`
+	Tour        []rawStop     `yaml:"tour"` // tour.go
 }
 
 type rawDetectors struct {
@@ -254,12 +255,14 @@ type rawKernel struct {
 
 // loader turns one file's bytes into a Scenario, keeping its syntax tree to place errors.
 type loader struct {
-	file string     // as shown in errors
-	sets []override // --set overrides merged into tree
-	dir  string     // folder for relative CSV paths; "" for an embedded scenario
-	tree *ast.File
-	opt  Options
-	knnK scalar // model.knn.k, checked against the batch size once the data are known
+	file   string     // as shown in errors
+	src    []byte     // the file's text, read again to check a tour's what-ifs
+	sets   []override // --set overrides merged into tree
+	dir    string     // folder for relative CSV paths; "" for an embedded scenario
+	tree   *ast.File
+	opt    Options
+	noTour bool   // reading the scenario under a tour stop's what-if: the tour itself is not read
+	knnK   scalar // model.knn.k, checked against the batch size once the data are known
 
 	smallest, smallestAt int      // the fewest points in a batch, and that batch
 	notes                []string // Scenario.Notes
@@ -268,7 +271,7 @@ type loader struct {
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
-	l := &loader{file: name, dir: dir, opt: opt}
+	l := &loader{file: name, src: src, dir: dir, opt: opt}
 	for _, s := range opt.Set {
 		o, err := parseOverride(s)
 		if err != nil {
@@ -276,29 +279,34 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 		}
 		l.sets = append(l.sets, o)
 	}
-	tree, err := parser.ParseBytes(src, 0)
+	s, err := l.parse()
 	if err != nil {
 		return nil, l.wrap(err)
+	}
+	return s, nil
+}
+
+// parse reads l.src with l.sets merged in; its errors are not yet placed (wrap places them).
+func (l *loader) parse() (*Scenario, error) {
+	tree, err := parser.ParseBytes(l.src, 0)
+	if err != nil {
+		return nil, err
 	}
 	l.tree = tree
 	var raw rawScenario
 	if len(l.sets) == 0 {
-		dec := yaml.NewDecoder(bytes.NewReader(src), yaml.Strict(), yaml.DisallowUnknownField())
+		dec := yaml.NewDecoder(bytes.NewReader(l.src), yaml.Strict(), yaml.DisallowUnknownField())
 		err = dec.Decode(&raw)
 	} else if err = applySets(tree, l.sets); err == nil {
 		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
 	}
 	if errors.Is(err, io.EOF) { // nothing but blanks and comments
-		return nil, fmt.Errorf("%s:1:1: the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")", name)
+		return nil, &posError{line: 1, col: 1, msg: "the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")"}
 	}
 	if err != nil {
-		return nil, l.wrap(err)
+		return nil, err
 	}
-	s, err := l.build(&raw)
-	if err != nil {
-		return nil, l.wrap(err)
-	}
-	return s, nil
+	return l.build(&raw)
 }
 
 // build turns the decoded file into a Scenario, one section at a time: the data before the
@@ -309,6 +317,7 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.offline,
 		func(s *Scenario, raw *rawScenario) error { return l.retrainCost(s, raw.RetrainCost) },
 		func(s *Scenario, _ *rawScenario) error { return l.checkKNN(s) },
+		l.tour,
 	} {
 		if err := section(s, raw); err != nil {
 			return nil, err

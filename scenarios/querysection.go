@@ -84,7 +84,8 @@ func (l *loader) sampledQueries(rq *rawQueries) (newQueries, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(seed uint64, _ dataSource) (querySource, error) { fd.seed = seed; return fd, nil }, nil
+	// A copy per stream: streams of one loaded scenario are made concurrently (a server's sessions).
+	return func(seed uint64, _ dataSource) (querySource, error) { f := fd; f.seed = seed; return f, nil }, nil
 }
 
 // generatedQueries reads a point generator with a size; the queries take the data's concept.

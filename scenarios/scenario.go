@@ -30,6 +30,7 @@ type Scenario struct {
 	Algorithms         []algos.Name  // default: algos.Names
 	Evaluation         algos.Options // detectors: {reset: ...}
 	Notes              []string      // what the user should know about how the files were read
+	Tour               []Stop        // the scenario's lesson, stops in batch order (tour.go); nil when it has none
 
 	newStream func(seed uint64) (sim.Stream, error)
 }
@@ -56,7 +57,10 @@ type Options struct {
 }
 
 // Info describes an embedded scenario for pickers and listings.
-type Info struct{ Name, Title, About string }
+type Info struct {
+	Name, Title, About string
+	Stops              int // stops of its tour (0: none)
+}
 
 // Load reads an embedded scenario by name, or a scenario file by path (a path that exists wins).
 func Load(nameOrPath string, opt Options) (*Scenario, error) {
@@ -96,14 +100,15 @@ func Embedded() []Info {
 			continue
 		}
 		var head struct {
-			Name  string `yaml:"name"`
-			Title string `yaml:"title"`
-			About string `yaml:"about"`
+			Name  string     `yaml:"name"`
+			Title string     `yaml:"title"`
+			About string     `yaml:"about"`
+			Tour  []struct{} `yaml:"tour"`
 		}
 		if err := yaml.Unmarshal(src, &head); err != nil {
 			continue
 		}
-		out = append(out, Info{Name: head.Name, Title: head.Title, About: strings.TrimSpace(head.About)})
+		out = append(out, Info{Name: head.Name, Title: head.Title, About: strings.TrimSpace(head.About), Stops: len(head.Tour)})
 	}
 	return out
 }

@@ -62,8 +62,11 @@ func (s *source) locate(err error) error {
 	o := s.sets[k]
 	rest := strings.TrimPrefix(err.Error(), fmt.Sprintf("%d:%d: ", pe.line, pe.col))
 	// The path already says where: drop a field that is the path or above it.
-	if f := pe.field; f != "" && (f == o.path || strings.HasPrefix(o.path, f+".")) {
-		rest = strings.TrimPrefix(rest, f+": ")
+	if f := pe.field; f != "" {
+		dotted := strings.NewReplacer("[", ".", "]", "").Replace(f) // tour[0].at is --set tour.0.at
+		if dotted == o.path || strings.HasPrefix(o.path, dotted+".") {
+			rest = strings.TrimPrefix(rest, f+": ")
+		}
 	}
 	return fmt.Errorf("--set %s: %s", o.path, rest)
 }

@@ -3,9 +3,11 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -195,16 +197,18 @@ func TestStaticDataGivesExactZeros(t *testing.T) {
 
 func TestEngineEventsAndSkipCross(t *testing.T) {
 	s := testStream{T: 8, n: 100, nq: 10, drift: 4}
-	events := make(chan Event, 100)
+	var events []Event
 	cfg := config(s, 2, ColumnOrder)
 	cfg.SkipCross = true
-	m, err := Run(context.Background(), cfg, events)
+	m, err := Run(context.Background(), cfg, func(ev Event) error {
+		events = append(events, ev)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	close(events)
 	want, last := 0, 0
-	for ev := range events {
+	for _, ev := range events {
 		if ev.Kind != ColumnDone || ev.Index != want || len(ev.Cells) != want+1 || ev.CellsDone < last {
 			t.Fatalf("event %d: %+v", want, ev)
 		}
@@ -284,5 +288,117 @@ func BenchmarkMatrix100(b *testing.B) {
 		if _, err := Run(context.Background(), cfg, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// badStream fails every batch from bad on, as one bad expression in a scenario does.
+type badStream struct {
+	testStream
+	bad int
+}
+
+func (s badStream) Batch(t int) (*Batch, error) {
+	if t >= s.bad {
+		return nil, fmt.Errorf("label expression: division by zero at t=%d", t)
+	}
+	return s.testStream.Batch(t)
+}
+
+// One bad input over many batches is one error, the first by batch index, at any number of workers.
+func TestEngineFirstErrorByIndex(t *testing.T) {
+	s := badStream{testStream{T: 30, n: 50, nq: 5, drift: 10}, 3}
+	for _, w := range []int{1, 2, 8} {
+		_, err := Run(context.Background(), config(s, w, ColumnOrder), nil)
+		if err == nil {
+			t.Fatalf("workers %d: no error", w)
+		}
+		if got, want := err.Error(), "batch 3: label expression: division by zero at t=3"; got != want {
+			t.Errorf("workers %d: error %q, want %q (one line, the first bad batch)", w, got, want)
+		}
+	}
+}
+
+// The callback sees each column once, in order; its error stops the run and is returned as is.
+func TestEngineCallbackStops(t *testing.T) {
+	s := testStream{T: 12, n: 100, nq: 10, drift: 6}
+	stop := errors.New("the viewer left")
+	var seen []int
+	for _, order := range []Order{ColumnOrder, RowOrder} {
+		seen = seen[:0]
+		_, err := Run(context.Background(), config(s, 2, order), func(ev Event) error {
+			seen = append(seen, ev.Index)
+			if ev.Index == 4 {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) {
+			t.Errorf("order %v: err %v, want the callback's", order, err)
+		}
+		if fmt.Sprint(seen) != "[0 1 2 3 4]" {
+			t.Errorf("order %v: events %v, want 0..4 then none", order, seen)
+		}
+	}
+}
+
+// panicTrainer's models panic when they predict on batch panicAt, as a bug in a model would.
+type panicTrainer struct{ panicAt int }
+
+func (p panicTrainer) Name() string { return "panicking" }
+func (p panicTrainer) Fit(x Points, y []uint8, seed uint64) (Model, error) {
+	return panicModel{n: x.Len(), at: p.panicAt}, nil
+}
+
+type panicModel struct{ n, at int }
+
+func (m panicModel) Predict(x Points, out []uint8) {
+	if x.Len() == m.at {
+		panic("index out of range in a model")
+	}
+}
+
+// A panic on a worker, the fitting goroutine or the caller's becomes this run's *PanicError, with its
+// stack, and the process goes on.
+func TestEnginePanicIsAnError(t *testing.T) {
+	s := testStream{T: 8, n: 100, nq: 10, drift: 4}
+	for _, tc := range []struct {
+		name  string
+		order Order
+		tr    Trainer
+		each  func(Event) error
+	}{
+		{"worker", ColumnOrder, panicTrainer{panicAt: 100}, nil},
+		{"row worker", RowOrder, panicTrainer{panicAt: 100}, nil},
+		{"callback", ColumnOrder, NearestCentroid{}, func(ev Event) error {
+			if ev.Index == 3 {
+				panic("a consumer's bug")
+			}
+			return nil
+		}},
+	} {
+		cfg := config(s, 2, tc.order)
+		cfg.Trainer = tc.tr
+		_, err := Run(context.Background(), cfg, tc.each)
+		var pe *PanicError
+		if !errors.As(err, &pe) || len(pe.Stack) == 0 || !strings.HasPrefix(err.Error(), "internal error: ") {
+			t.Errorf("%s: err %v, want a *PanicError with a stack", tc.name, err)
+		}
+	}
+}
+
+// Cancelling while the consumer holds an event returns promptly with context.Canceled.
+func TestEngineCancelDuringCallback(t *testing.T) {
+	s := testStream{T: 30, n: 300, nq: 30, drift: 15}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err := Run(ctx, config(s, 2, ColumnOrder), func(ev Event) error {
+		n++
+		if ev.Index == 2 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || n != 3 {
+		t.Errorf("err %v after %d events, want context.Canceled after 3", err, n)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,8 +90,11 @@ type Options struct {
 	Back func() (tea.Model, tea.Cmd)
 	// Width and Height are the terminal's size when the player opens from another model.
 	Width, Height int
-	// Runs, when set, shares computed matrices between players (the SSH server's cache).
+	// Runs, when set, is the registry the player's runs go through (the SSH server's, shared by
+	// every session); by default the player gets one of its own.
 	Runs *Runs
+	// Context is the player's lifetime (an SSH session's): when it ends, the player's run is left.
+	Context context.Context
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -125,11 +129,11 @@ type tickMsg struct{ id int }
 
 // NewPlayer returns the player for a scenario; its Init starts the engine.
 func NewPlayer(opt Options) (*Player, error) {
-	s, err := NewSession(opt.Scenario, opt.Seed)
+	opt = opt.withDefaults()
+	s, err := opt.newSession(opt.Seed)
 	if err != nil {
 		return nil, err
 	}
-	s.runs = opt.Runs
 	st := opt.Styles
 	if st == nil {
 		r := opt.Renderer
@@ -181,7 +185,7 @@ func (m errorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m errorModel) View() string { return "cara: " + m.err.Error() + "\n(press any key)" }
 
 // Init implements tea.Model.
-func (p *Player) Init() tea.Cmd { return p.s.Start(p.opt.Workers) }
+func (p *Player) Init() tea.Cmd { return p.s.Start() }
 
 func (p *Player) visible() []algos.Name {
 	var out []algos.Name
@@ -221,7 +225,7 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.s != p.s {
 			return p, nil // a restarted session's leftovers
 		}
-		cmd := p.s.apply(msg.ev)
+		cmd := p.s.apply(msg)
 		if p.ahead > p.pos && p.pos >= 0 {
 			p.pos = min(p.ahead, p.s.Computed-1)
 			p.refresh()
@@ -231,6 +235,8 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.refresh()
 		}
 		return p, cmd
+	case queuedMsg:
+		return p, p.s.queued(msg)
 	case engineDoneMsg:
 		if msg.s == p.s {
 			p.s.Done, p.s.Err = true, msg.err
@@ -358,14 +364,13 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		p.compact = int(msg.String()[0]-'1') % len(p.panes)
 	case key.Matches(msg, k.Restart):
 		p.s.Stop()
-		s, err := NewSession(p.opt.Scenario, p.s.Seed+1)
+		s, err := p.opt.newSession(p.s.Seed + 1)
 		if err != nil {
 			p.err = err
 			return p, nil
 		}
-		s.runs = p.opt.Runs
 		p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
-		return p, s.Start(p.opt.Workers)
+		return p, s.Start()
 	}
 	return p, nil
 }
@@ -391,10 +396,7 @@ func (p *Player) status() string {
 	if p.playing {
 		state = "playing"
 	}
-	comp := fmt.Sprintf("computed %d/%d", p.s.Computed, p.s.Matrix.Batches())
-	if p.s.Done && p.s.Err == nil {
-		comp = "computed all"
-	}
+	comp := p.s.progress()
 	left := fmt.Sprintf(" %s  seed %d  batch %d/%d  %s  R %.4g  %s %gx  %s ", p.opt.Scenario.Name, p.s.Seed,
 		max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase(), p.R(), state, speeds[p.speed], comp)
 	return p.st.Status.Width(p.w).Render(truncate(left, p.w))

@@ -12,8 +12,9 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// Session is one run of a scenario: the engine computing in its own goroutine, and the matrix the
-// UI builds from the engine's column events. Only the UI goroutine touches the matrix.
+// Session is one player's view of a run of a scenario: the run itself is computed by the Runs
+// registry (shared with other sessions on the same scenario and seed), and the session builds its
+// own matrix from the run's columns as they come. Only the UI goroutine touches the matrix.
 type Session struct {
 	Scenario *scenarios.Scenario
 	Seed     uint64
@@ -23,20 +24,24 @@ type Session struct {
 	Done     bool
 	Err      error
 	Progress sim.Event
+	Queue    Queue // the run's place in the registry's queue until it starts
 
-	events chan sim.Event
-	errc   chan error
+	runs   *Runs
+	parent context.Context // the player's lifetime (an SSH session's, or the program's)
+	ctx    context.Context // this session's: cancelled by Stop, or with parent
 	cancel context.CancelFunc
-	runs   *Runs // shared computations, or nil for a run of its own
+	w      *watch
 
 	tuned      map[string]float64 // offline tuning at tunedScale (nil until the offline block is in)
 	tunedScale float64
 }
 
-// columnMsg carries one computed column from the engine.
+// columnMsg carries the columns computed since the session last asked, in order: usually one, all
+// of them for a session joining a finished run, so a player catching up draws once, not once per
+// column.
 type columnMsg struct {
-	s  *Session
-	ev sim.Event
+	s   *Session
+	evs []sim.Event
 }
 
 // engineDoneMsg says the engine stopped (err nil when it finished).
@@ -45,7 +50,13 @@ type engineDoneMsg struct {
 	err error
 }
 
-// NewSession prepares a run; Start launches it.
+// queuedMsg says where the session's run waits (Pos 0: it has started).
+type queuedMsg struct {
+	s *Session
+	q Queue
+}
+
+// NewSession prepares a run of s with seed; Start launches it.
 func NewSession(s *scenarios.Scenario, seed uint64) (*Session, error) {
 	st, err := s.Stream(seed)
 	if err != nil {
@@ -54,89 +65,104 @@ func NewSession(s *scenarios.Scenario, seed uint64) (*Session, error) {
 	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: sim.NewMatrix(s.Batches, s.Offline)}, nil
 }
 
-// Start runs the engine in the background with the given workers and returns the command that
-// delivers its first event. Each event's handler asks for the next, one message per column.
-func (s *Session) Start(workers int) tea.Cmd {
-	if s.runs != nil {
-		return s.startShared()
+// withDefaults fills what a player needs and was not given: a registry of its own (one run
+// computing at a time: a local player's r replaces its run rather than adding one) and a lifetime.
+func (o Options) withDefaults() Options {
+	if o.Runs == nil {
+		o.Runs = NewRuns(RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
 	}
-	cfg, err := s.Scenario.Config(s.Seed)
-	if err != nil {
-		return func() tea.Msg { return engineDoneMsg{s, err} }
+	if o.Context == nil {
+		o.Context = context.Background()
 	}
-	cfg.Stream, cfg.Workers = s.Stream, workers
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	s.events = make(chan sim.Event, 4)
-	s.errc = make(chan error, 1)
-	go func() {
-		m, err := sim.Run(ctx, cfg, s.events)
-		if m != nil && err == nil {
-			s.errc <- nil
-		} else {
-			s.errc <- err
-		}
-		close(s.events)
-	}()
-	return s.next()
+	return o
 }
 
-// startShared replays a shared run's columns into this session.
-func (s *Session) startShared() tea.Cmd {
-	run := s.runs.open(s.Scenario, s.Stream, s.Seed)
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	s.events = make(chan sim.Event, 4)
-	s.errc = make(chan error, 1)
-	go func() {
-		defer close(s.events)
-		for i := 0; ; i++ {
-			ev, ok, err := run.next(ctx, i)
-			if !ok {
-				s.errc <- err
-				return
-			}
-			select {
-			case s.events <- ev:
-			case <-ctx.Done():
-				s.errc <- ctx.Err()
-				return
-			}
-		}
-	}()
+// newSession prepares the player's run with seed, in its registry and lifetime.
+func (o Options) newSession(seed uint64) (*Session, error) {
+	s, err := NewSession(o.Scenario, seed)
+	if err != nil {
+		return nil, err
+	}
+	s.runs, s.parent = o.Runs, o.Context
+	return s, nil
+}
+
+// Start watches the session's run (starting or queueing it in the registry) and returns the command
+// that delivers its first message; each message's handler asks for the next. The session leaves
+// the run on Stop or when its parent context ends, whichever comes first.
+func (s *Session) Start() tea.Cmd {
+	if s.runs == nil {
+		s.runs = NewRuns(RunsConfig{MaxComputing: 1})
+	}
+	if s.parent == nil {
+		s.parent = context.Background()
+	}
+	s.ctx, s.cancel = context.WithCancel(s.parent)
+	s.w = s.runs.watch(s.Scenario, s.Stream, s.Seed)
+	context.AfterFunc(s.ctx, s.w.leave)
 	return s.next()
 }
 
 func (s *Session) next() tea.Cmd {
-	events, errc := s.events, s.errc
+	w, ctx, i, shown := s.w, s.ctx, s.Computed, s.Queue
 	return func() tea.Msg {
-		ev, ok := <-events
-		if !ok {
-			return engineDoneMsg{s, <-errc}
+		u := w.next(ctx, i, shown)
+		switch {
+		case u.ok:
+			return columnMsg{s, u.evs}
+		case u.queued:
+			return queuedMsg{s, u.q}
 		}
-		return columnMsg{s, ev}
+		return engineDoneMsg{s, u.err}
 	}
 }
 
-// apply stores a column and returns the command for the next one.
-func (s *Session) apply(ev sim.Event) tea.Cmd {
-	for tp, c := range ev.Cells {
-		if c.Done {
-			s.Matrix.Set(tp, ev.Index, c)
+// apply stores columns and returns the command for the next ones.
+func (s *Session) apply(msg columnMsg) tea.Cmd {
+	for _, ev := range msg.evs {
+		for tp, c := range ev.Cells {
+			if c.Done {
+				s.Matrix.Set(tp, ev.Index, c)
+			}
 		}
+		s.Computed = ev.Index + 1
+		s.Progress = ev
 	}
-	s.Computed = ev.Index + 1
-	s.Progress = ev
+	s.Queue = Queue{}
 	if s.Matrix.Gamma == 0 {
 		s.Matrix.Scenario = s.Scenario.Name
 	}
 	return s.next()
 }
 
-// Stop cancels the engine.
+// queued records the run's place in the queue and asks for what comes next; a message for another
+// (restarted) session is dropped.
+func (s *Session) queued(msg queuedMsg) tea.Cmd {
+	if msg.s != s {
+		return nil
+	}
+	s.Queue = msg.q
+	return s.next()
+}
+
+// progress is the status line's account of the computation: its place in the queue, the columns
+// computed so far, or that all are.
+func (s *Session) progress() string {
+	switch {
+	case s.Queue.Pos > 0 && s.Computed == 0:
+		return s.Queue.String()
+	case s.Done && s.Err == nil:
+		return "computed all"
+	}
+	return fmt.Sprintf("computed %d/%d", s.Computed, s.Matrix.Batches())
+}
+
+// Stop leaves the run (cancelling it when no other session watches it). Safe to call more than
+// once, and before Start.
 func (s *Session) Stop() {
 	if s.cancel != nil {
 		s.cancel()
+		s.w.leave() // now, not when the context's callback gets to run
 	}
 }
 
@@ -171,7 +197,15 @@ func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, 
 		if !slices.Contains(names, "oracle") {
 			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
-		res, err := s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos)
+		replay := func() ([]algos.Result, error) { return s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos) }
+		var res []algos.Result
+		var err error
+		if s.w != nil {
+			// Every watcher of the run has the same cells up to pos: one replay serves them all.
+			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names)}, replay)
+		} else {
+			res, err = replay()
+		}
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)
 		}

@@ -2,149 +2,528 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"sync"
+	"time"
+	"unsafe"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
-// Runs shares computed matrices between sessions: sessions that open the same scenario with the
-// same seed replay one engine run, computed once (a later session gets the columns computed so far
-// at once, then the rest as they come). At most Max runs are kept; the least recently opened
-// finished run is dropped first. Safe for concurrent use.
+// Runs is the registry every player's engine runs go through, local or served: it starts them,
+// shares them, limits them and ends them.
+//
+//   - Sharing: sessions that open the same scenario (the same loaded *Scenario) with the same seed
+//     watch one run, computed once; a later session gets the columns computed so far at once, then
+//     the rest as they come. Watchers at the same batch and R share the algorithms' replay too.
+//   - Lifetime: a run counts its watchers and is cancelled when the last one leaves (q, r, a closed
+//     connection, a cancelled context). A finished run nobody watches is kept for the next to ask,
+//     at most Cache of them, the least recently left dropped first.
+//   - Limits: at most MaxComputing runs compute at once; the others wait in a queue, first come
+//     first served, and their watchers are told their place and an estimate of the wait.
+//
+// A presenter/follower layer needs nothing more: followers open the presenter's scenario and seed
+// and share its run. Safe for concurrent use. Idle, it holds no goroutine.
 type Runs struct {
-	Max     int
-	Workers int
+	cfg RunsConfig
 
-	mu    sync.Mutex
-	runs  map[runKey]*sharedRun
-	order []runKey // least recently opened first
+	base  context.Context // cancelled by Close: the parent of every run
+	close context.CancelFunc
+	wg    sync.WaitGroup // running computations
+
+	// mu guards everything below and every sharedRun's fields but its replays: one lock, held
+	// briefly, for a few hundred events a second at most, keeps the state machine simple.
+	mu        sync.Mutex
+	runs      map[runKey]*sharedRun
+	idle      []runKey     // finished runs nobody watches, least recently left first (the cache)
+	queue     []*sharedRun // waiting for a slot, oldest first
+	computing int
+	took      map[string]meanDuration // measured wall time of complete runs, per scenario name
+	started   int                     // runs whose computation started, ever
+	closed    bool
+}
+
+// RunsConfig sets a registry's limits.
+type RunsConfig struct {
+	MaxComputing int // runs computing at once; 0 means the number of CPUs
+	Cache        int // finished runs kept while nobody watches them
+	Workers      int // engine workers per run; 0 means GOMAXPROCS
+	// OnPanic, when set, is told of a panic recovered in a run's engine (which ends that run with an
+	// error, not the process): the value and the stack where it happened.
+	OnPanic func(value any, stack []byte)
+}
+
+// RunsStats is a snapshot of a registry, for metrics and tests.
+type RunsStats struct {
+	Computing int   // runs computing now
+	Queued    int   // runs waiting for a slot
+	Finished  int   // finished runs held (watched, or kept in the cache)
+	Watchers  int   // subscriptions open on all runs
+	Started   int   // runs whose computation started since the registry was made
+	Bytes     int64 // memory held by the runs' recorded columns (an estimate: cells and error bits)
 }
 
 type runKey struct {
-	scenario string
+	scenario *scenarios.Scenario
 	seed     uint64
 }
 
-// sharedRun records one engine run's events for any number of subscribers.
+type runState int
+
+const (
+	runQueued runState = iota
+	runComputing
+	runDone
+)
+
+// sharedRun records one engine run's columns for any number of watchers. Guarded by Runs.mu.
 type sharedRun struct {
-	mu      sync.Mutex
-	events  []sim.Event
-	done    bool
-	err     error
-	changed chan struct{} // closed and replaced at every new event
+	key      runKey
+	cfg      sim.Config
+	state    runState
+	watchers int
+	cancel   context.CancelFunc
+	started  time.Time
+	events   []sim.Event
+	bytes    int64
+	err      error
+	changed  chan struct{} // closed and replaced at every change a watcher may wait for
+	replays  replayCache
 }
 
-// NewRuns returns a cache of at most max runs.
-func NewRuns(max, workers int) *Runs {
-	return &Runs{Max: max, Workers: workers, runs: map[runKey]*sharedRun{}}
+// meanDuration is a running mean.
+type meanDuration struct {
+	sum time.Duration
+	n   int
 }
 
-// Len is the number of runs held.
+func (m meanDuration) mean() time.Duration { return m.sum / time.Duration(max(m.n, 1)) }
+
+// NewRuns returns an empty registry.
+func NewRuns(cfg RunsConfig) *Runs {
+	if cfg.MaxComputing <= 0 {
+		cfg.MaxComputing = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Runs{cfg: cfg, base: ctx, close: cancel, runs: map[runKey]*sharedRun{}, took: map[string]meanDuration{}}
+}
+
+// errClosed ends the runs of a registry that was closed (a server shutting down).
+var errClosed = errors.New("the server is shutting down")
+
+// Close cancels every run and waits for their computations to stop; later opens fail at once.
+func (r *Runs) Close() {
+	r.mu.Lock()
+	r.closed = true
+	for _, run := range r.queue {
+		r.finishLocked(run, errClosed)
+	}
+	r.queue = nil
+	r.mu.Unlock()
+	r.close()
+	r.wg.Wait()
+}
+
+// Config is the registry's configuration, defaults filled in.
+func (r *Runs) Config() RunsConfig { return r.cfg }
+
+// Stats returns the registry's current counts.
+func (r *Runs) Stats() RunsStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := RunsStats{Computing: r.computing, Queued: len(r.queue), Started: r.started}
+	for _, run := range r.runs {
+		if run.state == runDone {
+			st.Finished++
+		}
+		st.Watchers += run.watchers
+		st.Bytes += run.bytes
+	}
+	return st
+}
+
+// Len is the number of runs held: live ones and finished ones kept.
 func (r *Runs) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.runs)
 }
 
-// open returns the run of (s, seed), starting it when it is not cached.
-func (r *Runs) open(s *scenarios.Scenario, stream sim.Stream, seed uint64) *sharedRun {
-	k := runKey{s.Name + "\x00" + s.Path, seed}
+// watch subscribes to the run of (s, seed), queueing a new run when none is held. stream is the
+// watcher's own stream of (s, seed), used by a new run. The caller must leave exactly once (leave is
+// idempotent).
+func (r *Runs) watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *watch {
+	k := runKey{s, seed}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if run, ok := r.runs[k]; ok {
-		r.touch(k)
-		return run
-	}
-	run := &sharedRun{changed: make(chan struct{})}
-	r.runs[k] = run
-	r.order = append(r.order, k)
-	r.evict()
-	cfg, err := s.Config(seed)
-	if err != nil {
-		run.finish(err)
-		return run
-	}
-	cfg.Stream, cfg.Workers = stream, r.Workers
-	events := make(chan sim.Event, 4)
-	errc := make(chan error, 1)
-	go func() {
-		_, err := sim.Run(context.Background(), cfg, events)
-		errc <- err
-		close(events)
-	}()
-	// The run is marked done only after its last event is recorded.
-	go func() {
-		for ev := range events {
-			run.add(ev)
+	run, ok := r.runs[k]
+	switch {
+	case !ok:
+		run = &sharedRun{key: k, changed: make(chan struct{})}
+		cfg, err := s.Config(seed)
+		if r.closed {
+			err = errClosed
 		}
-		run.finish(<-errc)
-	}()
-	return run
+		if err != nil {
+			// Not held: the next watcher tries again.
+			r.finishLocked(run, err)
+			break
+		}
+		cfg.Stream, cfg.Workers = stream, r.cfg.Workers
+		run.cfg = cfg
+		r.runs[k] = run
+		r.queue = append(r.queue, run)
+		r.scheduleLocked()
+	case run.watchers == 0 && run.state == runDone:
+		r.idle = slices.DeleteFunc(r.idle, func(o runKey) bool { return o == k })
+	}
+	run.watchers++
+	return &watch{runs: r, run: run}
 }
 
-func (r *Runs) touch(k runKey) {
-	for i, o := range r.order {
-		if o == k {
-			r.order = append(append(r.order[:i:i], r.order[i+1:]...), k)
-			return
+// scheduleLocked starts queued runs while there are free slots.
+func (r *Runs) scheduleLocked() {
+	for r.computing < r.cfg.MaxComputing && len(r.queue) > 0 && !r.closed {
+		run := r.queue[0]
+		r.queue = r.queue[1:]
+		ctx, cancel := context.WithCancel(r.base)
+		run.state, run.cancel, run.started = runComputing, cancel, time.Now()
+		r.computing++
+		r.started++
+		r.wg.Add(1)
+		go r.compute(ctx, run)
+		// Everyone behind moved up one place.
+		for _, q := range r.queue {
+			q.notifyLocked()
+		}
+		run.notifyLocked()
+	}
+}
+
+// compute runs the engine for one run and records its columns; its slot is freed only when the
+// engine has stopped, so MaxComputing bounds the work actually running.
+func (r *Runs) compute(ctx context.Context, run *sharedRun) {
+	defer r.wg.Done()
+	var err error
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				err = &sim.PanicError{Value: v, Stack: debug.Stack()}
+			}
+		}()
+		_, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
+			r.mu.Lock()
+			run.events = append(run.events, ev)
+			run.bytes += eventBytes(ev)
+			run.notifyLocked()
+			r.mu.Unlock()
+			return nil
+		})
+	}()
+	var pe *sim.PanicError
+	if errors.As(err, &pe) && r.cfg.OnPanic != nil {
+		r.cfg.OnPanic(pe.Value, pe.Stack)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.computing--
+	if ctx.Err() != nil {
+		err = ctx.Err() // cancelled: nobody watches it, or the registry closed
+	} else if err == nil {
+		m := r.took[run.cfg.Scenario]
+		m.sum += time.Since(run.started)
+		m.n++
+		r.took[run.cfg.Scenario] = m
+	}
+	r.finishLocked(run, err)
+	if ctx.Err() != nil && r.runs[run.key] == run {
+		delete(r.runs, run.key)
+	}
+	r.scheduleLocked()
+}
+
+func (r *Runs) finishLocked(run *sharedRun, err error) {
+	run.state, run.err = runDone, err
+	run.cfg = sim.Config{} // the stream and its data are no longer needed
+	run.notifyLocked()
+}
+
+func (run *sharedRun) notifyLocked() {
+	close(run.changed)
+	run.changed = make(chan struct{})
+}
+
+// leaveLocked drops one watcher; the last one cancels a live run and leaves a finished one in the
+// cache.
+func (r *Runs) leaveLocked(run *sharedRun) {
+	run.watchers--
+	if run.watchers > 0 {
+		return
+	}
+	switch run.state {
+	case runQueued:
+		r.queue = slices.DeleteFunc(r.queue, func(q *sharedRun) bool { return q == run })
+		if r.runs[run.key] == run {
+			delete(r.runs, run.key)
+		}
+		r.finishLocked(run, context.Canceled)
+		for _, q := range r.queue {
+			q.notifyLocked()
+		}
+	case runComputing:
+		// Dropped at once, so a new watcher starts afresh; its slot is freed when its engine stops.
+		run.cancel()
+		if r.runs[run.key] == run {
+			delete(r.runs, run.key)
+		}
+	case runDone:
+		if r.runs[run.key] != run {
+			return // a failed or cancelled run is not kept
+		}
+		r.idle = append(r.idle, run.key)
+		for len(r.idle) > r.cfg.Cache {
+			delete(r.runs, r.idle[0])
+			r.idle = r.idle[1:]
 		}
 	}
 }
 
-// evict drops the oldest finished runs beyond Max (a run still computing is kept: sessions use it).
-func (r *Runs) evict() {
-	for i := 0; len(r.runs) > max(r.Max, 1) && i < len(r.order); {
-		k := r.order[i]
-		run := r.runs[k]
-		run.mu.Lock()
-		done := run.done
-		run.mu.Unlock()
-		if !done {
-			i++
+// replayCache shares the algorithms' replays between a run's watchers: players on one run at the
+// same batch and R (a room told to press End, students following a presenter) replay once, the
+// others wait for that one. The last few are kept. It has a lock of its own: a replay takes
+// milliseconds, and the run's columns must not wait for it.
+type replayCache struct {
+	mu      sync.Mutex
+	entries map[replayKey]*replayEntry
+	order   []replayKey // oldest first
+}
+
+type replayKey struct {
+	pos   int
+	scale float64
+	names string
+}
+
+type replayEntry struct {
+	once sync.Once
+	res  []algos.Result
+	err  error
+}
+
+// replaysKept bounds a run's cache: a replay of a 100-batch run is some tens of kB.
+const replaysKept = 16
+
+// get returns the replay of k, computing it with compute unless a watcher has (or is doing so).
+func (c *replayCache) get(k replayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	if !ok {
+		if c.entries == nil {
+			c.entries = map[replayKey]*replayEntry{}
+		}
+		e = &replayEntry{}
+		c.entries[k] = e
+		c.order = append(c.order, k)
+		if len(c.order) > replaysKept {
+			delete(c.entries, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.res, e.err = compute() })
+	return e.res, e.err
+}
+
+// eventBytes estimates the memory an event holds: its cells and their error bitsets.
+func eventBytes(ev sim.Event) int64 {
+	n := int64(len(ev.Cells)) * int64(unsafe.Sizeof(sim.Cell{}))
+	for _, c := range ev.Cells {
+		n += int64(len(c.Errors.Words)) * 8
+	}
+	return n
+}
+
+// watch is one watcher's subscription to a run.
+type watch struct {
+	runs *Runs
+	run  *sharedRun
+	once sync.Once
+}
+
+// leave ends the subscription; only the first call counts.
+func (w *watch) leave() {
+	w.once.Do(func() {
+		w.runs.mu.Lock()
+		w.runs.leaveLocked(w.run)
+		w.runs.mu.Unlock()
+	})
+}
+
+// Queue is a queued run's place, as its watchers see it.
+type Queue struct {
+	Pos int           // 1 for the first in line; 0 when not queued
+	ETA time.Duration // estimated wait until it starts; 0 when there is no measure yet
+}
+
+func (q Queue) String() string {
+	if q.Pos == 0 {
+		return ""
+	}
+	s := "queued: " + ordinal(q.Pos)
+	if q.ETA > 0 {
+		s += ", about " + roughly(q.ETA)
+	}
+	return s
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// roughly says a wait as precisely as an estimate deserves: to the second below 10 s, to 5 s below
+// a minute, to 10 s below 90 s, then in minutes. A coarse estimate also changes less often, and
+// each change redraws a waiting player.
+func roughly(d time.Duration) string {
+	s := int((d + time.Second/2) / time.Second)
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%d s", max(s, 1))
+	case s < 60:
+		return fmt.Sprintf("%d s", (s+2)/5*5)
+	case s < 90:
+		return fmt.Sprintf("%d s", (s+5)/10*10)
+	}
+	return fmt.Sprintf("%d min", (s+30)/60)
+}
+
+// queueLocked estimates a queued run's wait from measured run times: each computing run ends after
+// its elapsed time scaled by the share of its cells still to do, each queued run ahead takes the
+// mean measured time of its scenario (of any scenario when its own has none yet), and a run starts
+// in the first slot to free up. ETA is 0 when nothing has been measured yet.
+func (r *Runs) queueLocked(run *sharedRun) Queue {
+	pos := slices.Index(r.queue, run)
+	if pos < 0 {
+		return Queue{}
+	}
+	q := Queue{Pos: pos + 1}
+	now := time.Now()
+	var slots []time.Duration // when each slot frees up, from now
+	for _, c := range r.runs {
+		if c.state != runComputing {
 			continue
 		}
-		delete(r.runs, k)
-		r.order = append(r.order[:i], r.order[i+1:]...)
-	}
-}
-
-func (run *sharedRun) add(ev sim.Event) {
-	run.mu.Lock()
-	run.events = append(run.events, ev)
-	close(run.changed)
-	run.changed = make(chan struct{})
-	run.mu.Unlock()
-}
-
-func (run *sharedRun) finish(err error) {
-	run.mu.Lock()
-	run.done, run.err = true, err
-	close(run.changed)
-	run.changed = make(chan struct{})
-	run.mu.Unlock()
-}
-
-// next returns event i, blocking until it exists; ok is false when the run ended before it.
-func (run *sharedRun) next(ctx context.Context, i int) (ev sim.Event, ok bool, err error) {
-	for {
-		run.mu.Lock()
-		if i < len(run.events) {
-			ev = run.events[i]
-			run.mu.Unlock()
-			return ev, true, nil
+		if len(c.events) == 0 {
+			m, ok := r.took[c.cfg.Scenario]
+			if !ok {
+				return q
+			}
+			slots = append(slots, max(m.mean()-now.Sub(c.started), 0))
+			continue
 		}
-		if run.done {
+		last := c.events[len(c.events)-1]
+		frac := float64(last.CellsDone) / float64(max(last.CellsAll, 1))
+		elapsed := now.Sub(c.started)
+		slots = append(slots, time.Duration(float64(elapsed)*(1-frac)/max(frac, 1e-3)))
+	}
+	for len(slots) < r.cfg.MaxComputing {
+		slots = append(slots, 0)
+	}
+	for _, ahead := range r.queue[:pos] {
+		d, ok := r.meanLocked(ahead.cfg.Scenario)
+		if !ok {
+			return q
+		}
+		i := slices.Index(slots, slices.Min(slots))
+		slots[i] += d
+	}
+	q.ETA = slices.Min(slots)
+	if q.ETA == 0 {
+		q.ETA = time.Millisecond // about to start: shown as "about 1 s"
+	}
+	return q
+}
+
+// meanLocked is the mean measured time of a scenario's runs, or of all runs when it has none.
+func (r *Runs) meanLocked(scenario string) (time.Duration, bool) {
+	if m, ok := r.took[scenario]; ok {
+		return m.mean(), true
+	}
+	var all meanDuration
+	for _, m := range r.took {
+		all.sum += m.sum
+		all.n += m.n
+	}
+	return all.mean(), all.n > 0
+}
+
+// update is what a watcher learns from one wait: events from i on, the run's end, or its queue place.
+type update struct {
+	evs    []sim.Event
+	ok     bool // evs are events i, i+1, ... (all there are)
+	queued bool // q is the run's place (it has not started)
+	q      Queue
+	err    error // when neither: the run's end (nil when complete)
+}
+
+// next waits for event i of the run and returns it with every later one already there. Until the run starts it also returns when the run's place
+// differs from shown, or its estimate in whole seconds does (at most once a second, so a status
+// line counts down); the first report waits a moment, so a run that starts at once never shows as
+// queued. A report with Pos 0 says the run has started.
+func (w *watch) next(ctx context.Context, i int, shown Queue) update {
+	r, run := w.runs, w.run
+	wait, fired := 250*time.Millisecond, false
+	if shown.Pos > 0 {
+		wait = time.Second
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		r.mu.Lock()
+		if i < len(run.events) {
+			// Recorded events are never changed, only appended to: the slice can be read unlocked.
+			evs := run.events[i:len(run.events):len(run.events)]
+			r.mu.Unlock()
+			return update{evs: evs, ok: true}
+		}
+		if run.state == runDone {
 			err := run.err
-			run.mu.Unlock()
-			return sim.Event{}, false, err
+			r.mu.Unlock()
+			return update{err: err}
+		}
+		var q Queue
+		if run.state == runQueued {
+			q = r.queueLocked(run)
 		}
 		ch := run.changed
-		run.mu.Unlock()
+		r.mu.Unlock()
+		moved := q.Pos != shown.Pos && (shown.Pos > 0 || fired)
+		ticked := fired && q.Pos > 0 && roughly(q.ETA) != roughly(shown.ETA)
+		if moved || ticked {
+			return update{queued: true, q: q}
+		}
 		select {
 		case <-ch:
+		case <-timer.C:
+			fired = true
+			timer.Reset(time.Second)
 		case <-ctx.Done():
-			return sim.Event{}, false, ctx.Err()
+			return update{err: ctx.Err()}
 		}
 	}
 }

@@ -317,12 +317,14 @@ func TestGoldenPicker(t *testing.T) {
 
 // A step pressed before its batch is computed waits for the engine instead of vanishing.
 func TestStepWaitsForTheEngine(t *testing.T) {
-	s := loadSmall(t)
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles()})
+	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
+	defer close(fits)
+	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := p.Init()
+	fits <- struct{}{}
 	msg := cmd() // the first column
 	_, cmd = p.Update(msg)
 	if p.pos != 0 || p.s.Computed != 1 {
@@ -332,6 +334,8 @@ func TestStepWaitsForTheEngine(t *testing.T) {
 	if p.pos != 0 {
 		t.Fatalf("stepped to %d before batch 1 was computed", p.pos)
 	}
+	fits <- struct{}{}
+	fits <- struct{}{}
 	for p.s.Computed < 3 {
 		_, cmd = p.Update(cmd())
 	}

@@ -159,20 +159,13 @@ func benchScale(cmd *cobra.Command, batches int, model string, trees int) error 
 		return err
 	}
 	cfg.Order, cfg.Workers = sim.RowOrder, workers(cmd)
-	events := make(chan sim.Event, 16)
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		p := newLine(cmd.ErrOrStderr())
-		for ev := range events {
-			p.printf("row %d: %d/%d cells, %s", ev.Index, ev.CellsDone, ev.CellsAll, ev.Elapsed.Round(time.Second))
-		}
-		p.done()
-	}()
+	p := newLine(cmd.ErrOrStderr())
 	start := time.Now()
-	m, err := sim.Run(cmd.Context(), cfg, events)
-	close(events)
-	<-shown
+	m, err := sim.Run(cmd.Context(), cfg, func(ev sim.Event) error {
+		p.printf("row %d: %d/%d cells, %s", ev.Index, ev.CellsDone, ev.CellsAll, ev.Elapsed.Round(time.Second))
+		return nil
+	})
+	p.done()
 	if err != nil {
 		return err
 	}

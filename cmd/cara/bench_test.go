@@ -56,13 +56,19 @@ func BenchmarkFirstColumn(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		events := make(chan sim.Event, 4)
+		first := make(chan sim.Event, 1)
 		done := make(chan error, 1)
 		go func() {
-			_, err := sim.Run(ctx, cfg, events)
+			_, err := sim.Run(ctx, cfg, func(ev sim.Event) error {
+				select {
+				case first <- ev:
+				default:
+				}
+				return nil
+			})
 			done <- err
 		}()
-		ev := <-events
+		ev := <-first
 		cancel()
 		<-done
 		if ev.Kind != sim.ColumnDone || ev.Index != 0 {

@@ -109,25 +109,17 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 		return nil, err
 	}
 	cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
-	events := make(chan sim.Event, 16)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var last time.Time
-		p := newLine(progress)
-		for ev := range events {
-			if time.Since(last) > 200*time.Millisecond || ev.CellsDone == ev.CellsAll {
-				p.printf("%s seed %d: %d/%d cells (%.0f%%), %s", s.Name, seed, ev.CellsDone, ev.CellsAll,
-					100*float64(ev.CellsDone)/float64(max(ev.CellsAll, 1)), ev.Elapsed.Round(100*time.Millisecond))
-				last = time.Now()
-			}
+	p := newLine(progress)
+	defer p.done()
+	var last time.Time
+	return sim.Run(ctx, cfg, func(ev sim.Event) error {
+		if time.Since(last) > 200*time.Millisecond || ev.CellsDone == ev.CellsAll {
+			p.printf("%s seed %d: %d/%d cells (%.0f%%), %s", s.Name, seed, ev.CellsDone, ev.CellsAll,
+				100*float64(ev.CellsDone)/float64(max(ev.CellsAll, 1)), ev.Elapsed.Round(100*time.Millisecond))
+			last = time.Now()
 		}
-		p.done()
-	}()
-	m, err := sim.Run(ctx, cfg, events)
-	close(events)
-	<-done
-	return m, err
+		return nil
+	})
 }
 
 // writeOut writes to -o FILE (atomically: a temporary file renamed into place) or to stdout.

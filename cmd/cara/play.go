@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,7 +10,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
-	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -32,11 +32,15 @@ func newPlayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: workers(cmd)})
+			// The player's runs end with the program, however it ends (the same lifetime as a served
+			// session's, through the same registry).
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			p, err := tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: workers(cmd), Context: ctx})
 			if err != nil {
 				return err
 			}
-			_, err = tea.NewProgram(p, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+			_, err = tea.NewProgram(p, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
 			return teaErr(err)
 		},
 	}
@@ -56,15 +60,22 @@ func openDefault(cmd *cobra.Command, paths []string) error {
 		}
 	}
 	st := tui.NewStyles(lipgloss.DefaultRenderer())
-	w := workers(cmd)
-	picker := tui.NewPicker(tui.Entries("scenarios", paths), st, func(e tui.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
-		s, err := scenarios.Load(e.Ref, scenarios.Options{})
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	// One registry for every scenario opened from this picker: one run computes at a time, and a
+	// scenario opened again replays its kept run.
+	runs := tui.NewRuns(tui.RunsConfig{MaxComputing: 1, Cache: 2, Workers: workers(cmd)})
+	defer runs.Close()
+	cat := tui.NewCatalog("scenarios", paths)
+	picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+		s, err := cat.Load(e.Ref)
 		if err != nil {
 			return nil, err
 		}
-		return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: w, Styles: st, Back: back, Width: width, Height: height})
+		return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Styles: st, Back: back, Width: width, Height: height,
+			Runs: runs, Context: ctx})
 	})
-	_, err := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(cmd.Context())).Run()
+	_, err := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
 	return teaErr(err)
 }
 

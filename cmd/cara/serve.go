@@ -5,12 +5,18 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,7 +25,6 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/spf13/cobra"
 
-	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -31,13 +36,25 @@ type serveConfig struct {
 	passwordFile   string
 	scenariosDir   string
 	maxSessions    int
+	maxComputing   int
 	idleTimeout    time.Duration
 	open           bool
 	cacheRuns      int
 	workers        int
 	maxWork        float64
+	metrics        string // address of the Prometheus endpoint; "" for none
 	log            *slog.Logger
+
+	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
+	// test can make one session panic there or in a command it returns.
+	onMsg func(ssh.Session, tea.Msg) tea.Cmd
+	// seedFor, for tests only, chooses the seed a session's first player opens with (the load test
+	// gives each session its own).
+	seedFor func(ssh.Session) (uint64, bool)
 }
+
+// defaultMetrics is where `cara serve` publishes its metrics unless told otherwise.
+const defaultMetrics = "127.0.0.1:9234"
 
 func newServeCmd() *cobra.Command {
 	cfg := serveConfig{}
@@ -46,13 +63,18 @@ func newServeCmd() *cobra.Command {
 		Short: "Serve the terminal UI over SSH for a workshop",
 		Long: `serve runs an SSH server whose only program is cara's terminal UI: everyone in the room types
 ssh -p 23234 HOST and gets their own live simulation, with nothing to install. Sessions that open
-the same scenario with the same seed share one computed matrix. No shell, no commands, no port
-forwarding, no file access beyond the scenarios offered.
+the same scenario with the same seed share one computed matrix; at most --max-computing matrices
+are computed at once and the others wait their turn, with their place and an estimate shown. No
+shell, no commands, no port forwarding, no file access beyond the scenarios offered.
+
+The scenarios offered are read once at start; send SIGHUP to read them again. Metrics for
+Prometheus are served on http://ADDR/metrics (--metrics, loopback by default).
 
 Listening on a non-loopback address needs --authorized-keys or --password-file, or --open to say
 that anyone who can reach the port may use it.`,
 		Example: `  cara serve                                   # 127.0.0.1:23234, for a try on this machine
-  cara serve --listen 0.0.0.0:23234 --password-file room.txt --scenarios ./scenarios`,
+  cara serve --listen 0.0.0.0:23234 --password-file room.txt --scenarios ./scenarios
+  curl -s 127.0.0.1:9234/metrics | grep ^cara_      # while it serves`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.workers = workers(cmd)
@@ -70,23 +92,45 @@ that anyone who can reach the port may use it.`,
 			if err != nil {
 				return err
 			}
-			cfg.log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.hostKey, "max_sessions", cfg.maxSessions)
+			if cfg.metrics != "" {
+				if err := srv.serveMetrics(cfg.metrics); err != nil {
+					if cmd.Flags().Changed("metrics") {
+						ln.Close()
+						return err
+					}
+					// The default port may be taken (a second server on this machine): the room
+					// matters more than its metrics.
+					cfg.log.Warn("no metrics", "err", err)
+				}
+			}
+			// SIGHUP reloads the picker: listen for it before saying "serving", or a reload sent as
+			// soon as the server says it is up would find the default action (exit).
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			cfg.log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.hostKey, "max_sessions", cfg.maxSessions,
+				"max_computing", srv.runs.Config().MaxComputing)
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
-			select {
-			case err := <-errc:
-				if errors.Is(err, ssh.ErrServerClosed) {
-					return nil
+		wait:
+			for {
+				select {
+				case <-hup:
+					srv.reload()
+				case err := <-errc:
+					srv.Close()
+					if errors.Is(err, ssh.ErrServerClosed) {
+						return nil
+					}
+					return err
+				case <-cmd.Context().Done():
+					break wait
 				}
-				return err
-			case <-cmd.Context().Done():
 			}
 			cfg.log.Info("shutting down")
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
-			if err := srv.Shutdown(ctx); err != nil {
-				srv.Close() // sessions still open after the grace period are closed
-			}
+			srv.Shutdown(ctx)
 			return nil
 		},
 	}
@@ -95,11 +139,13 @@ that anyone who can reach the port may use it.`,
 	f.StringVar(&cfg.hostKey, "host-key", defaultHostKey(), "host key (ed25519, created with mode 0600 when missing)")
 	f.StringVar(&cfg.authorizedKeys, "authorized-keys", "", "only these public keys may connect (an authorized_keys file)")
 	f.StringVar(&cfg.passwordFile, "password-file", "", "a file whose first line is the room's password")
-	f.StringVar(&cfg.scenariosDir, "scenarios", "", "also offer the *.yaml scenarios of this folder")
+	f.StringVar(&cfg.scenariosDir, "scenarios", "", "also offer the *.yaml scenarios of this folder (read again on SIGHUP)")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 50, "sessions at once; more are told the room is full")
+	f.IntVar(&cfg.maxComputing, "max-computing", runtime.NumCPU(), "matrices computed at once; more wait in a queue")
 	f.DurationVar(&cfg.idleTimeout, "idle-timeout", 30*time.Minute, "close sessions idle this long")
 	f.BoolVar(&cfg.open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
-	f.IntVar(&cfg.cacheRuns, "cache", 32, "computed matrices kept for sharing between sessions")
+	f.IntVar(&cfg.cacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
+	f.StringVar(&cfg.metrics, "metrics", defaultMetrics, `serve Prometheus metrics on http://ADDR/metrics ("" for none; a bare :PORT means loopback)`)
 	return cmd
 }
 
@@ -128,13 +174,30 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// newServer builds the SSH server; it does not listen.
-func newServer(cfg serveConfig) (*ssh.Server, error) {
+// server is `cara serve`: the SSH server, the registry every session's runs go through, the
+// scenarios offered, and the metrics.
+type server struct {
+	cfg      serveConfig
+	ssh      *ssh.Server
+	runs     *tui.Runs
+	catalog  atomic.Pointer[tui.Catalog]
+	sessions atomic.Int64 // admitted and not yet closed
+	metrics  *metrics
+	http     atomic.Pointer[http.Server]
+	// metricsURL is where serveMetrics listens (tests listen on port 0).
+	metricsURL string
+}
+
+// newServer builds the server; it does not listen.
+func newServer(cfg serveConfig) (*server, error) {
 	if cfg.log == nil {
 		cfg.log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	if cfg.maxSessions < 1 {
 		return nil, usagef("--max-sessions must be >= 1, got %d", cfg.maxSessions)
+	}
+	if cfg.maxComputing < 0 {
+		return nil, usagef("--max-computing must be >= 1, got %d", cfg.maxComputing)
 	}
 	auth := cfg.authorizedKeys != "" || cfg.passwordFile != ""
 	if !isLoopback(cfg.listen) && !auth && !cfg.open {
@@ -163,57 +226,183 @@ func newServer(cfg serveConfig) (*ssh.Server, error) {
 			return subtle.ConstantTimeCompare([]byte(pw), want) == 1
 		}))
 	}
-	runs := tui.NewRuns(cfg.cacheRuns, cfg.workers)
-	var active atomic.Int64
+	if cfg.maxComputing == 0 {
+		cfg.maxComputing = runtime.NumCPU()
+	}
+	if cfg.workers <= 0 {
+		// Runs computing at once share the cores rather than each taking all of them: as fast in
+		// total, and fewer busy goroutines for the sessions' own to queue behind.
+		cfg.workers = max(1, runtime.GOMAXPROCS(0)/cfg.maxComputing)
+	}
+	s := &server{cfg: cfg}
+	s.metrics = newMetrics(s)
+	s.runs = tui.NewRuns(tui.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
+		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
+	s.catalog.Store(tui.NewCatalog(cfg.scenariosDir, nil))
+	// The first middleware listed runs innermost.
 	opts = append(opts, wish.WithMiddleware(
-		bm.Middleware(uiHandler(cfg, runs)),
-		gate(cfg, &active),
+		s.program,
+		s.gate,
+		s.recover,
 		logSessions(cfg.log),
 	))
-	return wish.NewServer(opts...)
+	srv, err := wish.NewServer(opts...)
+	if err != nil {
+		return nil, err
+	}
+	s.ssh = srv
+	return s, nil
 }
 
-// uiHandler gives each session a picker and player styled from the session's own renderer.
-func uiHandler(cfg serveConfig, runs *tui.Runs) bm.Handler {
-	return func(sess ssh.Session) (tea.Model, []tea.ProgramOption) {
-		st := tui.NewStyles(bm.MakeRenderer(sess))
-		entries := tui.Entries(cfg.scenariosDir, nil)
-		picker := tui.NewPicker(entries, st, func(e tui.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
-			s, err := scenarios.Load(e.Ref, scenarios.Options{})
-			if err != nil {
-				return nil, err
+// Serve accepts connections on ln until the server is shut down.
+func (s *server) Serve(ln net.Listener) error { return s.ssh.Serve(ln) }
+
+// Shutdown stops accepting, gives open sessions until ctx ends to close, then closes them; every run
+// is cancelled and the metrics stop.
+func (s *server) Shutdown(ctx context.Context) {
+	if err := s.ssh.Shutdown(ctx); err != nil {
+		s.ssh.Close()
+	}
+	s.runs.Close()
+	if h := s.http.Load(); h != nil {
+		h.Shutdown(ctx)
+	}
+}
+
+// Close closes every connection at once, cancels every run and stops the metrics.
+func (s *server) Close() {
+	s.ssh.Close()
+	s.runs.Close()
+	if h := s.http.Load(); h != nil {
+		h.Close()
+	}
+}
+
+// reload reads the offered scenarios again (SIGHUP); open sessions keep what they opened.
+func (s *server) reload() {
+	c := tui.NewCatalog(s.cfg.scenariosDir, nil)
+	s.catalog.Store(c)
+	s.cfg.log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.scenariosDir)
+}
+
+// apology is what a session sees when a bug ends it.
+const apology = "cara: sorry, this session hit a bug and had to close; the room goes on. Reconnect to start again."
+
+// panicked logs a recovered panic with its stack and counts it.
+func (s *server) panicked(where string, v any, stack []byte) {
+	s.metrics.panics.Inc()
+	s.cfg.log.Error("panic recovered", "in", where, "panic", fmt.Sprint(v), "stack", string(stack))
+}
+
+// recover keeps a panic in one session from ending the server: logged with its stack, counted, and
+// that session closed with an apology. (A panic in a session's player is caught nearer, by its
+// guard; this is for everything else a session runs.)
+func (s *server) recover(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.panicked("session", v, debug.Stack())
+				wish.Fatalln(sess, apology)
 			}
-			if err := s.CheckBudget(cfg.maxWork, "cara serve --max-work"); err != nil {
-				return nil, err
-			}
-			return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: cfg.workers, Styles: st, Back: back,
-				Width: w, Height: h, Runs: runs})
-		})
-		return picker, []tea.ProgramOption{tea.WithAltScreen()}
+		}()
+		next(sess)
 	}
 }
 
 // gate lets in only interactive sessions, and no more than maxSessions at once.
-func gate(cfg serveConfig, active *atomic.Int64) wish.Middleware {
-	return func(next ssh.Handler) ssh.Handler {
-		return func(sess ssh.Session) {
-			if len(sess.Command()) > 0 {
-				wish.Fatalln(sess, "cara serves its terminal UI only; connect without a command: ssh -p PORT HOST")
-				return
-			}
-			if _, _, ok := sess.Pty(); !ok {
-				wish.Fatalln(sess, "cara needs a terminal; connect with ssh -t -p PORT HOST (no PTY was requested)")
-				return
-			}
-			if n := active.Add(1); n > int64(cfg.maxSessions) {
-				active.Add(-1)
-				wish.Fatalln(sess, fmt.Sprintf("The room is full (%d sessions); try again in a moment.", cfg.maxSessions))
-				return
-			}
-			defer active.Add(-1)
-			next(sess)
+func (s *server) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if len(sess.Command()) > 0 {
+			s.metrics.refused.WithLabelValues("exec").Inc()
+			wish.Fatalln(sess, "cara serves its terminal UI only; connect without a command: ssh -p PORT HOST")
+			return
 		}
+		if _, _, ok := sess.Pty(); !ok {
+			s.metrics.refused.WithLabelValues("no_pty").Inc()
+			wish.Fatalln(sess, "cara needs a terminal; connect with ssh -t -p PORT HOST (no PTY was requested)")
+			return
+		}
+		if n := s.sessions.Add(1); n > int64(s.cfg.maxSessions) {
+			s.sessions.Add(-1)
+			s.metrics.refused.WithLabelValues("room_full").Inc()
+			wish.Fatalln(sess, fmt.Sprintf("The room is full (%d sessions); try again in a moment.", s.cfg.maxSessions))
+			return
+		}
+		defer s.sessions.Add(-1)
+		next(sess)
 	}
+}
+
+// program runs a session's picker and player for as long as the SSH session lasts: its context
+// ends with the connection, with the client closing the session's input, or when the program quits,
+// and every run the session watched is left with it.
+func (s *server) program(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		st := tui.NewStyles(bm.MakeRenderer(sess))
+		cat := s.catalog.Load()
+		picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+			sc, err := cat.Load(e.Ref)
+			if err != nil {
+				return nil, err
+			}
+			if err := sc.CheckBudget(s.cfg.maxWork, "cara serve --max-work"); err != nil {
+				return nil, err
+			}
+			seed := sc.Seed
+			if s.cfg.seedFor != nil {
+				if v, ok := s.cfg.seedFor(sess); ok {
+					seed = v
+				}
+			}
+			return tui.NewPlayer(tui.Options{Scenario: sc, Seed: seed, Styles: st, Back: back, Width: w, Height: h,
+				Runs: s.runs, Context: ctx})
+		})
+		g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
+		if s.cfg.onMsg != nil {
+			g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
+		}
+		p := tea.NewProgram(g, tea.WithInput(untilEOF{sess, cancel}), tea.WithOutput(sess), tea.WithAltScreen(),
+			tea.WithContext(ctx))
+		g.quit = func() { go p.Quit() }
+		_, winch, _ := sess.Pty()
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case w := <-winch:
+					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				}
+			}
+		}()
+		_, err := p.Run()
+		cancel()
+		if g.failed.Load() || errors.Is(err, tea.ErrProgramPanic) {
+			if !g.failed.Load() {
+				// Caught by bubbletea itself (which printed the stack): counted, not logged twice.
+				s.panicked("player", err, nil)
+			}
+			wish.Fatalln(sess, apology)
+			return
+		}
+		next(sess)
+	}
+}
+
+// untilEOF reads a session's input and ends the session's context when the client closes it.
+type untilEOF struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (u untilEOF) Read(b []byte) (int, error) {
+	n, err := u.r.Read(b)
+	if err != nil {
+		u.cancel()
+	}
+	return n, err
 }
 
 // logSessions logs connects, disconnects and their duration, one line each.

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -21,19 +23,34 @@ import (
 // startServer serves on a random loopback port and returns its address.
 func startServer(t *testing.T, cfg serveConfig) string {
 	t.Helper()
+	_, addr, _ := startServing(t, cfg)
+	return addr
+}
+
+// startServing serves on a random loopback port, with metrics on another, and returns the server,
+// its address and its log.
+func startServing(t *testing.T, cfg serveConfig) (*server, string, *syncWriter) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg.listen = "127.0.0.1:0"
 	cfg.hostKey = filepath.Join(dir, "host_ed25519")
-	cfg.scenariosDir = "testdata"
-	cfg.idleTimeout = time.Minute
+	if cfg.scenariosDir == "" {
+		cfg.scenariosDir = "testdata"
+	}
+	if cfg.idleTimeout == 0 {
+		cfg.idleTimeout = time.Minute
+	}
 	cfg.cacheRuns = 4
 	if cfg.maxSessions == 0 {
 		cfg.maxSessions = 5
 	}
-	var logs bytes.Buffer
-	cfg.log = slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
+	logs := &syncWriter{w: &bytes.Buffer{}}
+	cfg.log = slog.New(slog.NewTextHandler(logs, nil))
 	srv, err := newServer(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.serveMetrics("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", cfg.listen)
@@ -41,17 +58,23 @@ func startServer(t *testing.T, cfg serveConfig) string {
 		t.Fatal(err)
 	}
 	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(srv.Close)
 	st, err := os.Stat(cfg.hostKey)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("host key %s: %v mode %v, want 0600", cfg.hostKey, err, st.Mode().Perm())
 	}
-	return ln.Addr().String()
+	return srv, ln.Addr().String(), logs
 }
 
 type syncWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
 }
 
 func (s *syncWriter) Write(b []byte) (int, error) {
@@ -66,12 +89,17 @@ func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) (*gossh.Client, e
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
 }
 
-// screen is an interactive session's output, read in the background.
+// screen is an interactive session's output, read in the background. It keeps the last few MB
+// (a long session redraws a lot), and the first queue status it saw.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	in  io.WriteCloser
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	dropped int // bytes dropped from the front of buf
+	queued  string
+	in      io.WriteCloser
 }
+
+var queuedRe = regexp.MustCompile(`queued: \d+\w\w(, about \d+ (s|min))?`)
 
 // Write records output and, like a terminal, answers the server's queries for the background
 // colour (OSC 11) and the device attributes (DA1).
@@ -84,28 +112,66 @@ func (s *screen) Write(b []byte) (int, error) {
 	if bytes.Contains(b, []byte("\x1b[c")) {
 		go s.in.Write([]byte("\x1b[?62;c"))
 	}
-	return s.buf.Write(b)
+	if q := queuedRe.Find(b); q != nil && s.queued == "" {
+		s.queued = string(q)
+	}
+	n, err := s.buf.Write(b)
+	if s.buf.Len() > 4<<20 {
+		keep := s.buf.Bytes()[s.buf.Len()-1<<20:]
+		s.dropped += s.buf.Len() - len(keep)
+		s.buf = *bytes.NewBuffer(append([]byte(nil), keep...))
+	}
+	return n, err
+}
+
+// String is the output kept.
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// mark is the position of the output's end, for waitAfter.
+func (s *screen) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped + s.buf.Len()
 }
 
 func (s *screen) waitFor(t *testing.T, text string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
+	if err := s.wait(text, 15*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wait is waitFor for goroutines other than the test's: it returns the failure.
+func (s *screen) wait(text string, d time.Duration) error { return s.waitAfter(0, text, d) }
+
+// waitAfter waits for text to appear in the output after mark. It looks only at what arrived since
+// it last looked, so fifty sessions waiting at once stay cheap.
+func (s *screen) waitAfter(mark int, text string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	from := mark // absolute position from which text may start
+	for {
 		s.mu.Lock()
-		ok := strings.Contains(s.buf.String(), text)
+		out := s.buf.Bytes()[min(max(from-s.dropped, 0), s.buf.Len()):]
+		ok := bytes.Contains(out, []byte(text))
+		end := s.dropped + s.buf.Len()
+		tail := ""
+		if !ok && time.Now().After(deadline) {
+			tail = string(s.buf.Bytes()[max(s.buf.Len()-2000, 0):])
+		}
 		s.mu.Unlock()
 		if ok {
-			return
+			return nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		if tail != "" {
+			return fmt.Errorf("%q did not appear; output ends with:\n%q", text, tail)
+		}
+		from = max(from, end-len(text)+1)
+		time.Sleep(5 * time.Millisecond)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tail := s.buf.String()
-	if len(tail) > 2000 {
-		tail = tail[len(tail)-2000:]
-	}
-	t.Fatalf("%q did not appear; output ends with:\n%q", text, tail)
 }
 
 // send types keys one at a time, as a person does (a burst arrives as one multi-rune key).
@@ -118,22 +184,31 @@ func (s *screen) send(keys string) {
 
 func openPTY(t *testing.T, c *gossh.Client) (*gossh.Session, *screen) {
 	t.Helper()
-	sess, err := c.NewSession()
+	sess, sc, err := startPTY(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sess, sc
+}
+
+// startPTY opens an interactive session with a 120x40 terminal.
+func startPTY(c *gossh.Client) (*gossh.Session, *screen, error) {
+	sess, err := c.NewSession()
+	if err != nil {
+		return nil, nil, err
+	}
 	sc := &screen{}
 	if sc.in, err = sess.StdinPipe(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	sess.Stdout, sess.Stderr = sc, sc
 	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	return sess, sc
+	return sess, sc, nil
 }
 
 func TestServeEndToEnd(t *testing.T) {
@@ -168,7 +243,7 @@ func TestServeEndToEnd(t *testing.T) {
 }
 
 func TestServeRefusals(t *testing.T) {
-	addr := startServer(t, serveConfig{maxSessions: 1})
+	srv, addr, _ := startServing(t, serveConfig{maxSessions: 1})
 	c, err := dial(t, addr)
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +268,15 @@ func TestServeRefusals(t *testing.T) {
 	second, sc2 := openPTY(t, c)
 	defer second.Close()
 	sc2.waitFor(t, "The room is full")
+	m := scrape(t, srv.metricsURL)
+	for _, reason := range []string{"exec", "no_pty", "room_full"} {
+		if got := m[`cara_sessions_refused_total{reason="`+reason+`"}`]; got != 1 {
+			t.Errorf("refused %s: %v, want 1", reason, got)
+		}
+	}
+	if m["cara_sessions"] != 1 {
+		t.Errorf("cara_sessions %v, want 1 (the one admitted)", m["cara_sessions"])
+	}
 }
 
 func TestServeAuth(t *testing.T) {

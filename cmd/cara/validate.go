@@ -114,8 +114,12 @@ func validate(ref string, sets []string) (string, error) {
 	if hi != lo {
 		points = fmt.Sprintf("%d-%d", lo, hi)
 	}
-	return fmt.Sprintf("%d batches, %d features, %s points/batch, %s, R %s",
-		s.Batches, s.Features, points, describeModel(s.Model), s.RetrainCostText), nil
+	summary := fmt.Sprintf("%d batches, %d features, %s points/batch, %s, R %s",
+		s.Batches, s.Features, points, describeModel(s.Model), s.RetrainCostText)
+	if n := len(s.Tour); n > 0 {
+		summary += fmt.Sprintf(", a tour of %d stops", n)
+	}
+	return summary, nil
 }
 
 // located returns err's message starting with the file it is about: loader errors already read

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics is what `cara serve` publishes for Prometheus: gauges read at scrape time from the server
+// and its run registry, counters of refusals and recovered panics, and the Go runtime's standard
+// ones (go_goroutines among them). Each server has its own registry, so tests can run several.
+type metrics struct {
+	reg     *prometheus.Registry
+	refused *prometheus.CounterVec
+	panics  prometheus.Counter
+}
+
+func newMetrics(s *server) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_sessions_refused_total",
+			Help: "SSH sessions refused, by reason: room_full, no_pty, exec."}, []string{"reason"}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
+			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
+	}
+	for _, r := range []string{"room_full", "no_pty", "exec"} {
+		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
+	}
+	gauge := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	}
+	m.reg.MustRegister(
+		collectors.NewGoCollector(),
+		m.refused, m.panics,
+		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
+		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
+		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),
+		gauge("cara_runs_cached", "Computed matrices held for sharing, watched or not.", func() float64 { return float64(s.runs.Stats().Finished) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_runs_started_total",
+			Help: "Matrix computations started (sessions sharing a run start one)."}, func() float64 { return float64(s.runs.Stats().Started) }),
+		gauge("cara_cache_bytes", "Bytes held by the runs' recorded columns (cells and error bits).", func() float64 { return float64(s.runs.Stats().Bytes) }),
+	)
+	return m
+}
+
+// metricsAddr resolves --metrics: a bare :PORT means loopback, not every interface.
+func metricsAddr(addr string) string {
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// serveMetrics listens on addr and serves /metrics until the server closes; it returns the bound
+// address's listener error, if any, at once.
+func (s *server) serveMetrics(addr string) error {
+	ln, err := net.Listen("tcp", metricsAddr(addr))
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	h := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	s.http.Store(h)
+	s.cfg.log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	go h.Serve(ln)
+	s.metricsURL = "http://" + ln.Addr().String() + "/metrics"
+	return nil
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// scrape reads a Prometheus text page into series -> value (series with their labels as written).
+func scrape(t *testing.T, url string) map[string]float64 {
+	t.Helper()
+	m, err := scrapeErr(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func scrapeErr(url string) (map[string]float64, error) {
+	c := http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := c.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			return nil, fmt.Errorf("metrics line %q: %v", line, err)
+		}
+		out[line[:i]] = v
+	}
+	return out, sc.Err()
+}
+
+// dialRaw connects over a TCP connection the test can drop, as a closed laptop does.
+func dialRaw(addr string) (net.Conn, *gossh.Client, error) {
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, chans, reqs, err := gossh.NewClientConn(raw, addr, &gossh.ClientConfig{User: "student",
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+	if err != nil {
+		raw.Close()
+		return nil, nil, err
+	}
+	return raw, gossh.NewClient(c, chans, reqs), nil
+}
+
+// Twenty students open covcon-d, half of them press r five times, and all of them drop their
+// connections without q. Within 5 s nothing is left: no session, no run computing or queued, and
+// the goroutines are back within 5 of their idle count.
+func TestServeLifetime(t *testing.T) {
+	const n = 20
+	// One run computes at a time, on one worker: runs outlast the 5 s, so only cancelling ends them.
+	srv, addr, _ := startServing(t, serveConfig{maxSessions: n, maxComputing: 1, workers: 1})
+	idle := scrape(t, srv.metricsURL)["go_goroutines"]
+	conns := make([]net.Conn, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, c, err := dialRaw(addr)
+			if err != nil {
+				t.Errorf("session %d: %v", i, err)
+				return
+			}
+			conns[i] = raw
+			_, sc, err := startPTY(c)
+			if err == nil {
+				err = sc.wait("pick a scenario", 20*time.Second)
+			}
+			if err == nil {
+				sc.send("\r") // covcon-d, the first choice
+				err = sc.wait("covcon-d  seed 0 ", 20*time.Second)
+			}
+			for k := 1; k <= 5 && i%2 == 1 && err == nil; k++ {
+				sc.send("r")
+				err = sc.wait("covcon-d  seed "+strconv.Itoa(k)+" ", 20*time.Second)
+			}
+			if err != nil {
+				t.Errorf("session %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	busy := scrape(t, srv.metricsURL)
+	t.Logf("before the drop: %v sessions, %v runs computing, %v queued, %v started, %v goroutines (idle %v)",
+		busy["cara_sessions"], busy["cara_runs_computing"], busy["cara_runs_queued"], busy["cara_runs_started_total"], busy["go_goroutines"], idle)
+	if busy["cara_sessions"] != n {
+		t.Fatalf("%v sessions open, want %d", busy["cara_sessions"], n)
+	}
+	// r replaces a session's run, never adds one: what is alive is seed 0 (ten sessions) and seed 5
+	// (the other ten), once a run cancelled by the last r has seen it (within a model's fit).
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		live := busy["cara_runs_computing"] + busy["cara_runs_queued"]
+		if live <= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v runs alive for two seeds watched", live)
+		}
+		busy = scrape(t, srv.metricsURL)
+	}
+	start := time.Now()
+	for _, c := range conns {
+		c.Close()
+	}
+	var m map[string]float64
+	for {
+		m = scrape(t, srv.metricsURL)
+		if m["cara_sessions"] == 0 && m["cara_runs_computing"] == 0 && m["cara_runs_queued"] == 0 && m["go_goroutines"] <= idle+5 {
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("5 s after the drop: %v sessions, %v runs computing, %v queued, %v goroutines (idle %v)",
+				m["cara_sessions"], m["cara_runs_computing"], m["cara_runs_queued"], m["go_goroutines"], idle)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("all gone %v after the drop: %v goroutines (idle %v), %v runs cached (%.0f kB)",
+		time.Since(start).Round(10*time.Millisecond), m["go_goroutines"], idle, m["cara_runs_cached"], m["cara_cache_bytes"]/1024)
+}
+
+// A panic in one session's Update, or in a command it started, ends that session with a one-line
+// apology and a log line with the stack; another session keeps stepping.
+func TestServePanicKeepsTheRoom(t *testing.T) {
+	srv, addr, logs := startServing(t, serveConfig{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
+		if k, ok := msg.(tea.KeyMsg); ok {
+			switch k.String() {
+			case "!":
+				panic("injected: a bug in Update")
+			case "@":
+				return func() tea.Msg { panic("injected: a bug in a command") }
+			}
+		}
+		return nil
+	}})
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	calm, sc := openPTY(t, c)
+	defer calm.Close()
+	sc.waitFor(t, "pick a scenario")
+	sc.send(strings.Repeat("j", 11) + "\r")
+	sc.waitFor(t, "computed all")
+	for i, key := range []string{"!", "@"} {
+		sess, bad := openPTY(t, c)
+		bad.waitFor(t, "pick a scenario")
+		bad.send(key)
+		bad.waitFor(t, "sorry, this session hit a bug")
+		done := make(chan error, 1)
+		go func() { done <- sess.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the session was not closed", key)
+		}
+		// The other session still steps.
+		sc.send("l")
+		sc.waitFor(t, fmt.Sprintf("batch %d/11", i+1))
+	}
+	if got := scrape(t, srv.metricsURL)["cara_panics_recovered_total"]; got != 2 {
+		t.Errorf("cara_panics_recovered_total %v, want 2", got)
+	}
+	log := logs.String()
+	for _, want := range []string{"injected: a bug in Update", "injected: a bug in a command", "goroutine ", "guard.go"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
+func TestServeReload(t *testing.T) {
+	dir, err := os.MkdirTemp(".", "reload-") // relative, so the picker shows the file names whole
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
+	os.WriteFile(filepath.Join(dir, "small.yaml"), src, 0o644)
+	srv, addr, logs := startServing(t, serveConfig{scenariosDir: dir})
+	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
+	look := func() string {
+		c, err := dial(t, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		sess, sc := openPTY(t, c)
+		defer sess.Close()
+		sc.waitFor(t, "small.yaml")
+		time.Sleep(100 * time.Millisecond)
+		return sc.String()
+	}
+	if strings.Contains(look(), "extra.yaml") {
+		t.Error("a file added after start is offered without a reload: the entries were read again")
+	}
+	srv.reload()
+	if !strings.Contains(look(), "extra.yaml") {
+		t.Error("after reload the new file is not offered")
+	}
+	if !strings.Contains(logs.String(), "scenarios read again") {
+		t.Error("the reload is not logged")
+	}
+}
+
+// The real command: --metrics serves on the given address, SIGHUP reads the scenarios again, and
+// SIGINT shuts down cleanly.
+func TestServeProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin := buildCara(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "key"),
+		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	expect := func(re string) []string {
+		t.Helper()
+		r := regexp.MustCompile(re)
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("the server ended before logging %q", re)
+				}
+				if m := r.FindStringSubmatch(l); m != nil {
+					return m
+				}
+			case <-timeout:
+				t.Fatalf("no log line matching %q", re)
+			}
+		}
+	}
+	url := expect(`msg=metrics url=(\S+)`)[1]
+	expect(`msg=serving .*max_computing=3`)
+	m := scrape(t, url)
+	for _, name := range []string{"cara_sessions", "cara_runs_computing", "cara_runs_started_total", "cara_runs_queued", "cara_runs_cached", "cara_cache_bytes",
+		`cara_sessions_refused_total{reason="room_full"}`, "cara_panics_recovered_total", "go_goroutines"} {
+		if _, ok := m[name]; !ok {
+			t.Errorf("metrics lack %s", name)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	expect(`msg="scenarios read again" entries=12`)
+	cmd.Process.Signal(syscall.SIGINT)
+	go func() {
+		for range lines {
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGINT: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no exit 10 s after SIGINT")
+	}
+	if _, err := scrapeErr(url); err == nil {
+		t.Error("metrics still served after shutdown")
+	}
+}
