@@ -150,7 +150,8 @@ type runner struct {
 	T, off  int
 	workers int
 	batches []*Batch
-	ksum    [][]float64 // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	ksum    [][]float64  // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	queries []queryShare // per batch: its queries that are data rows (predict.go)
 	m       *Matrix
 	done    atomic.Int64
 	all     int
@@ -187,6 +188,7 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	}
 	t0 := time.Now()
 	r.batches = make([]*Batch, T)
+	r.queries = make([]queryShare, T)
 	if err := r.parallel(ctx, T, func(t int) error {
 		b, err := cfg.Stream.Batch(t)
 		if err != nil {
@@ -311,16 +313,21 @@ func (r *runner) fit(t int) (Model, error) {
 }
 
 // predict fills the model-dependent parts of cell (tp, t): errors, error rate, query accuracy.
+// Queries that are data rows take the data's predictions (predict.go).
 func (r *runner) predict(model Model, tp, t int) Cell {
 	b := r.batches[t]
-	pred := make([]uint8, max(b.X.Len(), b.Q.Len()))
-	model.Predict(b.X, pred)
-	c := Cell{Errors: errorBits(pred[:b.X.Len()], b.Y)}
-	c.ErrorRate = float64(c.Errors.Count()) / float64(b.X.Len())
+	n, nq := b.X.Len(), b.Q.Len()
+	pred := make([]uint8, n+nq)
+	if b.QY != nil && nq > 0 {
+		r.queries[t].predict(model, b, pred[:n], pred[n:])
+	} else {
+		model.Predict(b.X, pred[:n])
+	}
+	c := Cell{Errors: errorBits(pred[:n], b.Y)}
+	c.ErrorRate = float64(c.Errors.Count()) / float64(n)
 	c.QueryAccuracy = math.NaN()
-	if b.QY != nil && b.Q.Len() > 0 {
-		model.Predict(b.Q, pred[:b.Q.Len()])
-		c.QueryAccuracy = accuracy(pred[:b.Q.Len()], b.QY)
+	if b.QY != nil && nq > 0 {
+		c.QueryAccuracy = accuracy(pred[n:], b.QY)
 	}
 	return c
 }
