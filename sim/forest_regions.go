@@ -20,7 +20,9 @@ import "sync/atomic"
 
 var regionGrids = [...]int{16, 32, 64, 128}
 
-// regionFine is the finest grid; a box of grid g holds the fine boxes b with b*g/regionFine equal.
+// regionLog[l] is log2(regionGrids[l]); regionFine is the finest grid.
+var regionLog = [len(regionGrids)]int{4, 5, 6, 7}
+
 const regionFine = 128
 
 const (
@@ -61,8 +63,8 @@ func newVoteRegions(p *votePlan) *voteRegions {
 	if r.two {
 		r.n[1] = len(p.cuts[1]) + 1
 	}
-	for k := range p.features {
-		r.fine[k] = make([]uint8, r.n[k])
+	for k := range r.fine {
+		r.fine[k] = make([]uint8, r.n[k]) // a missing second feature: one rank, in box 0
 		for rank := range r.fine[k] {
 			r.fine[k][rank] = uint8(rank * regionFine / r.n[k])
 		}
@@ -92,27 +94,25 @@ func span(b, n, g int) (lo, hi int) {
 	return (b*n + g - 1) / g, ((b+1)*n+g-1)/g - 1
 }
 
-// decide returns the state of the finest box point i falls in that is decided (regionClass0 or
-// regionClass1), or regionMixed when even the finest is not.
-func (g *voteRegions) decide(p *votePlan, ranks [][]uint16, i int) uint32 {
-	var fine [2]int
-	for k := range ranks {
-		fine[k] = int(g.fine[k][ranks[k][i]])
-	}
-	for l, grid := range regionGrids {
-		// floor(floor(r*F/n) / (F/g)) = floor(r*g/n): the fine box gives the box of every grid.
-		shift := regionFine / grid
-		at := fine[0] / shift
+// decide returns the state of the finest box a point in fine box (f0, f1) of the finest grid falls
+// in that is decided (regionClass0 or regionClass1), or regionMixed when even the finest is not.
+// The grids are powers of two: floor(floor(r*F/n) / (F/g)) = floor(r*g/n), so the box on grid g
+// is the fine box shifted right.
+func (g *voteRegions) decide(p *votePlan, f0, f1 int) uint32 {
+	for l, lg := range regionLog {
+		sh := regionLog[len(regionLog)-1] - lg
+		b0, b1 := f0>>sh, f1>>sh
+		at := b0
 		if g.two {
-			at = at*grid + fine[1]/shift
+			at = b0<<lg | b1
 		}
 		s := &g.state[l][at]
 		v := s.Load()
 		if v == regionUnknown {
+			grid := regionGrids[l]
 			var lo, hi [2]int
-			for k := range ranks {
-				lo[k], hi[k] = span(fine[k]/shift, g.n[k], grid)
-			}
+			lo[0], hi[0] = span(b0, g.n[0], grid)
+			lo[1], hi[1] = span(b1, g.n[1], grid) // 0, 0 for a forest on one feature (n 1)
 			v = g.boxVote(p, lo, hi)
 			s.Store(v)
 		}
@@ -152,11 +152,17 @@ func (g *voteRegions) boxVote(p *votePlan, lo, hi [2]int) uint32 {
 func (t *regionTree) leafRange(lo, hi [2]int) (float64, float64) {
 	m0, m1 := t.maps[0], t.maps[1]
 	a0, z0, a1, z1 := int32(m0[lo[0]]), int32(m0[hi[0]]), int32(m1[lo[1]]), int32(m1[hi[1]])
-	mn := t.table[a0+a1]
+	tab := t.table
+	if z0-a0 <= t.step[0] && z1-a1 <= t.step[1] {
+		// At most two cells each way, the usual case: the corners are every cell (some twice).
+		c00, c01, c10, c11 := tab[a0+a1], tab[a0+z1], tab[z0+a1], tab[z0+z1]
+		return min(c00, c01, c10, c11), max(c00, c01, c10, c11)
+	}
+	mn := tab[a0+a1]
 	mx := mn
 	for o0 := a0; o0 <= z0; o0 += t.step[0] {
 		for o1 := a1; o1 <= z1; o1 += t.step[1] {
-			v := t.table[o0+o1]
+			v := tab[o0+o1]
 			mn, mx = min(mn, v), max(mx, v)
 		}
 	}

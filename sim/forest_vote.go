@@ -276,8 +276,17 @@ func (p *votePlan) predict(x Points, out []uint8) {
 		// Points in a region the forest decides take its answer; the others go on, their ranks
 		// gathered so the trees' loops run over consecutive memory.
 		w := 0
-		for i := range n {
-			switch p.regions.decide(p, ranks, i) {
+		g := p.regions
+		var r1 []uint16
+		if g.two {
+			r1 = ranks[1]
+		}
+		for i, r := range ranks[0] {
+			f1 := 0
+			if g.two {
+				f1 = int(g.fine[1][r1[i]])
+			}
+			switch g.decide(p, int(g.fine[0][r]), f1) {
 			case regionClass0:
 			case regionClass1:
 				out[i] = 1

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -56,14 +55,22 @@ func BenchmarkFirstColumn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var ev sim.Event
-		first := errors.New("first column")
-		if _, err := sim.Run(context.Background(), cfg, func(e sim.Event) error {
-			ev = e
-			return first // stops the run after its first column
-		}); !errors.Is(err, first) {
-			b.Fatal(err)
-		}
+		ctx, cancel := context.WithCancel(context.Background())
+		first := make(chan sim.Event, 1)
+		done := make(chan error, 1)
+		go func() {
+			_, err := sim.Run(ctx, cfg, func(ev sim.Event) error {
+				select {
+				case first <- ev:
+				default:
+				}
+				return nil
+			})
+			done <- err
+		}()
+		ev := <-first
+		cancel()
+		<-done
 		if ev.Kind != sim.ColumnDone || ev.Index != 0 {
 			b.Fatalf("first event %+v, want column 0", ev)
 		}
