@@ -302,10 +302,9 @@ func (b *Base) Warm(ctx context.Context) error {
 	}
 	hot := b.hotModels()
 	probe := sim.Points{D: b.scenario.Features, V: make([]float64, b.scenario.Features)}
-	out := make([]uint8, 1)
 	return b.each(ctx, len(hot), func(i int) error {
 		if hot[i] != nil {
-			hot[i].Predict(probe, out) // compiles it
+			hot[i].Predict(probe, make([]uint8, 1)) // compiles it
 		}
 		return nil
 	})

@@ -94,6 +94,9 @@ func TestWhatIfCovcon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := b.Warm(context.Background()); err != nil { // as the player's w does, first
+				t.Fatal(err)
+			}
 			w, err := b.Apply(context.Background(), []string{c.set})
 			if err != nil {
 				t.Fatal(err)
