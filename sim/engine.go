@@ -54,6 +54,10 @@ type Config struct {
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
+	// KeepModels hands each fitted model to the consumer in Event.Model, so that a what-if can
+	// ask it about other queries later without fitting it again (Reanswer). A live run holds every
+	// model until it ends anyway; this only lets them outlive it.
+	KeepModels bool
 }
 
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
@@ -79,6 +83,8 @@ type Event struct {
 	CellsDone int // cells computed so far
 	CellsAll  int // cells the run will compute
 	Elapsed   time.Duration
+	// Model is M_Index, the model of batch Index, when the run keeps its models (Config.KeepModels).
+	Model Model
 }
 
 // Run is the engine's one entry point: it computes the matrix described by cfg and returns it.
@@ -345,14 +351,18 @@ func (r *runner) kernel(c *Cell, tp, t int, train algos.Bits) {
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.
-func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell) error {
+func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell, model Model) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if r.each == nil {
 		return nil
 	}
-	return r.each(Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)})
+	ev := Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)}
+	if r.cfg.KeepModels {
+		ev.Model = model
+	}
+	return r.each(ev)
 }
 
 // columns computes column t as soon as M_t exists: one goroutine fits the models in batch order, up
@@ -419,7 +429,7 @@ func (r *runner) column(ctx context.Context, models []Model, t int) error {
 		}
 	}
 	col[t].Done = true
-	return r.emit(ctx, ColumnDone, t, col)
+	return r.emit(ctx, ColumnDone, t, col, models[t])
 }
 
 // rows computes row t' with only M_t' in memory.
@@ -454,7 +464,7 @@ func (r *runner) rows() error {
 				r.m.Set(tp, tp+i, c)
 			}
 		}
-		if err := r.emit(r.ctx, RowDone, tp, row); err != nil {
+		if err := r.emit(r.ctx, RowDone, tp, row, model); err != nil {
 			return err
 		}
 	}

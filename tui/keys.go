@@ -9,8 +9,9 @@ import (
 )
 
 // keyMap is every key of the player, in one place. The player handles the global ones; each pane
-// handles its own (Keys() lists them for the help). Left free for what comes next: w and W (what-if
-// bar, split view), t (tour), p (presenter follow) and g (guess round).
+// handles its own (Keys() lists them for the help), and the what-if bar its own while it is open.
+// Left free for what comes next: t (tour), p (presenter follow) and g (guess round; inside the
+// what-if bar g halves gamma).
 type keyMap struct {
 	// Playing.
 	Play, Step, Back, Home, End, Faster, Slower key.Binding
@@ -27,6 +28,10 @@ type keyMap struct {
 	Features key.Binding
 	// Pane 6: scrolling.
 	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
+	// What-ifs: the bar, the split view, back to the scenario; and the bar's own keys.
+	WhatIf, Split, Scenario                                key.Binding
+	WIOwn, WIData, WIStatic, WIAlt, WIMove                 key.Binding
+	WINarrow, WIWiden, WIGammaDown, WIGammaUp, WIGammaBack key.Binding
 }
 
 func newKeys() keyMap {
@@ -69,6 +74,21 @@ func newKeys() keyMap {
 		ScrollDown: b([]string{"down", "j"}, "↓", "scroll down"),
 		PageUp:     b([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
 		PageDown:   b([]string{"pgdown"}, "pgdn", "page down"),
+
+		WhatIf:   b([]string{"w"}, "w", "what-if bar"),
+		Split:    b([]string{"W"}, "W", "scenario | what-if side by side"),
+		Scenario: b([]string{"x"}, "x", "back to the scenario"),
+
+		WIOwn:       b([]string{"s"}, "s", "the scenario's queries"),
+		WIData:      b([]string{"d"}, "d", "queries follow the data"),
+		WIStatic:    b([]string{"c"}, "c", "static queries at a point"),
+		WIAlt:       b([]string{"a"}, "a", "the file's other queries"),
+		WIMove:      b([]string{"up", "down", "left", "right"}, "←↑↓→", "move the static point"),
+		WINarrow:    b([]string{"<"}, "<", "narrower (static) / fewer (data)"),
+		WIWiden:     b([]string{">"}, ">", "wider / more"),
+		WIGammaDown: b([]string{"g"}, "g", "gamma ÷2"),
+		WIGammaUp:   b([]string{"G"}, "G", "gamma ×2"),
+		WIGammaBack: b([]string{"b"}, "b", "gamma back"),
 	}
 	for i := range k.Pane {
 		n := string(rune('1' + i))
