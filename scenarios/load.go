@@ -143,20 +143,21 @@ func (s scalar) float(field string, lo, hi float64) (float64, error) {
 
 // The file format. Every leaf is a scalar (or a list of them) that remembers its place.
 type rawScenario struct {
-	Name        scalar        `yaml:"name"`
-	Title       scalar        `yaml:"title"`
-	About       scalar        `yaml:"about"`
-	Seed        scalar        `yaml:"seed"`
-	Batches     scalar        `yaml:"batches"`
-	Offline     scalar        `yaml:"offline"`
-	Data        *rawData      `yaml:"data"`
-	Queries     *rawQueries   `yaml:"queries"`
-	Model       *rawModel     `yaml:"model"`
-	Kernel      *rawKernel    `yaml:"kernel"`
-	RetrainCost scalar        `yaml:"retrain_cost"`
-	Algorithms  scalars       `yaml:"algorithms"`
-	Detectors   *rawDetectors `yaml:"detectors"`
-	Tour        []rawStop     `yaml:"tour"` // tour.go
+	Name        scalar            `yaml:"name"`
+	Title       scalar            `yaml:"title"`
+	About       scalar            `yaml:"about"`
+	Seed        scalar            `yaml:"seed"`
+	Batches     scalar            `yaml:"batches"`
+	Offline     scalar            `yaml:"offline"`
+	Data        *rawData          `yaml:"data"`
+	Queries     *rawQueries       `yaml:"queries"`
+	Model       *rawModel         `yaml:"model"`
+	Kernel      *rawKernel        `yaml:"kernel"`
+	RetrainCost scalar            `yaml:"retrain_cost"`
+	Algorithms  scalars           `yaml:"algorithms"`
+	Detectors   *rawDetectors     `yaml:"detectors"`
+	Tour        []rawStop         `yaml:"tour"`   // tour.go
+	Whatif      *rawWhatifSection `yaml:"whatif"` // whatif.go
 }
 
 type rawDetectors struct {
@@ -261,8 +262,11 @@ type loader struct {
 	dir    string     // folder for relative CSV paths; "" for an embedded scenario
 	tree   *ast.File
 	opt    Options
-	noTour bool   // reading the scenario under a tour stop's what-if: the tour itself is not read
-	knnK   scalar // model.knn.k, checked against the batch size once the data are known
+	noTour bool // reading the scenario under a tour stop's what-if: the tour itself is not read
+	// noWhatif: reading the scenario under a what-if, its query alternatives are taken as they
+	// are, not each loaded again (whatif.go)
+	noWhatif bool
+	knnK     scalar // model.knn.k, checked against the batch size once the data are known
 
 	smallest, smallestAt int      // the fewest points in a batch, and that batch
 	notes                []string // Scenario.Notes
@@ -283,6 +287,7 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 	if err != nil {
 		return nil, l.wrap(err)
 	}
+	s.origin = &origin{file: name, src: src, dir: dir, opt: opt}
 	return s, nil
 }
 
@@ -317,7 +322,7 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.offline,
 		func(s *Scenario, raw *rawScenario) error { return l.retrainCost(s, raw.RetrainCost) },
 		func(s *Scenario, _ *rawScenario) error { return l.checkKNN(s) },
-		l.tour,
+		l.whatifSection, l.tour,
 	} {
 		if err := section(s, raw); err != nil {
 			return nil, err

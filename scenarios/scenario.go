@@ -26,11 +26,14 @@ type Scenario struct {
 	Model              sim.Trainer
 	Gamma              sim.GammaSpec
 	RetrainCost        algos.RetrainCost
-	RetrainCostText    string        // as written: "20" or "10 + 5*sin(t/10)"
-	Algorithms         []algos.Name  // default: algos.Names
-	Evaluation         algos.Options // detectors: {reset: ...}
-	Notes              []string      // what the user should know about how the files were read
-	Tour               []Stop        // the scenario's lesson, stops in batch order (tour.go); nil when it has none
+	RetrainCostText    string             // as written: "20" or "10 + 5*sin(t/10)"
+	Algorithms         []algos.Name       // default: algos.Names
+	Evaluation         algos.Options      // detectors: {reset: ...}
+	Notes              []string           // what the user should know about how the files were read
+	Tour               []Stop             // the scenario's lesson, stops in batch order (tour.go); nil when it has none
+	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
+
+	origin *origin // what it was read from, to read it again under a what-if
 
 	newStream func(seed uint64) (sim.Stream, error)
 }

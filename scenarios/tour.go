@@ -314,7 +314,7 @@ func (l *loader) whatif(i int, w rawWhatif) ([]Override, error) {
 		}
 		out = append(out, o.Override)
 	}
-	sub := &loader{file: l.file, src: l.src, dir: l.dir, opt: l.opt, noTour: true, sets: slices.Clip(l.sets)}
+	sub := &loader{file: l.file, src: l.src, dir: l.dir, opt: l.opt, noTour: true, noWhatif: true, sets: slices.Clip(l.sets)}
 	for _, o := range out {
 		sub.sets = append(sub.sets, override{path: o.Path, value: o.Value})
 	}

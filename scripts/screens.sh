@@ -73,4 +73,5 @@ fi
 shot 160x48 docs/player-covcon-d "$(repeat 38 Right)" play covcon-d
 shot 120x36 docs/player-scenario2 "End" play scenario2
 shot 120x36 docs/player-zoom "$(repeat 38 Right) z" play covcon-d
+shot 120x36 docs/player-whatif "End w a W" play covcon-d
 rm -f docs/*.txt docs/*.ansi

@@ -54,6 +54,10 @@ type Config struct {
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
+	// KeepModels hands each fitted model to the consumer in Event.Model, so that a what-if can
+	// ask it about other queries later without fitting it again (Reanswer). A live run holds every
+	// model until it ends anyway; this only lets them outlive it.
+	KeepModels bool
 }
 
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
@@ -79,6 +83,8 @@ type Event struct {
 	CellsDone int // cells computed so far
 	CellsAll  int // cells the run will compute
 	Elapsed   time.Duration
+	// Model is M_Index, the model of batch Index, when the run keeps its models (Config.KeepModels).
+	Model Model
 }
 
 // Run is the engine's one entry point: it computes the matrix described by cfg and returns it.
@@ -150,7 +156,8 @@ type runner struct {
 	T, off  int
 	workers int
 	batches []*Batch
-	ksum    [][]float64 // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	ksum    [][]float64  // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	queries []queryShare // per batch: its queries that are data rows (predict.go)
 	m       *Matrix
 	done    atomic.Int64
 	all     int
@@ -187,6 +194,7 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	}
 	t0 := time.Now()
 	r.batches = make([]*Batch, T)
+	r.queries = make([]queryShare, T)
 	if err := r.parallel(ctx, T, func(t int) error {
 		b, err := cfg.Stream.Batch(t)
 		if err != nil {
@@ -311,16 +319,21 @@ func (r *runner) fit(t int) (Model, error) {
 }
 
 // predict fills the model-dependent parts of cell (tp, t): errors, error rate, query accuracy.
+// Queries that are data rows take the data's predictions (predict.go).
 func (r *runner) predict(model Model, tp, t int) Cell {
 	b := r.batches[t]
-	pred := make([]uint8, max(b.X.Len(), b.Q.Len()))
-	model.Predict(b.X, pred)
-	c := Cell{Errors: errorBits(pred[:b.X.Len()], b.Y)}
-	c.ErrorRate = float64(c.Errors.Count()) / float64(b.X.Len())
+	n, nq := b.X.Len(), b.Q.Len()
+	pred := make([]uint8, n+nq)
+	if b.QY != nil && nq > 0 {
+		r.queries[t].predict(model, b, pred[:n], pred[n:])
+	} else {
+		model.Predict(b.X, pred[:n])
+	}
+	c := Cell{Errors: errorBits(pred[:n], b.Y)}
+	c.ErrorRate = float64(c.Errors.Count()) / float64(n)
 	c.QueryAccuracy = math.NaN()
-	if b.QY != nil && b.Q.Len() > 0 {
-		model.Predict(b.Q, pred[:b.Q.Len()])
-		c.QueryAccuracy = accuracy(pred[:b.Q.Len()], b.QY)
+	if b.QY != nil && nq > 0 {
+		c.QueryAccuracy = accuracy(pred[n:], b.QY)
 	}
 	return c
 }
@@ -338,14 +351,18 @@ func (r *runner) kernel(c *Cell, tp, t int, train algos.Bits) {
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.
-func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell) error {
+func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell, model Model) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if r.each == nil {
 		return nil
 	}
-	return r.each(Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)})
+	ev := Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)}
+	if r.cfg.KeepModels {
+		ev.Model = model
+	}
+	return r.each(ev)
 }
 
 // columns computes column t as soon as M_t exists: one goroutine fits the models in batch order, up
@@ -412,7 +429,7 @@ func (r *runner) column(ctx context.Context, models []Model, t int) error {
 		}
 	}
 	col[t].Done = true
-	return r.emit(ctx, ColumnDone, t, col)
+	return r.emit(ctx, ColumnDone, t, col, models[t])
 }
 
 // rows computes row t' with only M_t' in memory.
@@ -447,7 +464,7 @@ func (r *runner) rows() error {
 				r.m.Set(tp, tp+i, c)
 			}
 		}
-		if err := r.emit(r.ctx, RowDone, tp, row); err != nil {
+		if err := r.emit(r.ctx, RowDone, tp, row, model); err != nil {
 			return err
 		}
 	}

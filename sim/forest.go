@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RandomForest is a random forest of CART trees after scikit-learn's RandomForestClassifier
@@ -85,23 +86,25 @@ func (f RandomForest) Fit(x Points, y []uint8, seed uint64) (Model, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	base := presort(x)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, f.Trees) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b := newTreeBuilder(x, y, base, mtry, f.MaxDepth, f.MinLeaf)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= f.Trees {
-					return
-				}
-				trees[i] = b.build(NewRand(seed, uint64(i)))
+	// One builder (its buffers) per worker; tree i draws from its own stream, so which worker
+	// builds it does not matter.
+	builders := make(chan *treeBuilder, workers)
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range trees {
+		g.Go(func() error {
+			var b *treeBuilder
+			select {
+			case b = <-builders:
+			default:
+				b = newTreeBuilder(x, y, base, mtry, f.MaxDepth, f.MinLeaf)
 			}
-		}()
+			trees[i] = b.build(NewRand(seed, uint64(i)))
+			builders <- b
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // building a tree cannot fail
 	forest := &forestModel{nodes: make([][]node, len(trees))}
 	for i, t := range trees {
 		forest.nodes[i] = pack(t)
@@ -129,6 +132,9 @@ type node struct {
 
 type forestModel struct {
 	nodes [][]node // one packed tree each
+
+	compile sync.Once
+	plan    *votePlan // the trees compiled for prediction (forest_vote.go); nil when they cannot be
 }
 
 func pack(t tree) []node {
@@ -156,7 +162,20 @@ func pack(t tree) []node {
 //     number of trees T, so below sum + m + T*T*2^-53. Stopping at class 0 requires
 //     sum + m + slack <= half with slack = T*T*2^-50, which covers that rounding and the
 //     test's own with room to spare. Near a tie it merely visits every tree.
+//
+// It runs the compiled vote of forest_vote.go, which gives the same answers faster; the plain
+// vote below serves the forests it cannot compile and points with fewer features than the trees.
 func (f *forestModel) Predict(x Points, out []uint8) {
+	f.compile.Do(func() { f.plan = compileVote(f.nodes) })
+	if f.plan != nil && (len(f.plan.features) == 0 || int(f.plan.features[len(f.plan.features)-1]) < x.D) {
+		f.plan.predict(x, out)
+		return
+	}
+	f.plainVote(x, out)
+}
+
+// plainVote walks each point down the trees in order until its vote is decided.
+func (f *forestModel) plainVote(x Points, out []uint8) {
 	n, d := x.Len(), x.D
 	total := len(f.nodes)
 	half := float64(total) / 2
@@ -196,11 +215,14 @@ type treeBuilder struct {
 	y                 []uint8
 	mtry              int
 	maxDepth, minLeaf int
-	weight            []float64 // bootstrap counts
-	base              [][]int32 // base[f]: all sample indices ordered by feature f
-	sorted            [][]int32 // sorted[f]: the tree's sample indices ordered by feature f, per node range
-	goLeft            []bool
-	scratch           []int32
+	weight            []float64   // bootstrap counts
+	byClass           []float64   // byClass[2i+c]: the count of sample i in class c (the other is 0)
+	drawn             []uint8     // 1 when the sample is in the bootstrap
+	base              [][]int32   // base[f]: all sample indices ordered by feature f
+	cols              [][]float64 // cols[f][i]: feature f of sample i
+	sorted            [][]int32   // sorted[f]: the tree's sample indices ordered by feature f, per node range
+	goLeft            []uint8     // 1 when the sample goes left at the node being split
+	scratch, right    []int32
 	order             []int
 	t                 tree
 }
@@ -211,21 +233,29 @@ type treeBuilder struct {
 func presort(x Points) [][]int32 {
 	n := x.Len()
 	base := make([][]int32, x.D)
+	type entry struct {
+		v float64
+		i int32
+	}
+	e := make([]entry, n)
 	for f := range base {
-		idx := make([]int32, n)
-		for i := range idx {
-			idx[i] = int32(i)
+		for i := range e {
+			e[i] = entry{x.V[i*x.D+f], int32(i)}
 		}
-		slices.SortStableFunc(idx, func(a, c int32) int {
-			va, vc := x.V[int(a)*x.D+f], x.V[int(c)*x.D+f]
+		// Equal values by index: the order of a stable sort, from a faster unstable one.
+		slices.SortFunc(e, func(a, c entry) int {
 			switch {
-			case va < vc:
+			case a.v < c.v:
 				return -1
-			case va > vc:
+			case a.v > c.v:
 				return 1
 			}
-			return 0
+			return int(a.i - c.i)
 		})
+		idx := make([]int32, n)
+		for k := range e {
+			idx[k] = e[k].i
+		}
 		base[f] = idx
 	}
 	return base
@@ -234,10 +264,16 @@ func presort(x Points) [][]int32 {
 func newTreeBuilder(x Points, y []uint8, base [][]int32, mtry, maxDepth, minLeaf int) *treeBuilder {
 	n := x.Len()
 	b := &treeBuilder{x: x, y: y, base: base, mtry: mtry, maxDepth: maxDepth, minLeaf: minLeaf,
-		weight: make([]float64, n), goLeft: make([]bool, n), scratch: make([]int32, n), order: make([]int, x.D)}
+		weight: make([]float64, n), byClass: make([]float64, 2*n), drawn: make([]uint8, n), goLeft: make([]uint8, n), scratch: make([]int32, n+1), right: make([]int32, n+1),
+		order: make([]int, x.D)}
 	b.sorted = make([][]int32, x.D)
+	b.cols = make([][]float64, x.D)
 	for f := range b.sorted {
-		b.sorted[f] = make([]int32, 0, n)
+		b.sorted[f] = make([]int32, 0, n+1)
+		b.cols[f] = make([]float64, n)
+		for i := range n {
+			b.cols[f][i] = x.V[i*x.D+f]
+		}
 	}
 	return b
 }
@@ -255,17 +291,32 @@ func (b *treeBuilder) build(rng interface{ IntN(int) int }) tree {
 // grown grows a tree over the samples of weight > 0 in b.weight (a bootstrap's counts), as
 // scikit-learn does: a sample drawn twice counts twice in the impurities but once in MinLeaf.
 func (b *treeBuilder) grown(rng interface{ IntN(int) int }) tree {
-	for f := range b.sorted {
-		s := b.sorted[f][:0]
-		for _, i := range b.base[f] {
-			if b.weight[i] > 0 {
-				s = append(s, i)
-			}
+	clear(b.byClass)
+	for i, w := range b.weight {
+		b.byClass[2*i+int(b.y[i])] = w
+		var drawn uint8
+		if w > 0 {
+			drawn = 1
 		}
-		b.sorted[f] = s
+		b.drawn[i] = drawn
+	}
+	for f := range b.sorted {
+		// Keep the drawn samples in order, with no branch on which were drawn (a third are not).
+		s := b.sorted[f][:len(b.base[f])+1]
+		k := 0
+		for _, i := range b.base[f] {
+			s[k] = i
+			k += int(b.drawn[i])
+		}
+		b.sorted[f] = s[:k]
+	}
+	var w0, w1 float64
+	for _, i := range b.sorted[0] {
+		w0 += b.byClass[2*i]
+		w1 += b.byClass[2*i+1]
 	}
 	b.t = tree{feature: b.t.feature[:0], threshold: b.t.threshold[:0], left: b.t.left[:0], value: b.t.value[:0]}
-	b.grow(rng, 0, len(b.sorted[0]), 0, b.newNode())
+	b.grow(rng, 0, len(b.sorted[0]), 0, b.newNode(), w0, w1)
 	return tree{feature: slices.Clone(b.t.feature), threshold: slices.Clone(b.t.threshold),
 		left: slices.Clone(b.t.left), value: slices.Clone(b.t.value)}
 }
@@ -278,56 +329,54 @@ func (b *treeBuilder) newNode() int32 {
 	return int32(len(b.t.feature) - 1)
 }
 
-// grow splits node over the samples sorted[f][lo:hi].
-func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, node int32) {
-	var w0, w1 float64
-	for _, i := range b.sorted[0][lo:hi] {
-		if b.y[i] == 0 {
-			w0 += b.weight[i]
-		} else {
-			w1 += b.weight[i]
-		}
-	}
+// grow splits node over the samples sorted[f][lo:hi], whose class weights are w0 and w1. Weights
+// are whole numbers (bootstrap counts), so their sums are exact in any order: a child's weights
+// are its parent's split sums.
+func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, node int32, w0, w1 float64) {
 	b.t.value[node] = w1 / (w0 + w1)
 	count := hi - lo
 	if w0 == 0 || w1 == 0 || (b.maxDepth > 0 && depth >= b.maxDepth) || count < 2*b.minLeaf {
 		return
 	}
-	feature, threshold, ok := b.bestSplit(rng, lo, hi, w0, w1)
+	feature, threshold, l0, l1, ok := b.bestSplit(rng, lo, hi, w0, w1)
 	if !ok {
 		return
 	}
-	// Mark the side of each sample, then partition every feature's list stably.
+	// Mark the side of each sample, then partition every feature's list stably, writing each
+	// sample to both sides' next slots and moving on only on its own (no branch on the side).
 	nLeft := 0
-	d := b.x.D
+	col := b.cols[feature]
 	for _, i := range b.sorted[feature][lo:hi] {
-		left := b.x.V[int(i)*d+feature] <= threshold
-		b.goLeft[i] = left
-		if left {
-			nLeft++
+		var left uint8
+		if col[i] <= threshold {
+			left = 1
 		}
+		b.goLeft[i] = left
+		nLeft += int(left)
 	}
 	for f := range b.sorted {
-		s := b.sorted[f][lo:hi]
-		l, r := 0, nLeft
-		for _, i := range s {
-			if b.goLeft[i] {
-				b.scratch[l] = i
-				l++
-			} else {
-				b.scratch[r] = i
-				r++
-			}
+		if f == feature {
+			continue // sorted by the split's feature, its left side is already the first nLeft
 		}
-		copy(s, b.scratch[:count])
+		s := b.sorted[f][lo:hi]
+		l, r := 0, 0
+		for _, i := range s {
+			left := int(b.goLeft[i])
+			b.scratch[l] = i
+			b.right[r] = i
+			l += left
+			r += 1 - left
+		}
+		copy(s, b.scratch[:nLeft])
+		copy(s[nLeft:], b.right[:count-nLeft])
 	}
 	b.t.feature[node] = int32(feature)
 	b.t.threshold[node] = threshold
 	left := b.newNode()
 	b.newNode()
 	b.t.left[node] = left
-	b.grow(rng, lo, lo+nLeft, depth+1, left)
-	b.grow(rng, lo+nLeft, hi, depth+1, left+1)
+	b.grow(rng, lo, lo+nLeft, depth+1, left, l0, l1)
+	b.grow(rng, lo+nLeft, hi, depth+1, left+1, w0-l0, w1-l1)
 }
 
 // bestSplit draws features at random without replacement, as scikit-learn's splitter does: it
@@ -336,49 +385,62 @@ func (b *treeBuilder) grow(rng interface{ IntN(int) int }, lo, hi, depth int, no
 // with the least weighted Gini impurity of the children, the first found among equals; the
 // threshold is the midpoint of two neighbouring values. Unlike scikit-learn, values are equal only
 // when they are equal (it treats values within 1e-7 as equal).
-func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, w1 float64) (int, float64, bool) {
+//
+// It also returns the class weights of the left side of the split.
+func (b *treeBuilder) bestSplit(rng interface{ IntN(int) int }, lo, hi int, w0, w1 float64) (int, float64, float64, float64, bool) {
 	d := b.x.D
 	for i := range b.order {
 		b.order[i] = i
 	}
 	best, bestF, bestT := math.Inf(-1), -1, 0.0
+	var bestL0, bestL1 float64
 	nonConstant := 0
 	for k := 0; k < d && (k < b.mtry || nonConstant == 0); k++ {
 		j := k + rng.IntN(d-k)
 		b.order[k], b.order[j] = b.order[j], b.order[k]
 		f := b.order[k]
 		s := b.sorted[f][lo:hi]
-		first, last := b.x.V[int(s[0])*d+f], b.x.V[int(s[len(s)-1])*d+f]
+		col := b.cols[f]
+		first, last := col[s[0]], col[s[len(s)-1]]
 		if first == last {
 			continue
 		}
 		nonConstant++
-		var l0, l1, nl float64
-		cnt := 0
+		var l0, l1 float64
 		total := w0 + w1
-		for p := 0; p < len(s)-1; p++ {
+		byClass, n := b.byClass, len(s)
+		// A split after position p leaves p+1 samples on the left: at least minLeaf on each side
+		// means p in [minLeaf-1, n-minLeaf-1]. Before that the sums only accumulate; after it
+		// nothing is needed.
+		from, to := b.minLeaf-1, min(n-2, n-b.minLeaf-1)
+		for _, i := range s[:max(from, 0)] {
+			l0 += byClass[2*i] // adding 0 to the other class is exact: no branch on the label
+			l1 += byClass[2*i+1]
+		}
+		if from > to {
+			continue
+		}
+		v := col[s[from]]
+		for p := from; p <= to; p++ {
 			i := s[p]
-			if b.y[i] == 0 {
-				l0 += b.weight[i]
-			} else {
-				l1 += b.weight[i]
-			}
-			nl += b.weight[i]
-			cnt++
-			v, next := b.x.V[int(i)*d+f], b.x.V[int(s[p+1])*d+f]
-			if v == next || cnt < b.minLeaf || len(s)-cnt < b.minLeaf {
-				continue
-			}
-			r0, r1, nr := w0-l0, w1-l1, total-nl
-			// Maximising sum over children of (c0^2 + c1^2)/n minimises the weighted Gini.
-			score := (l0*l0+l1*l1)/nl + (r0*r0+r1*r1)/nr
-			if score > best {
-				best, bestF, bestT = score, f, v/2+next/2
-				if bestT == next { // the midpoint rounded up to the right value
-					bestT = v
+			l0 += byClass[2*i]
+			l1 += byClass[2*i+1]
+			next := col[s[p+1]]
+			if v != next {
+				nl := l0 + l1 // whole numbers: exact
+				r0, r1, nr := w0-l0, w1-l1, total-nl
+				// Maximising sum over children of (c0^2 + c1^2)/n minimises the weighted Gini.
+				score := (l0*l0+l1*l1)/nl + (r0*r0+r1*r1)/nr
+				if score > best {
+					best, bestF, bestT = score, f, v/2+next/2
+					bestL0, bestL1 = l0, l1
+					if bestT == next { // the midpoint rounded up to the right value
+						bestT = v
+					}
 				}
 			}
+			v = next
 		}
 	}
-	return bestF, bestT, bestF >= 0
+	return bestF, bestT, bestL0, bestL1, bestF >= 0
 }

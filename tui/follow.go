@@ -84,12 +84,13 @@ func (p *Player) follow(st Stage) (tea.Model, tea.Cmd) {
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
 	changed := func(same bool) bool { return all || !same }
-	if changed(old.Whatif == st.Whatif) {
+	if changed(old.Whatif == st.Whatif) && st.Whatif != p.shownSets() {
+		var sets []string
 		if st.Whatif != "" {
-			p.applyWhatif(strings.Split(st.Whatif, "\n"))
-		} else {
-			p.whatif = nil
+			sets = strings.Split(st.Whatif, "\n")
 		}
+		// The presenter's what-if, computed once for the run: the followers' are shared.
+		cmds = append(cmds, p.ApplyWhatIf(sets))
 	}
 	p.playing, p.speed = st.Playing, st.Speed
 	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
@@ -222,7 +223,7 @@ func (p *Player) followBlocks(msg tea.KeyMsg) bool {
 func (p *Player) stage() Stage {
 	mp := p.panes[paneMatrix].(*matrixPane)
 	st := Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
-		Whatif: strings.Join(p.whatif, "\n"), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
+		Whatif: p.shownSets(), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
 		CursorOn: mp.cursorOn, Cursor: mp.cur, Stop: -1, Quiz: -1}
 	if tr := p.tour; tr != nil && tr.arrived && p.callout != nil && p.callout.kind == calloutTour {
 		st.Stop = tr.i

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/sim"
 )
 
 // guessRound is "guess the decision" (key g, or a tour's quiz stop): before an online batch t is
@@ -27,6 +28,7 @@ type guessRound struct {
 type youCache struct {
 	pos, answers int
 	scale        float64
+	m            *sim.Matrix // the run's, or a what-if's
 	res          *algos.Result
 }
 
@@ -168,8 +170,11 @@ func (p *Player) oracleRetrains(t int) bool {
 	return ok
 }
 
+// oracleSpan is the cost matrix the panes show (the what-if's when one is shown) and the online
+// batches computed.
 func (p *Player) oracleSpan() (algos.Costs, int, int) {
-	return algos.Costs{M: p.s.Matrix, R: p.s.retrainCost(p.scale)}, p.opt.Scenario.Offline, p.s.Computed - 1
+	m, _ := p.s.Shown()
+	return algos.Costs{M: m, R: p.s.retrainCost(p.scale)}, p.opt.Scenario.Offline, p.s.Computed - 1
 }
 
 // revealLines say what the Oracle did at t, what the answer was and the score, what each choice
@@ -223,8 +228,9 @@ func (p *Player) youResult() *algos.Result {
 	if len(g.answers) == 0 || p.pos < off || p.pos >= p.s.Computed {
 		return nil
 	}
-	k := youCache{pos: p.pos, answers: len(g.answers), scale: p.scale}
-	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale {
+	m, _ := p.s.Shown()
+	k := youCache{pos: p.pos, answers: len(g.answers), scale: p.scale, m: m}
+	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m {
 		return c.res
 	}
 	var retrains []int
@@ -234,11 +240,11 @@ func (p *Player) youResult() *algos.Result {
 		}
 	}
 	slices.Sort(retrains)
-	c := algos.Costs{M: p.s.Matrix, R: p.s.retrainCost(p.scale)}
+	c := algos.Costs{M: m, R: p.s.retrainCost(p.scale)}
 	s := algos.Replay(c, off, p.pos, algos.Fixed(retrains))
 	// The Oracle the other rows are compared with: over the online block up to the batch shown.
 	oracle := algos.Oracle(c, off, p.pos).Cost()
-	r := algos.Against(p.s.Matrix, "you", s, oracle)
+	r := algos.Against(m, youName, s, oracle)
 	k.res = &r
 	g.you = k
 	return k.res

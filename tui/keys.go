@@ -10,8 +10,8 @@ import (
 )
 
 // keyMap is every key of the player, in one place. The player handles the global ones; each pane
-// handles its own (Keys() lists them for the help). Left free for what comes next: w and W (what-if
-// bar, split view).
+// handles its own (Keys() lists them for the help), and the what-if bar its own while it is open
+// (inside the bar g halves gamma); a question of the guess round takes r and k while it shows.
 type keyMap struct {
 	// Playing.
 	Play, Step, Back, Home, End, Faster, Slower key.Binding
@@ -30,6 +30,10 @@ type keyMap struct {
 	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
 	// Teaching: the tour, the guess round and its answers, following a presenter.
 	Tour, TourNext, Guess, AnswerRetrain, AnswerKeep, Follow key.Binding
+	// What-ifs: the bar, the split view, back to the scenario; and the bar's own keys.
+	WhatIf, Split, Scenario                                key.Binding
+	WIOwn, WIData, WIStatic, WIAlt, WIMove                 key.Binding
+	WINarrow, WIWiden, WIGammaDown, WIGammaUp, WIGammaBack key.Binding
 }
 
 func newKeys() keyMap {
@@ -79,6 +83,20 @@ func newKeys() keyMap {
 		AnswerRetrain: b([]string{"r"}, "r", "answer RETRAIN"),
 		AnswerKeep:    b([]string{"k"}, "k", "answer KEEP"),
 		Follow:        b([]string{"p"}, "p", "follow the presenter/go free"),
+		WhatIf:        b([]string{"w"}, "w", "what-if bar"),
+		Split:         b([]string{"W"}, "W", "scenario | what-if side by side"),
+		Scenario:      b([]string{"x"}, "x", "back to the scenario"),
+
+		WIOwn:       b([]string{"s"}, "s", "the scenario's queries"),
+		WIData:      b([]string{"d"}, "d", "queries follow the data"),
+		WIStatic:    b([]string{"c"}, "c", "static queries at a point"),
+		WIAlt:       b([]string{"a"}, "a", "the file's other queries"),
+		WIMove:      b([]string{"up", "down", "left", "right"}, "←↑↓→", "move the static point"),
+		WINarrow:    b([]string{"<"}, "<", "narrower (static) / fewer (data)"),
+		WIWiden:     b([]string{">"}, ">", "wider / more"),
+		WIGammaDown: b([]string{"g"}, "g", "gamma ÷2"),
+		WIGammaUp:   b([]string{"G"}, "G", "gamma ×2"),
+		WIGammaBack: b([]string{"b"}, "b", "gamma back"),
 	}
 	for i := range k.Pane {
 		n := string(rune('1' + i))

@@ -48,6 +48,7 @@ const (
 	legendRight = iota
 	legendTriangle
 	legendBelow
+	legendNone
 )
 
 // matrixLayout is where everything of the pane goes in a w x h inside.
@@ -111,6 +112,10 @@ func (p *matrixPane) layout(f *frame, w, h int) matrixLayout {
 		l.legend, l.lx, l.ly = legendRight, l.gw+l.g.cols+2, l.heatY
 	case !f.zoomed && fitsTriangle(l.g, len(tall), tallW+1):
 		l.legend, l.lx, l.ly = legendTriangle, l.gw, l.heatY+l.g.rows-len(tall)
+	case f.split:
+		// Side by side, the two matrices share one scale and the table below explains the paths:
+		// the heat keeps the room a legend below would take.
+		l.legend = legendNone
 	default:
 		l.legend = legendBelow
 		l.legendLines = p.legendBelow(f, w-l.gw)
@@ -455,6 +460,9 @@ func (p *matrixPane) overlayLegend(out []string, f *frame, l matrixLayout, w int
 // readout names the cursor's cell, or says how to get a cursor.
 func (p *matrixPane) readout(f *frame) string {
 	st := f.st
+	if f.split {
+		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   W back to the panes", max(f.pos, 0)))
+	}
 	if !(p.cursorOn || f.zoomed) {
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   m cursor · z zoom · click a cell", max(f.pos, 0)))
 	}

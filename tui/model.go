@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
 )
 
 // Minimum terminal size: below it the player asks for a larger terminal.
@@ -86,13 +88,16 @@ type Player struct {
 	boxes [numPanes]boxCache
 
 	// The workshop (tour.go, guess.go, follow.go): a tour being played, the guess round, the room,
-	// the callout over the panes, a one-line notice that the next key clears, the what-if in force.
+	// the callout over the panes, a one-line notice that the next key clears.
 	tour    *tourRun
 	guess   guessRound
 	room    roomSide
 	callout *callout
 	notice  string
-	whatif  []string
+
+	wi    whatIfBar
+	rpOwn replay         // the run's own replay, for the split view's scenario side
+	split [2]*matrixPane // the split view's two matrices
 }
 
 type tickMsg struct{ id int }
@@ -119,6 +124,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	k := &p.keys
 	p.panes = []pane{&matrixPane{keys: k}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
 		&resultsPane{}, &aboutPane{keys: k}}
+	p.split = [2]*matrixPane{{keys: k}, {keys: k}}
 	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
 	p.resetScale()
 	p.guess.reset()
@@ -129,14 +135,20 @@ func NewPlayer(opt Options) (*Player, error) {
 	return p, nil
 }
 
-// resetScale starts the colour scale of a new session from the scenario's R.
+// resetScale starts the colour scale of a new session from the scenario's R (a what-if's is added
+// when it arrives: whatIfShown).
 func (p *Player) resetScale() {
+	p.startHeat()
+	p.bounds = nil
+}
+
+// startHeat starts the colour scale from the scenario's R.
+func (p *Player) startHeat() {
 	p.heat = newHeatScale()
 	base := p.opt.Scenario.RetrainCost
 	for t := range p.opt.Scenario.Batches {
 		p.heat.addValue(base(t))
 	}
-	p.bounds = nil
 }
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
@@ -163,10 +175,15 @@ func (p *Player) selected() algos.Name {
 	return v[p.sel%len(v)]
 }
 
-// refresh replays the algorithms at the current position and scale.
+// refresh replays the algorithms at the current position and scale: on the what-if when one is
+// shown, and on the run itself too for the split view.
 func (p *Player) refresh() {
 	rp, err := p.s.evaluate(p.pos, p.scale, p.opt.Scenario.Algorithms)
 	p.rp, p.err = rp, err
+	p.rpOwn = rp
+	if p.s.WhatIf != nil && p.wi.split && err == nil {
+		p.rpOwn, p.err = p.s.evaluateOf(nil, p.pos, p.scale, p.opt.Scenario.Algorithms)
+	}
 }
 
 func (p *Player) ticker() tea.Cmd {
@@ -202,11 +219,21 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.s == p.s {
 			p.s.Done, p.s.Err = true, msg.err
 			p.heat.final = msg.err == nil
+			var warm tea.Cmd
+			if p.wi.open {
+				warm = p.s.WarmWhatIf()
+			}
+			return p, tea.Batch(warm, p.startPending())
 		}
 	case boundsMsg:
 		if msg.s == p.s {
 			p.bounds = msg.b
+			if p.wi.open {
+				p.placeStatic()
+			}
 		}
+	case whatIfMsg:
+		p.whatIfArrived(msg)
 	case tickMsg:
 		return p, p.play(msg)
 	case jumpMsg:
@@ -315,6 +342,11 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return p, cmd
 	}
+	if p.wi.open {
+		if ok, cmd := p.barKey(msg); ok {
+			return p, cmd
+		}
+	}
 	f := p.frame()
 	if ok, cmd := p.panes[p.focus].Key(msg, f, true); ok {
 		return p, cmd
@@ -370,6 +402,9 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { return p.restart() }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
@@ -378,9 +413,15 @@ func (p *Player) actions() []action {
 	}...)
 }
 
-// contextKeys are the keys the help shows: the focused pane's, the player's, every pane's by group.
+// contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
+// pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	return contextKeys{k: &p.keys, pane: append(p.workshopKeys(), p.panes[p.focus].Keys(f, true)...), groups: p.keyGroups()}
+	pane := append(p.workshopKeys(), p.panes[p.focus].Keys(f, true)...)
+	if p.wi.open {
+		k := &p.keys
+		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
+	}
+	return contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
 }
 
 // keyGroups are the full help's groups: the player's keys, then each pane's.
@@ -395,6 +436,9 @@ func (p *Player) keyGroups() []keyGroup {
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
 		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
+		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario}},
+		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
+			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
 	}
 }
 
@@ -454,8 +498,10 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.pos, p.playing, p.rp, p.ahead = s, -1, false, replay{}, 0
+	p.s, p.pos, p.playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
 	p.resetScale()
+	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
+	// tour and the guesses were about the old run's matrix.
 	p.resetWorkshop()
 	return tea.Batch(s.Start(), scanBounds(s))
 }
@@ -463,7 +509,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 // mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
 // steps, or scrolls a pane that scrolls.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || p.overlay != nil {
+	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.wi.split {
 		return nil
 	}
 	f := p.frame()
@@ -542,7 +588,7 @@ func (p *Player) R() float64 {
 // rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
 // "R 31.25 x1.56".
 func (p *Player) rText(short bool) string {
-	s := p.opt.Scenario
+	_, s := p.s.Shown()
 	same := math.Abs(p.scale-1) < 1e-12
 	switch {
 	case same && short:
@@ -584,6 +630,9 @@ func (p *Player) status() string {
 	if long, short := p.roomStatus(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
+	if wi := p.whatIfStatus(false); wi != "" {
+		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
+	}
 	line := func(short bool, drop int) string {
 		var keep []string
 		for _, s := range parts {
@@ -604,9 +653,18 @@ func (p *Player) status() string {
 	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
 }
 
-func (p *Player) frame() *frame {
-	return &frame{st: p.st, scen: p.opt.Scenario, m: p.s.Matrix, stream: p.s.Stream, drifts: p.s.Stream.Drifts(),
-		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: p.rp, r: p.s.retrainCost(p.scale), rScale: p.scale,
+// frame is what the panes draw: the what-if when one is shown, else the run itself.
+func (p *Player) frame() *frame { return p.frameOf(p.s.WhatIf, p.rp) }
+
+// frameOf is the frame of the what-if w (the run itself for nil) with its replay rp.
+func (p *Player) frameOf(w *experiment.WhatIf, rp replay) *frame {
+	m, scen := p.s.view(w)
+	var stream sim.Stream = p.s.Stream
+	if w != nil && w.Batches != nil {
+		stream = p.wi.streamOf(p.s.Stream, w)
+	}
+	return &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
+		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: rp, r: p.s.retrainCostOf(w, p.scale), rScale: p.scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
 		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult()}
 }
@@ -614,7 +672,13 @@ func (p *Player) frame() *frame {
 // footerLines: the status, the explanation and the help.
 const footerLines = 3
 
-func (p *Player) bodyHeight() int { return p.h - footerLines }
+// bodyHeight is what the panes get: the screen but the footer and, when open, the what-if bar.
+func (p *Player) bodyHeight() int {
+	if p.wi.open {
+		return p.h - footerLines - barLines
+	}
+	return p.h - footerLines
+}
 
 // View implements tea.Model.
 func (p *Player) View() string {
@@ -624,11 +688,20 @@ func (p *Player) View() string {
 	}
 	f := p.frame()
 	bodyH := p.bodyHeight()
-	l := p.layout(f, p.w, bodyH)
-	body := p.body(f, l, bodyH)
+	var body string
+	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
+	if p.wi.split {
+		body = p.splitBody(f, p.w, bodyH)
+	} else {
+		l = p.layout(f, p.w, bodyH)
+		body = p.body(f, l, bodyH)
+	}
 	if c := p.callout; c != nil {
 		box, x, y := p.drawCallout(c, f, l, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
+	}
+	if p.wi.open {
+		body += "\n" + p.barView(p.w)
 	}
 	if p.overlay != nil {
 		box, x, y := p.overlay.View(p.st, p.w, bodyH)
@@ -637,6 +710,9 @@ func (p *Player) View() string {
 	line := ""
 	if e := explain(f); e != "" {
 		line = " " + e
+	}
+	if p.s.WhatIfErr != nil && !p.wi.open {
+		line = p.st.Error.Render(" what-if: " + p.s.WhatIfErr.Error())
 	}
 	if p.notice != "" {
 		line = " " + p.st.Bold.Render(p.notice)
@@ -707,10 +783,18 @@ func (p *Player) box(i int, r rect, f *frame) string {
 	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
 		return c.out
 	}
+	s := drawBox(p.st, title, body, w, h, focus)
+	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
+	return s
+}
+
+// drawBox draws body in a w x h border with title in its top edge; a focused box's border is
+// heavy and bright.
+func drawBox(st *Styles, title, body string, w, h int, focus bool) string {
 	b := lipgloss.RoundedBorder()
-	edge, ts := p.st.Dim, p.st.Title
+	edge, ts := st.Dim, st.Title
 	if focus {
-		b, edge, ts = lipgloss.ThickBorder(), p.st.Bold, p.st.TitleFocus
+		b, edge, ts = lipgloss.ThickBorder(), st.Bold, st.TitleFocus
 	}
 	title = truncate(title, max(w-4, 0))
 	top := edge.Render(b.TopLeft+b.Top) + ts.Render(title) + edge.Render(strings.Repeat(b.Top, max(w-3-width(title), 0))+b.TopRight)
@@ -721,7 +805,5 @@ func (p *Player) box(i int, r rect, f *frame) string {
 		out = append(out, left+l+right)
 	}
 	out = append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, max(w-2, 0))+b.BottomRight))
-	s := strings.Join(out, "\n")
-	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
-	return s
+	return strings.Join(out, "\n")
 }

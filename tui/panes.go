@@ -34,6 +34,7 @@ type frame struct {
 	bounds   *bounds       // the scatter's axes over the whole scenario (nil until known)
 	features []string      // feature names
 	zoomed   bool          // the pane is maximised
+	split    bool          // drawn in the split view (W), where the matrix has no cursor
 	you      *algos.Result // the player's own guesses as a strategy (nil when none)
 }
 

@@ -2,12 +2,16 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -32,8 +36,15 @@ type Session struct {
 	cancel context.CancelFunc
 	w      *watch
 
-	tuned      map[string]float64 // offline tuning at tunedScale (nil until the offline block is in)
-	tunedScale float64
+	tuned map[*experiment.WhatIf]tuning // offline tuning of the run (nil key) and of the what-if shown
+
+	// WhatIf is the what-if shown (nil: the scenario itself): the matrix and scenario that
+	// evaluate, Shown and Batch use instead of the run's own.
+	WhatIf      *experiment.WhatIf
+	WhatIfErr   error // the last what-if's error, until the next one
+	whatifSeq   int   // numbers what-ifs: only the newest one's message is taken
+	whatifStop  context.CancelFunc
+	WhatIfSince time.Time // when the computing what-if started; zero when none is
 }
 
 // columnMsg carries the columns computed since the session last asked, in order: usually one, all
@@ -54,6 +65,14 @@ type engineDoneMsg struct {
 type queuedMsg struct {
 	s *Session
 	q Queue
+}
+
+// whatIfMsg carries a what-if's outcome back to the UI goroutine: one message per what-if.
+type whatIfMsg struct {
+	s   *Session
+	seq int
+	w   *experiment.WhatIf
+	err error
 }
 
 // NewSession prepares a run of s with seed; Start launches it.
@@ -166,6 +185,102 @@ func (s *Session) Stop() {
 	}
 }
 
+// StartWhatIf computes the what-if of sets (--set overrides of queries, kernel or retrain_cost,
+// scenarios.Scenario.WhatIf) off the UI goroutine, on the finished run's kept errors and models;
+// the command's one message brings it back, and TakeWhatIf shows it. A newer what-if supersedes
+// an older one: the older is cancelled and its message, should it still come, is dropped. The
+// player's what-if bar, a tour's stop and a presenter call it alike.
+func (s *Session) StartWhatIf(sets []string) tea.Cmd {
+	sets = slices.Clone(sets)
+	return s.startWhatIf(func(float64) []string { return sets })
+}
+
+// startWhatIf is StartWhatIf with overrides made from the run's own gamma (the what-if bar's
+// "gamma x2" is twice it), which is known only once the run's Base is.
+func (s *Session) startWhatIf(build func(gamma float64) []string) tea.Cmd {
+	s.stopWhatIf()
+	if s.w == nil {
+		return nil
+	}
+	s.whatifSeq++
+	seq, w := s.whatifSeq, s.w
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.whatifStop, s.WhatIfSince = cancel, time.Now()
+	return func() tea.Msg {
+		defer cancel()
+		base, err := w.base()
+		if err != nil {
+			return whatIfMsg{s: s, seq: seq, err: err}
+		}
+		g, err := base.Gamma(ctx)
+		if err != nil {
+			return whatIfMsg{s: s, seq: seq, err: err}
+		}
+		res, err := w.whatIf(ctx, build(g))
+		return whatIfMsg{s: s, seq: seq, w: res, err: err}
+	}
+}
+
+// WarmWhatIf prepares the run for what-ifs in the background (its batches generated, its models
+// compiled for asking), so that the first what-if is as quick as the next: the what-if bar calls
+// it when it opens. It reports nothing; a run not finished is left alone.
+func (s *Session) WarmWhatIf() tea.Cmd {
+	if s.w == nil || !s.Done || s.Err != nil {
+		return nil
+	}
+	w, ctx := s.w, s.ctx
+	return func() tea.Msg {
+		if b, err := w.base(); err == nil {
+			_ = b.Warm(ctx)
+		}
+		return nil
+	}
+}
+
+// TakeWhatIf shows a what-if's outcome; it reports false for a message that is not the newest
+// what-if's (superseded, or for another session), which changes nothing.
+func (s *Session) TakeWhatIf(msg whatIfMsg) bool {
+	if msg.s != s || msg.seq != s.whatifSeq || s.WhatIfSince.IsZero() {
+		return false
+	}
+	s.whatifStop, s.WhatIfSince = nil, time.Time{}
+	if msg.err != nil {
+		if !errors.Is(msg.err, context.Canceled) {
+			s.WhatIfErr = msg.err
+		}
+		return true
+	}
+	s.WhatIf, s.WhatIfErr = msg.w, nil
+	if len(msg.w.Sets) == 0 {
+		s.WhatIf = nil // the scenario itself
+	}
+	return true
+}
+
+// ClearWhatIf returns to the scenario at once, cancelling a what-if still computing.
+func (s *Session) ClearWhatIf() {
+	s.stopWhatIf()
+	s.WhatIf, s.WhatIfErr = nil, nil
+}
+
+func (s *Session) stopWhatIf() {
+	if s.whatifStop != nil {
+		s.whatifStop()
+	}
+	s.whatifStop, s.WhatIfSince = nil, time.Time{}
+}
+
+// Shown is the matrix and scenario the panes show: the what-if's, or the run's own.
+func (s *Session) Shown() (*sim.Matrix, *scenarios.Scenario) { return s.view(s.WhatIf) }
+
+// Batch is batch t as the panes show it: under a what-if on the queries, with its queries.
+func (s *Session) Batch(t int) (*sim.Batch, error) {
+	if s.WhatIf != nil && s.WhatIf.Batches != nil {
+		return s.WhatIf.Batches[t], nil
+	}
+	return s.Stream.Batch(t)
+}
+
 // replay is what the panes show at one position and retraining cost.
 type replay struct {
 	pos     int
@@ -174,35 +289,71 @@ type replay struct {
 	tuned   map[string]float64 // tuned parameters, once the offline block is complete
 }
 
-// evaluate replays every algorithm up to pos at the scaled retraining cost.
+// evaluate replays every algorithm up to pos at the scaled retraining cost, on what the panes
+// show (the what-if, or the run itself).
 func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, error) {
+	return s.evaluateOf(s.WhatIf, pos, scale, names)
+}
+
+// view is a what-if's matrix and scenario, or the run's own for nil.
+func (s *Session) view(w *experiment.WhatIf) (*sim.Matrix, *scenarios.Scenario) {
+	if w != nil {
+		return w.Matrix, w.Scenario
+	}
+	return s.Matrix, s.Scenario
+}
+
+// tuning is the offline tuning of one view at one scale of R.
+type tuning struct {
+	scale  float64
+	params map[string]float64
+}
+
+// evaluateOf replays every algorithm up to pos at the scaled retraining cost on the what-if w, or
+// on the run itself for nil (the split view shows both).
+func (s *Session) evaluateOf(w *experiment.WhatIf, pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
-	r := s.retrainCost(scale)
-	off := s.Scenario.Offline
+	r := s.retrainCostOf(w, scale)
+	m, sc := s.view(w)
+	off := sc.Offline
 	if pos >= off-1 && s.Computed >= off {
-		// Tuning reads only the offline block and R, so it is done once per R.
-		if s.tuned == nil || s.tunedScale != scale {
-			c := algos.Costs{M: s.Matrix, R: r}
+		// Tuning reads only the offline block and R, so it is done once per R and view.
+		tu, ok := s.tuned[w]
+		if !ok || tu.scale != scale {
+			c := algos.Costs{M: m, R: r}
 			t := algos.TuneThreshold(c, 0, off-1, false)
 			ct := algos.TuneThreshold(c, 0, off-1, true)
 			p, _ := algos.TunePeriodic(c, 0, off-1)
-			s.tuned = p.Params()
-			s.tuned["theta"], s.tuned["theta_c"] = t.Value, ct.Value
-			s.tunedScale = scale
+			tu = tuning{scale: scale, params: p.Params()}
+			tu.params["theta"], tu.params["theta_c"] = t.Value, ct.Value
+			if s.tuned == nil {
+				s.tuned = map[*experiment.WhatIf]tuning{}
+			}
+			for k := range s.tuned { // the run's own and the what-if shown: no older ones
+				if k != nil && k != s.WhatIf {
+					delete(s.tuned, k)
+				}
+			}
+			s.tuned[w] = tu
 		}
-		rp.tuned = s.tuned
+		rp.tuned = tu.params
 	}
 	if pos >= off && s.Computed > pos {
 		// The Oracle is always replayed: its path is drawn and the table compares against it.
 		if !slices.Contains(names, "oracle") {
 			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
-		replay := func() ([]algos.Result, error) { return s.Scenario.Evaluation.Evaluate(s.Matrix, r, names, pos) }
+		replay := func() ([]algos.Result, error) { return sc.Evaluation.Evaluate(m, r, names, pos) }
 		var res []algos.Result
 		var err error
 		if s.w != nil {
-			// Every watcher of the run has the same cells up to pos: one replay serves them all.
-			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names)}, replay)
+			// Every watcher of the run has the same cells up to pos: one replay serves them all,
+			// and one per what-if those under the same what-if.
+			var whatif string
+			if w != nil {
+				whatif = strings.Join(w.Sets, "\n")
+			}
+			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names), whatif}, replay)
 		} else {
 			res, err = replay()
 		}
@@ -215,6 +366,11 @@ func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, 
 }
 
 func (s *Session) retrainCost(scale float64) algos.RetrainCost {
-	base := s.Scenario.RetrainCost
+	return s.retrainCostOf(s.WhatIf, scale)
+}
+
+func (s *Session) retrainCostOf(w *experiment.WhatIf, scale float64) algos.RetrainCost {
+	_, sc := s.view(w)
+	base := sc.RetrainCost
 	return func(t int) float64 { return scale * base(t) }
 }

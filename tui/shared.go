@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -27,6 +28,13 @@ import (
 //     at most Cache of them, the least recently left dropped first.
 //   - Limits: at most MaxComputing runs compute at once; the others wait in a queue, first come
 //     first served, and their watchers are told their place and an estimate of the wait.
+//   - What-ifs: a run keeps its models (sim.Keep's form: a forest's trees; more than ModelBytes,
+//     and it keeps none). Its watchers share one experiment.Base for what-ifs, made at the first
+//     and dropped when the last watcher leaves, or when more than MaxBases runs hold one (the
+//     least recently used goes; its next what-if makes it again). Measured on covcon-d (100
+//     batches, 100 trees; BenchmarkRunMemory): a finished run holds 1.0 MB without its models,
+//     7.8 MB with them, 54 MB with a Base in use (the models compiled for asking: about what the
+//     run held at the end of its computation). At most MaxComputing what-ifs compute at once.
 //
 // A presenter/follower layer needs nothing more: followers open the presenter's scenario and seed
 // and share its run. Safe for concurrent use. Idle, it holds no goroutine.
@@ -47,6 +55,9 @@ type Runs struct {
 	took      map[string]meanDuration // measured wall time of complete runs, per scenario name
 	started   int                     // runs whose computation started, ever
 	closed    bool
+
+	whatifs chan struct{} // a slot per what-if computing
+	bases   []*sharedRun  // runs holding a Base, least recently used first
 }
 
 // RunsConfig sets a registry's limits.
@@ -57,7 +68,17 @@ type RunsConfig struct {
 	// OnPanic, when set, is told of a panic recovered in a run's engine (which ends that run with an
 	// error, not the process): the value and the stack where it happened.
 	OnPanic func(value any, stack []byte)
+	// ModelBytes bounds the models a run keeps for what-ifs (sim.KeptBytes); a run whose models
+	// need more keeps none, and what-ifs on its queries have no query accuracy. 0 means
+	// DefaultModelBytes; a negative value keeps none.
+	ModelBytes int64
+	// MaxBases bounds the runs holding what-if state (an experiment.Base) at once; 0 means
+	// 2 x MaxComputing.
+	MaxBases int
 }
+
+// DefaultModelBytes is the models a run keeps at most by default: ten times covcon-d's.
+const DefaultModelBytes = 64 << 20
 
 // RunsStats is a snapshot of a registry, for metrics and tests.
 type RunsStats struct {
@@ -66,7 +87,7 @@ type RunsStats struct {
 	Finished  int   // finished runs held (watched, or kept in the cache)
 	Watchers  int   // subscriptions open on all runs
 	Started   int   // runs whose computation started since the registry was made
-	Bytes     int64 // memory held by the runs' recorded columns (an estimate: cells and error bits)
+	Bytes     int64 // memory held by the runs' recorded columns and kept models (an estimate: cells, error bits, trees)
 }
 
 type runKey struct {
@@ -84,17 +105,22 @@ const (
 
 // sharedRun records one engine run's columns for any number of watchers. Guarded by Runs.mu.
 type sharedRun struct {
-	key      runKey
-	cfg      sim.Config
-	state    runState
-	watchers int
-	cancel   context.CancelFunc
-	started  time.Time
-	events   []sim.Event
-	bytes    int64
-	err      error
-	changed  chan struct{} // closed and replaced at every change a watcher may wait for
-	replays  replayCache
+	key        runKey
+	cfg        sim.Config
+	state      runState
+	watchers   int
+	cancel     context.CancelFunc
+	started    time.Time
+	events     []sim.Event
+	bytes      int64
+	models     []sim.Model // kept for what-ifs (sim.Keep), models[t] = M_t; nil once over ModelBytes
+	dropped    bool        // the models went over ModelBytes
+	modelBytes int64       // sim.KeptBytes of models
+	base       *experiment.Base
+	err        error
+	changed    chan struct{} // closed and replaced at every change a watcher may wait for
+	replays    replayCache
+	whatifs    whatIfCache // its what-ifs, shared by its watchers while it keeps its Base
 }
 
 // meanDuration is a running mean.
@@ -110,8 +136,15 @@ func NewRuns(cfg RunsConfig) *Runs {
 	if cfg.MaxComputing <= 0 {
 		cfg.MaxComputing = runtime.NumCPU()
 	}
+	if cfg.ModelBytes == 0 {
+		cfg.ModelBytes = DefaultModelBytes
+	}
+	if cfg.MaxBases <= 0 {
+		cfg.MaxBases = 2 * cfg.MaxComputing
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runs{cfg: cfg, base: ctx, close: cancel, runs: map[runKey]*sharedRun{}, took: map[string]meanDuration{}}
+	return &Runs{cfg: cfg, base: ctx, close: cancel, runs: map[runKey]*sharedRun{}, took: map[string]meanDuration{},
+		whatifs: make(chan struct{}, cfg.MaxComputing)}
 }
 
 // errClosed ends the runs of a registry that was closed (a server shutting down).
@@ -175,7 +208,7 @@ func (r *Runs) watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *wat
 			r.finishLocked(run, err)
 			break
 		}
-		cfg.Stream, cfg.Workers = stream, r.cfg.Workers
+		cfg.Stream, cfg.Workers, cfg.KeepModels = stream, r.cfg.Workers, r.cfg.ModelBytes > 0
 		run.cfg = cfg
 		r.runs[k] = run
 		r.queue = append(r.queue, run)
@@ -218,9 +251,15 @@ func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 			}
 		}()
 		_, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
+			var kept sim.Model
+			if ev.Model != nil {
+				kept = sim.Keep(ev.Model)
+				ev.Model = nil // the event is shared with every watcher; the model is the run's
+			}
 			r.mu.Lock()
 			run.events = append(run.events, ev)
 			run.bytes += eventBytes(ev)
+			r.keepLocked(run, kept)
 			run.notifyLocked()
 			r.mu.Unlock()
 			return nil
@@ -283,6 +322,7 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 			delete(r.runs, run.key)
 		}
 	case runDone:
+		r.dropBaseLocked(run) // its compiled models and query streams go; the kept run stays
 		if r.runs[run.key] != run {
 			return // a failed or cancelled run is not kept
 		}
@@ -305,9 +345,10 @@ type replayCache struct {
 }
 
 type replayKey struct {
-	pos   int
-	scale float64
-	names string
+	pos    int
+	scale  float64
+	names  string
+	whatif string // the what-if's overrides ("" for the run itself)
 }
 
 type replayEntry struct {
@@ -338,6 +379,93 @@ func (c *replayCache) get(k replayKey, compute func() ([]algos.Result, error)) (
 	c.mu.Unlock()
 	e.once.Do(func() { e.res, e.err = compute() })
 	return e.res, e.err
+}
+
+// keepLocked keeps a run's next model for what-ifs, or drops them all once they are over the
+// registry's budget.
+func (r *Runs) keepLocked(run *sharedRun, m sim.Model) {
+	if m == nil || run.dropped {
+		return
+	}
+	n := sim.KeptBytes(m)
+	if run.modelBytes+n > r.cfg.ModelBytes {
+		run.bytes -= run.modelBytes
+		run.models, run.modelBytes, run.dropped = nil, 0, true
+		return
+	}
+	run.models = append(run.models, m)
+	run.modelBytes += n
+	run.bytes += n
+}
+
+// errComputing refuses a what-if on a run that has not finished.
+var errComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
+
+// whatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
+// all the run's watchers (whatIfCache).
+func (w *watch) whatIf(ctx context.Context, sets []string) (*experiment.WhatIf, error) {
+	base, err := w.base()
+	if err != nil {
+		return nil, err
+	}
+	return w.run.whatifs.get(ctx, sets, func(ctx context.Context) (*experiment.WhatIf, error) {
+		w.runs.whatifs <- struct{}{}
+		defer func() { <-w.runs.whatifs }()
+		return base.Apply(ctx, sets)
+	})
+}
+
+// base returns the run's Base for what-ifs, made at the first: one per run, shared by its
+// watchers, dropped when the last leaves.
+func (w *watch) base() (*experiment.Base, error) {
+	r, run := w.runs, w.run
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case run.state != runDone:
+		return nil, errComputing
+	case run.err != nil:
+		return nil, run.err
+	case run.base != nil:
+		r.bases = append(slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run }), run)
+		return run.base, nil
+	}
+	m := matrixOf(run.key.scenario, run.events)
+	models := run.models
+	if run.dropped || len(models) != m.Batches() {
+		models = nil
+	}
+	b, err := experiment.NewBase(run.key.scenario, run.key.seed, m, models, r.cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	run.base = b
+	r.bases = append(r.bases, run)
+	for len(r.bases) > r.cfg.MaxBases {
+		r.dropBaseLocked(r.bases[0])
+	}
+	return b, nil
+}
+
+// dropBaseLocked lets go of a run's Base.
+func (r *Runs) dropBaseLocked(run *sharedRun) {
+	run.base = nil
+	run.whatifs.clear()
+	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
+}
+
+// matrixOf builds a run's matrix from its recorded columns.
+func matrixOf(s *scenarios.Scenario, evs []sim.Event) *sim.Matrix {
+	m := sim.NewMatrix(s.Batches, s.Offline)
+	m.Scenario = s.Name
+	for _, ev := range evs {
+		for tp, c := range ev.Cells {
+			if c.Done {
+				m.Set(tp, ev.Index, c)
+			}
+		}
+	}
+	return m
 }
 
 // eventBytes estimates the memory an event holds: its cells and their error bitsets.

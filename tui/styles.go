@@ -36,6 +36,7 @@ type Styles struct {
 	Help, HelpKey     lipgloss.Style
 	Collapsed         lipgloss.Style
 	Overlay           lipgloss.Style
+	Chosen            lipgloss.Style // the what-if bar's current choice
 	Algo              map[algos.Name]lipgloss.Style
 
 	sgr map[ink]string // SGR parameters of each ink drawn so far
@@ -60,6 +61,13 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	s.HelpKey = r.NewStyle().Bold(true)
 	s.Collapsed = r.NewStyle().Foreground(lipgloss.Color("250"))
 	s.Overlay = r.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(s.color(palette.FocusEdge)).Padding(0, 1)
+	// Black on white where a 256-colour background is sure to draw; at 16 colours and without
+	// colours, bold and underlined (16-colour backgrounds are drawn differently by every terminal
+	// theme), besides the brackets the bar puts around it.
+	s.Chosen = r.NewStyle().Bold(true).Underline(true)
+	if p == termenv.ANSI256 || p == termenv.TrueColor {
+		s.Chosen = r.NewStyle().Bold(true).Foreground(lipgloss.Color("16")).Background(s.color(palette.FocusEdge))
+	}
 	for _, a := range algos.Names {
 		s.Algo[a] = r.NewStyle().Foreground(s.color(palette.Algo(a)))
 	}

@@ -69,8 +69,9 @@ func (p *Player) endTour() {
 // toStop runs to stop i: at once when its batch is shown or behind, playing towards it otherwise.
 func (p *Player) toStop(i int) tea.Cmd {
 	tr := p.tour
+	var undo tea.Cmd
 	if tr.whatif != nil {
-		p.undoWhatif(tr.whatif)
+		undo = p.undoWhatif(tr.whatif)
 		tr.whatif = nil
 	}
 	keep := tr.arrived && !tr.stops[tr.i].Pause // a stop that plays on keeps its callout on the way
@@ -80,10 +81,10 @@ func (p *Player) toStop(i int) tea.Cmd {
 	}
 	if target := tr.target(); target <= p.pos {
 		p.goTo(target)
-		return p.arrive()
+		return tea.Batch(undo, p.arrive())
 	}
 	p.playing = true
-	return p.ticker()
+	return tea.Batch(undo, p.ticker())
 }
 
 // tourStep is called as the player plays: it stops at the tour's stop once it is reached.
@@ -115,14 +116,15 @@ func (p *Player) showStop() tea.Cmd {
 	st := tr.stops[tr.i]
 	p.focusOn(st.Focus)
 	var note string
+	var apply tea.Cmd
 	if len(st.Whatif) > 0 {
-		tr.whatif, note = p.applyWhatif(st.Sets())
+		tr.whatif, note, apply = p.applyWhatif(st.Sets())
 	}
 	p.callout = p.stopCallout(tr.i, note, false)
 	if !st.Pause && tr.i+1 < len(tr.stops) {
-		return p.toStop(tr.i + 1)
+		return tea.Batch(apply, p.toStop(tr.i+1))
 	}
-	return nil
+	return apply
 }
 
 // tourSpace is space during a tour: at a stop it goes on to the next (or ends the tour after the
@@ -210,6 +212,5 @@ func (p *Player) resetWorkshop() {
 		p.endTour()
 	}
 	p.callout = nil
-	p.whatif = nil
 	p.guess.reset()
 }

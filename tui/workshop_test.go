@@ -103,13 +103,17 @@ func TestTourStops(t *testing.T) {
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
 	pumpCmd(t, p, p.tourSpace())
-	if p.pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain cost R = 1") {
+	if p.pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
 		t.Fatalf("at %d stop %d R %v callout %+v", p.pos, p.tour.i, p.R(), p.callout)
 	}
-	// The next stop undoes it; a what-if on the queries is named as not available yet.
+	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
+	// queries a batch, R the scenario's again.
 	pumpCmd(t, p, p.tourSpace())
-	if p.pos != 11 || p.R() != 0.5 || !strings.Contains(p.callout.text, "not available yet: queries.size=5") {
-		t.Fatalf("at %d R %v callout %+v", p.pos, p.R(), p.callout)
+	if p.pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.pos, p.R(), p.s.WhatIf)
+	}
+	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
+		t.Error("the queries' what-if left the matrix as it was")
 	}
 	if p.callout.foot != "space end the tour · t leave" {
 		t.Errorf("last stop's foot %q", p.callout.foot)
@@ -304,19 +308,7 @@ func deliver(t *testing.T, p *Player) *Player {
 	t.Helper()
 	m, cmd := p.Update(roomMsg{p.room.m.View()})
 	np := m.(*Player)
-	if np != p {
-		pumpCmd(t, np, cmd)
-		return np
-	}
-	for cmd != nil {
-		msg := cmd()
-		if rm, ok := msg.(roomMsg); ok {
-			m, cmd = np.Update(rm)
-			np = m.(*Player)
-			continue
-		}
-		break
-	}
+	pumpCmd(t, np, cmd)
 	return np
 }
 
@@ -397,6 +389,15 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	if fol.pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
 		t.Errorf("the follower's reveal at %d: %+v", fol.pos, fol.callout)
+	}
+	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
+	pumpCmd(t, pres, pres.ApplyWhatIf([]string{"queries.size=5"}))
+	fol = deliver(t, fol)
+	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
+		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
+	}
+	if !strings.Contains(stripANSI(fol.status()), "what-if: queries.size=5") {
+		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status()))
 	}
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
 	pres.room.m.Leave()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,24 +53,40 @@ retrain_cost: 20
 `, batches, offline, size, concepts.String(), queries, model)
 }
 
+// largeYAML is a user's large synthetic run (300 batches of 2000 points in 4 features, nearest
+// centroid, queries 10 % of the data): `cara run cmd/cara/bench_large.yaml` from a checkout.
+//
+//go:embed bench_large.yaml
+var largeYAML []byte
+
 func newBenchCmd() *cobra.Command {
-	var size string
-	var batches int
+	var size, model string
+	var batches, trees int
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Time the paper's pipeline on CovCon-D, stage by stage, as JSON",
 		Long: `bench runs the pipeline of ../shared/bench/pyref_pipeline.py (generate CovCon-D, fit a forest per
 batch, predict every model on every later batch, the full staleness matrix, the Oracle and exact
 CARA-T/CT tuning) one stage after another, and prints seconds per stage and peak memory as JSON with
-the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs both).`,
+the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs both).
+
+--size scale computes the full matrix of CovCon-D over --batches batches in row order (one model in
+memory at a time), with --model centroid or forest (--trees trees), for how time and memory grow.
+--size large computes the full matrix of a large synthetic run (300 batches of 2000 points in 4
+features, nearest centroid, queries 10 % of the data; cmd/cara/bench_large.yaml) and replays every
+algorithm over it. Every size reports wall seconds and the process's CPU seconds (on a shared
+machine the second is the steadier figure).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if size == "scale" {
-				return benchScale(cmd, batches)
+			switch size {
+			case "scale":
+				return benchScale(cmd, batches, model, trees)
+			case "large":
+				return benchLarge(cmd)
 			}
 			z, ok := benchSizes[size]
 			if !ok {
-				return usagef("--size must be paper, small or scale, got %q", size)
+				return usagef("--size must be paper, small, scale or large, got %q", size)
 			}
 			s, err := scenarios.Parse("covcon-d-bench.yaml", []byte(covconYAML(z.batches, z.size, z.queries, z.trees, z.offline)), "", scenarios.Options{})
 			if err != nil {
@@ -101,6 +118,7 @@ the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs 
 				"kernel_s":     m.Stats.Kernel.Seconds(),
 				"algorithms_s": algS,
 				"total_s":      time.Since(start).Seconds(),
+				"cpu_s":        cpuSeconds(),
 				"oracle_cost":  res[0].Strategy.Cost(),
 				"peak_rss_mb":  peakRSSMB(),
 			}
@@ -109,18 +127,30 @@ the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs 
 			return enc.Encode(out)
 		},
 	}
-	cmd.Flags().StringVar(&size, "size", "paper", "paper (100 batches x 1000 points, 100 trees), small, or scale (nearest centroid, row order)")
+	cmd.Flags().StringVar(&size, "size", "paper", "paper (100 batches x 1000 points, 100 trees), small, scale (row order, --batches, --model) or large (300 x 2000 points, 4 features, nearest centroid)")
 	cmd.Flags().IntVar(&batches, "batches", 1000, "batches for --size scale")
+	cmd.Flags().StringVar(&model, "model", "centroid", "the model for --size scale: centroid or forest")
+	cmd.Flags().IntVar(&trees, "trees", 100, "trees of the forest for --size scale --model forest")
 	return cmd
 }
 
-// benchScale computes the full matrix of CovCon-D with a nearest-centroid model in row order (one
-// model in memory at a time), for how time and memory grow with the number of batches.
-func benchScale(cmd *cobra.Command, batches int) error {
+// benchScale computes the full matrix of CovCon-D over the given number of batches in row order
+// (one model in memory at a time), for how time and memory grow with the number of batches.
+func benchScale(cmd *cobra.Command, batches int, model string, trees int) error {
 	if batches < 2 {
 		return usagef("--batches must be >= 2, got %d", batches)
 	}
-	s, err := scenarios.Parse("covcon-d-scale.yaml", []byte(covconYAML(batches, 1000, 100, 0, max(1, batches/4))), "", scenarios.Options{})
+	switch model {
+	case "centroid":
+		trees = 0
+	case "forest":
+		if trees < 1 {
+			return usagef("--trees must be >= 1, got %d", trees)
+		}
+	default:
+		return usagef("--model must be centroid or forest, got %q", model)
+	}
+	s, err := scenarios.Parse("covcon-d-scale.yaml", []byte(covconYAML(batches, 1000, 100, trees, max(1, batches/4))), "", scenarios.Options{})
 	if err != nil {
 		return err
 	}
@@ -140,8 +170,35 @@ func benchScale(cmd *cobra.Command, batches int) error {
 		return err
 	}
 	enc := json.NewEncoder(cmd.OutOrStdout())
-	return enc.Encode(map[string]any{"batches": batches, "cells": batches * (batches + 1) / 2, "gamma": m.Gamma,
-		"total_s": time.Since(start).Seconds(), "peak_rss_mb": peakRSSMB()})
+	return enc.Encode(map[string]any{"batches": batches, "model": model, "trees": trees, "cells": batches * (batches + 1) / 2,
+		"gamma": m.Gamma, "total_s": time.Since(start).Seconds(), "cpu_s": cpuSeconds(), "peak_rss_mb": peakRSSMB()})
+}
+
+// benchLarge computes the full matrix of bench_large.yaml in column order, as `cara matrix` does,
+// and replays every algorithm over it, as `cara run` does.
+func benchLarge(cmd *cobra.Command) error {
+	s, err := scenarios.Parse("bench_large.yaml", largeYAML, "", scenarios.Options{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	matrixS := time.Since(start).Seconds()
+	t0 := time.Now()
+	if _, err := algos.Evaluate(m, s.RetrainCost, algos.Names, m.Batches()-1); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", " ")
+	return enc.Encode(map[string]any{
+		"machine":  map[string]any{"cpus": runtime.NumCPU(), "gomaxprocs": runtime.GOMAXPROCS(0), "go": runtime.Version()},
+		"work":     map[string]int{"batches": m.Batches(), "cells": m.Batches() * (m.Batches() + 1) / 2},
+		"matrix_s": matrixS, "algorithms_s": time.Since(t0).Seconds(), "total_s": time.Since(start).Seconds(),
+		"cpu_s": cpuSeconds(), "peak_rss_mb": peakRSSMB(),
+	})
 }
 
 // peakRSSMB reads the process's peak resident memory from /proc (Linux); NaN elsewhere is reported

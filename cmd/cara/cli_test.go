@@ -94,7 +94,7 @@ func TestValidate(t *testing.T) {
 		t.Fatalf("good files: %v\n%s", err, errOut)
 	}
 	want := small + ": ok (12 batches, 2 features, 100 points/batch, nearest centroid, R 0.5)\n" +
-		"covcon-d: ok (100 batches, 2 features, 1000 points/batch, random forest (100 trees), R 20, a tour of 8 stops)\n"
+		"covcon-d: ok (100 batches, 2 features, 1000 points/batch, random forest (100 trees), R 20, a tour of 8 stops, 1 what-if query stream)\n"
 	if out != want || errOut != "" {
 		t.Fatalf("got stdout %q stderr %q, want %q", out, errOut, want)
 	}
@@ -138,7 +138,7 @@ func TestNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := caraIO(t, "validate", tmpl+".yaml")
-	if err != nil || !strings.Contains(out, "ok (60 batches, 2 features, 500 points/batch, random forest (100 trees), R 20, a tour of 3 stops)") {
+	if err != nil || !strings.Contains(out, "ok (60 batches, 2 features, 500 points/batch, random forest (100 trees), R 20, a tour of 3 stops, 1 what-if query stream)") {
 		t.Fatalf("validate the template: %q %v", out, err)
 	}
 	out, _, err = caraIO(t, "run", tmpl+".yaml", "--trees", "3", "--format", "csv")

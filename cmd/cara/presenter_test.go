@@ -62,7 +62,7 @@ func TestServePresenter(t *testing.T) {
 	}
 	psess, pscr := openPTY(t, pc)
 	pscr.waitFor(t, "You present: the room follows the scenario you open.")
-	pscr.send("\r") // covcon-d, the first choice
+	pscr.send("\r")                                                  // covcon-d, the first choice
 	if err := pscr.wait("computed all", 5*time.Minute); err != nil { // minutes under the race detector
 		t.Fatal(err)
 	}

@@ -119,6 +119,12 @@ func validate(ref string, sets []string) (string, error) {
 	if n := len(s.Tour); n > 0 {
 		summary += fmt.Sprintf(", a tour of %d stops", n)
 	}
+	switch n := len(s.WhatIfQueries); {
+	case n == 1:
+		summary += ", 1 what-if query stream"
+	case n > 1:
+		summary += fmt.Sprintf(", %d what-if query streams", n)
+	}
 	return summary, nil
 }
 

@@ -1,0 +1,338 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+// keptRun computes the run of s with its own seed and keeps its models as a registry does.
+func keptRun(t testing.TB, s *scenarios.Scenario, workers int) (*sim.Matrix, []sim.Model) {
+	t.Helper()
+	cfg, err := s.Config(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.KeepModels, cfg.Workers = true, workers
+	models := make([]sim.Model, s.Batches)
+	m, err := sim.Run(context.Background(), cfg, func(ev sim.Event) error {
+		models[ev.Index] = sim.Keep(ev.Model)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, models
+}
+
+func load(t testing.TB, name string, sets ...string) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.Load(name, scenarios.Options{Set: sets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fresh computes the matrix of s as `cara matrix` does.
+func fresh(t testing.TB, s *scenarios.Scenario) *sim.Matrix {
+	t.Helper()
+	m, err := plainMatrix(context.Background(), s, s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// sameMatrix fails unless every cell of got has want's bits: A, B, error rate, query accuracy and
+// error bits; and gamma.
+func sameMatrix(t *testing.T, got, want *sim.Matrix) {
+	t.Helper()
+	bits := math.Float64bits
+	if got.Batches() != want.Batches() || bits(got.Gamma) != bits(want.Gamma) {
+		t.Fatalf("%d batches, gamma %v; want %d, %v", got.Batches(), got.Gamma, want.Batches(), want.Gamma)
+	}
+	for tt := range want.Batches() {
+		for tp := 0; tp <= tt; tp++ {
+			a, b := got.Cell(tp, tt), want.Cell(tp, tt)
+			same := bits(a.A) == bits(b.A) && bits(a.B) == bits(b.B) && bits(a.ErrorRate) == bits(b.ErrorRate) &&
+				bits(a.QueryAccuracy) == bits(b.QueryAccuracy) && a.Done == b.Done && len(a.Errors.Words) == len(b.Errors.Words)
+			for i := range a.Errors.Words {
+				same = same && a.Errors.Words[i] == b.Errors.Words[i]
+			}
+			if !same {
+				t.Fatalf("cell (%d,%d): A %v B %v err %v acc %v; fresh run: A %v B %v err %v acc %v",
+					tp, tt, a.A, a.B, a.ErrorRate, a.QueryAccuracy, b.A, b.B, b.ErrorRate, b.QueryAccuracy)
+			}
+		}
+	}
+}
+
+// smaller keeps covcon's shape at a size the race detector runs in seconds; the equalities hold at
+// any size (TestWhatIfCovconFull checks the paper's).
+var smaller = []string{"data.size=250", "model.random_forest.trees=10"}
+
+// The paper's point as a what-if: covcon-d's run with covcon-s's queries is covcon-s's run, bit
+// for bit, and the other way round (covcon-s with queries from the data is covcon-d).
+func TestWhatIfCovcon(t *testing.T) {
+	covconD := "queries={from: data, size: 100}"
+	covconS := "queries={size: 100, gaussian: {mean: 0.5, std: 0.015}}"
+	for _, c := range []struct{ from, to, set string }{
+		{"covcon-d", "covcon-s", covconS},
+		{"covcon-s", "covcon-d", covconD},
+	} {
+		t.Run(c.from, func(t *testing.T) {
+			s := load(t, c.from, smaller...)
+			m, models := keptRun(t, s, 2)
+			b, err := NewBase(s, s.Seed, m, models, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Warm(context.Background()); err != nil { // as the player's w does, first
+				t.Fatal(err)
+			}
+			w, err := b.Apply(context.Background(), []string{c.set})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !w.Accuracy || w.Scenario.Name != c.from {
+				t.Errorf("accuracy %v, scenario %q", w.Accuracy, w.Scenario.Name)
+			}
+			sameMatrix(t, w.Matrix, fresh(t, load(t, c.to, smaller...)))
+			if w.Matrix.Cell(3, 20).C() == m.Cell(3, 20).C() {
+				t.Error("the what-if left C[3, 20] as it was: the test would not see a what-if that ignores the queries")
+			}
+		})
+	}
+}
+
+// TestWhatIfCovconFull is TestWhatIfCovcon at the paper's size: 100 batches, 100 trees.
+func TestWhatIfCovconFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two full covcon runs")
+	}
+	s := load(t, "covcon-d")
+	m, models := keptRun(t, s, 0)
+	b, err := NewBase(s, s.Seed, m, models, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Apply(context.Background(), []string{"queries={size: 100, gaussian: {mean: 0.5, std: 0.015}}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-s")))
+}
+
+// scenario1-far with near's queries is scenario1-near, and the other way round.
+func TestWhatIfScenario1(t *testing.T) {
+	far := "queries={size: 40, gaussian: {mean: [0.1, 0.9], std: 0.05}}"
+	near := "queries={size: 40, gaussian: {mean: [0.85, 0.7], std: 0.05}}"
+	for _, c := range []struct{ from, to, set string }{
+		{"scenario1-far", "scenario1-near", near},
+		{"scenario1-near", "scenario1-far", far},
+	} {
+		s := load(t, c.from)
+		m, models := keptRun(t, s, 1)
+		b, err := NewBase(s, s.Seed, m, models, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := b.Apply(context.Background(), []string{c.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameMatrix(t, w.Matrix, fresh(t, load(t, c.to)))
+	}
+}
+
+// Gamma doubled (the what-if bar's x2) is the run with --set kernel.gamma at that value, with and
+// without other queries; the scenario's own queries keep the run's accuracies.
+func TestWhatIfGamma(t *testing.T) {
+	s := load(t, "covcon-d", smaller...)
+	m, models := keptRun(t, s, 2)
+	b, err := NewBase(s, s.Seed, m, models, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := b.Gamma(context.Background())
+	if err != nil || own != m.Gamma {
+		t.Fatalf("the run's gamma %v (%v), want %v", own, err, m.Gamma)
+	}
+	// A Base of a matrix that does not carry its gamma (a player's, built from columns) finds it.
+	bare := sim.NewMatrix(m.Batches(), m.Offline())
+	if g, err := (&Base{scenario: s, seed: s.Seed, matrix: bare, workers: 1}).Gamma(context.Background()); err != nil || g != m.Gamma {
+		t.Errorf("gamma from the offline data: %v (%v), want %v", g, err, m.Gamma)
+	}
+	gamma := GammaSet(2 * m.Gamma)
+	w, err := b.Apply(context.Background(), []string{gamma})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-d", append(smaller, gamma)...)))
+	if w.Matrix.Gamma != 2*m.Gamma {
+		t.Errorf("gamma %v, want twice %v", w.Matrix.Gamma, m.Gamma)
+	}
+	static := "queries={size: 100, gaussian: {mean: [0.5, 0.5], std: 0.05}}"
+	w, err = b.Apply(context.Background(), []string{static, gamma})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-d", append(smaller, static, gamma)...)))
+}
+
+// A what-if on R alone is the run's own matrix with the new cost; a path a what-if cannot change,
+// and a bad value, are refused naming --set PATH; without kept models, other queries have no
+// accuracy (and say so) while their costs are exact.
+func TestWhatIfEdges(t *testing.T) {
+	s := load(t, "scenario1-far")
+	m, models := keptRun(t, s, 1)
+	b, err := NewBase(s, s.Seed, m, models, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Apply(context.Background(), []string{"retrain_cost=46"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Matrix != m || w.Batches != nil || w.Scenario.RetrainCost(2) != 46 || s.RetrainCost(2) != 1 {
+		t.Errorf("R what-if: matrix %p (run's %p), R %v (scenario's %v)", w.Matrix, m, w.Scenario.RetrainCost(2), s.RetrainCost(2))
+	}
+	for _, c := range []struct{ set, want string }{
+		{"data.noise=0.2", "--set data.noise: a what-if changes only queries, kernel, retrain_cost"},
+		{"model.random_forest.trees=3", "--set model.random_forest.trees: a what-if changes only"},
+		{"kernel.gamma=-2", "--set kernel.gamma: must be scale, auto or a number > 0"},
+		{"queries={size: 0, gaussian: {mean: 0.5, std: 0.1}}", "--set queries: queries.size: must be >= 1"},
+		{"retrain_cost", "--set retrain_cost: give PATH=VALUE"},
+	} {
+		if _, err := b.Apply(context.Background(), []string{c.set}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.set, err, c.want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	near := "queries={size: 40, gaussian: {mean: [0.85, 0.7], std: 0.05}}"
+	if _, err := b.Apply(ctx, []string{near}); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := b.Apply(context.Background(), []string{near}); err != nil {
+		t.Errorf("after a cancelled what-if: %v", err)
+	}
+
+	blind, err := NewBase(s, s.Seed, m, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err = blind.Apply(context.Background(), []string{near})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fresh(t, load(t, "scenario1-near"))
+	if w.Accuracy || !math.IsNaN(w.Matrix.Cell(0, 2).QueryAccuracy) || w.Matrix.Cell(0, 2).C() != want.Cell(0, 2).C() {
+		t.Errorf("without models: accuracy %v (%v), C %v want %v", w.Accuracy, w.Matrix.Cell(0, 2).QueryAccuracy, w.Matrix.Cell(0, 2).C(), want.Cell(0, 2).C())
+	}
+	if _, err := NewBase(s, s.Seed, m, models[:2], 1); err == nil {
+		t.Error("2 models for 4 batches accepted")
+	}
+}
+
+// The what-if's results are those of a fresh run of the changed scenario: what the player's
+// results pane shows after a what-if (replay included).
+func TestWhatIfResults(t *testing.T) {
+	s := load(t, "covcon-d", smaller...)
+	m, models := keptRun(t, s, 2)
+	b, err := NewBase(s, s.Seed, m, models, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := "queries={size: 100, gaussian: {mean: 0.5, std: 0.015}}"
+	w, err := b.Apply(context.Background(), []string{set, "retrain_cost=30"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := load(t, "covcon-s", append(smaller, "retrain_cost=30")...)
+	got, err := w.Scenario.Evaluation.Evaluate(w.Matrix, w.Scenario.RetrainCost, algos.Names, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := other.Evaluation.Evaluate(fresh(t, other), other.RetrainCost, algos.Names, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		g, x := got[i], want[i]
+		if g.Strategy.Cost() != x.Strategy.Cost() || len(g.Strategy.Retrains) != len(x.Strategy.Retrains) ||
+			math.Float64bits(g.QueryAccuracy) != math.Float64bits(x.QueryAccuracy) {
+			t.Errorf("%s: cost %v, %d retrains, accuracy %v; fresh covcon-s %v, %d, %v", g.Algorithm,
+				g.Strategy.Cost(), len(g.Strategy.Retrains), g.QueryAccuracy, x.Strategy.Cost(), len(x.Strategy.Retrains), x.QueryAccuracy)
+		}
+	}
+}
+
+// covconBase is covcon-d's run at the paper's size (100 batches, 100 trees), kept for what-ifs.
+func covconBase(b *testing.B) (*scenarios.Scenario, *sim.Matrix, []sim.Model) {
+	s := load(b, "covcon-d")
+	m, models := keptRun(b, s, 0)
+	return s, m, models
+}
+
+// BenchmarkWhatIf is a what-if on covcon-d at the paper's size, engine only (the player adds its
+// replay and a frame): new queries each time (a static centre moved: queries drawn, A and B from
+// the kept errors, every model asked about the new queries); what a new Base does ahead (Warm:
+// the run's batches generated, its models compiled for asking); and gamma doubled and halved (the
+// batches remembered, A and B again, no model asked).
+func BenchmarkWhatIf(b *testing.B) {
+	s, m, models := covconBase(b)
+	centre := func(i int) []string {
+		return []string{"queries={size: 100, gaussian: {mean: [" + strconv.FormatFloat(0.2+0.0001*float64(i), 'f', -1, 64) + ", 0.5], std: 0.05}}"}
+	}
+	b.Run("queries", func(b *testing.B) {
+		base, _ := NewBase(s, s.Seed, m, models, 0)
+		if _, err := base.Apply(context.Background(), centre(-1)); err != nil { // compiles the models
+			b.Fatal(err)
+		}
+		i := 0
+		for b.Loop() {
+			if _, err := base.Apply(context.Background(), centre(i)); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("warm", func(b *testing.B) { // what opening the what-if bar starts in the background
+		for b.Loop() {
+			base, _ := NewBase(s, s.Seed, m, models, 0)
+			if err := base.Warm(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gamma", func(b *testing.B) {
+		base, _ := NewBase(s, s.Seed, m, models, 0)
+		sets := [][]string{{GammaSet(2 * m.Gamma)}, {GammaSet(m.Gamma / 2)}}
+		if _, err := base.Apply(context.Background(), sets[1]); err != nil { // the scenario's own batches
+			b.Fatal(err)
+		}
+		i := 0
+		for b.Loop() {
+			if _, err := base.Apply(context.Background(), sets[i%2]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("scenario", func(b *testing.B) { // reading the scenario again under a what-if
+		for b.Loop() {
+			if _, err := s.WhatIf(centre(0)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
