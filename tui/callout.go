@@ -29,6 +29,17 @@ const (
 	calloutWait                      // a follower's answer, waiting for the presenter's reveal
 )
 
+// closeCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
+// presenter is gone); a stop of the tour being played stays until the tour moves on.
+func (p *Player) closeCallout() bool {
+	c := p.callout
+	if c == nil || (c.kind == calloutTour && (p.tour != nil || p.room.following)) {
+		return false
+	}
+	p.callout = nil
+	return true
+}
+
 // calloutMaxW is the widest callout: about 60 columns of text read well.
 const calloutMaxW = 66
 

@@ -57,6 +57,9 @@ func (p *Player) onRoom(v RoomView) (tea.Model, tea.Cmd) {
 	}
 	r.following = v.Following && v.On
 	if !r.following {
+		if was {
+			p.leftAlone()
+		}
 		return p, nil
 	}
 	if !was {
@@ -187,12 +190,7 @@ func (p *Player) toggleFollow() tea.Cmd {
 	case r.following:
 		r.following = false
 		r.m.Follow(false)
-		if _, ok := p.overlay.(*guessOverlay); ok {
-			p.overlay = nil
-		}
-		if p.callout != nil && p.callout.kind != calloutReveal {
-			p.callout = nil
-		}
+		p.leftAlone()
 		p.notice = "free: explore on your own; p follows the presenter again"
 		return nil
 	case !r.view.On:
@@ -204,19 +202,40 @@ func (p *Player) toggleFollow() tea.Cmd {
 	return func() tea.Msg { return roomMsg{v} }
 }
 
+// leftAlone is a follower going free (p, or the presenter gone): the presenter's question closes;
+// what the presenter showed stays, a stop's callout with it until esc.
+func (p *Player) leftAlone() {
+	if _, ok := p.overlay.(*guessOverlay); ok {
+		p.overlay = nil
+	}
+	switch c := p.callout; {
+	case c == nil:
+	case c.kind == calloutWait:
+		p.callout = nil
+	default:
+		c.foot = "esc closes this"
+	}
+}
+
 // followBlocks keeps a follower's keys off what the presenter drives (the batch, play, R, the
-// tour, the guess round): the key says how to go free instead. What a follower only looks at
+// tour, the guess round, the what-if): the key says how to go free instead. What a follower only looks at
 // (panes, zoom, cursor, algorithm, help) stays theirs.
 func (p *Player) followBlocks(msg tea.KeyMsg) bool {
 	if !p.room.following {
 		return false
 	}
-	k := &p.keys
-	if key.Matches(msg, k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower, k.RUp, k.RDown, k.Restart, k.Tour, k.Guess) {
+	if key.Matches(msg, p.presenterKeys()...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return true
 	}
 	return false
+}
+
+// presenterKeys are the keys of what the presenter drives, which a follower's keys leave alone.
+func (p *Player) presenterKeys() []key.Binding {
+	k := &p.keys
+	return []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower, k.RUp, k.RDown, k.Restart,
+		k.Tour, k.Guess, k.WhatIf, k.Split, k.Scenario}
 }
 
 // stage is what this player shows, as the room's followers apply it.

@@ -112,7 +112,7 @@ func (p *Player) answer(t int, retrain bool) tea.Cmd {
 	}
 	if p.room.following {
 		p.room.m.Answer(t, retrain)
-		p.callout = &callout{kind: calloutWait, pane: -1, title: fmt.Sprintf("guess · batch %d", t),
+		p.callout = &callout{kind: calloutWait, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t),
 			text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
 			foot: "p to go free"}
 		return nil

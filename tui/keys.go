@@ -111,6 +111,7 @@ type contextKeys struct {
 	k      *keyMap
 	pane   []key.Binding
 	groups []keyGroup
+	hide   []key.Binding // keys that do nothing here (a follower's keys for what the presenter drives)
 }
 
 // ShortHelp implements help.KeyMap.
@@ -119,7 +120,8 @@ func (c contextKeys) ShortHelp() []key.Binding {
 	out := append([]key.Binding{}, c.pane...)
 	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise} {
 		// A key the context has given another meaning (space: the tour's next stop) shows once.
-		if !slices.ContainsFunc(out, func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }) {
+		same := func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }
+		if !slices.ContainsFunc(out, same) && !slices.ContainsFunc(c.hide, same) {
 			out = append(out, b)
 		}
 	}

@@ -421,7 +421,11 @@ func (p *Player) contextKeys(f *frame) contextKeys {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
 	}
-	return contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
+	c := contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
+	if p.room.following {
+		c.hide = p.presenterKeys()
+	}
+	return c
 }
 
 // keyGroups are the full help's groups: the player's keys, then each pane's.
@@ -476,8 +480,12 @@ func (p *Player) setFocus(i int) {
 	}
 }
 
-// escape backs out of one thing: the maximised pane, then the matrix cursor.
+// escape backs out of one thing: a callout left on the screen, the maximised pane, then the
+// matrix cursor.
 func (p *Player) escape() {
+	if p.closeCallout() {
+		return
+	}
 	if p.maxed {
 		p.maxed = false
 		return

@@ -335,6 +335,9 @@ func TestFollowPresenter(t *testing.T) {
 	if st := stripANSI(deliver(t, pres).status()); !strings.Contains(st, "1 follow · 0 free") {
 		t.Errorf("presenter's status: %q", st)
 	}
+	if h := helpLine(fol.st, fol.contextKeys(fol.frame()), 200); strings.Contains(h, "step") || !strings.Contains(h, "p go free") {
+		t.Errorf("a follower's help line: %q", h)
+	}
 	press(fol, "l", "]")
 	if fol.pos != 5 || fol.R() != pres.R() || !strings.Contains(fol.notice, "p to go free") {
 		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.pos, fol.R(), fol.notice)
@@ -404,6 +407,16 @@ func TestFollowPresenter(t *testing.T) {
 	fol = deliver(t, fol)
 	if fol.room.following || fol.pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
 		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.pos, fol.notice)
+	}
+	if fol.callout == nil || fol.callout.foot != "esc closes this" {
+		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.callout)
+	}
+	press(fol, "esc")
+	if fol.callout != nil {
+		t.Error("esc did not close the callout the presenter left")
+	}
+	if !strings.Contains(helpLine(fol.st, fol.contextKeys(fol.frame()), 200), "step") {
+		t.Error("a free follower's help lacks the step keys")
 	}
 }
 
