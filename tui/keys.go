@@ -112,12 +112,16 @@ type contextKeys struct {
 	pane   []key.Binding
 	groups []keyGroup
 	hide   []key.Binding // keys that do nothing here (a follower's keys for what the presenter drives)
+	only   bool          // pane's keys are all that work (a question takes the keys)
 }
 
 // ShortHelp implements help.KeyMap.
 func (c contextKeys) ShortHelp() []key.Binding {
 	k := c.k
 	out := append([]key.Binding{}, c.pane...)
+	if c.only {
+		return out
+	}
 	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise} {
 		// A key the context has given another meaning (space: the tour's next stop) shows once.
 		same := func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }

@@ -89,11 +89,12 @@ type Player struct {
 
 	// The workshop (tour.go, guess.go, follow.go): a tour being played, the guess round, the room,
 	// the callout over the panes, a one-line notice that the next key clears.
-	tour    *tourRun
-	guess   guessRound
-	room    roomSide
-	callout *callout
-	notice  string
+	tour     *tourRun
+	tourLeft int // the stop where the tour was left (t takes it up there); -1 for none
+	guess    guessRound
+	room     roomSide
+	callout  *callout
+	notice   string
 
 	wi    whatIfBar
 	rpOwn replay         // the run's own replay, for the split view's scenario side
@@ -128,6 +129,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
 	p.resetScale()
 	p.guess.reset()
+	p.tourLeft = -1
 	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
 	if opt.Member != nil {
 		p.room.view = opt.Member.View()
@@ -425,6 +427,7 @@ func (p *Player) contextKeys(f *frame) contextKeys {
 	if p.room.following {
 		c.hide = p.presenterKeys()
 	}
+	_, c.only = p.overlay.(*guessOverlay)
 	return c
 }
 

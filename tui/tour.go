@@ -39,12 +39,13 @@ func (tr *tourRun) target() int {
 // running reports whether the tour is on its way to a stop.
 func (p *Player) tourRunning() bool { return p.tour != nil && !p.tour.arrived }
 
-// toggleTour starts the scenario's tour from its first stop, or leaves the tour being played.
+// toggleTour starts the scenario's tour (from the stop where it was left, else from the first),
+// or leaves the tour being played.
 func (p *Player) toggleTour() tea.Cmd {
 	if p.tour != nil {
-		n := p.tour.i + 1
+		p.tourLeft = p.tour.i
 		p.endTour()
-		p.notice = fmt.Sprintf("left the tour at stop %d; t takes it again from the start", n)
+		p.notice = fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", p.tourLeft+1, len(p.opt.Scenario.Tour))
 		return nil
 	}
 	stops := p.opt.Scenario.Tour
@@ -53,7 +54,9 @@ func (p *Player) toggleTour() tea.Cmd {
 		return nil
 	}
 	p.tour = &tourRun{stops: stops}
-	return p.toStop(0)
+	from := max(p.tourLeft, 0)
+	p.tourLeft = -1
+	return p.toStop(from)
 }
 
 // endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
@@ -141,7 +144,7 @@ func (p *Player) tourSpace() tea.Cmd {
 		return p.toStop(tr.i + 1)
 	}
 	p.endTour()
-	p.notice = "end of the tour; t takes it again"
+	p.notice = "end of the tour; t takes it again from the start"
 	return nil
 }
 
@@ -212,5 +215,6 @@ func (p *Player) resetWorkshop() {
 		p.endTour()
 	}
 	p.callout = nil
+	p.tourLeft = -1
 	p.guess.reset()
 }

@@ -122,14 +122,23 @@ func TestTourStops(t *testing.T) {
 	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
 		t.Errorf("after the last stop: tour %v callout %v notice %q", p.tour, p.callout, p.notice)
 	}
-	// t starts it again from its first stop, back at batch 2; t again leaves.
+	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
 	pumpCmd(t, p, p.toggleTour())
 	if p.pos != 2 || p.tour.i != 0 {
 		t.Errorf("t again: batch %d stop %d", p.pos, p.tour.i)
 	}
+	pumpCmd(t, p, p.tourSpace())
+	if _, asked := p.overlay.(*guessOverlay); asked || p.pos != 6 {
+		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.pos)
+	}
 	press(p, "t")
-	if p.tour != nil || p.callout != nil {
-		t.Error("t did not leave the tour")
+	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+		t.Errorf("t did not leave the tour: %q", p.notice)
+	}
+	press(p, "home")
+	pumpCmd(t, p, p.toggleTour())
+	if p.tour == nil || p.tour.i != 1 || p.pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
