@@ -196,7 +196,7 @@ func (p *Player) revealLines(t int) []string {
 	lines := []string{st.Bold.Render(fmt.Sprintf("At %d the Oracle %s", t, or)) + st.Dim.Render(", "+hind+".")}
 	a, n := p.guess.score()
 	if retrain, ok := p.guess.answers[t]; ok {
-		mark := "✗ not the Oracle's choice"
+		mark := "✗ not as the Oracle"
 		if retrain == p.oracleRetrains(t) {
 			mark = "✓ as the Oracle"
 		}
