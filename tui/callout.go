@@ -18,6 +18,7 @@ type callout struct {
 	text  string   // plain text, wrapped to the box
 	foot  string   // the keys that go on, dimmed, on the last line
 	pane  int      // the pane the callout is about (not to be covered); -1 for none
+	stop  int      // the tour's stop it shows (calloutTour)
 }
 
 // calloutKind says what put a callout up, so each thing clears only its own.

@@ -12,11 +12,12 @@ import (
 // roomSide is a player's place in a workshop room (cara serve --presenter-keys): presenting,
 // following the presenter's stage, or free. A player without a room (cara play) has m nil.
 type roomSide struct {
-	m         *Member
-	view      RoomView // the newest the relay brought
-	following bool     // the player shows the presenter's stage
-	applied   Stage    // the stage last applied: later ones are applied as changes to it
-	fresh     bool     // applied holds nothing yet (joined, or rejoined): apply everything
+	m          *Member
+	view       RoomView // the newest the relay brought
+	following  bool     // the player shows the presenter's stage
+	applied    Stage    // the stage last applied: later ones are applied as changes to it
+	fresh      bool     // applied holds nothing yet (joined, or rejoined): apply everything
+	appliedVer uint64   // the stage version applied
 	// tally is the room's answers to each question the presenter revealed: RETRAIN, KEEP.
 	tally map[int][2]int
 }
@@ -65,6 +66,10 @@ func (p *Player) onRoom(v RoomView) (tea.Model, tea.Cmd) {
 	if !was {
 		r.fresh = true
 	}
+	if v.StageVersion == r.appliedVer && !r.fresh {
+		return p, nil // the room's counts changed, not the stage
+	}
+	r.appliedVer = v.StageVersion
 	return p.follow(v.Stage)
 }
 
@@ -244,8 +249,8 @@ func (p *Player) stage() Stage {
 	st := Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
 		Whatif: p.shownSets(), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
 		CursorOn: mp.cursorOn, Cursor: mp.cur, Stop: -1, Quiz: -1}
-	if tr := p.tour; tr != nil && tr.arrived && p.callout != nil && p.callout.kind == calloutTour {
-		st.Stop = tr.i
+	if c := p.callout; p.tour != nil && c != nil && c.kind == calloutTour {
+		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next
 	}
 	if q, ok := p.overlay.(*guessOverlay); ok {
 		st.Quiz = q.t

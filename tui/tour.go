@@ -169,7 +169,7 @@ func (p *Player) stopCallout(i int, note string, following bool) *callout {
 		return nil
 	}
 	st := stops[i]
-	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1,
+	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1, stop: i,
 		title: fmt.Sprintf("tour %d/%d · batch %d", i+1, len(stops), st.At)}
 	c.text = strings.TrimSpace(st.Say)
 	if st.Quiz {

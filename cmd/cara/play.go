@@ -35,15 +35,16 @@ leaves. g starts the guess round: before each online batch, RETRAIN or KEEP?`,
   cara play my-scenario.yaml --trees 30 -R 40`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
-				return errNoTerminal
-			}
+			// The arguments first: a mistake in them is named even without a terminal.
 			s, err := f.load(args[0])
 			if err != nil {
 				return err
 			}
 			if tour && len(s.Tour) == 0 {
 				return usagef("%s has no tour; these have one: %s", s.Name, strings.Join(withTours(), ", "))
+			}
+			if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
+				return errNoTerminal
 			}
 			// The player's runs end with the program, however it ends (the same lifetime as a served
 			// session's, through the same registry).
