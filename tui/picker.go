@@ -93,6 +93,7 @@ func (p *Picker) onRoom(v RoomView) (tea.Model, tea.Cmd) {
 	case v.Presenter:
 	case v.On && !wasOn && !v.Following:
 		p.member.Follow(true) // the room's next change brings the stage
+		p.room = p.member.View()
 	case v.On && v.Following && v.Stage.Scenario != nil:
 		p.roomErr = ""
 		pl, err := p.openStage(v.Stage, p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
@@ -184,7 +185,8 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, tea.Quit
 		case !filtering && p.member != nil && key.Matches(msg, p.followKey) && p.room.On && !p.room.Presenter:
 			p.member.Follow(true)
-			return p, nil
+			p.room = p.member.View()
+			return p.onRoom(p.room)
 		case !filtering && key.Matches(msg, p.open):
 			return p.openSelected()
 		}
@@ -203,6 +205,11 @@ func (p *Picker) openSelected() (tea.Model, tea.Cmd) {
 	if err != nil {
 		p.errs[it.e.Ref] = err.Error()
 		return p, nil
+	}
+	if p.member != nil && p.room.Following {
+		// A scenario of one's own choosing: free, until p follows the presenter again.
+		p.member.Follow(false)
+		p.room.Following = false
 	}
 	delete(p.errs, it.e.Ref)
 	return pl, pl.Init()

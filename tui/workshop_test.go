@@ -19,9 +19,6 @@ import (
 // third stop's callout shows its text under "tour 3/8", and the cursor is still on the cell the
 // second stop pointed at, C[0, 11], whose value the readout gives as the stop's text says.
 func TestTourCovconToThirdStop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("computes covcon-d")
-	}
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -448,4 +445,55 @@ func TestFollowIntoScenario(t *testing.T) {
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
 		t.Errorf("%d runs started, want 2: the follower shares the presenter's", st.Started)
 	}
+}
+
+// The picker in a room: a student still choosing follows a presenter who comes on, and opens the
+// presenter's scenario when the presenter does; one who opens a scenario of their own is free.
+func TestPickerFollows(t *testing.T) {
+	s := loadSmall(t)
+	runs := NewRuns(RunsConfig{MaxComputing: 1, Cache: 2})
+	defer runs.Close()
+	room := NewRoom()
+	m := room.Join(false)
+	st := asciiStyles()
+	open := func(stage Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+		return NewPlayer(Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
+	}
+	pk := NewPicker(Entries("testdata", nil), st, func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+		return NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
+	})
+	pk.Join(m, open)
+	pk.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if v := m.View(); v.Following {
+		t.Fatal("following with no presenter")
+	}
+	pres := room.Join(true)
+	pk.Update(roomMsg{m.View()})
+	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
+		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
+	}
+	pres.Publish(Stage{Scenario: s, Seed: 5, Pos: 2, Stop: -1, Quiz: -1})
+	model, cmd := pk.Update(roomMsg{m.View()})
+	pl, ok := model.(*Player)
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {
+		t.Fatalf("the presenter's scenario did not open: %T", model)
+	}
+	pumpCmd(t, pl, cmd)
+	if pl.pos != 2 {
+		t.Errorf("opened at batch %d, the presenter's is 2", pl.pos)
+	}
+	// q: back in the picker, free; a scenario of one's own stays free.
+	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if back != tea.Model(pk) || m.View().Following {
+		t.Fatalf("q from a followed scenario: %T, following %v", back, m.View().Following)
+	}
+	pk.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	if !m.View().Following {
+		t.Error("p in the picker did not follow")
+	}
+	model, _ = pk.openSelected()
+	if _, ok := model.(*Player); !ok || m.View().Following {
+		t.Errorf("opening a scenario of one's own: %T, following %v", model, m.View().Following)
+	}
+	model.(*Player).s.Stop()
 }
