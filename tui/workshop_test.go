@@ -445,6 +445,15 @@ func TestFollowIntoScenario(t *testing.T) {
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
 		t.Errorf("%d runs started, want 2: the follower shares the presenter's", st.Started)
 	}
+	// r: the presenter's next seed, and the follower's.
+	pumpCmd(t, np, np.restart())
+	fol = deliver(t, fol)
+	if fol.s.Seed != 10 || fol.opt.Scenario != other {
+		t.Errorf("after the presenter's r: follower on seed %d", fol.s.Seed)
+	}
+	if st := pres.opt.Runs.Stats(); st.Started != 3 || st.Watchers != 2 {
+		t.Errorf("%d runs started, %d watchers: want 3 and the two players on the last", st.Started, st.Watchers)
+	}
 }
 
 // The picker in a room: a student still choosing follows a presenter who comes on, and opens the
