@@ -408,3 +408,32 @@ func TestWarningsAndUndefinedSCPE(t *testing.T) {
 		t.Errorf("1 of 6 negative: %q", w)
 	}
 }
+
+// A fixed strategy replays to the cost of its own path, summed by hand, and its SCPE against the
+// Oracle is what Evaluate would report for an algorithm with that path.
+func TestFixedAgainstOracle(t *testing.T) {
+	m := randomMatrix(rand.New(rand.NewPCG(8, 8)), 12, 4)
+	c := Costs{M: m, R: Constant(1.5)}
+	retrains := []int{6, 9}
+	s := Replay(c, 4, 11, Fixed(retrains))
+	want, tp := c.At(4, 4), 4
+	for b := 5; b <= 11; b++ {
+		if b == 6 || b == 9 {
+			tp = b
+		}
+		want += c.At(tp, b)
+	}
+	if !slices.Equal(s.Retrains, retrains) || s.Cost() != want {
+		t.Fatalf("fixed: retrains %v cost %v, want %v %v", s.Retrains, s.Cost(), retrains, want)
+	}
+	oracle := Oracle(c, 4, 11).Cost()
+	r := Against(m, "you", s, oracle)
+	if oracle > 0 && r.SCPE != 100*math.Abs(want-oracle)/oracle || r.Gap != want-oracle {
+		t.Errorf("SCPE %v gap %v, want %v %v", r.SCPE, r.Gap, 100*math.Abs(want-oracle)/oracle, want-oracle)
+	}
+	// The Oracle's own path, fixed, is the Oracle.
+	or := Replay(c, 4, 11, Fixed(OracleRetrains(c, 4, 11)))
+	if or.Cost() != oracle {
+		t.Errorf("the Oracle's retrains fixed cost %v, the Oracle %v", or.Cost(), oracle)
+	}
+}

@@ -140,18 +140,29 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 			res.Strategy = Replay(c, off, end, p)
 			res.Params, res.OfflineCost = params, offCost
 		}
-		a := res.Strategy.Cost()
-		res.Gap = a - b
-		res.SCPE = math.NaN()
-		// A negative Oracle cost comes from negative cells (a model that fits its own batch worse
-		// than later ones): a percentage of it would mislead, so SCPE is left undefined.
-		if b > 0 {
-			res.SCPE = 100 * math.Abs(a-b) / math.Abs(b)
-		}
-		res.QueryAccuracy = QueryAccuracy(m, res.Strategy)
-		out = append(out, res)
+		out = append(out, res.against(m, b))
 	}
 	return out, nil
+}
+
+// Against is the result of a strategy found elsewhere (by hand, a player's guesses replayed with
+// Fixed) next to the Oracle's, whose strategy cost over the same batches is oracle: its SCPE, gap
+// and query accuracy, computed as Evaluate computes them for every algorithm.
+func Against(m Matrix, name Name, s Strategy, oracle float64) Result {
+	return Result{Algorithm: name, Strategy: s, OfflineCost: math.NaN()}.against(m, oracle)
+}
+
+func (res Result) against(m Matrix, b float64) Result {
+	a := res.Strategy.Cost()
+	res.Gap = a - b
+	res.SCPE = math.NaN()
+	// A negative Oracle cost comes from negative cells (a model that fits its own batch worse
+	// than later ones): a percentage of it would mislead, so SCPE is left undefined.
+	if b > 0 {
+		res.SCPE = 100 * math.Abs(a-b) / math.Abs(b)
+	}
+	res.QueryAccuracy = QueryAccuracy(m, res.Strategy)
+	return res
 }
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block

@@ -3,6 +3,7 @@ package algos
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Policy is a decision function: at batch t, with the model of batch tp in use, retrain or keep.
@@ -124,6 +125,24 @@ func (Never) Decide(c Costs, t, tp int) bool { return false }
 
 // Explain implements Policy.
 func (Never) Explain(c Costs, t, tp int, retrain bool) string { return "keep: never retrains" }
+
+// Fixed retrains at exactly the batches it lists (ascending) and keeps everywhere else: a strategy
+// chosen outside the algorithms, such as a player's own guesses, replayed like any other.
+type Fixed []int
+
+// Decide implements Policy.
+func (f Fixed) Decide(c Costs, t, tp int) bool {
+	_, ok := slices.BinarySearch(f, t)
+	return ok
+}
+
+// Explain implements Policy.
+func (f Fixed) Explain(c Costs, t, tp int, retrain bool) string {
+	if retrain {
+		return fmt.Sprintf("retrain: chosen (R %.4g)", c.R(t))
+	}
+	return fmt.Sprintf("keep: chosen (QDMdiff %.4g)", c.At(tp, t))
+}
 
 // Markov keeps iff C[tp, t] < R_t: a threshold that is always the retraining cost.
 type Markov struct{}

@@ -74,4 +74,6 @@ shot 160x48 docs/player-covcon-d "$(repeat 38 Right)" play covcon-d
 shot 120x36 docs/player-scenario2 "End" play scenario2
 shot 120x36 docs/player-zoom "$(repeat 38 Right) z" play covcon-d
 shot 120x36 docs/player-whatif "End w a W" play covcon-d
+# The tour to its quiz at 27 (a space on the way goes straight to the stop), answered KEEP.
+shot 120x36 docs/player-quiz "space space space space space space k" play covcon-d --tour
 rm -f docs/*.txt docs/*.ansi

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -9,9 +10,8 @@ import (
 )
 
 // keyMap is every key of the player, in one place. The player handles the global ones; each pane
-// handles its own (Keys() lists them for the help), and the what-if bar its own while it is open.
-// Left free for what comes next: t (tour), p (presenter follow) and g (guess round; inside the
-// what-if bar g halves gamma).
+// handles its own (Keys() lists them for the help), and the what-if bar its own while it is open
+// (inside the bar g halves gamma); a question of the guess round takes r and k while it shows.
 type keyMap struct {
 	// Playing.
 	Play, Step, Back, Home, End, Faster, Slower key.Binding
@@ -28,6 +28,8 @@ type keyMap struct {
 	Features key.Binding
 	// Pane 6: scrolling.
 	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
+	// Teaching: the tour, the guess round and its answers, following a presenter.
+	Tour, TourNext, Guess, AnswerRetrain, AnswerKeep, Follow key.Binding
 	// What-ifs: the bar, the split view, back to the scenario; and the bar's own keys.
 	WhatIf, Split, Scenario                                key.Binding
 	WIOwn, WIData, WIStatic, WIAlt, WIMove                 key.Binding
@@ -75,9 +77,15 @@ func newKeys() keyMap {
 		PageUp:     b([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
 		PageDown:   b([]string{"pgdown"}, "pgdn", "page down"),
 
-		WhatIf:   b([]string{"w"}, "w", "what-if bar"),
-		Split:    b([]string{"W"}, "W", "scenario | what-if side by side"),
-		Scenario: b([]string{"x"}, "x", "back to the scenario"),
+		Tour:          b([]string{"t"}, "t", "tour: start/leave"),
+		TourNext:      b([]string{" "}, "space", "next stop"),
+		Guess:         b([]string{"g"}, "g", "guess the decision"),
+		AnswerRetrain: b([]string{"r"}, "r", "answer RETRAIN"),
+		AnswerKeep:    b([]string{"k"}, "k", "answer KEEP"),
+		Follow:        b([]string{"p"}, "p", "follow the presenter/go free"),
+		WhatIf:        b([]string{"w"}, "w", "what-if bar"),
+		Split:         b([]string{"W"}, "W", "scenario | what-if side by side"),
+		Scenario:      b([]string{"x"}, "x", "back to the scenario"),
 
 		WIOwn:       b([]string{"s"}, "s", "the scenario's queries"),
 		WIData:      b([]string{"d"}, "d", "queries follow the data"),
@@ -103,12 +111,25 @@ type contextKeys struct {
 	k      *keyMap
 	pane   []key.Binding
 	groups []keyGroup
+	hide   []key.Binding // keys that do nothing here (a follower's keys for what the presenter drives)
+	only   bool          // pane's keys are all that work (a question takes the keys)
 }
 
 // ShortHelp implements help.KeyMap.
 func (c contextKeys) ShortHelp() []key.Binding {
 	k := c.k
-	return append(append([]key.Binding{}, c.pane...), k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise)
+	out := append([]key.Binding{}, c.pane...)
+	if c.only {
+		return out
+	}
+	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise} {
+		// A key the context has given another meaning (space: the tour's next stop) shows once.
+		same := func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }
+		if !slices.ContainsFunc(out, same) && !slices.ContainsFunc(c.hide, same) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // FullHelp implements help.KeyMap.

@@ -55,6 +55,10 @@ type Options struct {
 	Runs *Runs
 	// Context is the player's lifetime (an SSH session's): when it ends, the player's run is left.
 	Context context.Context
+	// Tour starts the scenario's tour when the player opens (cara play --tour).
+	Tour bool
+	// Member is the player's place in a workshop room (cara serve --presenter-keys); nil for none.
+	Member *Member
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -82,6 +86,15 @@ type Player struct {
 
 	panes []pane
 	boxes [numPanes]boxCache
+
+	// The workshop (tour.go, guess.go, follow.go): a tour being played, the guess round, the room,
+	// the callout over the panes, a one-line notice that the next key clears.
+	tour     *tourRun
+	tourLeft int // the stop where the tour was left (t takes it up there); -1 for none
+	guess    guessRound
+	room     roomSide
+	callout  *callout
+	notice   string
 
 	wi    whatIfBar
 	rpOwn replay         // the run's own replay, for the split view's scenario side
@@ -115,6 +128,12 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.split = [2]*matrixPane{{keys: k}, {keys: k}}
 	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
 	p.resetScale()
+	p.guess.reset()
+	p.tourLeft = -1
+	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
+	if opt.Member != nil {
+		p.room.view = opt.Member.View()
+	}
 	return p, nil
 }
 
@@ -136,7 +155,11 @@ func (p *Player) startHeat() {
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
 func (p *Player) Init() tea.Cmd {
-	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion)
+	var tour tea.Cmd
+	if p.opt.Tour {
+		tour = p.toggleTour()
+	}
+	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
 
 func (p *Player) visible() []algos.Name {
@@ -168,12 +191,26 @@ func (p *Player) refresh() {
 func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
-	return tea.Tick(time.Duration(float64(time.Second)/speeds[p.speed]), func(time.Time) tea.Msg { return tickMsg{id} })
+	rate := speeds[p.speed]
+	if p.tourRunning() {
+		rate = max(rate, tourRate)
+	}
+	return tea.Tick(time.Duration(float64(time.Second)/rate), func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model. A presenter's player gives the room its stage after each message.
 func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.update(msg)
+	if m == tea.Model(p) {
+		p.publish()
+	}
+	return m, cmd
+}
+
+func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case roomMsg:
+		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
 	case columnMsg:
@@ -202,7 +239,9 @@ func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		return p, p.play(msg)
 	case jumpMsg:
-		p.goTo(msg.t)
+		if !p.room.following {
+			p.goTo(msg.t)
+		}
 	case tea.MouseMsg:
 		return p, p.mouse(msg)
 	case tea.KeyMsg:
@@ -223,24 +262,34 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	for _, ev := range msg.evs {
 		p.heat.addColumn(p.s.Matrix, ev.Index)
 	}
-	if p.ahead > p.pos && p.pos >= 0 {
-		p.pos = min(p.ahead, p.s.Computed-1)
-		p.refresh()
-	}
 	if p.pos < 0 {
 		p.pos = 0
 		p.refresh()
+	}
+	if p.ahead > p.pos {
+		p.pos = min(p.ahead, p.s.Computed-1)
+		p.refresh()
+		p.revealDue()
 	}
 	return cmd
 }
 
 func (p *Player) play(msg tickMsg) tea.Cmd {
-	if msg.id != p.tick || !p.playing {
+	if msg.id != p.tick || !p.playing || p.room.following {
 		return nil
+	}
+	if cmd, stop := p.tourStep(); stop {
+		return cmd
+	}
+	if cmd, stop := p.guessStep(); stop {
+		return cmd
 	}
 	if p.pos+1 < p.s.Computed {
 		p.pos++
 		p.refresh()
+		if cmd, stop := p.tourStep(); stop {
+			return cmd
+		}
 	} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
 		p.playing = false
 		return nil
@@ -281,14 +330,16 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()
+		p.leaveRoom()
 		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
 		return p, tea.Quit
 	}
-	if p.overlay != nil {
-		done, cmd := p.overlay.Key(msg)
-		if done {
+	p.notice = ""
+	if o := p.overlay; o != nil {
+		done, cmd := o.Key(msg)
+		if done && p.overlay == o {
 			p.overlay = nil
 		}
 		return p, cmd
@@ -301,6 +352,9 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	f := p.frame()
 	if ok, cmd := p.panes[p.focus].Key(msg, f, true); ok {
 		return p, cmd
+	}
+	if p.followBlocks(msg) {
+		return p, nil
 	}
 	for _, a := range p.actions() {
 		if key.Matches(msg, *a.b) {
@@ -355,18 +409,26 @@ func (p *Player) actions() []action {
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
+		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
+		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.toggleGuess() }},
+		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.toggleFollow() }},
 	}...)
 }
 
 // contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
 // pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := p.panes[p.focus].Keys(f, true)
+	pane := append(p.workshopKeys(), p.panes[p.focus].Keys(f, true)...)
 	if p.wi.open {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
 	}
-	return contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
+	c := contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
+	if p.room.following {
+		c.hide = p.presenterKeys()
+	}
+	_, c.only = p.overlay.(*guessOverlay)
+	return c
 }
 
 // keyGroups are the full help's groups: the player's keys, then each pane's.
@@ -376,6 +438,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
 		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
 		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
+		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
 		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
@@ -387,6 +450,9 @@ func (p *Player) keyGroups() []keyGroup {
 }
 
 func (p *Player) togglePlay() tea.Cmd {
+	if p.tour != nil {
+		return p.tourSpace()
+	}
 	p.playing = !p.playing
 	if p.playing {
 		return p.ticker()
@@ -396,6 +462,9 @@ func (p *Player) togglePlay() tea.Cmd {
 
 // step shows the next batch, or waits for the engine to compute it.
 func (p *Player) step() {
+	if _, asked := p.guessStep(); asked {
+		return
+	}
 	switch {
 	case p.pos+1 < p.s.Computed:
 		p.pos++
@@ -414,8 +483,12 @@ func (p *Player) setFocus(i int) {
 	}
 }
 
-// escape backs out of one thing: the maximised pane, then the matrix cursor.
+// escape backs out of one thing: a callout left on the screen, the maximised pane, then the
+// matrix cursor.
 func (p *Player) escape() {
+	if p.closeCallout() {
+		return
+	}
 	if p.maxed {
 		p.maxed = false
 		return
@@ -426,16 +499,21 @@ func (p *Player) escape() {
 }
 
 // restart runs the scenario again with the next seed.
-func (p *Player) restart() tea.Cmd {
+func (p *Player) restart() tea.Cmd { return p.reopen(p.s.Seed + 1) }
+
+// reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
+func (p *Player) reopen(seed uint64) tea.Cmd {
 	p.s.Stop()
-	s, err := p.opt.newSession(p.s.Seed + 1)
+	s, err := p.opt.newSession(seed)
 	if err != nil {
 		p.err = err
 		return nil
 	}
 	p.s, p.pos, p.playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
 	p.resetScale()
-	// The what-if stays chosen: it applies to the new run when that is done (startPending).
+	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
+	// tour and the guesses were about the old run's matrix.
+	p.resetWorkshop()
 	return tea.Batch(s.Start(), scanBounds(s))
 }
 
@@ -470,6 +548,9 @@ func (p *Player) wheel(under, delta int) {
 		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
 			return
 		}
+	}
+	if p.room.following {
+		return
 	}
 	if delta > 0 {
 		p.step()
@@ -531,6 +612,12 @@ func (p *Player) rText(short bool) string {
 	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.scale, s.RetrainCostText)
 }
 
+// statusPart is one part of the status line, in a long and a short form.
+type statusPart struct {
+	long, short string
+	rank        int // dropped first when even the short line is too long: the highest
+}
+
 // status is the status line: every part in full when it fits, else shorter, else the least
 // useful parts left out.
 func (p *Player) status() string {
@@ -542,10 +629,7 @@ func (p *Player) status() string {
 	compShort := comp
 	vis := visibleSets[p.vis]
 	n := len(p.visible())
-	parts := []struct {
-		long, short string
-		rank        int // dropped first when even the short line is too long: the highest
-	}{
+	parts := []statusPart{
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
 		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.pos, 0), p.s.Matrix.Batches()-1), 0},
@@ -554,11 +638,11 @@ func (p *Player) status() string {
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
+	if long, short := p.roomStatus(); long != "" {
+		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
+	}
 	if wi := p.whatIfStatus(false); wi != "" {
-		parts = append(parts, struct {
-			long, short string
-			rank        int
-		}{wi, p.whatIfStatus(true), 0})
+		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
 	}
 	line := func(short bool, drop int) string {
 		var keep []string
@@ -593,7 +677,7 @@ func (p *Player) frameOf(w *experiment.WhatIf, rp replay) *frame {
 	return &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
 		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: rp, r: p.s.retrainCostOf(w, p.scale), rScale: p.scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(p.s.Stream), zoomed: p.maxed}
+		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult()}
 }
 
 // footerLines: the status, the explanation and the help.
@@ -616,10 +700,16 @@ func (p *Player) View() string {
 	f := p.frame()
 	bodyH := p.bodyHeight()
 	var body string
+	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
 	if p.wi.split {
 		body = p.splitBody(f, p.w, bodyH)
 	} else {
-		body = p.body(f, p.layout(f, p.w, bodyH), bodyH)
+		l = p.layout(f, p.w, bodyH)
+		body = p.body(f, l, bodyH)
+	}
+	if c := p.callout; c != nil {
+		box, x, y := p.drawCallout(c, f, l, p.w, bodyH)
+		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
 		body += "\n" + p.barView(p.w)
@@ -634,6 +724,9 @@ func (p *Player) View() string {
 	}
 	if p.s.WhatIfErr != nil && !p.wi.open {
 		line = p.st.Error.Render(" what-if: " + p.s.WhatIfErr.Error())
+	}
+	if p.notice != "" {
+		line = " " + p.st.Bold.Render(p.notice)
 	}
 	if p.err != nil {
 		line = p.st.Error.Render(" " + p.err.Error())

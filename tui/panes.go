@@ -31,10 +31,11 @@ type frame struct {
 	selected algos.Name   // the algorithm whose path and decisions stand out
 	visible  []algos.Name // algorithms shown
 	heat     heatScale
-	bounds   *bounds  // the scatter's axes over the whole scenario (nil until known)
-	features []string // feature names
-	zoomed   bool     // the pane is maximised
-	split    bool     // drawn in the split view (W), where the matrix has no cursor
+	bounds   *bounds       // the scatter's axes over the whole scenario (nil until known)
+	features []string      // feature names
+	zoomed   bool          // the pane is maximised
+	split    bool          // drawn in the split view (W), where the matrix has no cursor
+	you      *algos.Result // the player's own guesses as a strategy (nil when none)
 }
 
 func (f *frame) result(name algos.Name) (algos.Result, bool) {

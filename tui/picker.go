@@ -67,6 +67,61 @@ type Picker struct {
 	quit      key.Binding
 	forceQuit key.Binding
 	entries   []Entry
+	// In a workshop room: the session's member, how to open the presenter's scenario to follow it,
+	// and the room as last seen.
+	member    *Member
+	followKey key.Binding
+	openStage func(st Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
+	room      RoomView
+	roomErr   string // why following failed, until the next try
+}
+
+// Join puts the picker in a workshop room: when its member follows and the presenter has a
+// scenario open, open builds the player that shows it (on the presenter's scenario and seed, so
+// the run is shared); p follows a presenter, and a presenter arriving is followed at once.
+func (p *Picker) Join(m *Member, open func(st Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) {
+	p.member, p.openStage, p.room = m, open, m.View()
+	p.followKey = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "follow the presenter"))
+}
+
+// onRoom follows the presenter into their scenario; a presenter arriving while this session is
+// still choosing is followed at once.
+func (p *Picker) onRoom(v RoomView) (tea.Model, tea.Cmd) {
+	wasOn := p.room.On
+	p.room = v
+	switch {
+	case v.Presenter:
+	case v.On && !wasOn && !v.Following:
+		p.member.Follow(true) // the room's next change brings the stage
+		p.room = p.member.View()
+	case v.On && v.Following && v.Stage.Scenario != nil:
+		p.roomErr = ""
+		pl, err := p.openStage(v.Stage, p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
+		if err != nil {
+			p.member.Follow(false)
+			p.roomErr = "Cannot follow the presenter: " + err.Error()
+			return p, nil
+		}
+		m, cmd := pl.onRoom(v)
+		return m, tea.Batch(pl.Init(), cmd)
+	}
+	return p, nil
+}
+
+// roomLine says where the session is in the room ("" outside one).
+func (p *Picker) roomLine() string {
+	v := p.room
+	switch {
+	case p.roomErr != "" && !v.Following:
+		return p.roomErr
+	case p.member == nil || !v.On:
+		return ""
+	case v.Presenter:
+		return "You present: the room follows the scenario you open."
+	case v.Following:
+		return "You follow the presenter: their scenario opens here as soon as they choose one."
+	}
+	return "A presenter is on: p to follow."
 }
 
 // NewPicker returns a picker; play builds the player for a chosen entry.
@@ -121,11 +176,17 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 		p.list.SetSize(p.listWidth(), max(p.h-2, 3))
 		return p, nil
+	case roomMsg:
+		return p.onRoom(msg.v)
 	case tea.KeyMsg:
 		filtering := p.list.FilterState() == list.Filtering
 		switch {
 		case !filtering && key.Matches(msg, p.quit), key.Matches(msg, p.forceQuit):
 			return p, tea.Quit
+		case !filtering && p.member != nil && key.Matches(msg, p.followKey) && p.room.On && !p.room.Presenter:
+			p.member.Follow(true)
+			p.room = p.member.View()
+			return p.onRoom(p.room)
 		case !filtering && key.Matches(msg, p.open):
 			return p.openSelected()
 		}
@@ -144,6 +205,11 @@ func (p *Picker) openSelected() (tea.Model, tea.Cmd) {
 	if err != nil {
 		p.errs[it.e.Ref] = err.Error()
 		return p, nil
+	}
+	if p.member != nil && p.room.Following {
+		// A scenario of one's own choosing: free, until p follows the presenter again.
+		p.member.Follow(false)
+		p.room.Following = false
 	}
 	delete(p.errs, it.e.Ref)
 	return pl, pl.Init()
@@ -174,7 +240,11 @@ func (p *Picker) View() string {
 		detail = strings.Join(parts, "\n\n")
 	}
 	body := beside(p.list.View(), detail, lw, 3)
-	return clip(head+"\n\n"+body, p.w, p.h)
+	sub := ""
+	if l := p.roomLine(); l != "" {
+		sub = p.st.Bold.Render(l)
+	}
+	return clip(head+"\n"+sub+"\n"+body, p.w, p.h)
 }
 
 // beside puts two blocks side by side, gap columns apart; the left one is padded to lw columns.

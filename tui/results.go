@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -29,6 +30,9 @@ func (p *resultsPane) Title(f *frame) string {
 // Size: the warnings, the tuned line, the header and its rule, one row per visible algorithm.
 func (p *resultsPane) Size(f *frame, w int) (want, least int) {
 	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
+	if f.you != nil {
+		n++ // the player's own guesses, "You"
+	}
 	return n, n
 }
 
@@ -55,6 +59,12 @@ func (p *resultsPane) View(f *frame, w, h int) string {
 	tuned := 0
 	if f.rp.tuned != nil {
 		tuned = 1
+	}
+	if f.you != nil {
+		// The row "You" changes with the answers, which the frame's key does not know.
+		h := fnv.New64a()
+		fmt.Fprint(h, f.you.Strategy.Retrains)
+		tuned += 2 * int(h.Sum64()>>2)
 	}
 	k := f.key(w, h, tuned)
 	if k == p.key && p.cache != "" {
@@ -87,7 +97,11 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
 	var rows [][]string
 	var names []algos.Name
-	for _, r := range f.shown() {
+	shown := f.shown()
+	if f.you != nil {
+		shown = append(shown[:len(shown):len(shown)], *f.you)
+	}
+	for _, r := range shown {
 		now := "keep"
 		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
 			now = "RETRAIN"
@@ -98,6 +112,9 @@ func (p *resultsPane) draw(f *frame, w int) string {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
 		name := r.Algorithm.Display()
+		if r.Algorithm == youName {
+			name = "You"
+		}
 		if r.Algorithm == f.selected {
 			name = "▶" + name
 		} else {
@@ -147,6 +164,9 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	lines = append(lines, tb.String())
 	return strings.Join(lines, "\n")
 }
+
+// youName names the player's own strategy (the guess round's answers) among the results.
+const youName algos.Name = "you"
 
 // tableWidth is the width of the table of the given columns: each column's widest cell and a space.
 func tableWidth(headers []string, rows [][]string, cols []int) int {

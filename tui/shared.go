@@ -120,6 +120,7 @@ type sharedRun struct {
 	err        error
 	changed    chan struct{} // closed and replaced at every change a watcher may wait for
 	replays    replayCache
+	whatifs    whatIfCache // its what-ifs, shared by its watchers while it keeps its Base
 }
 
 // meanDuration is a running mean.
@@ -400,19 +401,18 @@ func (r *Runs) keepLocked(run *sharedRun, m sim.Model) {
 // errComputing refuses a what-if on a run that has not finished.
 var errComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
 
-// whatIf computes a what-if on the watched run (finished), at most MaxComputing at once.
+// whatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
+// all the run's watchers (whatIfCache).
 func (w *watch) whatIf(ctx context.Context, sets []string) (*experiment.WhatIf, error) {
 	base, err := w.base()
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case w.runs.whatifs <- struct{}{}:
+	return w.run.whatifs.get(ctx, sets, func(ctx context.Context) (*experiment.WhatIf, error) {
+		w.runs.whatifs <- struct{}{}
 		defer func() { <-w.runs.whatifs }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	return base.Apply(ctx, sets)
+		return base.Apply(ctx, sets)
+	})
 }
 
 // base returns the run's Base for what-ifs, made at the first: one per run, shared by its
@@ -450,6 +450,7 @@ func (w *watch) base() (*experiment.Base, error) {
 // dropBaseLocked lets go of a run's Base.
 func (r *Runs) dropBaseLocked(run *sharedRun) {
 	run.base = nil
+	run.whatifs.clear()
 	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
 }
 

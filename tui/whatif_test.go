@@ -203,8 +203,8 @@ func TestRunsKeepModels(t *testing.T) {
 	}
 	whatIf(t, a, covconSQueries)
 	whatIf(t, b, covconSQueries)
-	if a.WhatIf.Matrix == b.WhatIf.Matrix || run.base == nil {
-		t.Error("two watchers' what-ifs: one matrix, or no Base") // each gets its own matrix from the one Base
+	if a.WhatIf.Matrix != b.WhatIf.Matrix || run.base == nil {
+		t.Error("two watchers' what-ifs: computed twice, or no Base") // one what-if for the run's watchers
 	}
 	if !a.WhatIf.Accuracy {
 		t.Error("kept models, yet no query accuracy")

@@ -300,6 +300,8 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", "no-such-scenario"}, `no scenario "no-such-scenario": not a file, and not an embedded scenario (circle-d`},
 		{[]string{"run", small, "-R", "-1"}, "-R must be a number >= 0, got -1"},
 		{[]string{"play", small}, "the terminal UI needs a terminal"},
+		{[]string{"play", small, "--tour"}, "small has no tour; these have one: circle-d, covcon-d, covcon-s, gauss-d, scenario1-far, scenario1-near, scenario2"},
+		{[]string{"serve", "--presenter-keys", "no-such-keys"}, "--presenter-keys: open no-such-keys: no such file or directory"},
 		{[]string{"run", "covcon-d", "--max-work", "1e6"}, "covcon-d is too big for this machine's budget: 100 batches x 1000 points x 100 queries = 1e+07, over the limit of 1e+06; raise it with --max-work 1e+07"},
 		// Issue 13, section 4.
 		{[]string{"run", small, "--seed", "-1"}, "--seed must be a whole number >= 0, got -1"},

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -18,25 +20,37 @@ var errNoTerminal = errors.New("the terminal UI needs a terminal; for a headless
 // newPlayCmd is `cara play SCENARIO|FILE`.
 func newPlayCmd() *cobra.Command {
 	var f scenarioFlags
+	var tour bool
 	cmd := &cobra.Command{
 		Use:   "play SCENARIO|FILE",
 		Short: "Step through a scenario batch by batch in the terminal UI",
+		Long: `play opens a scenario in the terminal UI: the cost matrix fills batch by batch while you step
+through it, raise and lower R, and compare the algorithms.
+
+With --tour (or t in the player) it plays the scenario's tour: it runs to each stop, pauses, and
+shows the stop's few sentences over the player, pointing at a pane or a cell; space goes on, t
+leaves. g starts the guess round: before each online batch, RETRAIN or KEEP?`,
 		Example: `  cara play covcon-d
+  cara play covcon-d --tour
   cara play my-scenario.yaml --trees 30 -R 40`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
-				return errNoTerminal
-			}
+			// The arguments first: a mistake in them is named even without a terminal.
 			s, err := f.load(args[0])
 			if err != nil {
 				return err
+			}
+			if tour && len(s.Tour) == 0 {
+				return usagef("%s has no tour; these have one: %s", s.Name, strings.Join(withTours(), ", "))
+			}
+			if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
+				return errNoTerminal
 			}
 			// The player's runs end with the program, however it ends (the same lifetime as a served
 			// session's, through the same registry).
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
-			p, err := tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: workers(cmd), Context: ctx})
+			p, err := tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Workers: workers(cmd), Context: ctx, Tour: tour})
 			if err != nil {
 				return err
 			}
@@ -45,7 +59,19 @@ func newPlayCmd() *cobra.Command {
 		},
 	}
 	f.register(cmd, true)
+	cmd.Flags().BoolVar(&tour, "tour", false, "play the scenario's tour: stops with a few sentences each (space goes on, t leaves)")
 	return cmd
+}
+
+// withTours names the embedded scenarios that have a tour.
+func withTours() []string {
+	var out []string
+	for _, i := range scenarios.Embedded() {
+		if i.Stops > 0 {
+			out = append(out, i.Name)
+		}
+	}
+	return out
 }
 
 // openDefault is `cara` with no command: the scenario picker (embedded scenarios, ./scenarios/*.yaml

@@ -43,6 +43,7 @@ type serveConfig struct {
 	workers        int
 	maxWork        float64
 	metrics        string // address of the Prometheus endpoint; "" for none
+	presenterKeys  string // authorized_keys of the presenters; "" for a room without one
 	log            *slog.Logger
 
 	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
@@ -70,10 +71,19 @@ shell, no commands, no port forwarding, no file access beyond the scenarios offe
 The scenarios offered are read once at start; send SIGHUP to read them again. Metrics for
 Prometheus are served on http://ADDR/metrics (--metrics, loopback by default).
 
+Presenter mode (--presenter-keys FILE, an authorized_keys file): a session that logs in with one of
+those keys presents. Everyone who connects while a presenter is on follows them live: the scenario,
+the batch, play and pause, R, what-ifs, the tour's stops and the matrix cursor, on the presenter's
+own run (no computation of their own). p goes free and p again rejoins where the presenter is. The
+presenter's status line counts who follows and who is free; in the guess round the presenter sees
+the room's answers before revealing the batch. The room's other clients log in as they would
+without presenters.
+
 Listening on a non-loopback address needs --authorized-keys or --password-file, or --open to say
 that anyone who can reach the port may use it.`,
 		Example: `  cara serve                                   # 127.0.0.1:23234, for a try on this machine
   cara serve --listen 0.0.0.0:23234 --password-file room.txt --scenarios ./scenarios
+  cara serve --listen 0.0.0.0:23234 --password-file room.txt --presenter-keys ~/.ssh/id_ed25519.pub
   curl -s 127.0.0.1:9234/metrics | grep ^cara_      # while it serves`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -139,6 +149,7 @@ that anyone who can reach the port may use it.`,
 	f.StringVar(&cfg.hostKey, "host-key", defaultHostKey(), "host key (ed25519, created with mode 0600 when missing)")
 	f.StringVar(&cfg.authorizedKeys, "authorized-keys", "", "only these public keys may connect (an authorized_keys file)")
 	f.StringVar(&cfg.passwordFile, "password-file", "", "a file whose first line is the room's password")
+	f.StringVar(&cfg.presenterKeys, "presenter-keys", "", "sessions logging in with these public keys (an authorized_keys file) present: the others follow them")
 	f.StringVar(&cfg.scenariosDir, "scenarios", "", "also offer the *.yaml scenarios of this folder (read again on SIGHUP)")
 	f.IntVar(&cfg.maxSessions, "max-sessions", 50, "sessions at once; more are told the room is full")
 	f.IntVar(&cfg.maxComputing, "max-computing", runtime.NumCPU(), "matrices computed at once; more wait in a queue")
@@ -182,8 +193,12 @@ type server struct {
 	runs     *tui.Runs
 	catalog  atomic.Pointer[tui.Catalog]
 	sessions atomic.Int64 // admitted and not yet closed
-	metrics  *metrics
-	http     atomic.Pointer[http.Server]
+	// room is the workshop's presenter and followers; presenters are the keys that present (nil
+	// without --presenter-keys).
+	room       *tui.Room
+	presenters atomic.Pointer[[]ssh.PublicKey]
+	metrics    *metrics
+	http       atomic.Pointer[http.Server]
 	// metricsURL is where serveMetrics listens (tests listen on port 0).
 	metricsURL string
 }
@@ -207,11 +222,21 @@ func newServer(cfg serveConfig) (*server, error) {
 		return nil, err
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.listen), wish.WithHostKeyPath(cfg.hostKey), wish.WithIdleTimeout(cfg.idleTimeout)}
+	s := &server{cfg: cfg, room: tui.NewRoom()}
 	if cfg.authorizedKeys != "" {
 		if _, err := os.Stat(cfg.authorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
 		}
-		opts = append(opts, wish.WithAuthorizedKeys(cfg.authorizedKeys))
+		if cfg.presenterKeys == "" {
+			opts = append(opts, wish.WithAuthorizedKeys(cfg.authorizedKeys))
+		}
+	}
+	if cfg.presenterKeys != "" {
+		auth, err := s.presenterAuth()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, auth...)
 	}
 	if cfg.passwordFile != "" {
 		b, err := os.ReadFile(cfg.passwordFile)
@@ -234,7 +259,7 @@ func newServer(cfg serveConfig) (*server, error) {
 		// total, and fewer busy goroutines for the sessions' own to queue behind.
 		cfg.workers = max(1, runtime.GOMAXPROCS(0)/cfg.maxComputing)
 	}
-	s := &server{cfg: cfg}
+	s.cfg = cfg
 	s.metrics = newMetrics(s)
 	s.runs = tui.NewRuns(tui.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
@@ -278,11 +303,24 @@ func (s *server) Close() {
 	}
 }
 
-// reload reads the offered scenarios again (SIGHUP); open sessions keep what they opened.
+// reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
+// what they opened.
 func (s *server) reload() {
 	c := tui.NewCatalog(s.cfg.scenariosDir, nil)
 	s.catalog.Store(c)
 	s.cfg.log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.scenariosDir)
+	if s.cfg.presenterKeys != "" {
+		keys, err := readKeys(s.cfg.presenterKeys)
+		if err == nil && len(keys) == 0 {
+			err = fmt.Errorf("%s: no public key in it", s.cfg.presenterKeys)
+		}
+		if err != nil {
+			s.cfg.log.Warn("presenter keys not read again: the old ones stay", "err", err)
+			return
+		}
+		s.presenters.Store(&keys)
+		s.cfg.log.Info("presenter keys read again", "keys", len(keys))
+	}
 }
 
 // apology is what a session sees when a bug ends it.
@@ -342,6 +380,11 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 		defer cancel()
 		st := tui.NewStyles(bm.MakeRenderer(sess))
 		cat := s.catalog.Load()
+		var member *tui.Member
+		if s.cfg.presenterKeys != "" {
+			member = s.room.Join(s.isPresenter(sess))
+			defer member.Leave()
+		}
 		picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
 			sc, err := cat.Load(e.Ref)
 			if err != nil {
@@ -357,8 +400,15 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 				}
 			}
 			return tui.NewPlayer(tui.Options{Scenario: sc, Seed: seed, Styles: st, Back: back, Width: w, Height: h,
-				Runs: s.runs, Context: ctx})
+				Runs: s.runs, Context: ctx, Member: member})
 		})
+		if member != nil {
+			// A follower opens the presenter's own loaded scenario and seed: the same run.
+			picker.Join(member, func(stage tui.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+				return tui.NewPlayer(tui.Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Back: back, Width: w, Height: h,
+					Runs: s.runs, Context: ctx, Member: member})
+			})
+		}
 		g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
 		if s.cfg.onMsg != nil {
 			g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
@@ -366,6 +416,9 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 		p := tea.NewProgram(g, tea.WithInput(untilEOF{sess, cancel}), tea.WithOutput(sess), tea.WithAltScreen(),
 			tea.WithContext(ctx))
 		g.quit = func() { go p.Quit() }
+		if member != nil {
+			go tui.Relay(ctx, member, p.Send)
+		}
 		_, winch, _ := sess.Pty()
 		go func() {
 			for {

@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/cara-sim/cara/internal/palette"
+)
+
+// callout is a box over the panes that leaves the keys to the player: a tour's stop, a guess's
+// reveal, a presenter's question as followers see it answered. It is placed where it covers
+// least of what it points at (the focused pane, the matrix cell under the cursor).
+type callout struct {
+	kind  calloutKind
+	title string   // in the top border ("tour 3/8")
+	head  []string // styled lines above the text (a guess's reveal)
+	text  string   // plain text, wrapped to the box
+	foot  string   // the keys that go on, dimmed, on the last line
+	pane  int      // the pane the callout is about (not to be covered); -1 for none
+	stop  int      // the tour's stop it shows (calloutTour)
+}
+
+// calloutKind says what put a callout up, so each thing clears only its own.
+type calloutKind int
+
+const (
+	calloutTour   calloutKind = iota // a tour's stop
+	calloutReveal                    // a guess's reveal
+	calloutWait                      // a follower's answer, waiting for the presenter's reveal
+)
+
+// closeCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
+// presenter is gone); a stop of the tour being played stays until the tour moves on.
+func (p *Player) closeCallout() bool {
+	c := p.callout
+	if c == nil || (c.kind == calloutTour && (p.tour != nil || p.room.following)) {
+		return false
+	}
+	p.callout = nil
+	return true
+}
+
+// calloutMaxW is the widest callout: about 60 columns of text read well.
+const calloutMaxW = 66
+
+// view draws the callout bw columns wide and at most maxH lines tall.
+func (c *callout) view(st *Styles, bw, maxH int) string {
+	iw := max(bw-4, 10)
+	var lines []string
+	wrap := st.r.NewStyle().Width(iw)
+	for _, h := range c.head {
+		lines = append(lines, strings.Split(wrap.Render(h), "\n")...)
+	}
+	if c.text != "" {
+		if len(c.head) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, strings.Split(wrap.Render(c.text), "\n")...)
+	}
+	room := max(maxH-3, 1) // the border and the foot
+	if len(lines) > room {
+		lines = append(lines[:room-1], st.Dim.Render("…"))
+	}
+	if c.foot != "" {
+		lines = append(lines, st.Dim.Render(truncate(c.foot, iw)))
+	}
+	for i, l := range lines {
+		lines[i] = padRight(truncate(l, iw), iw)
+	}
+	box := st.Overlay.Render(strings.Join(lines, "\n"))
+	if c.title == "" {
+		return box
+	}
+	// The title goes in the top border, as the panes' titles do.
+	rows := strings.Split(box, "\n")
+	b := lipgloss.ThickBorder()
+	t := " " + truncate(c.title, max(iw-2, 1)) + " "
+	edge := st.r.NewStyle().Foreground(st.color(palette.FocusEdge))
+	rows[0] = edge.Render(b.TopLeft+b.Top) + st.TitleFocus.Render(t) + edge.Render(strings.Repeat(b.Top, max(iw+2-1-width(t), 0))+b.TopRight)
+	return strings.Join(rows, "\n")
+}
+
+// placeCallout chooses where a box of bw x bh goes in a body of w x h, keeping clear of avoid
+// (rectangles in body coordinates): the first corner that covers none of them, else the one that
+// covers least, trying the lower right first (under the eye's path from the matrix to the right).
+func placeCallout(w, h, bw, bh int, avoid []rect) (int, int) {
+	xr, xl := max(w-bw, 0), 0
+	yb, yt := max(h-bh, 0), 0
+	if h-bh > 2 {
+		yt = 1
+	}
+	best, bx, by := -1, xr, yb
+	for _, c := range [][2]int{{xr, yb}, {xr, yt}, {xl, yb}, {xl, yt}} {
+		box := rect{x: c[0], y: c[1], w: bw, h: bh, shown: true}
+		covered := 0
+		for _, a := range avoid {
+			covered += overlap(box, a)
+		}
+		if best < 0 || covered < best {
+			best, bx, by = covered, c[0], c[1]
+		}
+		if covered == 0 {
+			break
+		}
+	}
+	return bx, by
+}
+
+// overlap is the area two rectangles share.
+func overlap(a, b rect) int {
+	w := min(a.x+a.w, b.x+b.w) - max(a.x, b.x)
+	h := min(a.y+a.h, b.y+b.h) - max(a.y, b.y)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// calloutAvoid is what the callout should not cover: the matrix cell under the cursor (with a
+// margin, so its row and column labels show too) and the pane the callout is about.
+func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
+	var out []rect
+	mp := p.panes[paneMatrix].(*matrixPane)
+	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cursorOn || f.zoomed) {
+		if x, y, ok := mp.cellAt(f, r, mp.cur[0], mp.cur[1]); ok {
+			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
+		}
+	}
+	if pane >= 0 && pane < numPanes && pane != paneMatrix {
+		if r := l.boxes[pane]; r.shown && !r.collapsed {
+			out = append(out, r)
+		}
+	}
+	if pane == paneMatrix {
+		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !p.maxed {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cellAt is where cell (tp, t) of the heat map is drawn when the matrix's box is r, in body
+// coordinates; false when the cell is not in view.
+func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
+	l := p.layout(f, r.w-4, r.h-2)
+	cx, cy := l.g.xOf(t), l.g.yOf(tp)
+	if cx < 0 || cy < 0 {
+		return 0, 0, false
+	}
+	return r.x + 2 + l.gw + cx, r.y + 1 + l.heatY + cy, true
+}
+
+// drawCallout draws c over the body (w x h): as wide as reads well, or as the column beside the
+// matrix when it is about the matrix, placed clear of what it is about.
+func (p *Player) drawCallout(c *callout, f *frame, l screenLayout, w, h int) (string, int, int) {
+	bw := min(calloutMaxW, w)
+	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !p.maxed && m.shown && w-m.w >= 40 {
+		bw = min(bw, w-m.w)
+	}
+	box := c.view(p.st, bw, h)
+	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), p.calloutAvoid(f, l, c.pane))
+	return box, x, y
+}
+
+// drawCalloutNow is drawCallout as the player lays out a body of w x h now (for an overlay).
+func (p *Player) drawCalloutNow(c *callout, w, h int) (string, int, int) {
+	f := p.frame()
+	return p.drawCallout(c, f, p.layout(f, w, h), w, h)
+}

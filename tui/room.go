@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"context"
+	"sync"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+)
+
+// Room is a workshop's broadcast hub: the presenter's Stage (what the presenter shows, as a value
+// with a version) and who is in the room, following or free, with their answers to the
+// presenter's question. It knows nothing of terminals: a player publishes its stage after each
+// message it handles, and each session's relay (Relay) hands the room's changes to its player as
+// messages. Safe for concurrent use; idle, it holds no goroutine.
+//
+// One presenter at a time: a presenter who joins while another is on takes over (the instructor's
+// reconnected laptop while the old connection has not yet timed out), and the one before becomes a
+// free member. Members who join while a presenter is on follow; the others are free until they
+// choose to follow.
+type Room struct {
+	mu        sync.Mutex
+	version   uint64 // counts every change a member may want to see
+	stageVer  uint64 // counts the presenter's stage changes
+	stage     Stage
+	presenter *Member
+	members   map[*Member]struct{}
+	answers   map[*Member]bool // answers to the stage's Quiz, RETRAIN true
+	changed   chan struct{}    // closed and replaced at every change
+}
+
+// Stage is what a presenter shows, as followers apply it. It is a value: a follower that missed
+// versions loses nothing by applying the newest.
+type Stage struct {
+	Scenario *scenarios.Scenario // nil while the presenter chooses a scenario
+	Seed     uint64
+	Pos      int
+	Playing  bool
+	Speed    int     // index into the player's speeds
+	Scale    float64 // R as a multiple of the scenario's
+	Whatif   string  // the what-if in force: its --set overrides, one a line ("" for none)
+	Selected algos.Name
+	Visible  int // index into the visible sets
+	Focus    int // the focused pane
+	Zoomed   bool
+	CursorOn bool
+	Cursor   [2]int // (t', t)
+	Stop     int    // the tour stop whose callout shows; -1 when none does
+	Quiz     int    // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
+}
+
+// RoomView is a member's snapshot of the room.
+type RoomView struct {
+	Version      uint64
+	Stage        Stage
+	StageVersion uint64
+	On           bool // a presenter is in the room
+	Presenter    bool // this member presents
+	Following    bool // this member follows
+	Followers    int  // members following (the presenter not counted)
+	Free         int  // members not following
+	Retrain      int  // answers to the stage's Quiz
+	Keep         int
+}
+
+// Member is one session in a room.
+type Member struct {
+	room      *Room
+	presenter bool
+	following bool
+	left      bool
+}
+
+// NewRoom returns an empty room.
+func NewRoom() *Room {
+	return &Room{members: map[*Member]struct{}{}, answers: map[*Member]bool{}, changed: make(chan struct{}), version: 1,
+		stage: Stage{Stop: -1, Quiz: -1}}
+}
+
+// Join adds a member: the presenter when presenter is true (taking over from one already on),
+// otherwise a member who follows if a presenter is on. The member must Leave.
+func (r *Room) Join(presenter bool) *Member {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := &Member{room: r, presenter: presenter, following: !presenter && r.presenter != nil}
+	r.members[m] = struct{}{}
+	if presenter {
+		if old := r.presenter; old != nil {
+			old.presenter = false
+		}
+		r.presenter = m
+		r.stage = Stage{Stop: -1, Quiz: -1}
+		r.stageVer++
+	}
+	r.changedLocked()
+	return m
+}
+
+// Leave removes the member. A presenter leaving frees every follower: they keep what they show.
+// Only the first call counts.
+func (m *Member) Leave() {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.left {
+		return
+	}
+	m.left = true
+	delete(r.members, m)
+	delete(r.answers, m)
+	if r.presenter == m {
+		r.presenter = nil
+		for o := range r.members {
+			o.following = false
+		}
+		clear(r.answers)
+	}
+	r.changedLocked()
+}
+
+// Publish sets the room's stage; it is ignored unless m presents, and changes nothing (no version)
+// when the stage is the same.
+func (m *Member) Publish(st Stage) {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.presenter != m || st == r.stage {
+		return
+	}
+	if st.Quiz != r.stage.Quiz {
+		clear(r.answers) // a new question, or none
+	}
+	r.stage = st
+	r.stageVer++
+	r.changedLocked()
+}
+
+// Follow makes the member follow the presenter (on) or go free.
+func (m *Member) Follow(on bool) {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.presenter || m.left || m.following == on {
+		return
+	}
+	m.following = on
+	if !on {
+		delete(r.answers, m)
+	}
+	r.changedLocked()
+}
+
+// Answer records the member's answer to the presenter's question about batch t; an answer to
+// another batch than the one asked (a question closed meanwhile) is dropped.
+func (m *Member) Answer(t int, retrain bool) {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.presenter || m.left || r.presenter == nil || r.stage.Quiz != t {
+		return
+	}
+	if old, ok := r.answers[m]; ok && old == retrain {
+		return
+	}
+	r.answers[m] = retrain
+	r.changedLocked()
+}
+
+// View returns the member's snapshot of the room now.
+func (m *Member) View() RoomView {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.viewLocked(m)
+}
+
+// Wait returns the member's view once the room's version is past after (at once when it already
+// is); false when ctx ends first.
+func (m *Member) Wait(ctx context.Context, after uint64) (RoomView, bool) {
+	r := m.room
+	for {
+		r.mu.Lock()
+		if r.version > after {
+			v := r.viewLocked(m)
+			r.mu.Unlock()
+			return v, true
+		}
+		ch := r.changed
+		r.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return RoomView{}, false
+		}
+	}
+}
+
+func (r *Room) viewLocked(m *Member) RoomView {
+	v := RoomView{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil,
+		Presenter: r.presenter == m, Following: m.following}
+	for o := range r.members {
+		switch {
+		case o == r.presenter:
+		case o.following:
+			v.Followers++
+		default:
+			v.Free++
+		}
+	}
+	for _, retrain := range r.answers {
+		if retrain {
+			v.Retrain++
+		} else {
+			v.Keep++
+		}
+	}
+	return v
+}
+
+func (r *Room) changedLocked() {
+	r.version++
+	close(r.changed)
+	r.changed = make(chan struct{})
+}

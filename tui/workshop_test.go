@@ -1,0 +1,508 @@
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+)
+
+// covcon-d's tour played as a user plays it (cara play covcon-d --tour, then space twice): the
+// third stop's callout shows its text under "tour 3/8", and the cursor is still on the cell the
+// second stop pointed at, C[0, 11], whose value the readout gives as the stop's text says.
+func TestTourCovconToThirdStop(t *testing.T) {
+	s, err := scenarios.Load("covcon-d", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Tour: true, Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(120, 36))
+	wait := func(text string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+			teatest.WithDuration(3*time.Minute), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	space := tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
+	wait("tour 1/8 · batch 0")
+	tm.Send(space)
+	wait("tour 2/8 · batch 11")
+	tm.Send(space)
+	wait("tour 3/8 · batch 24")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	fp := tm.FinalModel(t).(*Player)
+	if fp.pos != 24 || fp.tour == nil || fp.tour.i != 2 || !fp.tour.arrived {
+		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.pos, fp.tour)
+	}
+	if want := s.Tour[2].Say; fp.callout == nil || fp.callout.text != want || fp.callout.title != "tour 3/8 · batch 24" {
+		t.Errorf("callout %+v, want the third stop's text %q", fp.callout, want)
+	}
+	mp := fp.panes[paneMatrix].(*matrixPane)
+	if !mp.cursorOn || mp.cur != [2]int{0, 11} || fp.focus != paneMatrix {
+		t.Errorf("cursor on %v at %v, focus %d; want the second stop's cell [0, 11] in the focused matrix", mp.cursorOn, mp.cur, fp.focus)
+	}
+	view := stripANSI(fp.View())
+	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=0 t=11  C 69.11"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// smallTour is small.yaml with a tour of every kind of stop.
+func smallTour(t testing.TB) *scenarios.Scenario {
+	s := loadSmall(t)
+	s.Tour = []scenarios.Stop{
+		{At: 2, Say: "the cell", Focus: scenarios.Focus{Pane: scenarios.PaneMatrix, Cell: &scenarios.Cell{Model: 1, Batch: 2}}, Pause: true},
+		{At: 6, Say: "keep or retrain?", Quiz: true, Pause: true},
+		{At: 8, Say: "passing by", Focus: scenarios.Focus{Pane: scenarios.PaneCumulative}},
+		{At: 10, Say: "a dearer retrain", Whatif: []scenarios.Override{{Path: "retrain_cost", Value: "1"}}, Pause: true},
+		{At: 11, Say: "other queries", Whatif: []scenarios.Override{{Path: "queries.size", Value: "5"}}, Pause: true},
+	}
+	return s
+}
+
+// A tour of every kind of stop, driven as the program drives it: the ticks run the player to each
+// stop and stop there; a quiz asks before its batch; a stop that does not pause plays on; a
+// what-if holds for its stop only; the last space ends the tour.
+func TestTourStops(t *testing.T) {
+	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
+	pumpCmd(t, p, p.toggleTour())
+	if p.pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.focus != paneMatrix {
+		t.Fatalf("first stop: batch %d callout %+v focus %d", p.pos, p.callout, p.focus)
+	}
+	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cursorOn || mp.cur != [2]int{1, 2} {
+		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cursorOn, mp.cur)
+	}
+	pumpCmd(t, p, p.tourSpace())
+	q, ok := p.overlay.(*guessOverlay)
+	if !ok || q.t != 6 || p.pos != 5 {
+		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.pos)
+	}
+	if v := stripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
+		t.Errorf("the question lacks the stop's words:\n%s", v)
+	}
+	press(p, "r")
+	if p.pos != 6 || p.callout == nil || !strings.HasPrefix(p.callout.title, "tour 2/5") || len(p.callout.head) < 3 {
+		t.Fatalf("after answering: batch %d callout %+v", p.pos, p.callout)
+	}
+	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
+	// where the what-if makes R 1 (twice the scenario's 0.5).
+	pumpCmd(t, p, p.tourSpace())
+	if p.pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.pos, p.tour.i, p.R(), p.callout)
+	}
+	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
+	// queries a batch, R the scenario's again.
+	pumpCmd(t, p, p.tourSpace())
+	if p.pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.pos, p.R(), p.s.WhatIf)
+	}
+	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
+		t.Error("the queries' what-if left the matrix as it was")
+	}
+	if p.callout.foot != "space end the tour · t leave" {
+		t.Errorf("last stop's foot %q", p.callout.foot)
+	}
+	pumpCmd(t, p, p.tourSpace())
+	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
+		t.Errorf("after the last stop: tour %v callout %v notice %q", p.tour, p.callout, p.notice)
+	}
+	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
+	pumpCmd(t, p, p.toggleTour())
+	if p.pos != 2 || p.tour.i != 0 {
+		t.Errorf("t again: batch %d stop %d", p.pos, p.tour.i)
+	}
+	pumpCmd(t, p, p.tourSpace())
+	if _, asked := p.overlay.(*guessOverlay); asked || p.pos != 6 {
+		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.pos)
+	}
+	press(p, "t")
+	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+		t.Errorf("t did not leave the tour: %q", p.notice)
+	}
+	press(p, "home")
+	pumpCmd(t, p, p.toggleTour())
+	if p.tour == nil || p.tour.i != 1 || p.pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.pos)
+	}
+	// A scenario without a tour says so.
+	q2 := pumped(t, asciiStyles(), 100, 32)
+	press(q2, "t")
+	if q2.tour != nil || !strings.Contains(q2.notice, "has no tour") {
+		t.Errorf("no tour: %q", q2.notice)
+	}
+}
+
+// The guess round: scripted answers, some the Oracle's decision and some not, give the score
+// they should, and the results pane's "You" row costs what replaying those answers through algos
+// as a fixed strategy costs, with its SCPE against the Oracle.
+func TestGuessRound(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 40)
+	s := p.opt.Scenario
+	off, T := s.Offline, s.Batches
+	c := algos.Costs{M: p.s.Matrix, R: s.RetrainCost}
+	oracle := algos.OracleRetrains(c, off, T-1)
+	goTo(p, off)
+	press(p, "g")
+	// Answer each batch off+1..T-1: the Oracle's decision, except at two batches, where the
+	// opposite.
+	wrong := []int{off + 2, T - 2}
+	var retrains []int
+	for b := off + 1; b < T; b++ {
+		press(p, "l")
+		if q, ok := p.overlay.(*guessOverlay); !ok || q.t != b || p.pos != b-1 {
+			t.Fatalf("step into %d: overlay %T at %d, want the question first", b, p.overlay, p.pos)
+		}
+		answer := slices.Contains(oracle, b) != slices.Contains(wrong, b)
+		if answer {
+			press(p, "r")
+			retrains = append(retrains, b)
+		} else {
+			press(p, "k")
+		}
+		if p.pos != b || p.callout == nil || p.callout.kind != calloutReveal {
+			t.Fatalf("after answering %d: batch %d callout %+v", b, p.pos, p.callout)
+		}
+	}
+	agreed, of := p.guess.score()
+	if want := T - 1 - off; of != want || agreed != want-len(wrong) {
+		t.Errorf("score %d of %d, want %d of %d", agreed, of, want-len(wrong), want)
+	}
+	head := strings.Join(p.callout.head, "\n")
+	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
+		t.Errorf("the reveal lacks %q:\n%s", want, head)
+	}
+	// The reveal's costs are the matrix's: keeping the model in use, or R.
+	last := T - 1
+	tp := off
+	for _, b := range retrains {
+		if b < last {
+			tp = b
+		}
+	}
+	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, num(c.At(tp, last)), num(c.R(last))); !strings.Contains(head, want) {
+		t.Errorf("the reveal lacks %q:\n%s", want, head)
+	}
+	you := algos.Replay(c, off, last, algos.Fixed(retrains))
+	b := algos.Oracle(c, off, last).Cost()
+	r := p.youResult()
+	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
+		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
+	}
+	if b > 0 && r.SCPE != 100*(you.Cost()-b)/b {
+		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
+	}
+	// The row shows, with its cost as the table writes costs.
+	view := stripANSI(p.panes[paneResults].View(p.frame(), 100, 20))
+	row := ""
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, " You ") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, cost(you.Cost())) {
+		t.Errorf("the You row %q lacks its cost %s:\n%s", row, cost(you.Cost()), view)
+	}
+	// g ends the round: steps no longer ask.
+	press(p, "g", "home", "end")
+	if p.overlay != nil || !strings.Contains(p.notice, "") {
+		t.Error("a question after the round ended")
+	}
+}
+
+// The room counts who follows and who is free, keeps answers to the question asked only, frees
+// the followers when the presenter leaves, and lets a second presenter take over.
+func TestRoom(t *testing.T) {
+	r := NewRoom()
+	early := r.Join(false)
+	if v := early.View(); v.On || v.Following || v.Free != 1 {
+		t.Fatalf("no presenter yet: %+v", v)
+	}
+	pr := r.Join(true)
+	a, b := r.Join(false), r.Join(false)
+	if v := pr.View(); !v.Presenter || v.Followers != 2 || v.Free != 1 {
+		t.Fatalf("presenter's view: %+v, want 2 following (joined after) and 1 free (joined before)", v)
+	}
+	s := loadSmall(t)
+	v0 := a.View().Version
+	pr.Publish(Stage{Scenario: s, Seed: 3, Pos: 5, Stop: -1, Quiz: -1})
+	v, ok := a.Wait(t.Context(), v0)
+	if !ok || v.Stage.Pos != 5 || v.Stage.Scenario != s {
+		t.Fatalf("follower's view after a publish: %+v", v)
+	}
+	pr.Publish(v.Stage) // the same stage: no change
+	if a.View().Version != v.Version {
+		t.Error("publishing the same stage made a version")
+	}
+	a.Publish(Stage{Pos: 9}) // not the presenter: ignored
+	if a.View().Stage.Pos != 5 {
+		t.Error("a follower's publish changed the stage")
+	}
+	a.Answer(6, true) // no question yet
+	st := v.Stage
+	st.Quiz = 6
+	pr.Publish(st)
+	a.Answer(6, true)
+	b.Answer(6, false)
+	b.Answer(7, true) // another batch than asked: dropped
+	if v := pr.View(); v.Retrain != 1 || v.Keep != 1 {
+		t.Errorf("answers %d/%d, want 1 RETRAIN / 1 KEEP", v.Retrain, v.Keep)
+	}
+	b.Follow(false)
+	if v := pr.View(); v.Keep != 0 || v.Followers != 1 || v.Free != 2 {
+		t.Errorf("after one went free: %+v", v)
+	}
+	st.Quiz = -1
+	pr.Publish(st)
+	if v := pr.View(); v.Retrain != 0 {
+		t.Error("answers outlived their question")
+	}
+	// A second presenter takes over; the first is free.
+	pr2 := r.Join(true)
+	if v := pr.View(); v.Presenter || v.Following {
+		t.Errorf("the first presenter after a takeover: %+v", v)
+	}
+	if v := a.View(); v.Stage.Scenario != nil {
+		t.Error("the new presenter inherited the old stage")
+	}
+	pr2.Leave()
+	if v := a.View(); v.On || v.Following {
+		t.Errorf("after the presenter left: %+v, want free with no presenter", v)
+	}
+	pr2.Leave() // twice: nothing
+	for _, m := range []*Member{early, pr, a, b} {
+		m.Leave()
+	}
+	if v := pr2.View(); v.Followers+v.Free != 0 {
+		t.Errorf("an empty room counts %d", v.Followers+v.Free)
+	}
+}
+
+// roomPlayers are a presenter's and a follower's players on one registry and room, the presenter's
+// engine finished, every message delivered on this goroutine.
+func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, room *Room) {
+	t.Helper()
+	runs := NewRuns(RunsConfig{MaxComputing: 1, Cache: 2})
+	t.Cleanup(runs.Close)
+	room = NewRoom()
+	mp, mf := room.Join(true), room.Join(false)
+	mk := func(m *Member) *Player {
+		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pump(t, p)
+		return p
+	}
+	return mk(mp), mk(mf), room
+}
+
+// deliver hands a player its member's view of the room, as the relay does, and runs what follows.
+func deliver(t *testing.T, p *Player) *Player {
+	t.Helper()
+	m, cmd := p.Update(roomMsg{p.room.m.View()})
+	np := m.(*Player)
+	pumpCmd(t, np, cmd)
+	return np
+}
+
+// A follower shows the presenter's batch, R, cursor, tour stop and question; its keys leave what
+// the presenter drives alone; p goes free and p again rejoins where the presenter is; the room's
+// answers reach the presenter; the presenter leaving frees the follower with a notice.
+func TestFollowPresenter(t *testing.T) {
+	s := smallTour(t)
+	pres, fol, _ := roomPlayers(t, s)
+	fol = deliver(t, fol)
+	pres = deliver(t, pres)
+	if !fol.room.following || !pres.room.presenting() {
+		t.Fatalf("following %v presenting %v", fol.room.following, pres.room.presenting())
+	}
+	goTo(pres, 5)
+	press(pres, "]")
+	fol = deliver(t, fol)
+	if fol.pos != 5 || fol.R() != pres.R() || fol.s.Matrix == pres.s.Matrix {
+		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.pos, fol.R(), pres.pos, pres.R())
+	}
+	if !strings.Contains(stripANSI(fol.status()), "· following ·") {
+		t.Errorf("follower's status: %q", stripANSI(fol.status()))
+	}
+	if st := stripANSI(deliver(t, pres).status()); !strings.Contains(st, "1 follow · 0 free") {
+		t.Errorf("presenter's status: %q", st)
+	}
+	if h := helpLine(fol.st, fol.contextKeys(fol.frame()), 200); strings.Contains(h, "step") || !strings.Contains(h, "p go free") {
+		t.Errorf("a follower's help line: %q", h)
+	}
+	press(fol, "l", "]")
+	if fol.pos != 5 || fol.R() != pres.R() || !strings.Contains(fol.notice, "p to go free") {
+		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.pos, fol.R(), fol.notice)
+	}
+	// Free, back two batches, then rejoin: at the presenter's batch again.
+	press(fol, "p", "h", "h")
+	if fol.pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status()), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.pos, fol.room.following, stripANSI(fol.status()))
+	}
+	if v := pres.room.m.View(); v.Free != 1 || v.Followers != 0 {
+		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
+	}
+	goTo(pres, 7)
+	fol = deliver(t, fol)
+	if fol.pos != 3 {
+		t.Errorf("a free follower moved with the presenter to %d", fol.pos)
+	}
+	m, cmd := fol.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	fol = m.(*Player)
+	m, _ = fol.Update(cmd())
+	fol = m.(*Player)
+	if !fol.room.following || fol.pos != 7 || fol.R() != pres.R() {
+		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.pos, fol.R(), pres.pos, pres.R())
+	}
+	// The presenter's tour: its stop's callout and cell.
+	press(pres, "home")
+	pumpCmd(t, pres, pres.toggleTour())
+	fol = deliver(t, fol)
+	mp := fol.panes[paneMatrix].(*matrixPane)
+	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cursorOn || mp.cur != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cursorOn, mp.cur)
+	}
+	if fol.callout.foot != "the presenter goes on · p to go free" {
+		t.Errorf("follower's callout foot %q", fol.callout.foot)
+	}
+	// The quiz: the follower is asked, answers KEEP, the presenter sees it counted, then reveals.
+	pumpCmd(t, pres, pres.tourSpace())
+	fol = deliver(t, fol)
+	if q, ok := fol.overlay.(*guessOverlay); !ok || q.t != 6 {
+		t.Fatalf("the follower is not asked: overlay %T", fol.overlay)
+	}
+	press(fol, "k")
+	pres = deliver(t, pres)
+	if v := stripANSI(pres.View()); !strings.Contains(v, "The room: 0 RETRAIN / 1 KEEP") {
+		t.Errorf("the presenter does not see the room's answer:\n%s", v)
+	}
+	press(pres, "r")
+	fol = deliver(t, fol)
+	head := strings.Join(pres.callout.head, "\n")
+	if !strings.Contains(head, "The room said 0 RETRAIN / 1 KEEP") {
+		t.Errorf("the presenter's reveal lacks the room's answers:\n%s", head)
+	}
+	if fol.pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
+		t.Errorf("the follower's reveal at %d: %+v", fol.pos, fol.callout)
+	}
+	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
+	pumpCmd(t, pres, pres.ApplyWhatIf([]string{"queries.size=5"}))
+	fol = deliver(t, fol)
+	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
+		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
+	}
+	if !strings.Contains(stripANSI(fol.status()), "what-if: queries.size=5") {
+		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status()))
+	}
+	// The presenter leaves: the follower keeps batch 6 and is free, told so.
+	pres.room.m.Leave()
+	fol = deliver(t, fol)
+	if fol.room.following || fol.pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.pos, fol.notice)
+	}
+	if fol.callout == nil || fol.callout.foot != "esc closes this" {
+		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.callout)
+	}
+	press(fol, "esc")
+	if fol.callout != nil {
+		t.Error("esc did not close the callout the presenter left")
+	}
+	if !strings.Contains(helpLine(fol.st, fol.contextKeys(fol.frame()), 200), "step") {
+		t.Error("a free follower's help lacks the step keys")
+	}
+}
+
+// Following into another scenario opens it in a new player on the presenter's run.
+func TestFollowIntoScenario(t *testing.T) {
+	s := loadSmall(t)
+	pres, fol, _ := roomPlayers(t, s)
+	other := loadSmall(t) // another loaded scenario: another run
+	pres.s.Stop()
+	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.room.m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, np)
+	goTo(np, 4)
+	fol = deliver(t, fol)
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.pos != 4 || !fol.room.following {
+		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.pos, other)
+	}
+	if st := pres.opt.Runs.Stats(); st.Started != 2 {
+		t.Errorf("%d runs started, want 2: the follower shares the presenter's", st.Started)
+	}
+	// r: the presenter's next seed, and the follower's.
+	pumpCmd(t, np, np.restart())
+	fol = deliver(t, fol)
+	if fol.s.Seed != 10 || fol.opt.Scenario != other {
+		t.Errorf("after the presenter's r: follower on seed %d", fol.s.Seed)
+	}
+	if st := pres.opt.Runs.Stats(); st.Started != 3 || st.Watchers != 2 {
+		t.Errorf("%d runs started, %d watchers: want 3 and the two players on the last", st.Started, st.Watchers)
+	}
+}
+
+// The picker in a room: a student still choosing follows a presenter who comes on, and opens the
+// presenter's scenario when the presenter does; one who opens a scenario of their own is free.
+func TestPickerFollows(t *testing.T) {
+	s := loadSmall(t)
+	runs := NewRuns(RunsConfig{MaxComputing: 1, Cache: 2})
+	defer runs.Close()
+	room := NewRoom()
+	m := room.Join(false)
+	st := asciiStyles()
+	open := func(stage Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+		return NewPlayer(Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
+	}
+	pk := NewPicker(Entries("testdata", nil), st, func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+		return NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
+	})
+	pk.Join(m, open)
+	pk.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if v := m.View(); v.Following {
+		t.Fatal("following with no presenter")
+	}
+	pres := room.Join(true)
+	pk.Update(roomMsg{m.View()})
+	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
+		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
+	}
+	pres.Publish(Stage{Scenario: s, Seed: 5, Pos: 2, Stop: -1, Quiz: -1})
+	model, cmd := pk.Update(roomMsg{m.View()})
+	pl, ok := model.(*Player)
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {
+		t.Fatalf("the presenter's scenario did not open: %T", model)
+	}
+	pumpCmd(t, pl, cmd)
+	if pl.pos != 2 {
+		t.Errorf("opened at batch %d, the presenter's is 2", pl.pos)
+	}
+	// q: back in the picker, free; a scenario of one's own stays free.
+	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if back != tea.Model(pk) || m.View().Following {
+		t.Fatalf("q from a followed scenario: %T, following %v", back, m.View().Following)
+	}
+	pk.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	if !m.View().Following {
+		t.Error("p in the picker did not follow")
+	}
+	model, _ = pk.openSelected()
+	if _, ok := model.(*Player); !ok || m.View().Following {
+		t.Errorf("opening a scenario of one's own: %T, following %v", model, m.View().Following)
+	}
+	model.(*Player).s.Stop()
+}
