@@ -124,15 +124,30 @@ func (p *resultsPane) draw(f *frame, w int) string {
 		names = append(names, r.Algorithm)
 	}
 	// Narrow panes shorten the headers, then drop the columns a student needs least.
-	cols := []int{0, 1, 2, 3, 4, 5}
-	if tableWidth(headers, rows, cols) > w {
+	if tableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}) > w {
 		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
 	}
-	for _, drop := range []int{1, 5} {
+	lines = append(lines, algoTable(st, headers, rows, names, f.selected, 2, []int{1, 5}, w))
+	return strings.Join(lines, "\n")
+}
+
+// youName names the player's own strategy (the guess round's answers) among the results.
+const youName algos.Name = "you"
+
+// tableWidth is the width of the table of the given columns: each column's widest cell and a space.
+// algoTable draws one row of cells per algorithm (names[i] is row i's) as a borderless table in
+// each algorithm's colour, the selected one bold. Columns from numbersFrom on are numbers, aligned
+// right; while the table is wider than w the columns in drop go, in that order.
+func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name, selected algos.Name, numbersFrom int, drop []int, w int) string {
+	cols := make([]int, len(headers))
+	for i := range cols {
+		cols[i] = i
+	}
+	for _, d := range drop {
 		if tableWidth(headers, rows, cols) <= w {
 			break
 		}
-		cols = slices.DeleteFunc(cols, func(c int) bool { return c == drop })
+		cols = slices.DeleteFunc(cols, func(c int) bool { return c == d })
 	}
 	pick := func(r []string) []string {
 		out := make([]string, len(cols))
@@ -149,26 +164,21 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	}
 	tb.StyleFunc(func(row, col int) lipgloss.Style {
 		s := st.r.NewStyle().PaddingRight(1)
-		if cols[col] >= 2 {
+		if cols[col] >= numbersFrom {
 			s = s.Align(lipgloss.Right)
 		}
 		if row == table.HeaderRow {
 			return s.Bold(true)
 		}
 		s = s.Inherit(st.AlgoStyle(names[row]))
-		if names[row] == f.selected {
+		if names[row] == selected {
 			s = s.Bold(true)
 		}
 		return s
 	})
-	lines = append(lines, tb.String())
-	return strings.Join(lines, "\n")
+	return tb.String()
 }
 
-// youName names the player's own strategy (the guess round's answers) among the results.
-const youName algos.Name = "you"
-
-// tableWidth is the width of the table of the given columns: each column's widest cell and a space.
 func tableWidth(headers []string, rows [][]string, cols []int) int {
 	w := 0
 	for _, c := range cols {

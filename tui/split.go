@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 
 	"github.com/cara-sim/cara/algos"
 )
@@ -102,39 +101,6 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 		cells = append(cells, []string{name, cost(a.Strategy.Cost()), whatif, change, retrains, acc})
 		names = append(names, a.Algorithm)
 	}
-	cols := []int{0, 1, 2, 3, 4, 5}
-	for _, drop := range []int{5, 3} { // narrow: the accuracies go first, then the change
-		if tableWidth(headers, cells, cols) <= w {
-			break
-		}
-		cols = slices.DeleteFunc(cols, func(c int) bool { return c == drop })
-	}
-	pick := func(r []string) []string {
-		out := make([]string, len(cols))
-		for i, c := range cols {
-			out[i] = r[c]
-		}
-		return out
-	}
-	tb := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).
-		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderColumn(false).
-		Headers(pick(headers)...).Wrap(false)
-	for _, r := range cells {
-		tb.Row(pick(r)...)
-	}
-	tb.StyleFunc(func(row, col int) lipgloss.Style {
-		s := st.r.NewStyle().PaddingRight(1)
-		if cols[col] >= 1 {
-			s = s.Align(lipgloss.Right)
-		}
-		if row == table.HeaderRow {
-			return s.Bold(true)
-		}
-		s = s.Inherit(st.AlgoStyle(names[row]))
-		if names[row] == own.selected {
-			s = s.Bold(true)
-		}
-		return s
-	})
-	return strings.TrimRight(tb.String(), "\n")
+	// Narrow: the accuracies go first, then the change.
+	return strings.TrimRight(algoTable(st, headers, cells, names, own.selected, 1, []int{5, 3}, w), "\n")
 }
