@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,18 +19,6 @@ import (
 
 	"github.com/creack/pty"
 )
-
-// caraIO runs the CLI in-process and returns stdout, stderr and the error.
-func caraIO(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	return out.String(), errOut.String(), err
-}
 
 func TestBuildVersion(t *testing.T) {
 	platform := " " + runtime.GOOS + "/" + runtime.GOARCH

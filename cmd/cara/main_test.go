@@ -17,8 +17,8 @@ import (
 	"github.com/cara-sim/cara/experiment"
 )
 
-// cara runs the CLI in-process and returns stdout and the error.
-func cara(t *testing.T, args ...string) (string, error) {
+// caraIO runs the CLI in-process and returns stdout, stderr and the error.
+func caraIO(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	root := newRootCmd()
 	var out, errOut bytes.Buffer
@@ -26,7 +26,14 @@ func cara(t *testing.T, args ...string) (string, error) {
 	root.SetErr(&errOut)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
-	return out.String(), err
+	return out.String(), errOut.String(), err
+}
+
+// cara runs the CLI in-process and returns stdout and the error.
+func cara(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out, _, err := caraIO(t, args...)
+	return out, err
 }
 
 const small = "testdata/small.yaml"
