@@ -1,12 +1,13 @@
 package figures
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -45,28 +46,26 @@ type Path struct {
 	Strategy  algos.Strategy
 }
 
-// MatrixFigure draws the cost matrix C (QDMdiff above the diagonal, R_t on it) as a heat map with a
-// diverging palette centred on zero and its colour bar, the offline and online blocks separated,
+// MatrixFigure draws the cost matrix C (QDMdiff above the diagonal, R_t on it) as a heat map on
+// the player's scale (sequential unless some cell is negative) with its colour bar, the offline and online blocks separated,
 // and each path drawn on it as the paper's figure 4a does: keeps as a line along the model's row,
 // retrains as markers on the diagonal. It writes dir/name.format and returns the path.
 func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name string, f Format) (string, error) {
 	g := costGrid{m, r}
-	bound := 0.0
+	lo, hi := 0.0, 0.0
 	for t := 0; t < m.Batches(); t++ {
 		for tp := 0; tp <= t; tp++ {
 			if v := g.Z(t, tp); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				bound = max(bound, math.Abs(v))
+				lo, hi = min(lo, v), max(hi, v)
 			}
 		}
 	}
-	if bound == 0 {
-		bound = 1
+	if hi == 0 {
+		hi = 1
 	}
-	cm := moreland.SmoothBlueRed()
-	cm.SetMin(-bound)
-	cm.SetMax(bound)
+	cm := newHeatScale(lo, hi)
 	hm := plotter.NewHeatMap(g, cm.Palette(255))
-	hm.Min, hm.Max = -bound, bound
+	hm.Min, hm.Max = cm.Min(), cm.Max()
 	hm.NaN = color.White
 	// Vector cells: a raster image does not follow the inverted axis that puts t' = 0 on top.
 	hm.Rasterized = false
@@ -85,6 +84,11 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 		l.Color = color.Gray{Y: 40}
 		p.Add(l)
 	}
+	// The Oracle first, under the others (see drawPath).
+	paths = slices.Clone(paths)
+	slices.SortStableFunc(paths, func(a, b Path) int {
+		return cmp.Compare(b2i(a.Algorithm != algos.NameOracle), b2i(b.Algorithm != algos.NameOracle))
+	})
 	for _, path := range paths {
 		if err := drawPath(p, path); err != nil {
 			return "", err
@@ -104,6 +108,13 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	return saveWithBar(p, bar, 22*vg.Centimeter, 17*vg.Centimeter, dir, name, f)
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // saveWithBar draws a plot with a narrow colour bar on its right.
 func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
 	return save(w, h, dir, name, f, func(dc draw.Canvas) {
@@ -118,6 +129,13 @@ func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) 
 func drawPath(p *plot.Plot, path Path) error {
 	s := path.Strategy
 	c := algoColor(path.Algorithm)
+	// The Oracle goes under the others, wide and ringed, so a path that coincides with it shows as
+	// a thin line inside a wide one and a dot inside a ring: both stay visible.
+	width, mark, glyph := vg.Points(1.5), "dot", draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+	if path.Algorithm == algos.NameOracle {
+		width, mark = vg.Points(4.5), "ring"
+		glyph = draw.GlyphStyle{Color: c, Radius: vg.Points(5.5), Shape: draw.RingGlyph{}}
+	}
 	var marks plotter.XYs
 	first := true
 	for i := 0; i < len(s.Model); {
@@ -131,10 +149,10 @@ func drawPath(p *plot.Plot, path Path) error {
 			if err != nil {
 				return err
 			}
-			l.Color, l.Width = c, vg.Points(1.5)
+			l.Color, l.Width = c, width
 			p.Add(l)
 			if first {
-				p.Legend.Add(path.Algorithm.Display()+" (keep: line, retrain: marker)", l)
+				p.Legend.Add(path.Algorithm.Display()+" (keep: line, retrain: "+mark+")", l)
 				first = false
 			}
 		}
@@ -144,7 +162,7 @@ func drawPath(p *plot.Plot, path Path) error {
 	if err != nil {
 		return err
 	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+	sc.GlyphStyle = glyph
 	p.Add(sc)
 	return nil
 }
