@@ -1,9 +1,9 @@
 // Package experiment owns what is run over computed matrices and written down: a run of every
 // algorithm over one or several seeds (means and spreads over seeds), sweeps over the retraining
 // cost (the cost grid, shards, resuming, merging), the reproduction of the paper's tables with a
-// verdict per claim, what-ifs over a finished run (other queries, gamma or R, recomputed from its
-// kept errors and models: whatif.go), and the output contracts (run, matrix and reproduction JSON,
-// sweep lines, CSV and tables), each a type with one writer and one reader.
+// verdict per claim, and the output contracts (run, matrix and reproduction JSON, sweep lines, CSV
+// and tables), each a type with one writer and one reader. It is headless: the live what-ifs a
+// player asks of a finished run are package live's.
 //
 // It runs no engine itself: callers pass a MatrixFunc (the command line's shows progress, a
 // test's is plain) or a finished run, and long work reports to a Progress.

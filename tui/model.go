@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -52,7 +52,7 @@ type Options struct {
 	Width, Height int
 	// Runs, when set, is the registry the player's runs go through (the SSH server's, shared by
 	// every session); by default the player gets one of its own.
-	Runs *Runs
+	Runs *live.Runs
 	// Context is the player's lifetime (an SSH session's): when it ends, the player's run is left.
 	Context context.Context
 	// Tour starts the scenario's tour when the player opens (cara play --tour).
@@ -668,7 +668,7 @@ func (p *Player) status() string {
 func (p *Player) frame() *frame { return p.frameOf(p.s.WhatIf, p.rp) }
 
 // frameOf is the frame of the what-if w (the run itself for nil) with its replay rp.
-func (p *Player) frameOf(w *experiment.WhatIf, rp replay) *frame {
+func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame {
 	m, scen := p.s.view(w)
 	var stream sim.Stream = p.s.Stream
 	if w != nil && w.Batches != nil {

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -28,19 +28,19 @@ type Session struct {
 	Done     bool
 	Err      error
 	Progress sim.Event
-	Queue    Queue // the run's place in the registry's queue until it starts
+	Queue    live.Queue // the run's place in the registry's queue until it starts
 
-	runs   *Runs
+	runs   *live.Runs
 	parent context.Context // the player's lifetime (an SSH session's, or the program's)
 	ctx    context.Context // this session's: cancelled by Stop, or with parent
 	cancel context.CancelFunc
-	w      *watch
+	w      *live.Watch
 
-	tuned map[*experiment.WhatIf]tuning // offline tuning of the run (nil key) and of the what-if shown
+	tuned map[*live.WhatIf]tuning // offline tuning of the run (nil key) and of the what-if shown
 
 	// WhatIf is the what-if shown (nil: the scenario itself): the matrix and scenario that
 	// evaluate, Shown and Batch use instead of the run's own.
-	WhatIf      *experiment.WhatIf
+	WhatIf      *live.WhatIf
 	WhatIfErr   error // the last what-if's error, until the next one
 	whatifSeq   int   // numbers what-ifs: only the newest one's message is taken
 	whatifStop  context.CancelFunc
@@ -64,14 +64,14 @@ type engineDoneMsg struct {
 // queuedMsg says where the session's run waits (Pos 0: it has started).
 type queuedMsg struct {
 	s *Session
-	q Queue
+	q live.Queue
 }
 
 // whatIfMsg carries a what-if's outcome back to the UI goroutine: one message per what-if.
 type whatIfMsg struct {
 	s   *Session
 	seq int
-	w   *experiment.WhatIf
+	w   *live.WhatIf
 	err error
 }
 
@@ -88,7 +88,7 @@ func NewSession(s *scenarios.Scenario, seed uint64) (*Session, error) {
 // computing at a time: a local player's r replaces its run rather than adding one) and a lifetime.
 func (o Options) withDefaults() Options {
 	if o.Runs == nil {
-		o.Runs = NewRuns(RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
+		o.Runs = live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
 	}
 	if o.Context == nil {
 		o.Context = context.Background()
@@ -111,28 +111,28 @@ func (o Options) newSession(seed uint64) (*Session, error) {
 // the run on Stop or when its parent context ends, whichever comes first.
 func (s *Session) Start() tea.Cmd {
 	if s.runs == nil {
-		s.runs = NewRuns(RunsConfig{MaxComputing: 1})
+		s.runs = live.NewRuns(live.RunsConfig{MaxComputing: 1})
 	}
 	if s.parent == nil {
 		s.parent = context.Background()
 	}
 	s.ctx, s.cancel = context.WithCancel(s.parent)
-	s.w = s.runs.watch(s.Scenario, s.Stream, s.Seed)
-	context.AfterFunc(s.ctx, s.w.leave)
+	s.w = s.runs.Watch(s.Scenario, s.Stream, s.Seed)
+	context.AfterFunc(s.ctx, s.w.Leave)
 	return s.next()
 }
 
 func (s *Session) next() tea.Cmd {
 	w, ctx, i, shown := s.w, s.ctx, s.Computed, s.Queue
 	return func() tea.Msg {
-		u := w.next(ctx, i, shown)
+		u := w.Next(ctx, i, shown)
 		switch {
-		case u.ok:
-			return columnMsg{s, u.evs}
-		case u.queued:
-			return queuedMsg{s, u.q}
+		case u.OK:
+			return columnMsg{s, u.Events}
+		case u.Queued:
+			return queuedMsg{s, u.Queue}
 		}
-		return engineDoneMsg{s, u.err}
+		return engineDoneMsg{s, u.Err}
 	}
 }
 
@@ -147,7 +147,7 @@ func (s *Session) apply(msg columnMsg) tea.Cmd {
 		s.Computed = ev.Index + 1
 		s.Progress = ev
 	}
-	s.Queue = Queue{}
+	s.Queue = live.Queue{}
 	if s.Matrix.Gamma == 0 {
 		s.Matrix.Scenario = s.Scenario.Name
 	}
@@ -181,7 +181,7 @@ func (s *Session) progress() string {
 func (s *Session) Stop() {
 	if s.cancel != nil {
 		s.cancel()
-		s.w.leave() // now, not when the context's callback gets to run
+		s.w.Leave() // now, not when the context's callback gets to run
 	}
 }
 
@@ -208,7 +208,7 @@ func (s *Session) startWhatIf(build func(gamma float64) []string) tea.Cmd {
 	s.whatifStop, s.WhatIfSince = cancel, time.Now()
 	return func() tea.Msg {
 		defer cancel()
-		base, err := w.base()
+		base, err := w.Base()
 		if err != nil {
 			return whatIfMsg{s: s, seq: seq, err: err}
 		}
@@ -216,7 +216,7 @@ func (s *Session) startWhatIf(build func(gamma float64) []string) tea.Cmd {
 		if err != nil {
 			return whatIfMsg{s: s, seq: seq, err: err}
 		}
-		res, err := w.whatIf(ctx, build(g))
+		res, err := w.WhatIf(ctx, build(g))
 		return whatIfMsg{s: s, seq: seq, w: res, err: err}
 	}
 }
@@ -230,7 +230,7 @@ func (s *Session) WarmWhatIf() tea.Cmd {
 	}
 	w, ctx := s.w, s.ctx
 	return func() tea.Msg {
-		if b, err := w.base(); err == nil {
+		if b, err := w.Base(); err == nil {
 			_ = b.Warm(ctx)
 		}
 		return nil
@@ -296,7 +296,7 @@ func (s *Session) evaluate(pos int, scale float64, names []algos.Name) (replay, 
 }
 
 // view is a what-if's matrix and scenario, or the run's own for nil.
-func (s *Session) view(w *experiment.WhatIf) (*sim.Matrix, *scenarios.Scenario) {
+func (s *Session) view(w *live.WhatIf) (*sim.Matrix, *scenarios.Scenario) {
 	if w != nil {
 		return w.Matrix, w.Scenario
 	}
@@ -311,7 +311,7 @@ type tuning struct {
 
 // evaluateOf replays every algorithm up to pos at the scaled retraining cost on the what-if w, or
 // on the run itself for nil (the split view shows both).
-func (s *Session) evaluateOf(w *experiment.WhatIf, pos int, scale float64, names []algos.Name) (replay, error) {
+func (s *Session) evaluateOf(w *live.WhatIf, pos int, scale float64, names []algos.Name) (replay, error) {
 	rp := replay{pos: pos, scale: scale}
 	r := s.retrainCostOf(w, scale)
 	m, sc := s.view(w)
@@ -327,7 +327,7 @@ func (s *Session) evaluateOf(w *experiment.WhatIf, pos int, scale float64, names
 			tu = tuning{scale: scale, params: p.Params()}
 			tu.params["theta"], tu.params["theta_c"] = t.Value, ct.Value
 			if s.tuned == nil {
-				s.tuned = map[*experiment.WhatIf]tuning{}
+				s.tuned = map[*live.WhatIf]tuning{}
 			}
 			for k := range s.tuned { // the run's own and the what-if shown: no older ones
 				if k != nil && k != s.WhatIf {
@@ -353,7 +353,7 @@ func (s *Session) evaluateOf(w *experiment.WhatIf, pos int, scale float64, names
 			if w != nil {
 				whatif = strings.Join(w.Sets, "\n")
 			}
-			res, err = s.w.run.replays.get(replayKey{pos, scale, fmt.Sprint(names), whatif}, replay)
+			res, err = s.w.Replay(live.ReplayKey{Pos: pos, Scale: scale, Names: fmt.Sprint(names), WhatIf: whatif}, replay)
 		} else {
 			res, err = replay()
 		}
@@ -369,7 +369,7 @@ func (s *Session) retrainCost(scale float64) algos.RetrainCost {
 	return s.retrainCostOf(s.WhatIf, scale)
 }
 
-func (s *Session) retrainCostOf(w *experiment.WhatIf, scale float64) algos.RetrainCost {
+func (s *Session) retrainCostOf(w *live.WhatIf, scale float64) algos.RetrainCost {
 	_, sc := s.view(w)
 	base := sc.RetrainCost
 	return func(t int) float64 { return scale * base(t) }

@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +14,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/internal/simtest"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -36,7 +35,7 @@ func loadEmbedded(t testing.TB, name string, sets ...string) *scenarios.Scenario
 }
 
 // finished runs a session of s in runs to its end, on this goroutine.
-func finished(t testing.TB, s *scenarios.Scenario, runs *Runs) *Session {
+func finished(t testing.TB, s *scenarios.Scenario, runs *live.Runs) *Session {
 	t.Helper()
 	sess, err := NewSession(s, s.Seed)
 	if err != nil {
@@ -91,7 +90,7 @@ func sameResults(t *testing.T, got, want []algos.Result) {
 // A session's what-if replays every algorithm (tuning included) on the what-if's matrix: covcon-d
 // with covcon-s's queries gives covcon-s's results, and returning to the scenario gives its own.
 func TestSessionWhatIf(t *testing.T) {
-	runs := NewRuns(RunsConfig{Workers: 2})
+	runs := live.NewRuns(live.RunsConfig{Workers: 2})
 	defer runs.Close()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	sess := finished(t, s, runs)
@@ -141,7 +140,7 @@ func TestSessionWhatIf(t *testing.T) {
 // A newer what-if supersedes an older one: the older's message is dropped; a what-if before the
 // run has finished is refused with a reason.
 func TestSessionWhatIfSupersedes(t *testing.T) {
-	runs := NewRuns(RunsConfig{Workers: 2})
+	runs := live.NewRuns(live.RunsConfig{Workers: 2})
 	defer runs.Close()
 	s := loadEmbedded(t, "scenario1-far")
 	sess := finished(t, s, runs)
@@ -171,139 +170,16 @@ func TestSessionWhatIfSupersedes(t *testing.T) {
 		t.Errorf("a refused what-if: err %v, shown %v", sess.WhatIfErr, sess.WhatIf)
 	}
 
-	live, err := NewSession(loadEmbedded(t, "covcon-d"), 0)
+	running, err := NewSession(loadEmbedded(t, "covcon-d"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	live.runs, live.parent = NewRuns(RunsConfig{MaxComputing: 1}), context.Background()
-	live.Start() // queued or computing; its first message is not awaited
-	defer live.Stop()
-	msg := live.StartWhatIf([]string{near})().(whatIfMsg)
-	if msg.err != errComputing {
+	running.runs, running.parent = live.NewRuns(live.RunsConfig{MaxComputing: 1}), context.Background()
+	running.Start() // queued or computing; its first message is not awaited
+	defer running.Stop()
+	msg := running.StartWhatIf([]string{near})().(whatIfMsg)
+	if msg.err != live.ErrComputing {
 		t.Errorf("a what-if on a run still computing: %v", msg.err)
-	}
-}
-
-// A run keeps its models within the budget (counted in the registry's bytes) and its watchers
-// share one Base, dropped when the last leaves; over the budget it keeps none, and a what-if on
-// the queries then has exact costs but no query accuracy.
-func TestRunsKeepModels(t *testing.T) {
-	s := loadEmbedded(t, "covcon-d", covconSmall...)
-	runs := NewRuns(RunsConfig{Workers: 2, Cache: 2})
-	defer runs.Close()
-	a := finished(t, s, runs)
-	b := finished(t, s, runs)
-	run := a.w.run
-	var kept int64
-	for _, m := range run.models {
-		kept += sim.KeptBytes(m)
-	}
-	if len(run.models) != s.Batches || kept <= 0 || runs.Stats().Bytes <= kept {
-		t.Fatalf("%d models kept (%d bytes), registry bytes %d", len(run.models), kept, runs.Stats().Bytes)
-	}
-	whatIf(t, a, covconSQueries)
-	whatIf(t, b, covconSQueries)
-	if a.WhatIf.Matrix != b.WhatIf.Matrix || run.base == nil {
-		t.Error("two watchers' what-ifs: computed twice, or no Base") // one what-if for the run's watchers
-	}
-	if !a.WhatIf.Accuracy {
-		t.Error("kept models, yet no query accuracy")
-	}
-	a.Stop()
-	if run.base == nil {
-		t.Error("one watcher left, the Base went")
-	}
-	b.Stop()
-	if run.base != nil {
-		t.Error("the last watcher left, the Base (compiled models) stayed")
-	}
-
-	tight := NewRuns(RunsConfig{Workers: 2, ModelBytes: kept / 2})
-	defer tight.Close()
-	c := finished(t, s, tight)
-	defer c.Stop()
-	if c.w.run.models != nil || !c.w.run.dropped {
-		t.Fatalf("over the budget, %d models kept", len(c.w.run.models))
-	}
-	whatIf(t, c, covconSQueries)
-	if c.WhatIf.Accuracy || !math.IsNaN(c.WhatIf.Matrix.Cell(3, 40).QueryAccuracy) {
-		t.Errorf("no models, accuracy %v (%v)", c.WhatIf.Accuracy, c.WhatIf.Matrix.Cell(3, 40).QueryAccuracy)
-	}
-
-	none := NewRuns(RunsConfig{Workers: 2, ModelBytes: -1})
-	defer none.Close()
-	d := finished(t, s, none)
-	defer d.Stop()
-	if d.w.run.models != nil {
-		t.Error("ModelBytes < 0 kept models")
-	}
-}
-
-func heapBytes() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
-
-// BenchmarkRunMemory measures what a finished covcon-d run (100 batches, 100 trees) holds in the
-// registry, on the heap after a GC: its recorded columns alone (a registry that keeps no models:
-// the matrix), with its kept models (the default), and with a what-if's Base warmed (its models
-// compiled for asking and its batches generated) while a watcher uses what-ifs.
-func BenchmarkRunMemory(b *testing.B) {
-	s := loadEmbedded(b, "covcon-d")
-	for b.Loop() {
-		measure := func(cfg RunsConfig, warm bool) (held, withBase int64) {
-			runs := NewRuns(cfg)
-			defer runs.Close()
-			before := heapBytes()
-			sess := finished(b, s, runs)
-			sess.Stop() // idle, in the cache
-			held = heapBytes() - before
-			if warm {
-				sess = finished(b, s, runs) // the cached run again
-				base, err := sess.w.base()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := base.Warm(context.Background()); err != nil {
-					b.Fatal(err)
-				}
-				withBase = heapBytes() - before
-				sess.Stop()
-			}
-			return held, withBase
-		}
-		matrix, _ := measure(RunsConfig{Cache: 1, ModelBytes: -1}, false)
-		kept, warmed := measure(RunsConfig{Cache: 1}, true)
-		b.ReportMetric(float64(matrix)/(1<<20), "MB-matrix")
-		b.ReportMetric(float64(kept)/(1<<20), "MB-kept")
-		b.ReportMetric(float64(warmed)/(1<<20), "MB-whatif")
-	}
-}
-
-// At most MaxBases runs hold what-if state: a third run's what-if drops the least recently used.
-func TestRunsMaxBases(t *testing.T) {
-	runs := NewRuns(RunsConfig{Workers: 1, MaxBases: 2})
-	defer runs.Close()
-	var sess []*Session
-	for seed := range uint64(3) {
-		s := loadEmbedded(t, "scenario1-far", "seed="+strconv.FormatUint(seed, 10))
-		sess = append(sess, finished(t, s, runs))
-		defer sess[seed].Stop()
-	}
-	whatIf(t, sess[0], "retrain_cost=2")
-	whatIf(t, sess[1], "retrain_cost=2")
-	whatIf(t, sess[0], "retrain_cost=3") // 0 is now the most recent
-	whatIf(t, sess[2], "retrain_cost=2")
-	if sess[0].w.run.base == nil || sess[1].w.run.base != nil || sess[2].w.run.base == nil {
-		t.Errorf("bases held: %v %v %v, want the least recently used (1) dropped",
-			sess[0].w.run.base != nil, sess[1].w.run.base != nil, sess[2].w.run.base != nil)
-	}
-	whatIf(t, sess[1], "retrain_cost=4") // made again
-	if sess[1].WhatIf.Scenario.RetrainCost(0) != 4 || sess[0].w.run.base != nil {
-		t.Error("the dropped run's what-if, or the next drop")
 	}
 }
 
@@ -391,14 +267,7 @@ func TestWhatIfBarProgram(t *testing.T) {
 // freshResults are `cara run`'s results for s at its seed and R: a fresh run, every algorithm.
 func freshResults(t *testing.T, s *scenarios.Scenario) []algos.Result {
 	t.Helper()
-	cfg, err := s.Config(s.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := sim.Run(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := simtest.Matrix(t, s)
 	names := s.Algorithms
 	if !slices.Contains(names, algos.NameOracle) {
 		names = append([]algos.Name{algos.NameOracle}, names...)
@@ -463,10 +332,7 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	b.Run("queries-cold", func(b *testing.B) { // the first what-if of a run, had w not warmed it
 		dir := "left"
 		for b.Loop() {
-			runs := p.s.runs
-			runs.mu.Lock()
-			runs.dropBaseLocked(p.s.w.run)
-			runs.mu.Unlock()
+			p.s.w.DropBase()
 			if !keyToFrame(b, p, dir) {
 				dir = map[string]string{"right": "left", "left": "right"}[dir]
 				keyToFrame(b, p, dir)
@@ -548,9 +414,10 @@ func TestWhatIfBarKeys(t *testing.T) {
 		t.Errorf("centre %v beyond the data's range %v", float64(c)*g.step(), g.hi[0])
 	}
 
-	gamma, _ := p.s.w.run.base.Gamma(context.Background())
+	base, _ := p.s.w.Base()
+	gamma, _ := base.Gamma(context.Background())
 	drive(t, p, "d", "G")
-	if got := p.s.WhatIf.Sets; len(got) != 2 || got[0] != "queries={from: data, fraction: 0.2}" || got[1] != experiment.GammaSet(2*gamma) {
+	if got := p.s.WhatIf.Sets; len(got) != 2 || got[0] != "queries={from: data, fraction: 0.2}" || got[1] != live.GammaSet(2*gamma) {
 		t.Errorf("data and gamma x2: %q (gamma %v)", got, gamma)
 	}
 	if st := p.status(); !strings.Contains(st, "what-if: data 20 % of each batch, gamma x2") {

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -152,7 +152,7 @@ func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
 		}
 	}
 	if st.gamma != 0 {
-		sets = append(sets, experiment.GammaSet(gamma*math.Ldexp(1, st.gamma)))
+		sets = append(sets, live.GammaSet(gamma*math.Ldexp(1, st.gamma)))
 	}
 	return sets
 }
@@ -525,7 +525,7 @@ func (p *Player) barView(w int) string {
 // batch pane's caches, keyed by stream, hold while the what-if is shown.
 type batchesStream struct {
 	sim.Stream
-	w *experiment.WhatIf
+	w *live.WhatIf
 }
 
 func (s *batchesStream) Batch(t int) (*sim.Batch, error) { return s.w.Batches[t], nil }
@@ -534,7 +534,7 @@ func (s *batchesStream) Batch(t int) (*sim.Batch, error) { return s.w.Batches[t]
 func (s *batchesStream) FeatureNames() []string { return featureNames(s.Stream) }
 
 // streamOf is the what-if w's batches as a stream over the run's stream st.
-func (b *whatIfBar) streamOf(st sim.Stream, w *experiment.WhatIf) sim.Stream {
+func (b *whatIfBar) streamOf(st sim.Stream, w *live.WhatIf) sim.Stream {
 	if b.stream == nil || b.stream.w != w || b.stream.Stream != st {
 		b.stream = &batchesStream{Stream: st, w: w}
 	}

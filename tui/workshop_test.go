@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -294,7 +295,7 @@ func TestRoom(t *testing.T) {
 // engine finished, every message delivered on this goroutine.
 func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, room *Room) {
 	t.Helper()
-	runs := NewRuns(RunsConfig{MaxComputing: 1, Cache: 2})
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
 	t.Cleanup(runs.Close)
 	room = NewRoom()
 	mp, mf := room.Join(true), room.Join(false)
@@ -460,7 +461,7 @@ func TestFollowIntoScenario(t *testing.T) {
 // presenter's scenario when the presenter does; one who opens a scenario of their own is free.
 func TestPickerFollows(t *testing.T) {
 	s := loadSmall(t)
-	runs := NewRuns(RunsConfig{MaxComputing: 1, Cache: 2})
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
 	defer runs.Close()
 	room := NewRoom()
 	m := room.Join(false)

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui"
 )
@@ -90,7 +91,7 @@ func openDefault(cmd *cobra.Command, paths []string) error {
 	defer cancel()
 	// One registry for every scenario opened from this picker: one run computes at a time, and a
 	// scenario opened again replays its kept run.
-	runs := tui.NewRuns(tui.RunsConfig{MaxComputing: 1, Cache: 2, Workers: workers(cmd)})
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: workers(cmd)})
 	defer runs.Close()
 	cat := tui.NewCatalog("scenarios", paths)
 	picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {

@@ -25,6 +25,7 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/spf13/cobra"
 
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -190,7 +191,7 @@ func isLoopback(addr string) bool {
 type server struct {
 	cfg      serveConfig
 	ssh      *ssh.Server
-	runs     *tui.Runs
+	runs     *live.Runs
 	catalog  atomic.Pointer[tui.Catalog]
 	sessions atomic.Int64 // admitted and not yet closed
 	// room is the workshop's presenter and followers; presenters are the keys that present (nil
@@ -261,7 +262,7 @@ func newServer(cfg serveConfig) (*server, error) {
 	}
 	s.cfg = cfg
 	s.metrics = newMetrics(s)
-	s.runs = tui.NewRuns(tui.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
+	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
 	s.catalog.Store(tui.NewCatalog(cfg.scenariosDir, nil))
 	// The first middleware listed runs innermost.

@@ -1,11 +1,9 @@
-package tui
+package live
 
 import (
 	"context"
 	"strings"
 	"sync"
-
-	"github.com/cara-sim/cara/experiment"
 )
 
 // whatIfCache shares a run's what-ifs between its watchers, as replayCache shares replays: a room
@@ -20,7 +18,7 @@ type whatIfCache struct {
 
 type whatIfEntry struct {
 	done chan struct{}
-	w    *experiment.WhatIf
+	w    *WhatIf
 	err  error
 }
 
@@ -29,7 +27,7 @@ const whatIfsKept = 4
 
 // get returns the what-if of sets, computing it with compute unless it is computed or computing;
 // it stops waiting when ctx ends. A what-if that failed is not kept.
-func (c *whatIfCache) get(ctx context.Context, sets []string, compute func(context.Context) (*experiment.WhatIf, error)) (*experiment.WhatIf, error) {
+func (c *whatIfCache) get(ctx context.Context, sets []string, compute func(context.Context) (*WhatIf, error)) (*WhatIf, error) {
 	k := strings.Join(sets, "\n")
 	c.mu.Lock()
 	e, ok := c.entries[k]

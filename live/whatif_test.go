@@ -1,4 +1,4 @@
-package experiment
+package live
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/simtest"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -38,16 +39,6 @@ func load(t testing.TB, name string, sets ...string) *scenarios.Scenario {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// fresh computes the matrix of s as `cara matrix` does.
-func fresh(t testing.TB, s *scenarios.Scenario) *sim.Matrix {
-	t.Helper()
-	m, err := plainMatrix(context.Background(), s, s.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // sameMatrix fails unless every cell of got has want's bits: A, B, error rate, query accuracy and
@@ -104,7 +95,7 @@ func TestWhatIfCovcon(t *testing.T) {
 			if !w.Accuracy || w.Scenario.Name != c.from {
 				t.Errorf("accuracy %v, scenario %q", w.Accuracy, w.Scenario.Name)
 			}
-			sameMatrix(t, w.Matrix, fresh(t, load(t, c.to, smaller...)))
+			sameMatrix(t, w.Matrix, simtest.Matrix(t, load(t, c.to, smaller...)))
 			if w.Matrix.Cell(3, 20).C() == m.Cell(3, 20).C() {
 				t.Error("the what-if left C[3, 20] as it was: the test would not see a what-if that ignores the queries")
 			}
@@ -127,7 +118,7 @@ func TestWhatIfCovconFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-s")))
+	sameMatrix(t, w.Matrix, simtest.Matrix(t, load(t, "covcon-s")))
 }
 
 // scenario1-far with near's queries is scenario1-near, and the other way round.
@@ -148,7 +139,7 @@ func TestWhatIfScenario1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameMatrix(t, w.Matrix, fresh(t, load(t, c.to)))
+		sameMatrix(t, w.Matrix, simtest.Matrix(t, load(t, c.to)))
 	}
 }
 
@@ -175,7 +166,7 @@ func TestWhatIfGamma(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-d", append(smaller, gamma)...)))
+	sameMatrix(t, w.Matrix, simtest.Matrix(t, load(t, "covcon-d", append(smaller, gamma)...)))
 	if w.Matrix.Gamma != 2*m.Gamma {
 		t.Errorf("gamma %v, want twice %v", w.Matrix.Gamma, m.Gamma)
 	}
@@ -184,7 +175,7 @@ func TestWhatIfGamma(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameMatrix(t, w.Matrix, fresh(t, load(t, "covcon-d", append(smaller, static, gamma)...)))
+	sameMatrix(t, w.Matrix, simtest.Matrix(t, load(t, "covcon-d", append(smaller, static, gamma)...)))
 }
 
 // A what-if on R alone is the run's own matrix with the new cost; a path a what-if cannot change,
@@ -234,7 +225,7 @@ func TestWhatIfEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fresh(t, load(t, "scenario1-near"))
+	want := simtest.Matrix(t, load(t, "scenario1-near"))
 	if w.Accuracy || !math.IsNaN(w.Matrix.Cell(0, 2).QueryAccuracy) || w.Matrix.Cell(0, 2).C() != want.Cell(0, 2).C() {
 		t.Errorf("without models: accuracy %v (%v), C %v want %v", w.Accuracy, w.Matrix.Cell(0, 2).QueryAccuracy, w.Matrix.Cell(0, 2).C(), want.Cell(0, 2).C())
 	}
@@ -262,7 +253,7 @@ func TestWhatIfResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := other.Evaluation.Evaluate(fresh(t, other), other.RetrainCost, algos.Names, s.Batches-1)
+	want, err := other.Evaluation.Evaluate(simtest.Matrix(t, other), other.RetrainCost, algos.Names, s.Batches-1)
 	if err != nil {
 		t.Fatal(err)
 	}

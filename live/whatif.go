@@ -1,4 +1,4 @@
-package experiment
+package live
 
 // What-ifs over a finished run: the same data and models, other queries, another gamma or another
 // retraining cost. Nothing is trained again: A and B come from the error bits the matrix keeps

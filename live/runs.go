@@ -1,4 +1,8 @@
-package tui
+// Package live owns the runs players watch: the registry that starts, shares, queues, bounds and
+// ends engine runs (Runs), a watcher's subscription to one (Watch), and what-ifs over a finished run
+// (Base, WhatIf) with the caches a run's watchers share. It has no terminal in it: the player (tui)
+// turns a subscription into messages, and it is tested and benchmarked without a screen.
+package live
 
 import (
 	"context"
@@ -12,7 +16,6 @@ import (
 	"unsafe"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -29,7 +32,7 @@ import (
 //   - Limits: at most MaxComputing runs compute at once; the others wait in a queue, first come
 //     first served, and their watchers are told their place and an estimate of the wait.
 //   - What-ifs: a run keeps its models (sim.Keep's form: a forest's trees; more than ModelBytes,
-//     and it keeps none). Its watchers share one experiment.Base for what-ifs, made at the first
+//     and it keeps none). Its watchers share one Base for what-ifs, made at the first
 //     and dropped when the last watcher leaves, or when more than MaxBases runs hold one (the
 //     least recently used goes; its next what-if makes it again). Measured on covcon-d (100
 //     batches, 100 trees; BenchmarkRunMemory): a finished run holds 1.0 MB without its models,
@@ -72,7 +75,7 @@ type RunsConfig struct {
 	// need more keeps none, and what-ifs on its queries have no query accuracy. 0 means
 	// DefaultModelBytes; a negative value keeps none.
 	ModelBytes int64
-	// MaxBases bounds the runs holding what-if state (an experiment.Base) at once; 0 means
+	// MaxBases bounds the runs holding what-if state (an Base) at once; 0 means
 	// 2 x MaxComputing.
 	MaxBases int
 }
@@ -116,7 +119,7 @@ type sharedRun struct {
 	models     []sim.Model // kept for what-ifs (sim.Keep), models[t] = M_t; nil once over ModelBytes
 	dropped    bool        // the models went over ModelBytes
 	modelBytes int64       // sim.KeptBytes of models
-	base       *experiment.Base
+	base       *Base
 	err        error
 	changed    chan struct{} // closed and replaced at every change a watcher may wait for
 	replays    replayCache
@@ -188,10 +191,10 @@ func (r *Runs) Len() int {
 	return len(r.runs)
 }
 
-// watch subscribes to the run of (s, seed), queueing a new run when none is held. stream is the
-// watcher's own stream of (s, seed), used by a new run. The caller must leave exactly once (leave is
+// Watch subscribes to the run of (s, seed), queueing a new run when none is held. stream is the
+// watcher's own stream of (s, seed), used by a new run. The caller must leave exactly once (Leave is
 // idempotent).
-func (r *Runs) watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *watch {
+func (r *Runs) Watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *Watch {
 	k := runKey{s, seed}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -217,7 +220,7 @@ func (r *Runs) watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *wat
 		r.idle = slices.DeleteFunc(r.idle, func(o runKey) bool { return o == k })
 	}
 	run.watchers++
-	return &watch{runs: r, run: run}
+	return &Watch{runs: r, run: run}
 }
 
 // scheduleLocked starts queued runs while there are free slots.
@@ -340,15 +343,17 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 // milliseconds, and the run's columns must not wait for it.
 type replayCache struct {
 	mu      sync.Mutex
-	entries map[replayKey]*replayEntry
-	order   []replayKey // oldest first
+	entries map[ReplayKey]*replayEntry
+	order   []ReplayKey // oldest first
 }
 
-type replayKey struct {
-	pos    int
-	scale  float64
-	names  string
-	whatif string // the what-if's overrides ("" for the run itself)
+// ReplayKey names one replay of a run's algorithms: up to batch Pos, at Scale times R, of the
+// algorithms Names, under the what-if of overrides WhatIf ("" for the run itself).
+type ReplayKey struct {
+	Pos    int
+	Scale  float64
+	Names  string
+	WhatIf string
 }
 
 type replayEntry struct {
@@ -361,12 +366,12 @@ type replayEntry struct {
 const replaysKept = 16
 
 // get returns the replay of k, computing it with compute unless a watcher has (or is doing so).
-func (c *replayCache) get(k replayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
+func (c *replayCache) get(k ReplayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	if !ok {
 		if c.entries == nil {
-			c.entries = map[replayKey]*replayEntry{}
+			c.entries = map[ReplayKey]*replayEntry{}
 		}
 		e = &replayEntry{}
 		c.entries[k] = e
@@ -379,6 +384,12 @@ func (c *replayCache) get(k replayKey, compute func() ([]algos.Result, error)) (
 	c.mu.Unlock()
 	e.once.Do(func() { e.res, e.err = compute() })
 	return e.res, e.err
+}
+
+// Replay returns the replay of k on the watched run, computing it with compute unless another
+// watcher has (or is doing so): every watcher of a run has the same cells up to a batch.
+func (w *Watch) Replay(k ReplayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
+	return w.run.replays.get(k, compute)
 }
 
 // keepLocked keeps a run's next model for what-ifs, or drops them all once they are over the
@@ -398,32 +409,32 @@ func (r *Runs) keepLocked(run *sharedRun, m sim.Model) {
 	run.bytes += n
 }
 
-// errComputing refuses a what-if on a run that has not finished.
-var errComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
+// ErrComputing refuses a what-if on a run that has not finished.
+var ErrComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
 
-// whatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
+// WhatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
 // all the run's watchers (whatIfCache).
-func (w *watch) whatIf(ctx context.Context, sets []string) (*experiment.WhatIf, error) {
-	base, err := w.base()
+func (w *Watch) WhatIf(ctx context.Context, sets []string) (*WhatIf, error) {
+	base, err := w.Base()
 	if err != nil {
 		return nil, err
 	}
-	return w.run.whatifs.get(ctx, sets, func(ctx context.Context) (*experiment.WhatIf, error) {
+	return w.run.whatifs.get(ctx, sets, func(ctx context.Context) (*WhatIf, error) {
 		w.runs.whatifs <- struct{}{}
 		defer func() { <-w.runs.whatifs }()
 		return base.Apply(ctx, sets)
 	})
 }
 
-// base returns the run's Base for what-ifs, made at the first: one per run, shared by its
+// Base returns the run's Base for what-ifs, made at the first: one per run, shared by its
 // watchers, dropped when the last leaves.
-func (w *watch) base() (*experiment.Base, error) {
+func (w *Watch) Base() (*Base, error) {
 	r, run := w.runs, w.run
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case run.state != runDone:
-		return nil, errComputing
+		return nil, ErrComputing
 	case run.err != nil:
 		return nil, run.err
 	case run.base != nil:
@@ -435,7 +446,7 @@ func (w *watch) base() (*experiment.Base, error) {
 	if run.dropped || len(models) != m.Batches() {
 		models = nil
 	}
-	b, err := experiment.NewBase(run.key.scenario, run.key.seed, m, models, r.cfg.Workers)
+	b, err := NewBase(run.key.scenario, run.key.seed, m, models, r.cfg.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -445,6 +456,14 @@ func (w *watch) base() (*experiment.Base, error) {
 		r.dropBaseLocked(r.bases[0])
 	}
 	return b, nil
+}
+
+// DropBase lets go of the watched run's what-if state (its Base and what-ifs), as when more than
+// MaxBases runs hold one; the next what-if makes it again. For measuring a cold what-if.
+func (w *Watch) DropBase() {
+	w.runs.mu.Lock()
+	defer w.runs.mu.Unlock()
+	w.runs.dropBaseLocked(w.run)
 }
 
 // dropBaseLocked lets go of a run's Base.
@@ -477,15 +496,15 @@ func eventBytes(ev sim.Event) int64 {
 	return n
 }
 
-// watch is one watcher's subscription to a run.
-type watch struct {
+// Watch is one watcher's subscription to a run.
+type Watch struct {
 	runs *Runs
 	run  *sharedRun
 	once sync.Once
 }
 
-// leave ends the subscription; only the first call counts.
-func (w *watch) leave() {
+// Leave ends the subscription; only the first call counts.
+func (w *Watch) Leave() {
 	w.once.Do(func() {
 		w.runs.mu.Lock()
 		w.runs.leaveLocked(w.run)
@@ -600,20 +619,20 @@ func (r *Runs) meanLocked(scenario string) (time.Duration, bool) {
 	return all.mean(), all.n > 0
 }
 
-// update is what a watcher learns from one wait: events from i on, the run's end, or its queue place.
-type update struct {
-	evs    []sim.Event
-	ok     bool // evs are events i, i+1, ... (all there are)
-	queued bool // q is the run's place (it has not started)
-	q      Queue
-	err    error // when neither: the run's end (nil when complete)
+// Update is what a watcher learns from one wait: events from i on, the run's end, or its queue place.
+type Update struct {
+	Events []sim.Event
+	OK     bool // Events are events i, i+1, ... (all there are)
+	Queued bool // Queue is the run's place (it has not started)
+	Queue  Queue
+	Err    error // when neither: the run's end (nil when complete)
 }
 
-// next waits for event i of the run and returns it with every later one already there. Until the run starts it also returns when the run's place
+// Next waits for event i of the run and returns it with every later one already there. Until the run starts it also returns when the run's place
 // differs from shown, or its estimate in whole seconds does (at most once a second, so a status
 // line counts down); the first report waits a moment, so a run that starts at once never shows as
 // queued. A report with Pos 0 says the run has started.
-func (w *watch) next(ctx context.Context, i int, shown Queue) update {
+func (w *Watch) Next(ctx context.Context, i int, shown Queue) Update {
 	r, run := w.runs, w.run
 	wait, fired := 250*time.Millisecond, false
 	if shown.Pos > 0 {
@@ -627,12 +646,12 @@ func (w *watch) next(ctx context.Context, i int, shown Queue) update {
 			// Recorded events are never changed, only appended to: the slice can be read unlocked.
 			evs := run.events[i:len(run.events):len(run.events)]
 			r.mu.Unlock()
-			return update{evs: evs, ok: true}
+			return Update{Events: evs, OK: true}
 		}
 		if run.state == runDone {
 			err := run.err
 			r.mu.Unlock()
-			return update{err: err}
+			return Update{Err: err}
 		}
 		var q Queue
 		if run.state == runQueued {
@@ -643,7 +662,7 @@ func (w *watch) next(ctx context.Context, i int, shown Queue) update {
 		moved := q.Pos != shown.Pos && (shown.Pos > 0 || fired)
 		ticked := fired && q.Pos > 0 && roughly(q.ETA) != roughly(shown.ETA)
 		if moved || ticked {
-			return update{queued: true, q: q}
+			return Update{Queued: true, Queue: q}
 		}
 		select {
 		case <-ch:
@@ -651,7 +670,7 @@ func (w *watch) next(ctx context.Context, i int, shown Queue) update {
 			fired = true
 			timer.Reset(time.Second)
 		case <-ctx.Done():
-			return update{err: ctx.Err()}
+			return Update{Err: ctx.Err()}
 		}
 	}
 }
