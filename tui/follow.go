@@ -7,17 +7,19 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/room"
 )
 
 // roomSide is a player's place in a workshop room (cara serve --presenter-keys): presenting,
 // following the presenter's stage, or free. A player without a room (cara play) has m nil.
 type roomSide struct {
-	m          *Member
-	view       RoomView // the newest the relay brought
-	following  bool     // the player shows the presenter's stage
-	applied    Stage    // the stage last applied: later ones are applied as changes to it
-	fresh      bool     // applied holds nothing yet (joined, or rejoined): apply everything
-	appliedVer uint64   // the stage version applied
+	m          *room.Member
+	view       room.View  // the newest the relay brought
+	following  bool       // the player shows the presenter's stage
+	applied    room.Stage // the stage last applied: later ones are applied as changes to it
+	fresh      bool       // applied holds nothing yet (joined, or rejoined): apply everything
+	appliedVer uint64     // the stage version applied
 	// tally is the room's answers to each question the presenter revealed: RETRAIN, KEEP.
 	tally map[int][2]int
 }
@@ -25,12 +27,12 @@ type roomSide struct {
 func (r *roomSide) presenting() bool { return r.m != nil && r.view.Presenter }
 
 // roomMsg brings the room's newest view to a session's model.
-type roomMsg struct{ v RoomView }
+type roomMsg struct{ v room.View }
 
 // Relay hands the room's changes to a session's program (send is its Send) until ctx ends, one
 // message per change it sees: the newest view each time, so a slow session skips versions and
 // never falls behind.
-func Relay(ctx context.Context, m *Member, send func(tea.Msg)) {
+func Relay(ctx context.Context, m *room.Member, send func(tea.Msg)) {
 	var seen uint64
 	for {
 		v, ok := m.Wait(ctx, seen)
@@ -44,7 +46,7 @@ func Relay(ctx context.Context, m *Member, send func(tea.Msg)) {
 
 // onRoom takes the room's newest view: a presenter's counts, a follower's stage to show, the
 // presenter's arrival or departure. Following into another scenario opens a new player.
-func (p *Player) onRoom(v RoomView) (tea.Model, tea.Cmd) {
+func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 	r := &p.room
 	was, wasOn, wasPresenter := r.following, r.view.On, r.view.Presenter
 	r.view = v
@@ -76,7 +78,7 @@ func (p *Player) onRoom(v RoomView) (tea.Model, tea.Cmd) {
 // follow shows the presenter's stage: the fields that changed since the last one applied (all of
 // them on joining), so what a follower changes on their own view (a pane's focus, the cursor)
 // stays until the presenter changes it.
-func (p *Player) follow(st Stage) (tea.Model, tea.Cmd) {
+func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 	r := &p.room
 	if st.Scenario == nil {
 		return p, nil // the presenter is choosing: keep showing the last
@@ -143,7 +145,7 @@ func (p *Player) show(t int) {
 }
 
 // followQuiz opens the presenter's question, or closes it once the presenter has moved on.
-func (p *Player) followQuiz(old, st Stage, all bool) {
+func (p *Player) followQuiz(old, st room.Stage, all bool) {
 	q, open := p.overlay.(*guessOverlay)
 	switch {
 	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
@@ -157,7 +159,7 @@ func (p *Player) followQuiz(old, st Stage, all bool) {
 
 // followStop shows the callout of the presenter's tour stop, and takes it down when the
 // presenter's goes.
-func (p *Player) followStop(st Stage) {
+func (p *Player) followStop(st room.Stage) {
 	switch {
 	case st.Stop >= 0:
 		p.callout = p.stopCallout(st.Stop, "", true)
@@ -167,7 +169,7 @@ func (p *Player) followStop(st Stage) {
 }
 
 // followInto opens the presenter's scenario in a new player that follows, in place of this one.
-func (p *Player) followInto(st Stage) (tea.Model, tea.Cmd) {
+func (p *Player) followInto(st room.Stage) (tea.Model, tea.Cmd) {
 	opt := p.opt
 	opt.Scenario, opt.Seed, opt.Width, opt.Height, opt.Tour = st.Scenario, st.Seed, p.w, p.h, false
 	np, err := NewPlayer(opt)
@@ -244,9 +246,9 @@ func (p *Player) presenterKeys() []key.Binding {
 }
 
 // stage is what this player shows, as the room's followers apply it.
-func (p *Player) stage() Stage {
+func (p *Player) stage() room.Stage {
 	mp := p.panes[paneMatrix].(*matrixPane)
-	st := Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
+	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
 		Whatif: p.shownSets(), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
 		CursorOn: mp.cursorOn, Cursor: mp.cur, Stop: -1, Quiz: -1}
 	if c := p.callout; p.tour != nil && c != nil && c.kind == calloutTour {
@@ -291,7 +293,7 @@ func (p *Player) roomStatus() (long, short string) {
 func (p *Player) leaveRoom() {
 	switch r := &p.room; {
 	case r.presenting():
-		r.m.Publish(Stage{Stop: -1, Quiz: -1})
+		r.m.Publish(room.Stage{Stop: -1, Quiz: -1})
 	case r.following:
 		r.following = false
 		r.m.Follow(false)

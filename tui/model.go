@@ -14,6 +14,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -58,7 +59,7 @@ type Options struct {
 	// Tour starts the scenario's tour when the player opens (cara play --tour).
 	Tour bool
 	// Member is the player's place in a workshop room (cara serve --presenter-keys); nil for none.
-	Member *Member
+	Member *room.Member
 }
 
 // Player steps through one scenario. It is a tea.Model.

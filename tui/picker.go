@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -69,24 +70,24 @@ type Picker struct {
 	entries   []Entry
 	// In a workshop room: the session's member, how to open the presenter's scenario to follow it,
 	// and the room as last seen.
-	member    *Member
+	member    *room.Member
 	followKey key.Binding
-	openStage func(st Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
-	room      RoomView
+	openStage func(st room.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
+	room      room.View
 	roomErr   string // why following failed, until the next try
 }
 
 // Join puts the picker in a workshop room: when its member follows and the presenter has a
 // scenario open, open builds the player that shows it (on the presenter's scenario and seed, so
 // the run is shared); p follows a presenter, and a presenter arriving is followed at once.
-func (p *Picker) Join(m *Member, open func(st Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) {
+func (p *Picker) Join(m *room.Member, open func(st room.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) {
 	p.member, p.openStage, p.room = m, open, m.View()
 	p.followKey = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "follow the presenter"))
 }
 
 // onRoom follows the presenter into their scenario; a presenter arriving while this session is
 // still choosing is followed at once.
-func (p *Picker) onRoom(v RoomView) (tea.Model, tea.Cmd) {
+func (p *Picker) onRoom(v room.View) (tea.Model, tea.Cmd) {
 	wasOn := p.room.On
 	p.room = v
 	switch {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -223,83 +224,15 @@ func TestGuessRound(t *testing.T) {
 	}
 }
 
-// The room counts who follows and who is free, keeps answers to the question asked only, frees
-// the followers when the presenter leaves, and lets a second presenter take over.
-func TestRoom(t *testing.T) {
-	r := NewRoom()
-	early := r.Join(false)
-	if v := early.View(); v.On || v.Following || v.Free != 1 {
-		t.Fatalf("no presenter yet: %+v", v)
-	}
-	pr := r.Join(true)
-	a, b := r.Join(false), r.Join(false)
-	if v := pr.View(); !v.Presenter || v.Followers != 2 || v.Free != 1 {
-		t.Fatalf("presenter's view: %+v, want 2 following (joined after) and 1 free (joined before)", v)
-	}
-	s := loadSmall(t)
-	v0 := a.View().Version
-	pr.Publish(Stage{Scenario: s, Seed: 3, Pos: 5, Stop: -1, Quiz: -1})
-	v, ok := a.Wait(t.Context(), v0)
-	if !ok || v.Stage.Pos != 5 || v.Stage.Scenario != s {
-		t.Fatalf("follower's view after a publish: %+v", v)
-	}
-	pr.Publish(v.Stage) // the same stage: no change
-	if a.View().Version != v.Version {
-		t.Error("publishing the same stage made a version")
-	}
-	a.Publish(Stage{Pos: 9}) // not the presenter: ignored
-	if a.View().Stage.Pos != 5 {
-		t.Error("a follower's publish changed the stage")
-	}
-	a.Answer(6, true) // no question yet
-	st := v.Stage
-	st.Quiz = 6
-	pr.Publish(st)
-	a.Answer(6, true)
-	b.Answer(6, false)
-	b.Answer(7, true) // another batch than asked: dropped
-	if v := pr.View(); v.Retrain != 1 || v.Keep != 1 {
-		t.Errorf("answers %d/%d, want 1 RETRAIN / 1 KEEP", v.Retrain, v.Keep)
-	}
-	b.Follow(false)
-	if v := pr.View(); v.Keep != 0 || v.Followers != 1 || v.Free != 2 {
-		t.Errorf("after one went free: %+v", v)
-	}
-	st.Quiz = -1
-	pr.Publish(st)
-	if v := pr.View(); v.Retrain != 0 {
-		t.Error("answers outlived their question")
-	}
-	// A second presenter takes over; the first is free.
-	pr2 := r.Join(true)
-	if v := pr.View(); v.Presenter || v.Following {
-		t.Errorf("the first presenter after a takeover: %+v", v)
-	}
-	if v := a.View(); v.Stage.Scenario != nil {
-		t.Error("the new presenter inherited the old stage")
-	}
-	pr2.Leave()
-	if v := a.View(); v.On || v.Following {
-		t.Errorf("after the presenter left: %+v, want free with no presenter", v)
-	}
-	pr2.Leave() // twice: nothing
-	for _, m := range []*Member{early, pr, a, b} {
-		m.Leave()
-	}
-	if v := pr2.View(); v.Followers+v.Free != 0 {
-		t.Errorf("an empty room counts %d", v.Followers+v.Free)
-	}
-}
-
 // roomPlayers are a presenter's and a follower's players on one registry and room, the presenter's
 // engine finished, every message delivered on this goroutine.
-func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, room *Room) {
+func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *room.Room) {
 	t.Helper()
 	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
 	t.Cleanup(runs.Close)
-	room = NewRoom()
-	mp, mf := room.Join(true), room.Join(false)
-	mk := func(m *Member) *Player {
+	rm = room.New()
+	mp, mf := rm.Join(true), rm.Join(false)
+	mk := func(m *room.Member) *Player {
 		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
 		if err != nil {
 			t.Fatal(err)
@@ -307,7 +240,7 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, room *
 		pump(t, p)
 		return p
 	}
-	return mk(mp), mk(mf), room
+	return mk(mp), mk(mf), rm
 }
 
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
@@ -463,10 +396,10 @@ func TestPickerFollows(t *testing.T) {
 	s := loadSmall(t)
 	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
 	defer runs.Close()
-	room := NewRoom()
-	m := room.Join(false)
+	rm := room.New()
+	m := rm.Join(false)
 	st := asciiStyles()
-	open := func(stage Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+	open := func(stage room.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 		return NewPlayer(Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
 	}
 	pk := NewPicker(Entries("testdata", nil), st, func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
@@ -477,12 +410,12 @@ func TestPickerFollows(t *testing.T) {
 	if v := m.View(); v.Following {
 		t.Fatal("following with no presenter")
 	}
-	pres := room.Join(true)
+	pres := rm.Join(true)
 	pk.Update(roomMsg{m.View()})
 	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
 		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
 	}
-	pres.Publish(Stage{Scenario: s, Seed: 5, Pos: 2, Stop: -1, Quiz: -1})
+	pres.Publish(room.Stage{Scenario: s, Seed: 5, Pos: 2, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
 	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {

@@ -41,7 +41,7 @@ func TestServeLoad(t *testing.T) {
 		n = v // a smaller room for a quick try
 	}
 	t.Run("different seeds", func(t *testing.T) {
-		r := room(t, n, func(i int) string { return "seed-" + strconv.Itoa(1000+i) })
+		r := loadRoom(t, n, func(i int) string { return "seed-" + strconv.Itoa(1000+i) })
 		if r.started != n {
 			t.Errorf("%d runs started for %d seeds, want %d", r.started, n, n)
 		}
@@ -53,7 +53,7 @@ func TestServeLoad(t *testing.T) {
 		}
 	})
 	t.Run("one seed", func(t *testing.T) {
-		r := room(t, n, func(int) string { return "student" })
+		r := loadRoom(t, n, func(int) string { return "student" })
 		if r.started != 1 {
 			t.Errorf("%d runs started for one scenario and seed, want 1 shared", r.started)
 		}
@@ -83,10 +83,10 @@ type roomResult struct {
 	peakMB  float64       // server's peak RSS
 }
 
-// room starts a server process, connects n sessions at once (user names from user), and has each
+// loadRoom starts a server process, connects n sessions at once (user names from user), and has each
 // open covcon-d, wait for its matrix, then step: three steps forward, End, three steps back from the
 // end (each replaying every algorithm over the online block) and R raised once, timing each.
-func room(t *testing.T, n int, user func(i int) string) roomResult {
+func loadRoom(t *testing.T, n int, user func(i int) string) roomResult {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeLoadServer$")
 	cmd.Env = append(os.Environ(), "CARA_LOAD_SERVER=1")
 	stdin, _ := cmd.StdinPipe()

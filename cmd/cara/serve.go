@@ -26,6 +26,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -196,7 +197,7 @@ type server struct {
 	sessions atomic.Int64 // admitted and not yet closed
 	// room is the workshop's presenter and followers; presenters are the keys that present (nil
 	// without --presenter-keys).
-	room       *tui.Room
+	room       *room.Room
 	presenters atomic.Pointer[[]ssh.PublicKey]
 	metrics    *metrics
 	http       atomic.Pointer[http.Server]
@@ -223,7 +224,7 @@ func newServer(cfg serveConfig) (*server, error) {
 		return nil, err
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.listen), wish.WithHostKeyPath(cfg.hostKey), wish.WithIdleTimeout(cfg.idleTimeout)}
-	s := &server{cfg: cfg, room: tui.NewRoom()}
+	s := &server{cfg: cfg, room: room.New()}
 	if cfg.authorizedKeys != "" {
 		if _, err := os.Stat(cfg.authorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
@@ -381,7 +382,7 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 		defer cancel()
 		st := tui.NewStyles(bm.MakeRenderer(sess))
 		cat := s.catalog.Load()
-		var member *tui.Member
+		var member *room.Member
 		if s.cfg.presenterKeys != "" {
 			member = s.room.Join(s.isPresenter(sess))
 			defer member.Leave()
@@ -405,7 +406,7 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 		})
 		if member != nil {
 			// A follower opens the presenter's own loaded scenario and seed: the same run.
-			picker.Join(member, func(stage tui.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+			picker.Join(member, func(stage room.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
 				return tui.NewPlayer(tui.Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Back: back, Width: w, Height: h,
 					Runs: s.runs, Context: ctx, Member: member})
 			})

@@ -1,4 +1,8 @@
-package tui
+// Package room owns a workshop's room: the presenter's Stage (what the presenter shows, as a
+// value), who is in the room, following or free, and their answers to the presenter's question.
+// It knows nothing of terminals: the player (tui) publishes its stage and turns the room's changes
+// into messages.
+package room
 
 import (
 	"context"
@@ -11,7 +15,7 @@ import (
 // Room is a workshop's broadcast hub: the presenter's Stage (what the presenter shows, as a value
 // with a version) and who is in the room, following or free, with their answers to the
 // presenter's question. It knows nothing of terminals: a player publishes its stage after each
-// message it handles, and each session's relay (Relay) hands the room's changes to its player as
+// message it handles, and each session's relay (tui.Relay) hands the room's changes to its player as
 // messages. Safe for concurrent use; idle, it holds no goroutine.
 //
 // One presenter at a time: a presenter who joins while another is on takes over (the instructor's
@@ -49,8 +53,8 @@ type Stage struct {
 	Quiz     int    // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
 }
 
-// RoomView is a member's snapshot of the room.
-type RoomView struct {
+// View is a member's snapshot of the room.
+type View struct {
 	Version      uint64
 	Stage        Stage
 	StageVersion uint64
@@ -71,8 +75,8 @@ type Member struct {
 	left      bool
 }
 
-// NewRoom returns an empty room.
-func NewRoom() *Room {
+// New returns an empty room.
+func New() *Room {
 	return &Room{members: map[*Member]struct{}{}, answers: map[*Member]bool{}, changed: make(chan struct{}), version: 1,
 		stage: Stage{Stop: -1, Quiz: -1}}
 }
@@ -167,7 +171,7 @@ func (m *Member) Answer(t int, retrain bool) {
 }
 
 // View returns the member's snapshot of the room now.
-func (m *Member) View() RoomView {
+func (m *Member) View() View {
 	r := m.room
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -176,7 +180,7 @@ func (m *Member) View() RoomView {
 
 // Wait returns the member's view once the room's version is past after (at once when it already
 // is); false when ctx ends first.
-func (m *Member) Wait(ctx context.Context, after uint64) (RoomView, bool) {
+func (m *Member) Wait(ctx context.Context, after uint64) (View, bool) {
 	r := m.room
 	for {
 		r.mu.Lock()
@@ -190,13 +194,13 @@ func (m *Member) Wait(ctx context.Context, after uint64) (RoomView, bool) {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return RoomView{}, false
+			return View{}, false
 		}
 	}
 }
 
-func (r *Room) viewLocked(m *Member) RoomView {
-	v := RoomView{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil,
+func (r *Room) viewLocked(m *Member) View {
+	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil,
 		Presenter: r.presenter == m, Following: m.following}
 	for o := range r.members {
 		switch {

@@ -1,0 +1,75 @@
+package room
+
+import (
+	"testing"
+
+	"github.com/cara-sim/cara/scenarios"
+)
+
+// The room counts who follows and who is free, keeps answers to the question asked only, frees
+// the followers when the presenter leaves, and lets a second presenter take over.
+func TestRoom(t *testing.T) {
+	r := New()
+	early := r.Join(false)
+	if v := early.View(); v.On || v.Following || v.Free != 1 {
+		t.Fatalf("no presenter yet: %+v", v)
+	}
+	pr := r.Join(true)
+	a, b := r.Join(false), r.Join(false)
+	if v := pr.View(); !v.Presenter || v.Followers != 2 || v.Free != 1 {
+		t.Fatalf("presenter's view: %+v, want 2 following (joined after) and 1 free (joined before)", v)
+	}
+	s := &scenarios.Scenario{Name: "small"}
+	v0 := a.View().Version
+	pr.Publish(Stage{Scenario: s, Seed: 3, Pos: 5, Stop: -1, Quiz: -1})
+	v, ok := a.Wait(t.Context(), v0)
+	if !ok || v.Stage.Pos != 5 || v.Stage.Scenario != s {
+		t.Fatalf("follower's view after a publish: %+v", v)
+	}
+	pr.Publish(v.Stage) // the same stage: no change
+	if a.View().Version != v.Version {
+		t.Error("publishing the same stage made a version")
+	}
+	a.Publish(Stage{Pos: 9}) // not the presenter: ignored
+	if a.View().Stage.Pos != 5 {
+		t.Error("a follower's publish changed the stage")
+	}
+	a.Answer(6, true) // no question yet
+	st := v.Stage
+	st.Quiz = 6
+	pr.Publish(st)
+	a.Answer(6, true)
+	b.Answer(6, false)
+	b.Answer(7, true) // another batch than asked: dropped
+	if v := pr.View(); v.Retrain != 1 || v.Keep != 1 {
+		t.Errorf("answers %d/%d, want 1 RETRAIN / 1 KEEP", v.Retrain, v.Keep)
+	}
+	b.Follow(false)
+	if v := pr.View(); v.Keep != 0 || v.Followers != 1 || v.Free != 2 {
+		t.Errorf("after one went free: %+v", v)
+	}
+	st.Quiz = -1
+	pr.Publish(st)
+	if v := pr.View(); v.Retrain != 0 {
+		t.Error("answers outlived their question")
+	}
+	// A second presenter takes over; the first is free.
+	pr2 := r.Join(true)
+	if v := pr.View(); v.Presenter || v.Following {
+		t.Errorf("the first presenter after a takeover: %+v", v)
+	}
+	if v := a.View(); v.Stage.Scenario != nil {
+		t.Error("the new presenter inherited the old stage")
+	}
+	pr2.Leave()
+	if v := a.View(); v.On || v.Following {
+		t.Errorf("after the presenter left: %+v, want free with no presenter", v)
+	}
+	pr2.Leave() // twice: nothing
+	for _, m := range []*Member{early, pr, a, b} {
+		m.Leave()
+	}
+	if v := pr2.View(); v.Followers+v.Free != 0 {
+		t.Errorf("an empty room counts %d", v.Followers+v.Free)
+	}
+}
