@@ -1,6 +1,7 @@
 // Package scenarios owns the scenario file format (YAML, read strictly, with expressions compiled
 // once at load), its loader and validation, the point generators, concept timelines and CSV streams
-// that scenario files describe, and the embedded scenarios that reproduce the paper's examples.
+// that scenario files describe, the embedded scenarios that reproduce the paper's examples, and the
+// catalog a picker offers (embedded scenarios and files, each loaded once).
 package scenarios
 
 import (

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,37 +18,8 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// Entry is a scenario the picker offers: embedded (by name) or a file.
-type Entry struct {
-	Ref   string // what scenarios.Load takes
-	Title string
-	About string
-}
-
-// Entries lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths.
-func Entries(dir string, paths []string) []Entry {
-	var out []Entry
-	for _, i := range scenarios.Embedded() {
-		out = append(out, Entry{Ref: i.Name, Title: i.Title, About: i.About})
-	}
-	var files []string
-	if dir != "" {
-		files, _ = filepath.Glob(filepath.Join(dir, "*.yaml"))
-	}
-	for _, f := range append(files, paths...) {
-		e := Entry{Ref: f, Title: f}
-		if s, err := scenarios.Load(f, scenarios.Options{}); err == nil {
-			e.Title, e.About = s.Title+"  ("+f+")", s.About
-		} else {
-			e.About = err.Error()
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
 // entryItem is an Entry in the list: its title, and its name under it.
-type entryItem struct{ e Entry }
+type entryItem struct{ e scenarios.Entry }
 
 func (i entryItem) Title() string       { return i.e.Title }
 func (i entryItem) Description() string { return i.e.Ref }
@@ -63,11 +33,11 @@ type Picker struct {
 	st        *Styles
 	w, h      int
 	errs      map[string]string // by Ref: why the scenario did not open
-	play      func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
+	play      func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)
 	open      key.Binding
 	quit      key.Binding
 	forceQuit key.Binding
-	entries   []Entry
+	entries   []scenarios.Entry
 	// In a workshop room: the session's member, how to open the presenter's scenario to follow it,
 	// and the room as last seen.
 	member    *room.Member
@@ -126,7 +96,7 @@ func (p *Picker) roomLine() string {
 }
 
 // NewPicker returns a picker; play builds the player for a chosen entry.
-func NewPicker(entries []Entry, st *Styles, play func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) *Picker {
+func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error)) *Picker {
 	items := make([]list.Item, len(entries))
 	for i, e := range entries {
 		items[i] = entryItem{e}
@@ -151,7 +121,7 @@ func NewPicker(entries []Entry, st *Styles, play func(e Entry, w, h int, back fu
 	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
 	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.r)
 	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.r)
-	l.Select(max(slices.IndexFunc(entries, func(e Entry) bool { return e.Ref == scenarios.Default }), 0))
+	l.Select(max(slices.IndexFunc(entries, func(e scenarios.Entry) bool { return e.Ref == scenarios.Default }), 0))
 	return &Picker{list: l, st: st, w: 80, h: 24, play: play, errs: map[string]string{}, entries: entries,
 		open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),

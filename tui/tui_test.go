@@ -409,9 +409,9 @@ func TestProgram(t *testing.T) {
 
 func TestPicker(t *testing.T) {
 	st := asciiStyles()
-	entries := Entries("testdata", nil)
+	entries := scenarios.Entries("testdata", nil)
 	opened := ""
-	pk := NewPicker(entries, st, func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+	pk := NewPicker(entries, st, func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 		opened = e.Ref
 		s, err := scenarios.Load(e.Ref, scenarios.Options{})
 		if err != nil {
@@ -447,9 +447,9 @@ func TestPicker(t *testing.T) {
 
 // Filtering narrows the list; a scenario that cannot open shows the whole message, wrapped.
 func TestPickerFilterAndError(t *testing.T) {
-	entries := Entries("", nil)
+	entries := scenarios.Entries("", nil)
 	long := "electricity.csv not found: looked in $CARA_DATA, ./data and ../shared/data beside a checkout; give it with --data PATH (the Elec2 set, 45,312 rows)"
-	pk := NewPicker(entries, asciiStyles(), func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+	pk := NewPicker(entries, asciiStyles(), func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 		return nil, &openError{long}
 	})
 	// send delivers a message, then the filter's matches (the list filters in a command; the
@@ -499,7 +499,7 @@ func (e *openError) Error() string { return e.s }
 // The picker's view in the ASCII profile at 100x24, on the second entry
 // (go test ./tui -run TestGoldenPicker -update rewrites testdata/TestGoldenPicker.golden).
 func TestGoldenPicker(t *testing.T) {
-	entries := []Entry{
+	entries := []scenarios.Entry{
 		{Ref: "covcon-d", Title: "CovCon-D: covariate and concept drift", About: "Points drift in space."},
 		{Ref: "testdata/small.yaml", Title: "Small: a test scenario  (testdata/small.yaml)", About: "Twelve batches of a hundred points."},
 	}

@@ -402,7 +402,7 @@ func TestPickerFollows(t *testing.T) {
 	open := func(stage room.Stage, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 		return NewPlayer(Options{Scenario: stage.Scenario, Seed: stage.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
 	}
-	pk := NewPicker(Entries("testdata", nil), st, func(e Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
+	pk := NewPicker(scenarios.Entries("testdata", nil), st, func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 		return NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h, Runs: runs, Member: m, Back: back})
 	})
 	pk.Join(m, open)

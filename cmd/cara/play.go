@@ -93,8 +93,8 @@ func openDefault(cmd *cobra.Command, paths []string) error {
 	// scenario opened again replays its kept run.
 	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: workers(cmd)})
 	defer runs.Close()
-	cat := tui.NewCatalog("scenarios", paths)
-	picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+	cat := scenarios.NewCatalog("scenarios", paths)
+	picker := tui.NewPicker(cat.Entries(), st, func(e scenarios.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
 		s, err := cat.Load(e.Ref)
 		if err != nil {
 			return nil, err

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui"
 )
 
@@ -193,7 +194,7 @@ type server struct {
 	cfg      serveConfig
 	ssh      *ssh.Server
 	runs     *live.Runs
-	catalog  atomic.Pointer[tui.Catalog]
+	catalog  atomic.Pointer[scenarios.Catalog]
 	sessions atomic.Int64 // admitted and not yet closed
 	// room is the workshop's presenter and followers; presenters are the keys that present (nil
 	// without --presenter-keys).
@@ -265,7 +266,7 @@ func newServer(cfg serveConfig) (*server, error) {
 	s.metrics = newMetrics(s)
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.maxComputing, Cache: cfg.cacheRuns, Workers: cfg.workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
-	s.catalog.Store(tui.NewCatalog(cfg.scenariosDir, nil))
+	s.catalog.Store(scenarios.NewCatalog(cfg.scenariosDir, nil))
 	// The first middleware listed runs innermost.
 	opts = append(opts, wish.WithMiddleware(
 		s.program,
@@ -308,7 +309,7 @@ func (s *server) Close() {
 // reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
 // what they opened.
 func (s *server) reload() {
-	c := tui.NewCatalog(s.cfg.scenariosDir, nil)
+	c := scenarios.NewCatalog(s.cfg.scenariosDir, nil)
 	s.catalog.Store(c)
 	s.cfg.log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.scenariosDir)
 	if s.cfg.presenterKeys != "" {
@@ -387,7 +388,7 @@ func (s *server) program(next ssh.Handler) ssh.Handler {
 			member = s.room.Join(s.isPresenter(sess))
 			defer member.Leave()
 		}
-		picker := tui.NewPicker(cat.Entries(), st, func(e tui.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
+		picker := tui.NewPicker(cat.Entries(), st, func(e scenarios.Entry, w, h int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
 			sc, err := cat.Load(e.Ref)
 			if err != nil {
 				return nil, err

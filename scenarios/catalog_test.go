@@ -1,4 +1,4 @@
-package tui
+package scenarios
 
 import (
 	"bytes"
@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// The catalog reads its entries once and loads each scenario once, for everyone.
+// The catalog reads its entries once and loads each scenario once, for everyone: a file once,
+// when the catalog is read.
 func TestCatalogReadsOnce(t *testing.T) {
 	dir := t.TempDir()
 	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
@@ -25,6 +26,10 @@ func TestCatalogReadsOnce(t *testing.T) {
 	b, _ := c.Load(path)
 	if err != nil || a != b {
 		t.Errorf("two loads: %p %p %v, want one scenario", a, b, err)
+	}
+	// The file was loaded when the catalog was read (for its entry), not again when opened.
+	if err == nil && a.Title != "Small: a test scenario" {
+		t.Errorf("opened after an edit, the scenario is %q: the file was loaded twice", a.Title)
 	}
 	if again := NewCatalog(dir, nil); len(again.Entries()) != n+1 {
 		t.Errorf("a new catalog (SIGHUP) has %d entries, want %d", len(again.Entries()), n+1)

@@ -1,0 +1,78 @@
+package scenarios
+
+import (
+	"path/filepath"
+	"sync"
+)
+
+// Entry is a scenario a catalog offers: embedded (by name) or a file.
+type Entry struct {
+	Ref   string // what Load takes
+	Title string
+	About string
+}
+
+// Catalog is what a picker offers, read once (a server reads a new one on SIGHUP, not one per
+// connection): the entries, and each scenario loaded once, then shared by everyone who opens it. A
+// file is loaded when the catalog is read (its title is an entry's), an embedded scenario the
+// first time anyone opens it. Sharing the loaded scenario is also what lets runs be shared: a file
+// edited and read again is a new scenario. Safe for concurrent use.
+type Catalog struct {
+	entries []Entry
+
+	mu     sync.Mutex
+	loaded map[string]*catalogLoad
+}
+
+type catalogLoad struct {
+	once sync.Once
+	s    *Scenario
+	err  error
+}
+
+// NewCatalog lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths,
+// loading each file once.
+func NewCatalog(dir string, paths []string) *Catalog {
+	c := &Catalog{loaded: map[string]*catalogLoad{}}
+	for _, i := range Embedded() {
+		c.entries = append(c.entries, Entry{Ref: i.Name, Title: i.Title, About: i.About})
+	}
+	var files []string
+	if dir != "" {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.yaml"))
+	}
+	for _, f := range append(files, paths...) {
+		e := Entry{Ref: f, Title: f}
+		s, err := Load(f, Options{})
+		if err == nil {
+			e.Title, e.About = s.Title+"  ("+f+")", s.About
+		} else {
+			e.About = err.Error()
+		}
+		l := &catalogLoad{}
+		l.once.Do(func() { l.s, l.err = s, err })
+		c.loaded[f] = l
+		c.entries = append(c.entries, e)
+	}
+	return c
+}
+
+// Entries lists the embedded scenarios, then *.yaml in dir, then paths: a catalog's entries.
+func Entries(dir string, paths []string) []Entry { return NewCatalog(dir, paths).Entries() }
+
+// Entries are the catalog's entries, in the picker's order. The slice is shared: do not modify it.
+func (c *Catalog) Entries() []Entry { return c.entries }
+
+// Load returns the scenario of an entry, loading it on first use (an error is kept too: a broken
+// file is reported the same way until the catalog is read again).
+func (c *Catalog) Load(ref string) (*Scenario, error) {
+	c.mu.Lock()
+	l, ok := c.loaded[ref]
+	if !ok {
+		l = &catalogLoad{}
+		c.loaded[ref] = l
+	}
+	c.mu.Unlock()
+	l.once.Do(func() { l.s, l.err = Load(ref, Options{}) })
+	return l.s, l.err
+}
