@@ -94,14 +94,8 @@ func openDefault(cmd *cobra.Command, paths []string) error {
 	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: workers(cmd)})
 	defer runs.Close()
 	cat := scenarios.NewCatalog("scenarios", paths)
-	picker := tui.NewPicker(cat.Entries(), st, func(e scenarios.Entry, width, height int, back func() (tea.Model, tea.Cmd)) (*tui.Player, error) {
-		s, err := cat.Load(e.Ref)
-		if err != nil {
-			return nil, err
-		}
-		return tui.NewPlayer(tui.Options{Scenario: s, Seed: s.Seed, Styles: st, Back: back, Width: width, Height: height,
-			Runs: runs, Context: ctx})
-	})
+	open := &tui.Opener{Catalog: cat, Styles: st, Runs: runs, Context: ctx}
+	picker := tui.NewPicker(cat.Entries(), st, open.Entry)
 	_, err := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
 	return teaErr(err)
 }

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"net"
@@ -19,7 +19,7 @@ type metrics struct {
 	panics  prometheus.Counter
 }
 
-func newMetrics(s *server) *metrics {
+func newMetrics(s *Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_sessions_refused_total",
@@ -55,9 +55,9 @@ func metricsAddr(addr string) string {
 	return addr
 }
 
-// serveMetrics listens on addr and serves /metrics until the server closes; it returns the bound
+// ServeMetrics listens on addr and serves /metrics until the server closes; it returns the bound
 // address's listener error, if any, at once.
-func (s *server) serveMetrics(addr string) error {
+func (s *Server) ServeMetrics(addr string) error {
 	ln, err := net.Listen("tcp", metricsAddr(addr))
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (s *server) serveMetrics(addr string) error {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	h := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	s.http.Store(h)
-	s.cfg.log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	s.cfg.Log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 	go h.Serve(ln)
 	s.metricsURL = "http://" + ln.Addr().String() + "/metrics"
 	return nil

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"crypto/ed25519"
@@ -54,7 +54,7 @@ func TestServePresenter(t *testing.T) {
 	keys, signer := presenterKey(t)
 	pw := filepath.Join(t.TempDir(), "room.txt")
 	os.WriteFile(pw, []byte("tulip\n"), 0o600)
-	srv, addr, _ := startServing(t, serveConfig{maxSessions: n + 2, passwordFile: pw, presenterKeys: keys})
+	srv, addr, _ := startServing(t, Config{MaxSessions: n + 2, PasswordFile: pw, PresenterKeys: keys})
 
 	pc, err := dial(t, addr, gossh.PublicKeys(signer))
 	if err != nil {
@@ -186,7 +186,7 @@ func TestServePresenter(t *testing.T) {
 // one is refused at start, naming its line.
 func TestServePresenterAuth(t *testing.T) {
 	keys, signer := presenterKey(t)
-	addr := startServer(t, serveConfig{presenterKeys: keys})
+	addr := startServer(t, Config{PresenterKeys: keys})
 	c, err := dial(t, addr, gossh.PublicKeys(signer))
 	if err != nil {
 		t.Fatalf("presenter: %v", err)
@@ -214,7 +214,7 @@ func TestServePresenterAuth(t *testing.T) {
 
 	bad := filepath.Join(t.TempDir(), "keys")
 	os.WriteFile(bad, []byte("# ok\nssh-ed25519 not-base64 me\n"), 0o600)
-	_, err = newServer(serveConfig{listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "k"), maxSessions: 1, presenterKeys: bad})
+	_, err = New(Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "k"), MaxSessions: 1, PresenterKeys: bad})
 	if err == nil || !strings.Contains(err.Error(), bad+":2: not a public key") {
 		t.Errorf("a bad presenter-keys file: %v", err)
 	}

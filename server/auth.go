@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -52,25 +52,25 @@ func hasKey(keys []ssh.PublicKey, k ssh.PublicKey) bool {
 // the room's other clients authenticate as they would without presenters (--authorized-keys,
 // --password-file, or nothing in an open room, where any key, or none, gets in). Which key a
 // session authenticated with is what makes it a presenter (isPresenter).
-func (s *server) presenterAuth() ([]ssh.Option, error) {
-	keys, err := readKeys(s.cfg.presenterKeys)
+func (s *Server) presenterAuth() ([]ssh.Option, error) {
+	keys, err := readKeys(s.cfg.PresenterKeys)
 	if err != nil {
 		return nil, fmt.Errorf("--presenter-keys: %w", err)
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("--presenter-keys %s: no public key in it", s.cfg.presenterKeys)
+		return nil, fmt.Errorf("--presenter-keys %s: no public key in it", s.cfg.PresenterKeys)
 	}
 	s.presenters.Store(&keys)
-	open := s.cfg.authorizedKeys == "" && s.cfg.passwordFile == ""
+	open := s.cfg.AuthorizedKeys == "" && s.cfg.PasswordFile == ""
 	opts := []ssh.Option{wish.WithPublicKeyAuth(func(_ ssh.Context, k ssh.PublicKey) bool {
 		switch {
 		case hasKey(*s.presenters.Load(), k):
 			return true
-		case s.cfg.authorizedKeys != "":
+		case s.cfg.AuthorizedKeys != "":
 			// Read at each login, as --authorized-keys is without presenters: edits take effect.
-			students, err := readKeys(s.cfg.authorizedKeys)
+			students, err := readKeys(s.cfg.AuthorizedKeys)
 			if err != nil {
-				s.cfg.log.Warn("authorized keys", "err", err)
+				s.cfg.Log.Warn("authorized keys", "err", err)
 			}
 			return hasKey(students, k)
 		}
@@ -84,7 +84,7 @@ func (s *server) presenterAuth() ([]ssh.Option, error) {
 }
 
 // isPresenter reports whether a session authenticated with a presenter's key.
-func (s *server) isPresenter(sess ssh.Session) bool {
+func (s *Server) isPresenter(sess ssh.Session) bool {
 	keys := s.presenters.Load()
 	return keys != nil && sess.PublicKey() != nil && hasKey(*keys, sess.PublicKey())
 }

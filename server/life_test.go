@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -6,13 +6,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,7 +76,7 @@ func dialRaw(addr string) (net.Conn, *gossh.Client, error) {
 func TestServeLifetime(t *testing.T) {
 	const n = 20
 	// One run computes at a time, on one worker: runs outlast the 5 s, so only cancelling ends them.
-	srv, addr, _ := startServing(t, serveConfig{maxSessions: n, maxComputing: 1, workers: 1})
+	srv, addr, _ := startServing(t, Config{MaxSessions: n, MaxComputing: 1, Workers: 1})
 	idle := scrape(t, srv.metricsURL)["go_goroutines"]
 	conns := make([]net.Conn, n)
 	var wg sync.WaitGroup
@@ -155,7 +152,7 @@ func TestServeLifetime(t *testing.T) {
 // A panic in one session's Update, or in a command it started, ends that session with a one-line
 // apology and a log line with the stack; another session keeps stepping.
 func TestServePanicKeepsTheRoom(t *testing.T) {
-	srv, addr, logs := startServing(t, serveConfig{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
+	srv, addr, logs := startServing(t, Config{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch k.String() {
 			case "!":
@@ -212,7 +209,7 @@ func TestServeReload(t *testing.T) {
 	defer os.RemoveAll(dir)
 	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
 	os.WriteFile(filepath.Join(dir, "small.yaml"), src, 0o644)
-	srv, addr, logs := startServing(t, serveConfig{scenariosDir: dir})
+	srv, addr, logs := startServing(t, Config{ScenariosDir: dir})
 	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
 	look := func() string {
 		c, err := dial(t, addr)
@@ -229,83 +226,11 @@ func TestServeReload(t *testing.T) {
 	if strings.Contains(look(), "extra.yaml") {
 		t.Error("a file added after start is offered without a reload: the entries were read again")
 	}
-	srv.reload()
+	srv.Reload()
 	if !strings.Contains(look(), "extra.yaml") {
 		t.Error("after reload the new file is not offered")
 	}
 	if !strings.Contains(logs.String(), "scenarios read again") {
 		t.Error("the reload is not logged")
-	}
-}
-
-// The real command: --metrics serves on the given address, SIGHUP reads the scenarios again, and
-// SIGINT shuts down cleanly.
-func TestServeProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
-	bin := buildCara(t)
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "key"),
-		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	expect := func(re string) []string {
-		t.Helper()
-		r := regexp.MustCompile(re)
-		timeout := time.After(10 * time.Second)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("the server ended before logging %q", re)
-				}
-				if m := r.FindStringSubmatch(l); m != nil {
-					return m
-				}
-			case <-timeout:
-				t.Fatalf("no log line matching %q", re)
-			}
-		}
-	}
-	url := expect(`msg=metrics url=(\S+)`)[1]
-	expect(`msg=serving .*max_computing=3`)
-	m := scrape(t, url)
-	for _, name := range []string{"cara_sessions", "cara_runs_computing", "cara_runs_started_total", "cara_runs_queued", "cara_runs_cached", "cara_cache_bytes",
-		`cara_sessions_refused_total{reason="room_full"}`, "cara_panics_recovered_total", "go_goroutines"} {
-		if _, ok := m[name]; !ok {
-			t.Errorf("metrics lack %s", name)
-		}
-	}
-	cmd.Process.Signal(syscall.SIGHUP)
-	expect(`msg="scenarios read again" entries=12`)
-	cmd.Process.Signal(syscall.SIGINT)
-	go func() {
-		for range lines {
-		}
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("exit after SIGINT: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no exit 10 s after SIGINT")
-	}
-	if _, err := scrapeErr(url); err == nil {
-		t.Error("metrics still served after shutdown")
 	}
 }

@@ -1,6 +1,6 @@
 //go:build race
 
-package main
+package server
 
 // raceEnabled says the tests run under the race detector, which slows everything several times.
 const raceEnabled = true

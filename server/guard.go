@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"runtime/debug"
@@ -17,6 +17,7 @@ type guard struct {
 	onPanic func(value any, stack []byte)
 	hook    func(tea.Msg) tea.Cmd // tests only: called first in each Update
 	quit    func()                // quits the program from outside its event loop (for View)
+	done    func()                // ends the session's context once its program has ended
 	failed  atomic.Bool
 }
 

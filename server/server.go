@@ -1,0 +1,363 @@
+// Package server owns `cara serve`: the SSH server whose only program is cara's terminal UI, for a
+// workshop. It admits sessions (authentication, limits, refusals), runs each one's picker and
+// player through wish's bubbletea middleware, shares one run registry (live) and one workshop room
+// (room) among them, reads the scenarios offered again on Reload, and publishes metrics for
+// Prometheus. The command line only turns flags into a Config.
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui"
+)
+
+// Config is a server's configuration: `cara serve`'s flags.
+type Config struct {
+	Listen         string
+	HostKey        string // ed25519, created with mode 0600 when missing
+	AuthorizedKeys string // only these public keys may connect ("" for any)
+	PasswordFile   string // the first line is the room's password ("" for none)
+	PresenterKeys  string // sessions logging in with these keys present ("" for a room without one)
+	ScenariosDir   string // also offer the *.yaml scenarios of this folder ("" for none)
+	MaxSessions    int
+	MaxComputing   int // matrices computed at once; 0 means the number of CPUs
+	CacheRuns      int // computed matrices kept after their last viewer leaves
+	Workers        int // engine workers per run; 0 shares the cores among MaxComputing runs
+	MaxWork        float64
+	IdleTimeout    time.Duration
+	Open           bool // let anyone in on a non-loopback address, without keys or password
+	Log            *slog.Logger
+
+	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
+	// test can make one session panic there or in a command it returns.
+	onMsg func(ssh.Session, tea.Msg) tea.Cmd
+	// seedFor, for tests only, chooses the seed a session's first player opens with (the load test
+	// gives each session its own).
+	seedFor func(ssh.Session) (uint64, bool)
+}
+
+// UsageError is a Config that cannot serve as given (a usage mistake, not a failure).
+type UsageError struct{ Err error }
+
+func (e UsageError) Error() string { return e.Err.Error() }
+func (e UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error { return UsageError{fmt.Errorf(format, args...)} }
+
+// Server is `cara serve`: the SSH server, the registry every session's runs go through, the
+// scenarios offered, the room, and the metrics.
+type Server struct {
+	cfg      Config
+	ssh      *ssh.Server
+	runs     *live.Runs
+	catalog  atomic.Pointer[scenarios.Catalog]
+	sessions atomic.Int64 // admitted and not yet closed
+	// room is the workshop's presenter and followers; presenters are the keys that present (nil
+	// without PresenterKeys).
+	room       *room.Room
+	presenters atomic.Pointer[[]ssh.PublicKey]
+	metrics    *metrics
+	http       atomic.Pointer[http.Server]
+	// metricsURL is where ServeMetrics listens (tests listen on port 0).
+	metricsURL string
+	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
+}
+
+// IsLoopback reports whether host:port listens on loopback only.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// New builds a server; it does not listen. A configuration that cannot serve is a UsageError.
+func New(cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if cfg.MaxSessions < 1 {
+		return nil, usagef("--max-sessions must be >= 1, got %d", cfg.MaxSessions)
+	}
+	if cfg.MaxComputing < 0 {
+		return nil, usagef("--max-computing must be >= 1, got %d", cfg.MaxComputing)
+	}
+	auth := cfg.AuthorizedKeys != "" || cfg.PasswordFile != ""
+	if !IsLoopback(cfg.Listen) && !auth && !cfg.Open {
+		return nil, usagef("listening on %s (not loopback) needs --authorized-keys or --password-file, or --open to let anyone in", cfg.Listen)
+	}
+	if err := os.MkdirAll(filepath.Dir(cfg.HostKey), 0o700); err != nil {
+		return nil, err
+	}
+	opts := []ssh.Option{wish.WithAddress(cfg.Listen), wish.WithHostKeyPath(cfg.HostKey), wish.WithIdleTimeout(cfg.IdleTimeout)}
+	s := &Server{cfg: cfg, room: room.New()}
+	if cfg.AuthorizedKeys != "" {
+		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
+			return nil, fmt.Errorf("--authorized-keys: %w", err)
+		}
+		if cfg.PresenterKeys == "" {
+			opts = append(opts, wish.WithAuthorizedKeys(cfg.AuthorizedKeys))
+		}
+	}
+	if cfg.PresenterKeys != "" {
+		auth, err := s.presenterAuth()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, auth...)
+	}
+	if cfg.PasswordFile != "" {
+		b, err := os.ReadFile(cfg.PasswordFile)
+		if err != nil {
+			return nil, fmt.Errorf("--password-file: %w", err)
+		}
+		want := []byte(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+		if len(want) == 0 {
+			return nil, fmt.Errorf("--password-file %s: the first line is empty", cfg.PasswordFile)
+		}
+		opts = append(opts, wish.WithPasswordAuth(func(_ ssh.Context, pw string) bool {
+			return subtle.ConstantTimeCompare([]byte(pw), want) == 1
+		}))
+	}
+	if cfg.MaxComputing == 0 {
+		cfg.MaxComputing = runtime.NumCPU()
+	}
+	if cfg.Workers <= 0 {
+		// Runs computing at once share the cores rather than each taking all of them: as fast in
+		// total, and fewer busy goroutines for the sessions' own to queue behind.
+		cfg.Workers = max(1, runtime.GOMAXPROCS(0)/cfg.MaxComputing)
+	}
+	s.cfg = cfg
+	s.metrics = newMetrics(s)
+	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
+		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
+	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
+	// The first middleware listed runs innermost: wish's bubbletea middleware runs the session's
+	// program (and hands it the window's changes), then apologise says why a program ended in a bug.
+	opts = append(opts, wish.WithMiddleware(
+		s.apologise,
+		bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
+		s.gate,
+		s.recover,
+		logSessions(cfg.Log),
+	))
+	srv, err := wish.NewServer(opts...)
+	if err != nil {
+		return nil, err
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// Config is the server's configuration, defaults filled in.
+func (s *Server) Config() Config { return s.cfg }
+
+// Runs is the registry every session's runs go through.
+func (s *Server) Runs() *live.Runs { return s.runs }
+
+// Serve accepts connections on ln until the server is shut down.
+func (s *Server) Serve(ln net.Listener) error { return s.ssh.Serve(ln) }
+
+// Shutdown stops accepting, gives open sessions until ctx ends to close, then closes them; every run
+// is cancelled and the metrics stop.
+func (s *Server) Shutdown(ctx context.Context) {
+	if err := s.ssh.Shutdown(ctx); err != nil {
+		s.ssh.Close()
+	}
+	s.runs.Close()
+	if h := s.http.Load(); h != nil {
+		h.Shutdown(ctx)
+	}
+}
+
+// Close closes every connection at once, cancels every run and stops the metrics.
+func (s *Server) Close() {
+	s.ssh.Close()
+	s.runs.Close()
+	if h := s.http.Load(); h != nil {
+		h.Close()
+	}
+}
+
+// Reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
+// what they opened.
+func (s *Server) Reload() {
+	c := scenarios.NewCatalog(s.cfg.ScenariosDir, nil)
+	s.catalog.Store(c)
+	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir)
+	if s.cfg.PresenterKeys != "" {
+		keys, err := readKeys(s.cfg.PresenterKeys)
+		if err == nil && len(keys) == 0 {
+			err = fmt.Errorf("%s: no public key in it", s.cfg.PresenterKeys)
+		}
+		if err != nil {
+			s.cfg.Log.Warn("presenter keys not read again: the old ones stay", "err", err)
+			return
+		}
+		s.presenters.Store(&keys)
+		s.cfg.Log.Info("presenter keys read again", "keys", len(keys))
+	}
+}
+
+// apology is what a session sees when a bug ends it.
+const apology = "cara: sorry, this session hit a bug and had to close; the room goes on. Reconnect to start again."
+
+// panicked logs a recovered panic with its stack and counts it.
+func (s *Server) panicked(where string, v any, stack []byte) {
+	s.metrics.panics.Inc()
+	s.cfg.Log.Error("panic recovered", "in", where, "panic", fmt.Sprint(v), "stack", string(stack))
+}
+
+// recover keeps a panic in one session from ending the server: logged with its stack, counted, and
+// that session closed with an apology. (A panic in a session's player is caught nearer, by its
+// guard; this is for everything else a session runs.)
+func (s *Server) recover(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.panicked("session", v, debug.Stack())
+				wish.Fatalln(sess, apology)
+			}
+		}()
+		next(sess)
+	}
+}
+
+// gate lets in only interactive sessions, and no more than MaxSessions at once.
+func (s *Server) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if len(sess.Command()) > 0 {
+			s.metrics.refused.WithLabelValues("exec").Inc()
+			wish.Fatalln(sess, "cara serves its terminal UI only; connect without a command: ssh -p PORT HOST")
+			return
+		}
+		if _, _, ok := sess.Pty(); !ok {
+			s.metrics.refused.WithLabelValues("no_pty").Inc()
+			wish.Fatalln(sess, "cara needs a terminal; connect with ssh -t -p PORT HOST (no PTY was requested)")
+			return
+		}
+		if n := s.sessions.Add(1); n > int64(s.cfg.MaxSessions) {
+			s.sessions.Add(-1)
+			s.metrics.refused.WithLabelValues("room_full").Inc()
+			wish.Fatalln(sess, fmt.Sprintf("The room is full (%d sessions); try again in a moment.", s.cfg.MaxSessions))
+			return
+		}
+		defer s.sessions.Add(-1)
+		next(sess)
+	}
+}
+
+// program builds a session's program: its picker and players, guarded, for as long as the SSH
+// session lasts. Its context ends with the connection, with the client closing the session's
+// input, or when the program quits, and every run the session watched is left with it; a room's
+// member leaves with it too.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	ctx, cancel := context.WithCancel(sess.Context())
+	st := tui.NewStyles(bm.MakeRenderer(sess))
+	cat := s.catalog.Load()
+	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx,
+		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
+	if s.cfg.seedFor != nil {
+		open.Seed = func(sc *scenarios.Scenario) uint64 {
+			if v, ok := s.cfg.seedFor(sess); ok {
+				return v
+			}
+			return sc.Seed
+		}
+	}
+	if s.cfg.PresenterKeys != "" {
+		open.Member = s.room.Join(s.isPresenter(sess))
+		context.AfterFunc(ctx, open.Member.Leave)
+	}
+	picker := tui.NewPicker(cat.Entries(), st, open.Entry)
+	if open.Member != nil {
+		picker.Join(open.Member, open.Stage)
+	}
+	g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
+	if s.cfg.onMsg != nil {
+		g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
+	}
+	p := tea.NewProgram(g, tea.WithInput(untilEOF{sess, cancel}), tea.WithOutput(sess), tea.WithAltScreen(),
+		tea.WithContext(ctx))
+	g.quit = func() { go p.Quit() }
+	g.done = cancel
+	s.guards.Store(sess, g)
+	if open.Member != nil {
+		go tui.Relay(ctx, open.Member, p.Send)
+	}
+	return p
+}
+
+// apologise runs after a session's program has ended (the program middleware calls it): it ends
+// the program's context, and tells the client when a bug ended the program.
+func (s *Server) apologise(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if v, ok := s.guards.LoadAndDelete(sess); ok {
+			g := v.(*guard)
+			g.done()
+			if g.failed.Load() {
+				wish.Fatalln(sess, apology)
+				return
+			}
+		}
+		next(sess)
+	}
+}
+
+// untilEOF reads a session's input and ends the session's context when the client closes it.
+type untilEOF struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (u untilEOF) Read(b []byte) (int, error) {
+	n, err := u.r.Read(b)
+	if err != nil {
+		u.cancel()
+	}
+	return n, err
+}
+
+// logSessions logs connects, disconnects and their duration, one line each.
+func logSessions(log *slog.Logger) wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			start := time.Now()
+			_, _, pty := sess.Pty()
+			log.Info("connect", "client", sess.RemoteAddr().String(), "user", sess.User(), "pty", pty)
+			next(sess)
+			log.Info("disconnect", "client", sess.RemoteAddr().String(), "user", sess.User(), "duration", time.Since(start).Round(time.Millisecond))
+		}
+	}
+}
+
+// ErrClosed is what Serve returns once the server was shut down or closed.
+var ErrClosed = ssh.ErrServerClosed
