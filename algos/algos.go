@@ -4,38 +4,22 @@
 // Page-Hinkley. Every algorithm is a replay of Algorithm 1 over a computed cost matrix, so what-ifs
 // on the retraining cost cost microseconds.
 //
-// The package depends on the standard library only: it defines the small read-only view of a
-// matrix (Matrix) that it needs, and sim's matrix implements it.
+// The package depends on the standard library and the bitset of errors (internal/bitset) only: it
+// defines the small read-only view of a matrix (Matrix) that it needs, and sim's matrix implements
+// it.
 package algos
 
 import (
 	"math"
-	"math/bits"
+
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // Bits is a fixed-length bitset: bit i is set when the model got point i wrong.
-type Bits struct {
-	Words []uint64
-	N     int
-}
+type Bits = bitset.Bits
 
 // NewBits returns a bitset of n zero bits.
-func NewBits(n int) Bits { return Bits{Words: make([]uint64, (n+63)/64), N: n} }
-
-// Get reports bit i.
-func (b Bits) Get(i int) bool { return b.Words[i>>6]&(1<<(uint(i)&63)) != 0 }
-
-// Set sets bit i.
-func (b Bits) Set(i int) { b.Words[i>>6] |= 1 << (uint(i) & 63) }
-
-// Count returns the number of set bits.
-func (b Bits) Count() int {
-	n := 0
-	for _, w := range b.Words {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
+func NewBits(n int) Bits { return bitset.New(n) }
 
 // Matrix is the read-only view of a computed staleness matrix that the algorithms replay.
 // Batches are 0..Batches()-1; the first Offline() of them form the offline block.

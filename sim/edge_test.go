@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // Numerical edge cases of the kernel: a model that gets everything right costs nothing, one that
@@ -15,7 +15,7 @@ import (
 func TestKernelEdgeCases(t *testing.T) {
 	X := Points{D: 2, V: []float64{0, 0, 1, 0, 0, 1, 5, 5}}
 	Q := Points{D: 2, V: []float64{0.1, 0.1, 3, 3}}
-	none, all := algos.NewBits(4), algos.NewBits(4)
+	none, all := bitset.New(4), bitset.New(4)
 	for i := range 4 {
 		all.Set(i)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // GammaMode says how the RBF kernel's gamma is chosen.
@@ -341,7 +341,7 @@ func (r *runner) predict(model Model, tp, t int) Cell {
 // kernel fills A and B of cell (tp, t) given its errors and the model's errors on its own data.
 // B sums with the same function and order as A, so identical data give identical bits (QDMdiff
 // exactly 0 when the data do not change).
-func (r *runner) kernel(c *Cell, tp, t int, train algos.Bits) {
+func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 	c.A = maskedMean(r.ksum[t], c.Errors)
 	if tp == t {
 		c.B = c.A

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // testStream is a drifting 2-D stream: points N(c_t, 0.2) with c_t moving along x1, labelled
@@ -54,7 +54,7 @@ func TestQDMByHand(t *testing.T) {
 	// QDM = (1/2) * exp(-1 * 1^2) = 0.18393972...
 	Q := Points{D: 2, V: []float64{0, 0}}
 	X := Points{D: 2, V: []float64{1, 0, 0, 2}}
-	errs := algos.NewBits(2)
+	errs := bitset.New(2)
 	errs.Set(0)
 	if got, want := QDM(Q, X, errs, 1), 0.5*math.Exp(-1); got != want {
 		t.Errorf("QDM = %v, want %v", got, want)
@@ -68,7 +68,7 @@ func TestQDMByHand(t *testing.T) {
 	// K(x) = exp(-0.5*1) + exp(-0.5*2); QDM = K(x)/1.
 	Q3 := Points{D: 3, V: []float64{0, 0, 0, 1, 1, 1}}
 	X3 := Points{D: 3, V: []float64{1, 0, 0}}
-	e1 := algos.NewBits(1)
+	e1 := bitset.New(1)
 	e1.Set(0)
 	if got, want := QDM(Q3, X3, e1, 0.5), math.Exp(-0.5)+math.Exp(-1); math.Abs(got-want) > 1e-15 {
 		t.Errorf("3-D QDM = %v, want %v", got, want)
@@ -86,7 +86,7 @@ func TestKernelMatchesNaiveSum(t *testing.T) {
 		for i := range Q.V {
 			Q.V[i] = rng.Float64()
 		}
-		errs := algos.NewBits(1000)
+		errs := bitset.New(1000)
 		for i := range 1000 {
 			if rng.Float64() < 0.3 {
 				errs.Set(i)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // The staleness kernel. With sim(q, x) = exp(-gamma ||q-x||^2) and 0-1 loss,
@@ -175,7 +175,7 @@ func vectorWidth() int {
 var kernelWidth int
 
 // maskedMean returns (1/n) * the sum of k[i] over the set bits i of errs, n = errs.N.
-func maskedMean(k []float64, errs algos.Bits) float64 {
+func maskedMean(k []float64, errs bitset.Bits) float64 {
 	if errs.N == 0 {
 		return 0
 	}
@@ -192,7 +192,7 @@ func maskedMean(k []float64, errs algos.Bits) float64 {
 
 // QDM is the staleness of a model on data X given queries Q, from the model's error bitset on X:
 // (1/|X|) sum over misclassified x of sum over q of sim(q, x), summed over x in order.
-func QDM(Q, X Points, errs algos.Bits, gamma float64) float64 {
+func QDM(Q, X Points, errs bitset.Bits, gamma float64) float64 {
 	if errs.N == 0 {
 		return 0
 	}
@@ -213,8 +213,8 @@ func QDM(Q, X Points, errs algos.Bits, gamma float64) float64 {
 }
 
 // errorBits compares predictions with labels.
-func errorBits(pred, y []uint8) algos.Bits {
-	b := algos.NewBits(len(y))
+func errorBits(pred, y []uint8) bitset.Bits {
+	b := bitset.New(len(y))
 	for i, p := range pred {
 		if p != y[i] {
 			b.Set(i)

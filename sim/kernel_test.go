@@ -5,12 +5,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // qdmScalar is QDM the plain way, one point and one query at a time: the reference every faster
 // kernel path must match bit for bit.
-func qdmScalar(Q, X Points, errs algos.Bits, gamma float64) float64 {
+func qdmScalar(Q, X Points, errs bitset.Bits, gamma float64) float64 {
 	if errs.N == 0 {
 		return 0
 	}
@@ -73,7 +73,7 @@ func testKernelSums(t *testing.T) {
 				}
 			}
 			// A subset through idx, as B takes the misclassified points.
-			errs := algos.NewBits(n)
+			errs := bitset.New(n)
 			for i := range n {
 				if rng.IntN(3) == 0 {
 					errs.Set(i)

@@ -3,16 +3,16 @@ package sim
 import (
 	"math"
 
-	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/bitset"
 )
 
 // Cell holds everything computed for the model of batch t' used at batch t (t' <= t).
 type Cell struct {
-	A             float64    // QDM(Q_t, D_t, M_t')
-	B             float64    // QDM(Q_t, D_t', M_t')
-	ErrorRate     float64    // error rate of M_t' on D_t
-	QueryAccuracy float64    // accuracy of M_t' on Q_t; NaN when the queries have no labels
-	Errors        algos.Bits // per-point 0-1 errors of M_t' on D_t
+	A             float64     // QDM(Q_t, D_t, M_t')
+	B             float64     // QDM(Q_t, D_t', M_t')
+	ErrorRate     float64     // error rate of M_t' on D_t
+	QueryAccuracy float64     // accuracy of M_t' on Q_t; NaN when the queries have no labels
+	Errors        bitset.Bits // per-point 0-1 errors of M_t' on D_t
 	Done          bool
 }
 
@@ -62,7 +62,7 @@ func (m *Matrix) Staleness(tp, t int) float64 {
 }
 
 // Errors implements algos.Matrix.
-func (m *Matrix) Errors(tp, t int) algos.Bits { return m.Cell(tp, t).Errors }
+func (m *Matrix) Errors(tp, t int) bitset.Bits { return m.Cell(tp, t).Errors }
 
 // QueryAccuracy implements algos.Matrix.
 func (m *Matrix) QueryAccuracy(tp, t int) float64 {
