@@ -10,10 +10,9 @@ import (
 // tour moves on.
 type whatifUndo struct{ state whatIfState }
 
-// applyWhatif applies a what-if given as --set overrides (a tour stop's, a presenter's) through
-// the player's one what-if path (ApplyWhatIf: the finished run's errors and models, nothing
-// retrained). It returns how to undo it, a line for the callout, and the command that computes it.
-func (p *Player) applyWhatif(sets []string) (*whatifUndo, string, tea.Cmd) {
+// tourWhatIf applies a tour stop's what-if (--set overrides) through the player's one what-if path,
+// ApplyWhatIf, and returns how to undo it, a line for the callout, and the command that computes it.
+func (p *Player) tourWhatIf(sets []string) (*whatifUndo, string, tea.Cmd) {
 	undo := &whatifUndo{state: p.wi.state}
 	cmd := p.ApplyWhatIf(sets)
 	note := "What-if: " + strings.Join(sets, ", ") + ", recomputed from the run without training again."
@@ -23,7 +22,7 @@ func (p *Player) applyWhatif(sets []string) (*whatifUndo, string, tea.Cmd) {
 	return undo, note, cmd
 }
 
-// undoWhatif puts back the what-if that was in force before applyWhatif.
+// undoWhatif puts back the what-if that was in force before tourWhatIf.
 func (p *Player) undoWhatif(u *whatifUndo) tea.Cmd { return p.setWhatIf(u.state) }
 
 // shownSets are the what-if the panes show, as --set overrides, one a line ("" for the scenario).

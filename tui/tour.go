@@ -121,7 +121,7 @@ func (p *Player) showStop() tea.Cmd {
 	var note string
 	var apply tea.Cmd
 	if len(st.Whatif) > 0 {
-		tr.whatif, note, apply = p.applyWhatif(st.Sets())
+		tr.whatif, note, apply = p.tourWhatIf(st.Sets())
 	}
 	p.callout = p.stopCallout(tr.i, note, false)
 	if !st.Pause && tr.i+1 < len(tr.stops) {

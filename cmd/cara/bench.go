@@ -17,7 +17,8 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// benchSizes match the work of ../shared/bench/pyref_pipeline.py for each --size.
+// benchSizes match the work of the paper's Python reference pipeline for each --size
+// (scripts/bench-vs-python.sh runs both).
 var benchSizes = map[string]struct{ batches, size, queries, trees, offline int }{
 	"paper": {100, 1000, 100, 100, 25},
 	"small": {30, 500, 50, 20, 8},
@@ -65,10 +66,11 @@ func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Time the paper's pipeline on CovCon-D, stage by stage, as JSON",
-		Long: `bench runs the pipeline of ../shared/bench/pyref_pipeline.py (generate CovCon-D, fit a forest per
-batch, predict every model on every later batch, the full staleness matrix, the Oracle and exact
-CARA-T/CT tuning) one stage after another, and prints seconds per stage and peak memory as JSON with
-the same keys, so the two compare line by line (scripts/bench-vs-python.sh runs both).
+		Long: `bench runs the paper's pipeline (generate CovCon-D, fit a forest per batch, predict every model
+on every later batch, the full staleness matrix, the Oracle and exact CARA-T/CT tuning) one stage
+after another, and prints seconds per stage and peak memory as JSON, with the keys of the paper's
+NumPy / scikit-learn reference so the two compare line by line (scripts/bench-vs-python.sh runs
+both, given the reference script).
 
 --size scale computes the full matrix of CovCon-D over --batches batches in row order (one model in
 memory at a time), with --model centroid or forest (--trees trees), for how time and memory grow.
