@@ -276,13 +276,13 @@ func errorMatrix(n, bad, from int) *fakeMatrix {
 func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
 	f := errorMatrix(4, 0, 2)
 	// From start 1, batches 2 and 3 feed the errors of M_1, which are clean: no drift.
-	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
+	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain, FeedFirstDrift))
 	if len(s.Retrains) != 0 {
 		t.Errorf("clean model retrained at %v", s.Retrains)
 	}
 	// From start 0: batch 1 clean (100 zeros), batch 2 all errors: DDM fires in batch 2, then
 	// M_2 is clean on batch 3.
-	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
+	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain, FeedFirstDrift))
 	if !slices.Equal(s.Retrains, []int{2}) {
 		t.Errorf("retrains %v, want [2]", s.Retrains)
 	}
@@ -295,8 +295,8 @@ func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
 func TestDetectorPolicyNeverReset(t *testing.T) {
 	f := errorMatrix(4, 0, 2)
 	c := Costs{M: f, R: Constant(1)}
-	never := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetNever))
-	reset := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetOnRetrain))
+	never := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetNever, FeedFirstDrift))
+	reset := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetOnRetrain, FeedFirstDrift))
 	if !slices.Equal(reset.Retrains, []int{2}) {
 		t.Errorf("reset on retrain: retrains %v, want [2]", reset.Retrains)
 	}

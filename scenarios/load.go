@@ -161,6 +161,7 @@ type rawScenario struct {
 }
 
 type rawDetectors struct {
+	Feed  scalar `yaml:"feed"`
 	Reset scalar `yaml:"reset"`
 }
 

@@ -177,8 +177,15 @@ func TestScenarioOptions(t *testing.T) {
 		t.Errorf("reset on_retrain: %+v %v", s, err)
 	}
 	s, err = Parse("ok.yaml", []byte(base), "", Options{})
-	if err != nil || s.Evaluation.DetectorReset != algos.ResetNever {
-		t.Errorf("default reset: %v %v", s.Evaluation, err)
+	if err != nil || s.Evaluation.DetectorReset != algos.ResetNever || s.Evaluation.DetectorFeed != algos.FeedBatch {
+		t.Errorf("default detectors: %v %v", s.Evaluation, err)
+	}
+	s, err = Parse("ok.yaml", []byte(base+"detectors: {feed: first-drift}\n"), "", Options{})
+	if err != nil || s.Evaluation.DetectorFeed != algos.FeedFirstDrift {
+		t.Errorf("feed first-drift: %v %v", s.Evaluation, err)
+	}
+	if _, err = Parse("ok.yaml", []byte(base+"detectors: {feed: all}\n"), "", Options{}); err == nil || !strings.Contains(err.Error(), "detectors.feed") {
+		t.Errorf("bad feed: %v", err)
 	}
 	s, err = Parse("ok.yaml", []byte(with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: true}}")), "", Options{})
 	if err != nil || !s.Model.(sim.Logistic).Standardize {
