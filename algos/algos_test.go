@@ -239,15 +239,18 @@ func TestRMax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for trial := range 20 {
 		m := randomMatrix(rng, 14, 9)
-		rmax := RMax(m)
-		at := func(r float64) int {
-			return len(OracleRetrains(Costs{M: m, R: Constant(r)}, 0, m.off-1))
-		}
-		if n := at(rmax); n != 0 {
-			t.Errorf("trial %d: at R_max = %v the offline Oracle still retrains %d times", trial, rmax, n)
-		}
-		if rmax > 0 && at(rmax*0.999) == 0 {
-			t.Errorf("trial %d: just below R_max = %v the Oracle already never retrains", trial, rmax)
+		// Round two's offline block 0..T_off-1, and the paper's 0..T_off inclusive.
+		for _, n := range []int{m.off, m.off + 1} {
+			rmax := RMax(m, n)
+			at := func(r float64) int {
+				return len(OracleRetrains(Costs{M: m, R: Constant(r)}, 0, n-1))
+			}
+			if k := at(rmax); k != 0 {
+				t.Errorf("trial %d, %d batches: at R_max = %v the offline Oracle still retrains %d times", trial, n, rmax, k)
+			}
+			if rmax > 0 && at(rmax*0.999) == 0 {
+				t.Errorf("trial %d, %d batches: just below R_max = %v the Oracle already never retrains", trial, n, rmax)
+			}
 		}
 	}
 }
