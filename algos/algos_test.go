@@ -239,15 +239,18 @@ func TestRMax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for trial := range 20 {
 		m := randomMatrix(rng, 14, 9)
-		rmax := RMax(m)
-		at := func(r float64) int {
-			return len(OracleRetrains(Costs{M: m, R: Constant(r)}, 0, m.off-1))
-		}
-		if n := at(rmax); n != 0 {
-			t.Errorf("trial %d: at R_max = %v the offline Oracle still retrains %d times", trial, rmax, n)
-		}
-		if rmax > 0 && at(rmax*0.999) == 0 {
-			t.Errorf("trial %d: just below R_max = %v the Oracle already never retrains", trial, rmax)
+		// Round two's offline block 0..T_off-1, and the paper's 0..T_off inclusive.
+		for _, n := range []int{m.off, m.off + 1} {
+			rmax := RMax(m, n)
+			at := func(r float64) int {
+				return len(OracleRetrains(Costs{M: m, R: Constant(r)}, 0, n-1))
+			}
+			if k := at(rmax); k != 0 {
+				t.Errorf("trial %d, %d batches: at R_max = %v the offline Oracle still retrains %d times", trial, n, rmax, k)
+			}
+			if rmax > 0 && at(rmax*0.999) == 0 {
+				t.Errorf("trial %d, %d batches: just below R_max = %v the Oracle already never retrains", trial, n, rmax)
+			}
 		}
 	}
 }
@@ -276,13 +279,13 @@ func errorMatrix(n, bad, from int) *fakeMatrix {
 func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
 	f := errorMatrix(4, 0, 2)
 	// From start 1, batches 2 and 3 feed the errors of M_1, which are clean: no drift.
-	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
+	s := Replay(Costs{M: f, R: Constant(1)}, 1, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain, FeedFirstDrift))
 	if len(s.Retrains) != 0 {
 		t.Errorf("clean model retrained at %v", s.Retrains)
 	}
 	// From start 0: batch 1 clean (100 zeros), batch 2 all errors: DDM fires in batch 2, then
 	// M_2 is clean on batch 3.
-	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain))
+	s = Replay(Costs{M: f, R: Constant(1)}, 0, 3, NewDetectorPolicy("DDM", NewDDM(), ResetOnRetrain, FeedFirstDrift))
 	if !slices.Equal(s.Retrains, []int{2}) {
 		t.Errorf("retrains %v, want [2]", s.Retrains)
 	}
@@ -295,8 +298,8 @@ func TestDetectorPolicyResetsOnRetrain(t *testing.T) {
 func TestDetectorPolicyNeverReset(t *testing.T) {
 	f := errorMatrix(4, 0, 2)
 	c := Costs{M: f, R: Constant(1)}
-	never := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetNever))
-	reset := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetOnRetrain))
+	never := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetNever, FeedFirstDrift))
+	reset := Replay(c, 0, 3, NewDetectorPolicy("ADWIN", NewADWIN(0.002), ResetOnRetrain, FeedFirstDrift))
 	if !slices.Equal(reset.Retrains, []int{2}) {
 		t.Errorf("reset on retrain: retrains %v, want [2]", reset.Retrains)
 	}

@@ -2,9 +2,11 @@ package algos
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -154,5 +156,85 @@ func BenchmarkDDMUpdate(b *testing.B) {
 	d := NewDDM()
 	for i := 0; b.Loop(); i++ {
 		d.Update(float64(i % 2))
+	}
+}
+
+// bitsOf reads a stream of 0-1 errors written as runs: "40x0 1x1 59x0".
+func bitsOf(t *testing.T, runs string) Bits {
+	t.Helper()
+	var vals []bool
+	for _, run := range strings.Fields(runs) {
+		var n, v int
+		if _, err := fmt.Sscanf(run, "%dx%d", &n, &v); err != nil {
+			t.Fatalf("bad run %q: %v", run, err)
+		}
+		for range n {
+			vals = append(vals, v == 1)
+		}
+	}
+	b := NewBits(len(vals))
+	for i, v := range vals {
+		if v {
+			b.Set(i)
+		}
+	}
+	return b
+}
+
+// TestDetectorFeedProtocols pins what separates Algorithm 1's feeding (the whole batch, and a call
+// at T_start) from round two's (stop at a batch's first drift) on hand-made error streams of DDM,
+// each cell (t', t) the errors of M_t' on batch t. The expected retrains follow from DDM's rule
+// (drift when p + s > p_min + 3 s_min, from the 30th element on; it resets itself at the update
+// after a drift), worked out in each case's comment.
+func TestDetectorFeedProtocols(t *testing.T) {
+	tests := []struct {
+		name  string
+		cells map[[2]int]string
+		feed  DetectorFeed
+		want  []int
+	}{
+		// M_0 clean on its own batch, then wrong on the second half of batch 1: DDM fires early in
+		// that run of errors. Round two stops there; a DDM that reset itself meets M_1 on batch 2
+		// with 40 clean points (p_min + s_min = 0) and takes its single error for a drift.
+		{"first-drift: a fresh DDM fires at the new model's first error", map[[2]int]string{
+			{0, 0}: "100x0", {0, 1}: "100x0 100x1", {1, 2}: "40x0 1x1 59x0"}, FeedFirstDrift, []int{1, 2}},
+		// Fed the whole batch, DDM resets itself and goes on through the run of errors (p = 1), and
+		// batch 2's clean points pull p down from there: one error among them is no drift.
+		{"batch: the rest of the batch is fed, no second retrain", map[[2]int]string{
+			{0, 0}: "100x0", {0, 1}: "100x0 100x1", {1, 2}: "40x0 1x1 59x0"}, FeedBatch, []int{1}},
+		// One error after 10 clean points of batch 1: to a DDM that saw nothing before, it comes
+		// before its 30th element and is diluted after; the call at T_start has shown it M_0's 100
+		// clean points first (p_min + s_min = 0), so the error is a drift.
+		{"first-drift: no call at T_start, an early error passes", map[[2]int]string{
+			{0, 0}: "100x0", {0, 1}: "10x0 1x1 89x0", {0, 2}: "100x0", {1, 2}: "100x0"}, FeedFirstDrift, nil},
+		{"batch: the call at T_start makes the same error a drift", map[[2]int]string{
+			{0, 0}: "100x0", {0, 1}: "10x0 1x1 89x0", {0, 2}: "100x0", {1, 2}: "100x0"}, FeedBatch, []int{1}},
+	}
+	for _, tc := range tests {
+		f := &fakeMatrix{t: 3, off: 1, s: make([][]float64, 3), errs: make([][]Bits, 3), acc: make([][]float64, 3)}
+		for tp := range 3 {
+			f.s[tp], f.acc[tp], f.errs[tp] = make([]float64, 3), make([]float64, 3), make([]Bits, 3)
+			for tt := tp; tt < 3; tt++ {
+				f.errs[tp][tt] = bitsOf(t, "100x1")
+				if runs, ok := tc.cells[[2]int{tp, tt}]; ok {
+					f.errs[tp][tt] = bitsOf(t, runs)
+				}
+			}
+		}
+		s := Replay(Costs{M: f, R: Constant(1)}, 0, 2, NewDetectorPolicy("DDM", NewDDM(), ResetNever, tc.feed))
+		if !slices.Equal(s.Retrains, tc.want) {
+			t.Errorf("%s: retrains %v, want %v (reasons %q)", tc.name, s.Retrains, tc.want, s.Reasons)
+		}
+	}
+}
+
+func TestParseDetectorFeed(t *testing.T) {
+	for _, f := range []DetectorFeed{FeedBatch, FeedFirstDrift} {
+		if got, err := ParseDetectorFeed(f.String()); err != nil || got != f {
+			t.Errorf("%v: got %v, %v", f, got, err)
+		}
+	}
+	if _, err := ParseDetectorFeed("all"); err == nil || !strings.Contains(err.Error(), "batch or first-drift") {
+		t.Errorf("bad feed: %v", err)
 	}
 }

@@ -102,9 +102,10 @@ func Validate(names []Name) error {
 }
 
 // Options are the choices of an evaluation that the paper leaves open. The zero value is the
-// default: detectors never reset by the caller.
+// default: detectors fed whole batches as Algorithm 1 does (FeedBatch), never reset by the caller.
 type Options struct {
 	DetectorReset DetectorReset
+	DetectorFeed  DetectorFeed
 }
 
 // Evaluate is Options{}.Evaluate: the default evaluation.
@@ -184,11 +185,11 @@ func (o Options) policyFor(name Name, c Costs) (Policy, map[string]float64, floa
 	case NameMarkov:
 		return Markov{}, nil, math.NaN()
 	case NameADWIN:
-		return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset), nil, math.NaN()
+		return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
 	case NameDDM:
-		return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset), nil, math.NaN()
+		return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
 	case NamePageHinkley:
-		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset), nil, math.NaN()
+		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
 	}
 	panic("algos: policyFor called with unvalidated name " + string(name))
 }

@@ -67,13 +67,15 @@ func (o oraclePolicy) Explain(c Costs, t, tp int, retrain bool) string {
 	return fmt.Sprintf("keep: hindsight-optimal (QDMdiff %.4g)", c.At(tp, t))
 }
 
-// RMax is the smallest constant retraining cost at which the Oracle on the offline block never
-// retrains: the top of the range (0, R_max] that sweeps explore. A strategy with k >= 1 retrains
-// costs (k+1)R + S_k and Never-retrain costs R + S_never, so the Oracle never retrains iff
-// R >= (S_never - S_k)/k for every k, where S_k is the least staleness with exactly k retrains.
-// Returns 0 when never retraining is optimal at any cost.
-func RMax(m Matrix) float64 {
-	n := m.Offline()
+// RMax is the smallest constant retraining cost at which the Oracle over batches 0..n-1 never
+// retrains (Oracle = Never-retrain): the top of the range (0, R_max] that sweeps explore. It is
+// also the largest R that changes the Oracle, since the Oracle's retrain count never rises with R.
+// The paper reads it from the offline cost matrix of batches 0..T_off inclusive, n = Offline()+1
+// (cells up to column n-1 must be computed). A strategy with k >= 1 retrains costs (k+1)R + S_k
+// and Never-retrain costs R + S_never, so the Oracle never retrains iff R >= (S_never - S_k)/k
+// for every k, where S_k is the least staleness with exactly k retrains. Returns 0 when never
+// retraining is optimal at any cost.
+func RMax(m Matrix, n int) float64 {
 	if n < 2 {
 		return 0
 	}

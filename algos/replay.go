@@ -20,6 +20,7 @@ type Policy interface {
 func Replay(c Costs, start, end int, p Policy) Strategy {
 	n := end - start + 1
 	s := Strategy{Start: start, End: end, Model: make([]int, n), Cumulative: make([]float64, n), Reasons: make([]string, n)}
+	begin(c, start, p)
 	tp, sum := start, c.At(start, start)
 	s.Model[0], s.Cumulative[0], s.Reasons[0] = start, sum, fmt.Sprintf("train the first model at %d", start)
 	for t := start + 1; t <= end; t++ {
@@ -39,6 +40,7 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 // replayCost is Replay reduced to the strategy cost and retrain count, without allocations: the
 // inner loop of tuning.
 func replayCost(c Costs, start, end int, p Policy) (cost float64, retrains int) {
+	begin(c, start, p)
 	tp, cost := start, c.At(start, start)
 	for t := start + 1; t <= end; t++ {
 		if p.Decide(c, t, tp) {
@@ -196,21 +198,102 @@ func ParseDetectorReset(s string) (DetectorReset, error) {
 	return 0, fmt.Errorf("detector reset must be never or on_retrain, got %q", s)
 }
 
+// DetectorFeed says how much of a batch a drift detector is fed.
+type DetectorFeed int
+
+const (
+	// FeedBatch is the paper's Algorithm 1: the detector is fed every point of the batch,
+	// drift = drift or detected, and it is called once more at T_start (with the errors of the
+	// model just trained there on its own batch), where the decision function is first called.
+	FeedBatch DetectorFeed = iota
+	// FeedFirstDrift is round two's protocol: feeding stops at the batch's first drift, and the
+	// detector first sees the batch after T_start. A DDM that reset itself then meets the
+	// just-retrained model and takes its first error after 30 clean points for a drift.
+	FeedFirstDrift
+)
+
+// String is the name a scenario file and the command line use: batch or first-drift.
+func (f DetectorFeed) String() string {
+	if f == FeedFirstDrift {
+		return "first-drift"
+	}
+	return "batch"
+}
+
+// ParseDetectorFeed reads batch or first-drift.
+func ParseDetectorFeed(s string) (DetectorFeed, error) {
+	switch s {
+	case "batch":
+		return FeedBatch, nil
+	case "first-drift":
+		return FeedFirstDrift, nil
+	}
+	return 0, fmt.Errorf("detector feed must be batch or first-drift, got %q", s)
+}
+
+// starter is a policy that Algorithm 1 also calls at the first batch of a replay (t = t' = start),
+// where every strategy trains its first model whatever the decision.
+type starter interface {
+	start(c Costs, t int)
+}
+
+// begin calls the policy at the replay's first batch if it wants that call.
+func begin(c Costs, start int, p Policy) {
+	if st, ok := p.(starter); ok {
+		st.start(c, start)
+	}
+}
+
 // DetectorPolicy feeds a drift detector, point by point in data order, the 0-1 errors of the model
-// in use on D_t, and retrains at t when it signals a drift at any point of the batch; the rest of
-// that batch is not fed. With ResetOnRetrain the detector is reset when the model changes.
+// in use on D_t, and retrains at t when it signals a drift at any point of the batch. With
+// FeedBatch every point of the batch is fed and the detector also sees the first batch of the
+// replay; with FeedFirstDrift the rest of a batch is not fed after a drift. With ResetOnRetrain
+// the detector is reset when the model changes.
 type DetectorPolicy struct {
 	name  string
 	d     Detector
 	reset DetectorReset
+	feed  DetectorFeed
 	tp    int
 	begun bool
-	at, n int // where the last drift was signalled, of how many points
+	at, n int // where the batch's first drift was signalled, of how many points
+	fired int // drifts signalled in the batch
 }
 
 // NewDetectorPolicy wraps a fresh detector.
-func NewDetectorPolicy(name string, d Detector, reset DetectorReset) *DetectorPolicy {
-	return &DetectorPolicy{name: name, d: d, reset: reset}
+func NewDetectorPolicy(name string, d Detector, reset DetectorReset, feed DetectorFeed) *DetectorPolicy {
+	return &DetectorPolicy{name: name, d: d, reset: reset, feed: feed}
+}
+
+// start feeds the detector the first model's errors on its own batch (FeedBatch only): Algorithm 1
+// calls the decision function at T_start too.
+func (p *DetectorPolicy) start(c Costs, t int) {
+	if p.feed != FeedBatch {
+		return
+	}
+	p.tp, p.begun = t, true
+	p.batch(c.M.Errors(t, t))
+}
+
+// batch feeds one batch's errors and reports a drift anywhere in it.
+func (p *DetectorPolicy) batch(errs Bits) bool {
+	p.n, p.fired = errs.N, 0
+	for i := 0; i < errs.N; i++ {
+		x := 0.0
+		if errs.Get(i) {
+			x = 1
+		}
+		if p.d.Update(x) {
+			if p.fired == 0 {
+				p.at = i
+			}
+			p.fired++
+			if p.feed == FeedFirstDrift {
+				return true
+			}
+		}
+	}
+	return p.fired > 0
 }
 
 // Decide implements Policy.
@@ -219,25 +302,16 @@ func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
 		p.d.Reset()
 	}
 	p.tp, p.begun = tp, true
-	errs := c.M.Errors(tp, t)
-	p.n = errs.N
-	for i := 0; i < errs.N; i++ {
-		x := 0.0
-		if errs.Get(i) {
-			x = 1
-		}
-		if p.d.Update(x) {
-			p.at = i
-			return true
-		}
-	}
-	return false
+	return p.batch(c.M.Errors(tp, t))
 }
 
 // Explain implements Policy.
 func (p *DetectorPolicy) Explain(c Costs, t, tp int, retrain bool) string {
-	if retrain {
-		return fmt.Sprintf("retrain: %s drift at point %d of %d", p.name, p.at, p.n)
+	switch {
+	case !retrain:
+		return fmt.Sprintf("keep: no %s drift in %d points", p.name, p.n)
+	case p.fired > 1:
+		return fmt.Sprintf("retrain: %s drift at point %d of %d (%d drifts in the batch)", p.name, p.at, p.n, p.fired)
 	}
-	return fmt.Sprintf("keep: no %s drift in %d points", p.name, p.n)
+	return fmt.Sprintf("retrain: %s drift at point %d of %d", p.name, p.at, p.n)
 }

@@ -163,6 +163,27 @@ func TestCostsAndShards(t *testing.T) {
 	if _, w := auto.Grid([]float64{1e-9, 0}, 10); !strings.HasPrefix(w, "R_max is about 0 (1e-09)") {
 		t.Errorf("tiny R_max: warning %q", w)
 	}
+	// The paper's range: each seed its own grid over (0, its R_max], R = 0 never in it; round
+	// two's: every seed the grid of the largest.
+	per, ws := auto.Grids(RangePaper, []float64{4, 8}, []float64{1, 1})
+	if len(per) != 2 || !slices.Equal(per[0], []float64{1, 2, 3, 4}) || !slices.Equal(per[1], []float64{2, 4, 6, 8}) || len(ws) != 0 {
+		t.Errorf("per-seed grids %v %v", per, ws)
+	}
+	shared, _ := auto.Grids(RangeRoundTwo, []float64{4, 8}, []float64{1, 1})
+	if len(shared) != 2 || !slices.Equal(shared[0], []float64{2, 4, 6, 8}) || !slices.Equal(shared[1], shared[0]) {
+		t.Errorf("round-two grids %v", shared)
+	}
+	if _, ws := auto.Grids(RangePaper, []float64{1e-9, 1e-9}, []float64{10, 10}); len(ws) != 1 {
+		t.Errorf("the same warning for two seeds: %v", ws)
+	}
+	for _, r := range []RRange{RangePaper, RangeRoundTwo} {
+		if got, err := ParseRRange(r.String()); err != nil || got != r {
+			t.Errorf("%v: %v %v", r, got, err)
+		}
+	}
+	if _, err := ParseRRange("whole"); err == nil {
+		t.Error("an unknown R range was accepted")
+	}
 	for _, bad := range []string{"1:2", "2:1:3", "0:1:0", "a:b:c"} {
 		if _, err := ParseCosts(bad); err == nil {
 			t.Errorf("%q accepted", bad)
@@ -324,5 +345,47 @@ func TestVerdicts(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("claims not checked: %v", want)
+	}
+}
+
+// The fidelity score on a hand-made table: paper 10, 20, 40, 5 and a Never-retrain entry; ours
+// 14 (ratio 1.4: within), 31 (1.55: not), 40 (1: within), 0 (no ratio) and a Never entry that
+// must be left out, as must the paper's zero. The mean |log ratio| is over the three ratios.
+func TestScoreTable(t *testing.T) {
+	paper := map[string]map[algos.Name]float64{
+		"a": {algos.NameCaraT: 10, algos.NameCaraCT: 20, algos.NameNever: 100, algos.NameOracle: 0},
+		"b": {algos.NameCaraT: 40, algos.NameDDM: 5},
+	}
+	ours := Means{
+		"a": {algos.NameCaraT: 14, algos.NameCaraCT: 31, algos.NameNever: 100, algos.NameOracle: 3},
+		"b": {algos.NameCaraT: 40, algos.NameDDM: 0},
+	}
+	among := []algos.Name{algos.NameCaraT, algos.NameCaraCT, algos.NameOracle, algos.NameNever, algos.NameDDM}
+	got := scoreTable("t", ours, paper, []string{"a", "b"}, among)
+	wantMean := (math.Log(1.4) + math.Log(1.55) + 0) / 3
+	if got.Of != 4 || got.Within != 2 || got.NoRatio != 1 || math.Abs(got.MeanAbsLogRatio-wantMean) > 1e-12 {
+		t.Errorf("score %+v, want 2 of 4 within, 1 without a ratio, mean %v", got, wantMean)
+	}
+	// Exactly x1.5 either way is within; merging weighs each table's mean by its ratios.
+	edge := scoreTable("e", Means{"a": {algos.NameCaraT: 15, algos.NameCaraCT: 20 / 1.5}}, paper, []string{"a"}, among[:2])
+	if edge.Within != 2 {
+		t.Errorf("x1.5 exactly: %+v, want both within", edge)
+	}
+	all := merge("all", got, edge)
+	if wantAll := (3*wantMean + 2*math.Log(1.5)) / 5; all.Of != 6 || all.Within != 4 || math.Abs(all.MeanAbsLogRatio-wantAll) > 1e-12 {
+		t.Errorf("merged %+v, want 4 of 6, mean %v", all, wantAll)
+	}
+	var b strings.Builder
+	(Fidelity{Tables: []Score{got}, Overall: all}).write(&b)
+	if !strings.Contains(b.String(), "2 of   4 within x1.5") || !strings.Contains(b.String(), "1 of ours 0 or undefined") {
+		t.Errorf("printed:\n%s", b.String())
+	}
+}
+
+// The appendix's LR tables load beside tables 2-4.
+func TestPaperLogistic(t *testing.T) {
+	p, err := PaperLogistic()
+	if err != nil || p.QueryAccuracy["circle-s"][algos.NameOracle] != 0.09 || p.Retrains["covcon-d"][algos.NameADWIN] != 46 || len(p.SCPE) != 7 {
+		t.Fatalf("LR tables: %v %v", p.QueryAccuracy["circle-s"], err)
 	}
 }

@@ -8,14 +8,14 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// concept is a labelling rule in force from batch at, entered through a transition of width
-// batches: a point at time tau (its batch plus its place in the batch) takes the new concept's
+// concept is a labelling rule in force from time at (a batch, or a point within one: 0.5 is the
+// middle of batch 0), entered through a transition of width batches: a point at time tau (its batch plus its place in the batch) takes the new concept's
 // label with probability p(tau), p rising from 0 at at to 1 at at+width (linearly, or as a sigmoid
 // centred at at+width/2 with slope 4/width, as MOA's concept-drift streams do; the sigmoid is cut
 // at both ends of the transition, where it is 0.12 and 0.88). Before and after, the choice is
 // certain.
 type concept struct {
-	at      int
+	at      float64
 	label   *program
 	width   float64
 	sigmoid bool
@@ -23,26 +23,26 @@ type concept struct {
 
 func (c concept) probability(tau float64) float64 {
 	if c.width <= 0 {
-		if tau >= float64(c.at) {
+		if tau >= c.at {
 			return 1
 		}
 		return 0
 	}
 	if c.sigmoid {
-		return 1 / (1 + math.Exp(-4*(tau-(float64(c.at)+c.width/2))/c.width))
+		return 1 / (1 + math.Exp(-4*(tau-(c.at+c.width/2))/c.width))
 	}
-	return min(1, max(0, (tau-float64(c.at))/c.width))
+	return min(1, max(0, (tau-c.at)/c.width))
 }
 
 // pick returns the concept that labels a point at time tau: the last one begun by tau, or, during
 // its transition, the one before it unless a coin of probability p(tau) says otherwise.
 func pick(concepts []concept, tau float64, rng *rand.Rand) *concept {
 	j := len(concepts) - 1
-	for j > 0 && float64(concepts[j].at) > tau {
+	for j > 0 && concepts[j].at > tau {
 		j--
 	}
 	c := &concepts[j]
-	if j > 0 && c.width > 0 && tau < float64(c.at)+c.width && rng.Float64() >= c.probability(tau) {
+	if j > 0 && c.width > 0 && tau < c.at+c.width && rng.Float64() >= c.probability(tau) {
 		return &concepts[j-1]
 	}
 	return c
@@ -88,10 +88,11 @@ func (g *genData) findDrifts() []sim.Drift {
 	inTransition := make([]bool, g.T)
 	for j := 1; j < len(g.concepts); j++ {
 		c := g.concepts[j]
-		if c.at >= g.T {
+		if c.at >= float64(g.T) {
 			continue
 		}
-		d := sim.Drift{From: c.at, To: min(g.T-1, max(c.at, int(math.Ceil(float64(c.at)+c.width))-1)), Kind: sim.DriftAbrupt}
+		from := int(math.Floor(c.at))
+		d := sim.Drift{From: from, To: min(g.T-1, max(from, int(math.Ceil(c.at+c.width))-1)), Kind: sim.DriftAbrupt}
 		switch {
 		case slices.ContainsFunc(g.concepts[:j-1], func(o concept) bool { return o.label.src == c.label.src }):
 			d.Kind = sim.DriftRecurring
@@ -100,6 +101,14 @@ func (g *genData) findDrifts() []sim.Drift {
 		}
 		for t := d.From; t <= d.To; t++ {
 			inTransition[t] = true
+		}
+		// Changes within one batch (a transition and the return from it, as a generator that
+		// changes concept every so many points has) are one drift, gradual if any is.
+		if k := len(out) - 1; k >= 0 && out[k].From == d.From && out[k].To == d.To {
+			if d.Kind == sim.DriftGradual || out[k].Kind == sim.DriftAbrupt {
+				out[k].Kind = d.Kind
+			}
+			continue
 		}
 		out = append(out, d)
 	}
@@ -111,7 +120,7 @@ func (g *genData) findDrifts() []sim.Drift {
 			return false
 		}
 		c := pick(g.concepts, float64(t), nil) // no coin: t is outside every transition
-		if !c.label.usesT || c.at == t {
+		if !c.label.usesT || c.at == float64(t) {
 			return false
 		}
 		pt := t

@@ -96,8 +96,10 @@ func TestDrifts(t *testing.T) {
 
 func TestEmbeddedDrifts(t *testing.T) {
 	for name, want := range map[string][]sim.Drift{
-		// Circle: three sigmoid transitions half a batch wide, each inside its first batch.
-		"circle-d": {{From: 25, To: 25, Kind: "gradual"}, {From: 50, To: 50, Kind: "gradual"}, {From: 75, To: 75, Kind: "gradual"}},
+		// Circle as Tornado's generator writes it: a sigmoid transition half a batch wide at the
+		// start of batches 0, 25 and 50 (towards the next circle, then back), the next circle
+		// from 25, 50 and 75 (at 75 the fourth, seen in batch 50's transition: recurring).
+		"circle-d": {{From: 0, To: 0, Kind: "gradual"}, {From: 25, To: 25, Kind: "gradual"}, {From: 50, To: 50, Kind: "gradual"}, {From: 75, To: 75, Kind: "recurring"}},
 		"gauss-s":  nil,
 		// Scenario 1: the boundary turns at every batch from 1 to 3.
 		"scenario1-near": {{From: 1, To: 3, Kind: "incremental"}},
@@ -118,5 +120,39 @@ func TestEmbeddedDrifts(t *testing.T) {
 	d := st.Drifts()
 	if len(d) != 9 || d[0] != (sim.Drift{From: 10, To: 10, Kind: "abrupt"}) || d[8] != (sim.Drift{From: 90, To: 90, Kind: "recurring"}) {
 		t.Errorf("covcon drifts %+v", d)
+	}
+}
+
+// A concept may start within a batch: circle-d's batch 0 takes the second circle's label on part
+// of its first half (a sigmoid transition from 0 to 0.5) and the first circle's on all of its
+// second half (from 0.5 on), as Tornado's generator writes the stream.
+func TestConceptWithinBatch(t *testing.T) {
+	s, err := Load("circle-d", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.Stream(0)
+	b, _ := st.Batch(0)
+	circle := func(r []float64, cx, rad float64) uint8 {
+		if (r[0]-cx)*(r[0]-cx)+(r[1]-0.5)*(r[1]-0.5) > rad*rad {
+			return 1
+		}
+		return 0
+	}
+	secondInFirstHalf := 0
+	for i := range b.X.Len() {
+		r := b.X.Row(i)
+		first, second := circle(r, 0.2, 0.15), circle(r, 0.4, 0.2)
+		switch {
+		case i >= b.X.Len()/2 && b.Y[i] != first:
+			t.Fatalf("point %d of the second half labelled %d, the first circle says %d", i, b.Y[i], first)
+		case i < b.X.Len()/2 && b.Y[i] != first && b.Y[i] != second:
+			t.Fatalf("point %d labelled by neither circle", i)
+		case i < b.X.Len()/2 && b.Y[i] == second && second != first:
+			secondInFirstHalf++
+		}
+	}
+	if secondInFirstHalf == 0 {
+		t.Error("no point of the first half took the second circle's label")
 	}
 }

@@ -115,15 +115,19 @@ func (l *loader) concept(i int, c rawConcept, d, T int, before []concept) (conce
 	if !c.At.set || !c.Label.set {
 		return concept{}, l.at(fmt.Sprintf("$.data.concepts[%d]", i)).errorf(field, "each concept needs at (a batch) and label (an expression)")
 	}
-	at, err := c.At.int(field+".at", 0, T-1)
+	// A fraction of a batch starts a concept within it (0.5: at its middle point), as a generator
+	// that changes concept every so many points does.
+	at, err := c.At.float(field+".at", 0, float64(T-1))
 	if err != nil {
 		return concept{}, err
 	}
 	if i == 0 && at != 0 {
-		return concept{}, c.At.errorf(field+".at", "the first concept must start at 0, got %d", at)
+		return concept{}, c.At.errorf(field+".at", "the first concept must start at 0, got %g", at)
 	}
-	if i > 0 && at <= before[i-1].at {
-		return concept{}, c.At.errorf(field+".at", "concepts must start at increasing batches: %d after %d", at, before[i-1].at)
+	// A concept entered through a transition may start where the one before it starts: the
+	// transition from that one then begins at once.
+	if i > 0 && (at < before[i-1].at || at == before[i-1].at && c.Transition == nil) {
+		return concept{}, c.At.errorf(field+".at", "concepts must start at increasing times (one with a transition may share the start of the one before it): %g after %g", at, before[i-1].at)
 	}
 	p, err := compileExpr(c.Label, field+".label", d, true, true)
 	if err != nil {

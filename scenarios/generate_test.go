@@ -153,9 +153,10 @@ func TestScenario2ExactZeros(t *testing.T) {
 }
 
 // Label noise flips about the stated share of labels: circle-d's batch 5 (first circle, no
-// transition) against the concept computed here. 1000 coins of p = 0.1: standard deviation 9.5.
+// transition) with 10 % noise against the concept computed here. 1000 coins of p = 0.1: standard
+// deviation 9.5.
 func TestLabelNoise(t *testing.T) {
-	s, _ := Load("circle-d", Options{})
+	s, _ := Load("circle-d", Options{Set: []string{"data.noise=0.1"}})
 	st, _ := s.Stream(0)
 	b, _ := st.Batch(5)
 	flipped := 0

@@ -161,6 +161,7 @@ type rawScenario struct {
 }
 
 type rawDetectors struct {
+	Feed  scalar `yaml:"feed"`
 	Reset scalar `yaml:"reset"`
 }
 
@@ -356,7 +357,7 @@ const probePoints = 2000
 func (l *loader) checkClasses(g *genData, concepts []concept, rd *rawData) error {
 	probe := []int{0}
 	for _, c := range concepts {
-		probe = append(probe, c.at)
+		probe = append(probe, int(c.at))
 	}
 	probe = append(probe, g.T-1)
 	slices.Sort(probe)

@@ -71,7 +71,7 @@ func TestBadScenarios(t *testing.T) {
 		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, tour, whatif)`},
 		{"missing section", strings.Replace(base, "queries: {from: data, size: 5}\n", "", 1), `bad.yaml:1:1: queries: is required`},
 		{"offline zero", with("offline: 3", "offline: 0"), "bad.yaml:4:10: offline: must be in 1..9"},
-		{"concepts out of order", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1"}, {at: 3, label: "x1 > 2"}]`), "bad.yaml:9:71: data.concepts[2].at: concepts must start at increasing batches: 3 after 5"},
+		{"concepts out of order", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1"}, {at: 3, label: "x1 > 2"}]`), "bad.yaml:9:71: data.concepts[2].at: concepts must start at increasing times (one with a transition may share the start of the one before it): 3 after 5"},
 		{"transition shape", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1", transition: {width: 2, shape: cubic}}]`), `bad.yaml:9:95: data.concepts[1].transition.shape: must be sigmoid or linear, got "cubic"`},
 		{"query size", with("queries: {from: data, size: 5}", "queries: {from: data, size: 0}"), "bad.yaml:10:29: queries.size: must be >= 1, got 0"},
 		{"label and concepts", with(`  label: "x2 > x1"`, "  label: \"x2 > x1\"\n  concepts: [{at: 0, label: \"x1 > 0\"}]"), "bad.yaml:6:7: data: give exactly one of label (an expression true for class 1) or concepts (a timeline)"},
@@ -177,8 +177,15 @@ func TestScenarioOptions(t *testing.T) {
 		t.Errorf("reset on_retrain: %+v %v", s, err)
 	}
 	s, err = Parse("ok.yaml", []byte(base), "", Options{})
-	if err != nil || s.Evaluation.DetectorReset != algos.ResetNever {
-		t.Errorf("default reset: %v %v", s.Evaluation, err)
+	if err != nil || s.Evaluation.DetectorReset != algos.ResetNever || s.Evaluation.DetectorFeed != algos.FeedBatch {
+		t.Errorf("default detectors: %v %v", s.Evaluation, err)
+	}
+	s, err = Parse("ok.yaml", []byte(base+"detectors: {feed: first-drift}\n"), "", Options{})
+	if err != nil || s.Evaluation.DetectorFeed != algos.FeedFirstDrift {
+		t.Errorf("feed first-drift: %v %v", s.Evaluation, err)
+	}
+	if _, err = Parse("ok.yaml", []byte(base+"detectors: {feed: all}\n"), "", Options{}); err == nil || !strings.Contains(err.Error(), "detectors.feed") {
+		t.Errorf("bad feed: %v", err)
 	}
 	s, err = Parse("ok.yaml", []byte(with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: true}}")), "", Options{})
 	if err != nil || !s.Model.(sim.Logistic).Standardize {

@@ -54,15 +54,21 @@ func (l *loader) modelAndKernel(s *Scenario, raw *rawScenario) error {
 	return err
 }
 
-// detectors reads detectors.reset.
+// detectors reads detectors.feed and detectors.reset.
 func (l *loader) detectors(s *Scenario, raw *rawScenario) error {
-	if raw.Detectors == nil || !raw.Detectors.Reset.set {
+	if raw.Detectors == nil {
 		return nil
 	}
-	r := raw.Detectors.Reset
 	var err error
-	if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(r.text); err != nil {
-		return r.errorf("detectors.reset", "must be never (the default: scikit-multiflow's usage) or on_retrain, got %q", r.text)
+	if f := raw.Detectors.Feed; f.set {
+		if s.Evaluation.DetectorFeed, err = algos.ParseDetectorFeed(f.text); err != nil {
+			return f.errorf("detectors.feed", "must be batch (the default: the whole batch, as the paper's Algorithm 1) or first-drift (stop at a batch's first drift), got %q", f.text)
+		}
+	}
+	if r := raw.Detectors.Reset; r.set {
+		if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(r.text); err != nil {
+			return r.errorf("detectors.reset", "must be never (the default: scikit-multiflow's usage) or on_retrain, got %q", r.text)
+		}
 	}
 	return nil
 }

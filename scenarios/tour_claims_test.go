@@ -300,7 +300,7 @@ var tourClaims = []tourClaim{
 			holds(flipsOnly, "only at flips (or one batch after)"),
 			fmt.Sprintf("CARA-T retrained %d times for %s", len(s.retrains(caraT)), fnum(1, s.cost(caraT))),
 			holds(slices.Equal(s.retrains(adwin), d.retrains(adwin)) && slices.Equal(s.retrains(ddm), d.retrains(ddm)), "ADWIN and DDM as in CovCon-D"),
-			fmt.Sprintf("%d times each", len(s.retrains(adwin))), holds(len(s.retrains(adwin)) == len(s.retrains(ddm)), "as many DDM retrains"),
+			fmt.Sprintf("%d and %d times", len(s.retrains(adwin)), len(s.retrains(ddm))),
 			"period of " + fnum(0, s.res[caraP].Params["period"]) + " costs " + fnum(1, s.cost(caraP)), "(" + fnum(1, s.cost(never)) + ")",
 			holds(s.cost(caraP) > s.cost(never), "CARA-P costs more than Never")}
 	}},
@@ -445,31 +445,25 @@ var tourClaims = []tourClaim{
 
 	// circle-d
 	{"circle-d", 0, func(rs *tourRuns) []string {
-		return []string{"at 25, 50 and 75", fmt.Sprintf("%.0f %% of the labels", 100*0.1)}
+		return []string{"at 25, 50 and 75", "batches 0, 25 and 50", holds(rs.get("circle-d").s.Offline == 25, "batch 0 is offline")}
 	}},
 	{"circle-d", 1, func(rs *tourRuns) []string {
 		r := rs.get("circle-d")
-		lo, hi, b := math.Inf(1), math.Inf(-1), 0.0
-		for tp := range 25 {
-			for t := tp + 1; t < 25; t++ {
-				lo, hi = min(lo, r.C(tp, t)), max(hi, r.C(tp, t))
-				b = max(b, r.cell(tp, t).B)
-			}
-		}
-		return []string{"C[0, 24] = " + fnum(2, r.C(0, 24)), fmt.Sprintf("run from %s to %s", fnum(1, lo), fnum(1, hi)), "(B is at most " + fnum(2, b) + ")"}
+		return []string{"C[0, 24] = " + fnum(2, r.C(0, 24)), "C[1, 24] = " + fnum(2, r.C(1, 24)), holds(r.C(1, 24) < r.C(0, 24), "M_1 is staler than M_0")}
 	}},
 	{"circle-d", 2, func(rs *tourRuns) []string {
 		r := rs.get("circle-d")
-		return []string{holds(math.IsInf(r.res[caraT].Params["theta"], 1) && len(r.retrains(caraT)) == 0, "CARA-T's theta is infinite"), "R = 10"}
+		theta := r.res[caraT].Params["theta"]
+		return []string{"R = " + fnum(0, r.s.RetrainCost(25)), holds(!math.IsInf(theta, 1), "CARA-T's theta is finite"), "theta = " + fnum(2, theta)}
 	}},
-	{"circle-d", 3, func(rs *tourRuns) []string { return []string{"R = 10"} }},
+	{"circle-d", 3, func(rs *tourRuns) []string { return []string{"R = 10", "to 49"} }},
 	{"circle-d", 4, func(rs *tourRuns) []string {
 		r := rs.get("circle-d")
 		mean := func(tp, from, to int) float64 { return r.rowSum(tp, from, to) / float64(to-from+1) }
-		a, b := mean(25, 26, 49), mean(27, 28, 49)
-		return []string{"C[25, 27] = " + fnum(2, r.C(25, 27)), holds(slices.Contains(r.retrains(oracle), 27), "the Oracle retrains at 27"),
-			fmt.Sprintf("average %s, those of M_27, a model of the new circle, %s", fnum(2, a), fnum(2, b)), fmt.Sprintf("about %s a batch for %d batches", fnum(1, a-b), 49-27),
-			holds(slices.Equal(r.retrains(oracle), []int{27, 51, 75, 78}), "the Oracle retrains at 27, 51, 75, 78")}
+		a, b := mean(25, 26, 49), mean(26, 27, 49)
+		return []string{"C[25, 26] = " + fnum(2, r.C(25, 26)), holds(r.C(25, 26) < r.s.RetrainCost(26), "C[25, 26] is under R"),
+			fmt.Sprintf("average %s, those of M_26, a model of the second circle alone, %s", fnum(2, a), fnum(2, b)), fmt.Sprintf("about %s a batch for %d batches", fnum(1, a-b), 49-26),
+			holds(slices.Equal(r.retrains(oracle), []int{26, 51, 75}), "the Oracle retrains at 26, 51, 75")}
 	}},
 	{"circle-d", 5, func(rs *tourRuns) []string {
 		r := rs.get("circle-d")
@@ -479,21 +473,17 @@ var tourClaims = []tourClaim{
 				first = t
 			}
 		}
-		return []string{fmt.Sprintf("%d retrains, %s", len(r.retrains(oracle)), fnum(1, r.cost(oracle))), "never retrained: " + fnum(1, r.cost(caraT)),
-			holds(r.cost(caraT) == r.cost(never), "CARA-T costs as Never"), "retrains once, at " + batchList(r.retrains(markov)),
-			holds(r.retrains(markov)[0] == first, "Markov's first cell over R"),
-			fmt.Sprintf("retrains %d times for %s", len(r.retrains(adwin)), fnum(1, r.cost(adwin))), holds(r.cost(adwin) < r.cost(caraT), "ADWIN beats CARA-T")}
+		return []string{fmt.Sprintf("%d retrains, %s", len(r.retrains(oracle)), fnum(1, r.cost(oracle))),
+			fmt.Sprintf("retrains %d times: %s, against Never-retrain's %s", len(r.retrains(caraT)), fnum(1, r.cost(caraT)), fnum(1, r.cost(never))),
+			"retrains once, at " + batchList(r.retrains(markov)), holds(r.retrains(markov)[0] == first, "Markov's first cell over R"),
+			fmt.Sprintf("DDM retrains %d times for %s, ADWIN %d times for %s", len(r.retrains(ddm)), fnum(1, r.cost(ddm)), len(r.retrains(adwin)), fnum(1, r.cost(adwin)))}
 	}},
 	{"circle-d", 6, func(rs *tourRuns) []string {
 		r, w := rs.get("circle-d"), rs.whatif("circle-d", 6)
-		all := 99 - w.s.Offline
-		every := true
-		for _, a := range []algos.Name{oracle, caraT, caraP, markov} {
-			every = every && len(w.retrains(a)) == all
-		}
-		return []string{"R = " + fnum(0, w.s.RetrainCost(50)), holds(every, "the four retrain at every batch"), fmt.Sprintf("(period %s)", fnum(0, w.res[caraP].Params["period"])),
-			fmt.Sprintf("every one of the %d online batches", all), fmt.Sprintf("%s = %d x %s", fnum(0, w.cost(oracle)), all+1, fnum(0, w.s.RetrainCost(50))),
-			fmt.Sprintf("%s, against the Oracle's %s at R = 10", fnum(3, w.res[oracle].QueryAccuracy), fnum(3, r.res[oracle].QueryAccuracy))}
+		return []string{"R = " + fnum(0, w.s.RetrainCost(50)), fmt.Sprintf("retrains %d times for %s", len(w.retrains(oracle)), fnum(1, w.cost(oracle))),
+			"same theta = " + fnum(2, w.res[caraT].Params["theta"]), holds(w.res[caraT].Params["theta"] == r.res[caraT].Params["theta"], "the same theta"),
+			fmt.Sprintf("same %d retrains: %s, %s %% over the Oracle", len(w.retrains(caraT)), fnum(1, w.cost(caraT)), fnum(0, 100*(w.cost(caraT)-w.cost(oracle))/w.cost(oracle))),
+			holds(len(w.retrains(markov)) == 2, "Markov retrains twice")}
 	}},
 }
 

@@ -379,10 +379,10 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b := algos.RMax(full), algos.RMax(off); a != b {
+		if a, b := experiment.RangePaper.RMax(full), experiment.RangePaper.RMax(off); a != b {
 			t.Errorf("seed %d: R_max %v from the full matrix, %v from the offline block", i, a, b)
 		}
-		rmax = max(rmax, algos.RMax(full))
+		rmax = max(rmax, algos.RMax(full, full.Offline()+1))
 	}
 	costs := map[uint64][]float64{}
 	for _, r := range readLines(t, out) {
