@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/algos"
+)
+
+// resultsRow is the results pane's row of an algorithm as its words ("Oracle", "RETRAIN", ...).
+func resultsRow(t *testing.T, p *Player, label string) []string {
+	t.Helper()
+	for _, l := range content(paneBox(p, paneResults)) {
+		f := strings.Fields(strings.TrimLeft(string(l), " ▶"))
+		if len(f) > 0 && strings.HasPrefix(strings.TrimLeft(string(l), " ▶"), label+" ") {
+			return f[len(strings.Fields(label)):]
+		}
+	}
+	t.Fatalf("no row %q in the results:\n%s", label, ansi.Strip(paneBox(p, paneResults)))
+	return nil
+}
+
+// The Oracle every pane shows is the paper's: the DP over the whole online block. On gauss-d with
+// the matrix in, it retrains at 29, 33 and 38 because of batches after them; at each of those
+// batches the results row reads RETRAIN, its retrains and its cost so far are those of the path
+// cara run reports (the same Evaluate over the whole block, cut at the batch), and the guess
+// reveal, the decisions strip and the matrix readout say the same.
+func TestOracleIsThePapers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("gauss-d: 100 batches of 1000 points")
+	}
+	s := loadEmbedded(t, "gauss-d")
+	p := pumpedScenario(t, s, asciiStyles(), 160, 48)
+	full, err := s.Evaluation.Evaluate(p.s.Matrix, s.RetrainCost, []algos.Name{algos.NameOracle}, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := full[0].Strategy
+	if len(path.Retrains) < 3 || !slices.Equal(path.Retrains[:3], []int{29, 33, 38}) {
+		t.Fatalf("gauss-d's Oracle retrains at %v, want 29, 33, 38 first (what this test is about)", path.Retrains)
+	}
+	for k, at := range path.Retrains[:3] {
+		goTo(p, at)
+		if p.rp.provisional {
+			t.Fatal("the replay of a finished run is provisional")
+		}
+		row := resultsRow(t, p, "Oracle")
+		want := []string{"RETRAIN", fmt.Sprint(k + 1), cost(path.Cumulative[at-s.Offline])}
+		if !slices.Equal(row[:3], want) {
+			t.Errorf("at %d the Oracle's row reads %v, want %v", at, row[:3], want)
+		}
+		if !p.oracleRetrains(at) {
+			t.Errorf("at %d the guess round says the Oracle keeps", at)
+		}
+		if lines := p.revealLines(at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
+			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
+		}
+		mp := p.panes[paneMatrix].(*matrixPane)
+		mp.cursorOn, mp.cur = true, [2]int{at, at}
+		if r := mp.readout(p.frame()); !strings.Contains(r, "Oracle retrains here") {
+			t.Errorf("at %d the readout of C[%d, %d] is %q", at, at, at, r)
+		}
+		mp.cursorOn = false
+	}
+}
+
+// While the matrix is still being computed the optimum over the batches seen is all there is: it
+// is shown as "best so far" (faint, its keeps dashed), never as the Oracle, in the results, the
+// decisions, the chart's labels and the matrix legend.
+func TestBestSoFarWhileComputing(t *testing.T) {
+	p := pumped(t, asciiStyles(), 160, 48)
+	goTo(p, 9)
+	p.rp.provisional = true // as evaluate leaves it while columns are missing
+	if row := resultsRow(t, p, bestSoFar); len(row) < 3 {
+		t.Errorf("best-so-far row %v", row)
+	}
+	for i := range numPanes {
+		if i == paneAbout {
+			continue
+		}
+		if box := ansi.Strip(paneBox(p, i)); strings.Contains(box, "Oracle") {
+			t.Errorf("pane %d names the Oracle while the matrix computes:\n%s", i+1, box)
+		}
+	}
+	if legend := ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).pathLegend(p.frame()), " ")); !strings.Contains(legend, "○┄ best so far") {
+		t.Errorf("matrix legend %q", legend)
+	}
+	// The evaluation itself: a session with columns missing replays the prefix, provisionally.
+	sess := p.s
+	sess.Computed = 10
+	rp, err := sess.evaluate(9, 1, p.opt.Scenario.Algorithms)
+	sess.Computed = p.opt.Scenario.Batches
+	if err != nil || !rp.provisional {
+		t.Fatalf("with 10 of %d columns: provisional %v, %v", p.opt.Scenario.Batches, rp.provisional, err)
+	}
+	rp, err = sess.evaluate(9, 1, p.opt.Scenario.Algorithms)
+	if err != nil || rp.provisional {
+		t.Fatalf("with every column: provisional %v, %v", rp.provisional, err)
+	}
+}
+
+// At the first online batch every strategy trains its first model: the results say train, not
+// RETRAIN, and count no retrain.
+func TestFirstModelReadsTrain(t *testing.T) {
+	p := pumped(t, asciiStyles(), 160, 48)
+	goTo(p, p.opt.Scenario.Offline)
+	for _, r := range p.frame().shown() {
+		row := resultsRow(t, p, p.frame().label(r.Algorithm))
+		if row[0] != "train" || row[1] != "0" {
+			t.Errorf("%s at the first online batch: %v, want train and 0 retrains", r.Algorithm, row[:2])
+		}
+	}
+}
