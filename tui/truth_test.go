@@ -115,3 +115,64 @@ func TestFirstModelReadsTrain(t *testing.T) {
 		}
 	}
 }
+
+// No key derails the room: r answers RETRAIN and nothing else, so r r in the guess round answers
+// the question and keeps the seed; a new run has its own key, N, refused during the guess round,
+// a reveal and a tour, and asked to be confirmed otherwise.
+func TestRestartAsks(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	seed := p.s.Seed
+	goTo(p, p.opt.Scenario.Offline)
+	press(p, "g", "l")
+	if _, ok := p.overlay.(*guessOverlay); !ok {
+		t.Fatalf("no question after g l: overlay %T", p.overlay)
+	}
+	press(p, "r", "r")
+	if p.s.Seed != seed || p.pos != p.opt.Scenario.Offline+1 || len(p.guess.answers) != 1 {
+		t.Fatalf("r r in the guess round: seed %d at batch %d with %d answers; want seed %d, the answered batch, 1 answer",
+			p.s.Seed, p.pos, len(p.guess.answers), seed)
+	}
+	press(p, "N")
+	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
+		t.Errorf("N in the guess round: seed %d, overlay %T, notice %q", p.s.Seed, p.overlay, p.notice)
+	}
+	press(p, "g", "N")
+	if p.s.Seed != seed || !strings.Contains(p.notice, "waits for the answer shown") {
+		t.Errorf("N over a reveal: seed %d, notice %q", p.s.Seed, p.notice)
+	}
+	press(p, "esc", "N")
+	if _, ok := p.overlay.(*restartOverlay); !ok || !strings.Contains(stripANSI(p.View()), fmt.Sprintf("Start a new run on seed %d?", seed+1)) {
+		t.Fatalf("N asks nothing: overlay %T", p.overlay)
+	}
+	press(p, "r")
+	if p.s.Seed != seed || p.overlay != nil {
+		t.Errorf("r after N restarted: seed %d", p.s.Seed)
+	}
+	press(p, "N", "y")
+	if p.s.Seed != seed+1 {
+		t.Errorf("N y: seed %d, want %d", p.s.Seed, seed+1)
+	}
+	q := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
+	pumpCmd(t, q, q.toggleTour())
+	press(q, "N")
+	if q.s.Seed != q.opt.Scenario.Seed || q.overlay != nil || !strings.Contains(q.notice, "waits for the tour") {
+		t.Errorf("N in a tour: seed %d, overlay %T, notice %q", q.s.Seed, q.overlay, q.notice)
+	}
+}
+
+// A presenter's N asks the presenter, saying the whole room goes with it; a follower's N is the
+// presenter's to press.
+func TestPresenterRestartAsks(t *testing.T) {
+	pres, fol, _ := roomPlayers(t, smallTour(t))
+	fol, pres = deliver(t, fol), deliver(t, pres)
+	press(pres, "N")
+	if v := stripANSI(pres.View()); !strings.Contains(v, "The whole room follows you there") {
+		t.Errorf("the presenter's N does not ask about the room:\n%s", v)
+	}
+	press(pres, "esc")
+	seed := fol.s.Seed
+	press(fol, "N")
+	if fol.overlay != nil || fol.s.Seed != seed {
+		t.Errorf("a follower's N: overlay %T, seed %d", fol.overlay, fol.s.Seed)
+	}
+}
