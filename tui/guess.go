@@ -300,7 +300,7 @@ func (p *Player) questionCallout(t int) *callout {
 	if i, ok := p.quizStop(t); ok {
 		// The tour's question: its own words first.
 		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(p.opt.Scenario.Tour), t)
-		c.head = append([]string{strings.TrimSpace(p.opt.Scenario.Tour[i].Say), ""}, c.head...)
+		c.head = append([]string{strings.TrimSpace(p.sayText(p.opt.Scenario.Tour[i])), ""}, c.head...)
 	}
 	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the batch.",
 		tp, tp, t, num(p.s.retrainCost(p.scale)(t)), tp, tp, t)

@@ -389,26 +389,27 @@ func resultsUpTo(m *sim.Matrix, res []algos.Result, pos int) []algos.Result {
 	var oracle float64
 	for _, r := range res {
 		if r.Algorithm == algos.NameOracle {
-			oracle = strategyUpTo(r.Strategy, pos).Cost()
+			oracle = r.Strategy.UpTo(pos).Cost()
 		}
 	}
 	out := make([]algos.Result, len(res))
 	for i, r := range res {
-		c := algos.Against(m, r.Algorithm, strategyUpTo(r.Strategy, pos), oracle)
+		c := algos.Against(m, r.Algorithm, r.Strategy.UpTo(pos), oracle)
 		c.Params, c.OfflineCost = r.Params, r.OfflineCost
 		out[i] = c
 	}
 	return out
 }
 
-// strategyUpTo is s over s.Start..pos: its slices are s's, clipped so nothing appends into them.
-func strategyUpTo(s algos.Strategy, pos int) algos.Strategy {
-	n := min(max(pos-s.Start+1, 0), len(s.Model))
-	k, _ := slices.BinarySearch(s.Retrains, pos+1)
-	s.End = s.Start + n - 1
-	s.Model, s.Cumulative, s.Reasons = slices.Clip(s.Model[:n]), slices.Clip(s.Cumulative[:n]), slices.Clip(s.Reasons[:n])
-	s.Retrains = slices.Clip(s.Retrains[:k])
-	return s
+// wholeBlock is every algorithm of the scenario over the whole online block at the scaled R, on
+// what the panes show (the Oracle the paper's, in hindsight); nil until the matrix is in.
+func (s *Session) wholeBlock(scale float64) []algos.Result {
+	m, _ := s.Shown()
+	rp, err := s.evaluate(m.Batches()-1, scale, s.Scenario.Algorithms)
+	if err != nil || rp.provisional {
+		return nil
+	}
+	return rp.results
 }
 
 func (s *Session) retrainCost(scale float64) algos.RetrainCost {

@@ -176,3 +176,34 @@ func TestPresenterRestartAsks(t *testing.T) {
 		t.Errorf("a follower's N: overlay %T, seed %d", fol.overlay, fol.s.Seed)
 	}
 }
+
+// A tour states the numbers of the run it plays on: on seed 1 scenario1-near's second stop quotes
+// seed 1's C[0, 1] (not seed 0's, which the words were written with) and says so; its R follows
+// ] at once.
+func TestTourOnAnotherSeed(t *testing.T) {
+	s := loadEmbedded(t, "scenario1-near")
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 1, Styles: asciiStyles(), Width: 120, Height: 36, Tour: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	zero := finished(t, s, NewRuns(RunsConfig{}))
+	pumpCmd(t, p, p.tourSpace())
+	if p.tour == nil || p.tour.i != 1 || p.callout == nil {
+		t.Fatalf("not at the second stop: %+v", p.tour)
+	}
+	mine, theirs := num(p.s.Matrix.Cell(0, 1).C()), num(zero.Matrix.Cell(0, 1).C())
+	if mine == theirs {
+		t.Fatalf("seeds 0 and 1 give the same C[0, 1] = %s: the test shows nothing", mine)
+	}
+	view := stripANSI(p.View())
+	for _, want := range []string{"C[0, 1] = " + mine + ":", "pays R = 1.", fmt.Sprintf("Written for seed %d: the numbers are this run's, seed %d.", s.Seed, s.Seed+1)} {
+		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+			t.Errorf("the stop on seed %d lacks %q:\n%s", s.Seed+1, want, view)
+		}
+	}
+	press(p, "]")
+	if view := strings.Join(strings.Fields(stripANSI(p.View())), " "); !strings.Contains(view, "pays R = 1.25.") {
+		t.Errorf("after ] the stop still says R = 1:\n%s", view)
+	}
+}
