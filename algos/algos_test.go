@@ -440,3 +440,26 @@ func TestFixedAgainstOracle(t *testing.T) {
 		t.Errorf("the Oracle's retrains fixed cost %v, the Oracle %v", or.Cost(), oracle)
 	}
 }
+
+// UpTo cuts a strategy at a batch: its models, costs and reasons up to it, its retrains at or
+// before it; nothing appended to the cut reaches the whole.
+func TestStrategyUpTo(t *testing.T) {
+	s := Strategy{Start: 5, End: 9, Model: []int{5, 5, 7, 7, 9}, Retrains: []int{7, 9},
+		Cumulative: []float64{1, 2, 4, 5, 7}, Reasons: []string{"a", "b", "c", "d", "e"}}
+	for _, c := range []struct {
+		t, end   int
+		retrains []int
+		cost     float64
+	}{{5, 5, nil, 1}, {6, 6, nil, 2}, {7, 7, []int{7}, 4}, {8, 8, []int{7}, 5}, {9, 9, []int{7, 9}, 7}, {20, 9, []int{7, 9}, 7}} {
+		u := s.UpTo(c.t)
+		if u.End != c.end || len(u.Model) != c.end-4 || !slices.Equal(u.Retrains, c.retrains) || u.Cost() != c.cost {
+			t.Errorf("UpTo(%d): end %d, %d models, retrains %v, cost %v", c.t, u.End, len(u.Model), u.Retrains, u.Cost())
+		}
+	}
+	u := s.UpTo(7)
+	_ = append(u.Retrains, 100)
+	_ = append(u.Model, 100)
+	if s.Retrains[1] != 9 || s.Model[3] != 7 {
+		t.Error("appending to a cut changed the whole")
+	}
+}

@@ -232,6 +232,9 @@ func (l *loader) stop(s *Scenario, i int, r rawStop) (Stop, error) {
 	if n := len([]rune(st.Say)); n > maxSay {
 		return st, r.Say.errorf(field("say"), "is %d characters; a callout holds %d (split it into two stops at the same batch)", n, maxSay)
 	}
+	if _, err := parseSay(st.Say, s.Batches, s.Algorithms); err != nil {
+		return st, misfit{r.Say.errorf(field("say"), "%v", err)}
+	}
 	if st.Focus, err = focus(r.Focus, field("focus"), st.At, s.Batches); err != nil {
 		return st, err
 	}

@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -98,6 +100,12 @@ func TestTourErrors(t *testing.T) {
 		{"whatif bad gamma", stop("at: 5, say: hi, whatif: {retrain_cost: 2, kernel.gamma: -1}"), `bad.yaml:15:62: tour[1].whatif.kernel.gamma: must be scale, auto or a number > 0, got "-1"`},
 		{"whatif unknown key", stop("at: 5, say: hi, whatif: {kernel.gama: 2}"), `bad.yaml:15:44: tour[1].whatif.kernel.gama: unknown field "gama" (known: gamma)`},
 		{"whatif bad YAML", stop(`at: 5, say: hi, whatif: {queries: "{size: 5"}`), `bad.yaml:15:40: tour[1].whatif.queries: "{size: 5" is not a YAML value`},
+		{"unknown template", stop(`at: 5, say: "C is {c 0 1}"`), `bad.yaml:15:18: tour[1].say: {c 0 1}: unknown template "c"; give one of A, B, C, R, acc, cost, decision, err, model, period, qacc, retrains, scpe, theta, theta_c, when`},
+		{"template cell below the diagonal", stop(`at: 5, say: "{C 3 1}"`), `bad.yaml:15:18: tour[1].say: {C 3 1}: cell [3, 1] is not in the cost matrix above the diagonal (t' <= t)`},
+		{"template batch outside", stop(`at: 5, say: "{C 3 10}"`), `bad.yaml:15:18: tour[1].say: {C 3 10}: "10" is not a batch (0..9, or end)`},
+		{"template arguments", stop(`at: 5, say: "{cost}"`), `bad.yaml:15:18: tour[1].say: {cost}: cost takes ALGORITHM [t]`},
+		{"template algorithm", stop(`at: 5, say: "{cost Orakel}"`), `bad.yaml:15:18: tour[1].say: {cost Orakel}: unknown algorithm "orakel" (valid: oracle, cara-t, cara-ct, cara-p, never, markov, adwin, ddm, page-hinkley)`},
+		{"template not closed", stop(`at: 5, say: "{C 0 1"`), `bad.yaml:15:18: tour[1].say: "{C 0 1" is not closed by }`},
 		{"whatif inside the queries", stop(`at: 5, say: hi, whatif: {queries: "{size: 0, gaussian: {mean: 0.5, std: 0.1}}"}`), `bad.yaml:15:40: tour[1].whatif.queries: queries.size: must be >= 1, got 0`},
 		{"whatif block style", base + "tour:\n  - at: 5\n    say: hi\n    whatif:\n      queries:\n        size: 5\n", `bad.yaml:18:13: tour[0].whatif.queries: write the value on one line, in flow style ({a: 1, b: [2, 3]}), as --set takes it`},
 		{"whatif empty key", stop("at: 5, say: hi, whatif: {queries..size: 3}"), `bad.yaml:15:46: tour[1].whatif: queries..size: PATH is keys joined by dots (e.g. model.random_forest.trees), got an empty key`},
@@ -169,5 +177,42 @@ func TestReadmeExampleLoads(t *testing.T) {
 	}
 	if len(s.Tour) != 3 || s.Tour[1].Focus.Cell == nil || !s.Tour[1].Quiz || len(s.Tour[2].Whatif) != 1 {
 		t.Fatalf("the README's example tour: %+v", s.Tour)
+	}
+}
+
+// A stop's templates are filled from the run: every function against the number computed
+// directly, as the player writes it; what is not known yet (the results while the matrix
+// computes, a cell not computed) reads "…".
+func TestSayTemplates(t *testing.T) {
+	rs := &tourRuns{t: t, runs: map[string]*tourRun{}}
+	r := rs.get("scenario1-near")
+	o := r.res[oracle].Strategy
+	cases := []struct{ say, want string }{
+		{"{C 0 3}", strconv.FormatFloat(r.C(0, 3), 'g', 4, 64)},
+		{"{C 2 2}", "1"}, // the diagonal is R
+		{"{A 0 3} {B 0 3}", strconv.FormatFloat(r.cell(0, 3).A, 'g', 4, 64) + " " + strconv.FormatFloat(r.cell(0, 3).B, 'g', 4, 64)},
+		{"{err 0 3}", fmt.Sprintf("%.0f %%", 100*r.cell(0, 3).ErrorRate)},
+		{"{qacc 0 1}", strconv.FormatFloat(r.cell(0, 1).QueryAccuracy, 'f', 3, 64)},
+		{"{R} {R 2}", "1 1"},
+		{"{cost Oracle}", strconv.FormatFloat(o.Cost(), 'f', 2, 64)},
+		{"{cost Oracle 2}", strconv.FormatFloat(o.Cumulative[1], 'f', 2, 64)},
+		{"{retrains oracle end} {retrains Oracle 2}", "2 1"},
+		{"{when Oracle} {when CARA-T}", "2 and 3 none"},
+		{"{decision Oracle 1} {decision Oracle 2} {decision Never-retrain 3}", "trains retrains keeps"},
+		{"{model Oracle 3} {model Never-retrain 3}", "3 1"},
+		{"{theta} {period}", "+inf never"},
+		{"{scpe Never-retrain}", strconv.FormatFloat(100*(r.cost(never)-r.cost(oracle))/r.cost(oracle), 'f', 1, 64)},
+		{"{acc Oracle}", strconv.FormatFloat(r.res[oracle].QueryAccuracy, 'f', 3, 64)},
+		{"a {{brace}}", "a {brace}"},
+	}
+	for _, c := range cases {
+		if got := (Stop{At: 3, Say: c.say}).Text(r.facts(3)); got != c.want {
+			t.Errorf("%s = %q, want %q", c.say, got, c.want)
+		}
+	}
+	f := r.facts(3)
+	f.Results = nil
+	if got := (Stop{At: 3, Say: "{cost Oracle}, {C 0 3}"}).Text(f); got != "…, "+strconv.FormatFloat(r.C(0, 3), 'g', 4, 64) {
+		t.Errorf("while the matrix computes: %q", got)
 	}
 }

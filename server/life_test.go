@@ -99,7 +99,7 @@ func TestServeLifetime(t *testing.T) {
 				err = sc.wait("covcon-d · seed 0 · ", 20*time.Second)
 			}
 			for k := 1; k <= 5 && i%2 == 1 && err == nil; k++ {
-				sc.send("r")
+				sc.send("Ny") // a new run on the next seed, confirmed
 				err = sc.wait("covcon-d · seed "+strconv.Itoa(k)+" · ", 20*time.Second)
 			}
 			if err != nil {
@@ -117,7 +117,7 @@ func TestServeLifetime(t *testing.T) {
 	if busy["cara_sessions"] != n {
 		t.Fatalf("%v sessions open, want %d", busy["cara_sessions"], n)
 	}
-	// r replaces a session's run, never adds one: what is alive is seed 0 (ten sessions) and seed 5
+	// N replaces a session's run, never adds one: what is alive is seed 0 (ten sessions) and seed 5
 	// (the other ten), once a run cancelled by the last r has seen it (within a model's fit).
 	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		live := busy["cara_runs_computing"] + busy["cara_runs_queued"]

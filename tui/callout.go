@@ -19,6 +19,9 @@ type callout struct {
 	foot  string   // the keys that go on, dimmed, on the last line
 	pane  int      // the pane the callout is about (not to be covered); -1 for none
 	stop  int      // the tour's stop it shows (calloutTour)
+	// fill, when set, writes text afresh at each draw: a tour stop's templates are filled from
+	// the run as it stands (a what-if arriving, the matrix coming in, R changed).
+	fill func() string
 }
 
 // calloutKind says what put a callout up, so each thing clears only its own.
@@ -154,6 +157,9 @@ func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
 // drawCallout draws c over the body (w x h): as wide as reads well, or as the column beside the
 // matrix when it is about the matrix, placed clear of what it is about.
 func (p *Player) drawCallout(c *callout, f *frame, l screenLayout, w, h int) (string, int, int) {
+	if c.fill != nil {
+		c.text = c.fill()
+	}
 	bw := min(calloutMaxW, w)
 	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !p.maxed && m.shown && w-m.w >= 40 {
 		bw = min(bw, w-m.w)

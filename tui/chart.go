@@ -28,10 +28,13 @@ type chartPane struct {
 }
 
 func (p *chartPane) Title(f *frame) string {
+	if p.gap && f.rp.provisional {
+		return "Gap to the best so far (o: costs)"
+	}
 	if p.gap {
 		return "Gap to the Oracle: cumulative cost − Oracle's (o: costs)"
 	}
-	return "Cumulative strategy cost, online (o: gap to Oracle)"
+	return "Cumulative strategy cost, online (o: gap to " + f.label(algos.NameOracle) + ")"
 }
 
 func (p *chartPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
@@ -148,7 +151,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	// Labels take at most a third of the pane: a label too long for that uses short names, and
 	// wraps over several rows if it is still too long.
 	lw := max(w/3, 12)
-	labels := endLabels(ss, a.lo, a.hi, a.ph, lw)
+	labels := endLabels(ss, a.lo, a.hi, a.ph, lw, f.rp.provisional)
 	used := 0
 	for _, l := range labels {
 		for _, row := range l.rows {
@@ -161,7 +164,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	inks := make([]ink, len(ss)+1)
 	for i, s := range ss {
 		g.stepLine(i+1, s, a.off, a.end, a.lo, a.hi)
-		inks[i+1] = algoInk(s.name)
+		inks[i+1] = f.algoInk(s.name)
 		inks[i+1].bold = s.name == f.selected
 	}
 	p.plot = g
@@ -172,12 +175,12 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 		for i, s := range ss {
 			if n := len(s.v); n > 0 {
 				j := n * (i + 1) / (len(ss) + 1)
-				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name), ink{})
+				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name, f.rp.provisional), ink{})
 			}
 		}
 	}
 	drawChartAxes(cv, a, f.pos)
-	drawEndLabels(cv, labels, a.gw+a.pw+1, f.selected)
+	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
 	return cv.String(f.st)
 }
 
@@ -215,7 +218,7 @@ func drawChartAxes(cv *canvas, a chartAxes, pos int) {
 
 // drawEndLabels writes the lines' labels from column x: names in their colours joined by "=",
 // then the value; several labels on a row two spaces apart.
-func drawEndLabels(cv *canvas, labels []endLabel, x0 int, selected algos.Name) {
+func drawEndLabels(cv *canvas, f *frame, labels []endLabel, x0 int) {
 	dim := inkOf(palette.Axis)
 	for _, l := range labels {
 		for k, row := range l.rows {
@@ -231,8 +234,8 @@ func drawEndLabels(cv *canvas, labels []endLabel, x0 int, selected algos.Name) {
 					x = cv.text(x+1, l.row+k, part.text, dim)
 					continue
 				}
-				pk := algoInk(part.name)
-				pk.bold = part.name == selected
+				pk := f.algoInk(part.name)
+				pk.bold = part.name == f.selected
 				x = cv.text(x, l.row+k, part.text, pk)
 			}
 		}
@@ -254,8 +257,10 @@ func chartEnd(f *frame) int {
 	return T
 }
 
-func monoLetter(a algos.Name) rune {
+func monoLetter(a algos.Name, provisional bool) rune {
 	switch a {
+	case "oracle":
+		return []rune(algoKey(a, provisional))[0]
 	case "cara-ct":
 		return 'C'
 	case "page-hinkley":
@@ -271,6 +276,8 @@ type endLabel struct {
 	v     float64
 	row   int // the first row
 	rows  [][]labelPart
+	// provisional: the Oracle's line is the best so far (replay.provisional)
+	provisional bool
 }
 
 // labelPart is an algorithm's name (name set) or the value (name empty).
@@ -299,9 +306,9 @@ func (l *endLabel) layout(w int) {
 	names := func(keys bool) []labelPart {
 		var out []labelPart
 		for _, a := range l.names {
-			text := a.Display()
+			text := algoLabel(a, l.provisional)
 			if keys {
-				text = shortName(a)
+				text = algoKey(a, l.provisional)
 			}
 			out = append(out, labelPart{a, text})
 		}
@@ -325,7 +332,7 @@ func (l *endLabel) layout(w int) {
 
 // endLabels groups the series by their last value (equal to a millionth of the range), places
 // each group at the row of its value and moves labels apart so none overlap.
-func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
+func endLabels(ss []series, lo, hi float64, rows, w int, provisional bool) []endLabel {
 	var out []endLabel
 	tol := (hi - lo) * 1e-6
 	// Display order, so merged names read Oracle=CARA-T=...
@@ -347,7 +354,7 @@ func endLabels(ss []series, lo, hi float64, rows, w int) []endLabel {
 			}
 		}
 		if !found {
-			out = append(out, endLabel{names: []algos.Name{s.name}, v: v})
+			out = append(out, endLabel{names: []algos.Name{s.name}, v: v, provisional: provisional})
 		}
 	}
 	for i := range out {
@@ -390,7 +397,7 @@ func packLabels(ls []endLabel, w int) []endLabel {
 			cur.names = append(cur.names, l.names...)
 			continue
 		}
-		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}})
+		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}, provisional: l.provisional})
 		cur = &out[len(out)-1]
 	}
 	for i := 1; i < len(out); i++ {

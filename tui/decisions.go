@@ -38,7 +38,7 @@ func (p *decisionsPane) geom(f *frame, w int) decisionsGeom {
 	n := f.m.Batches() - f.scen.Offline
 	lw := 0
 	for _, a := range f.visible {
-		lw = max(lw, len(a.Display()))
+		lw = max(lw, len(f.label(a)))
 	}
 	lw += 2
 	if w-lw < (n+1)/2 {
@@ -71,11 +71,11 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	dim := inkOf(palette.Axis)
 	rows := f.shown()
 	for y, r := range rows {
-		name := r.Algorithm.Display()
+		name := f.label(r.Algorithm)
 		if g.lw == 4 {
-			name = shortName(r.Algorithm)
+			name = algoKey(r.Algorithm, f.rp.provisional)
 		}
-		k := algoInk(r.Algorithm)
+		k := f.algoInk(r.Algorithm)
 		if r.Algorithm == f.selected {
 			k.bold = true
 			cv.set(0, y, '▶', k)
@@ -87,7 +87,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 			x := g.lw + (t-off)/g.per
 			if g.per == 1 {
 				if retrain(t) {
-					cv.set(x, y, '│', ink{fg: palette.Algo(r.Algorithm), bold: true})
+					cv.set(x, y, '│', ink{fg: palette.Algo(r.Algorithm), bold: true, faint: k.faint})
 				} else {
 					cv.set(x, y, '·', dim)
 				}
@@ -105,7 +105,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 			k := c.k
 			if retrain(t) {
 				bits |= retrainDots[side]
-				k = ink{fg: palette.Algo(r.Algorithm), bold: true}
+				k = ink{fg: palette.Algo(r.Algorithm), bold: true, faint: f.algoInk(r.Algorithm).faint}
 			} else {
 				bits |= keepDots[side]
 				if c.r == ' ' {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,6 +30,7 @@ type youCache struct {
 	pos, answers int
 	scale        float64
 	m            *sim.Matrix // the run's, or a what-if's
+	provisional  bool        // compared with the best so far, not yet the Oracle
 	res          *algos.Result
 }
 
@@ -159,22 +161,23 @@ func (p *Player) revealDue() {
 	}
 }
 
-// oracleRetrains reports whether the Oracle retrains at t: in hindsight over the whole online
-// block (over the batches computed so far while the engine works).
+// oracleRetrains reports whether the Oracle retrains at t (t <= the batch shown) as every pane
+// shows it, from the one replay they all read: in hindsight over the whole online block once the
+// matrix is in, the best so far while it computes.
 func (p *Player) oracleRetrains(t int) bool {
-	c, start, end := p.oracleSpan()
-	if end < t {
-		return false
+	for _, r := range p.rp.results {
+		if r.Algorithm == algos.NameOracle {
+			_, ok := slices.BinarySearch(r.Strategy.Retrains, t)
+			return ok
+		}
 	}
-	_, ok := slices.BinarySearch(algos.OracleRetrains(c, start, end), t)
-	return ok
+	return false
 }
 
-// oracleSpan is the cost matrix the panes show (the what-if's when one is shown) and the online
-// batches computed.
-func (p *Player) oracleSpan() (algos.Costs, int, int) {
+// shownCosts is the cost matrix the panes show (the what-if's when one is shown) at the R in force.
+func (p *Player) shownCosts() algos.Costs {
 	m, _ := p.s.Shown()
-	return algos.Costs{M: m, R: p.s.retrainCost(p.scale)}, p.opt.Scenario.Offline, p.s.Computed - 1
+	return algos.Costs{M: m, R: p.s.retrainCost(p.scale)}
 }
 
 // revealLines say what the Oracle did at t, what the answer was and the score, what each choice
@@ -184,21 +187,21 @@ func (p *Player) revealLines(t int) []string {
 	if t >= p.s.Computed {
 		return nil
 	}
-	c, start, end := p.oracleSpan()
-	hind := "in hindsight over the whole online block"
-	if !p.s.Done {
-		hind = fmt.Sprintf("in hindsight over batches %d..%d, computed so far", start, end)
+	c := p.shownCosts()
+	who, hind := "the Oracle", "in hindsight over the whole online block"
+	if p.rp.provisional {
+		who, hind = bestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", p.opt.Scenario.Offline, t)
 	}
 	or := "KEEPS its model"
 	if p.oracleRetrains(t) {
 		or = "RETRAINS"
 	}
-	lines := []string{st.Bold.Render(fmt.Sprintf("At %d the Oracle %s", t, or)) + st.Dim.Render(", "+hind+".")}
+	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
 	a, n := p.guess.score()
 	if retrain, ok := p.guess.answers[t]; ok {
-		mark := "✗ not as the Oracle"
+		mark := "✗ not as " + who
 		if retrain == p.oracleRetrains(t) {
-			mark = "✓ as the Oracle"
+			mark = "✓ as " + who
 		}
 		lines = append(lines, fmt.Sprintf("You said %s: %s · score %d of %d", word(retrain), mark, a, n))
 	} else {
@@ -229,8 +232,8 @@ func (p *Player) youResult() *algos.Result {
 		return nil
 	}
 	m, _ := p.s.Shown()
-	k := youCache{pos: p.pos, answers: len(g.answers), scale: p.scale, m: m}
-	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m {
+	k := youCache{pos: p.pos, answers: len(g.answers), scale: p.scale, m: m, provisional: p.rp.provisional}
+	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
 		return c.res
 	}
 	var retrains []int
@@ -242,8 +245,14 @@ func (p *Player) youResult() *algos.Result {
 	slices.Sort(retrains)
 	c := algos.Costs{M: m, R: p.s.retrainCost(p.scale)}
 	s := algos.Replay(c, off, p.pos, algos.Fixed(retrains))
-	// The Oracle the other rows are compared with: over the online block up to the batch shown.
-	oracle := algos.Oracle(c, off, p.pos).Cost()
+	// The Oracle the other rows are compared with, as the results show it: its cost up to the
+	// batch shown.
+	oracle := math.NaN()
+	for _, r := range p.rp.results {
+		if r.Algorithm == algos.NameOracle {
+			oracle = r.Strategy.Cost()
+		}
+	}
 	r := algos.Against(m, youName, s, oracle)
 	k.res = &r
 	g.you = k
@@ -291,7 +300,7 @@ func (p *Player) questionCallout(t int) *callout {
 	if i, ok := p.quizStop(t); ok {
 		// The tour's question: its own words first.
 		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(p.opt.Scenario.Tour), t)
-		c.head = append([]string{strings.TrimSpace(p.opt.Scenario.Tour[i].Say), ""}, c.head...)
+		c.head = append([]string{strings.TrimSpace(p.sayText(p.opt.Scenario.Tour[i])), ""}, c.head...)
 	}
 	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the batch.",
 		tp, tp, t, num(p.s.retrainCost(p.scale)(t)), tp, tp, t)

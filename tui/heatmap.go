@@ -244,6 +244,17 @@ type heatData struct {
 	selColour palette.Colour
 	cursor    [2]int
 	cursorOn  bool
+	// provisional: the Oracle's path is the best so far, drawn dashed and faint
+	provisional bool
+}
+
+// glyph is a path mark's glyph: the best so far's keeps dashed.
+func (d *heatData) glyph(m uint8) rune {
+	g := pathGlyph(m)
+	if d.provisional && g == '─' {
+		return '┄'
+	}
+	return g
 }
 
 func (d *heatData) mark(tp, t int) uint8 {
@@ -361,7 +372,7 @@ func sampledCell(st *Styles, g heatGeom, d *heatData, x, y int) (rune, ink) {
 	case cursor:
 		return '◆', cursorInk(st, bg, shown.ok, s)
 	case m != 0:
-		return pathGlyph(m), pathInk(st, d, m, bg)
+		return d.glyph(m), pathInk(st, d, m, bg)
 	case !top.ok && !bot.ok:
 		// Batches not revealed yet: faint dots (blank in shade glyphs, where a dot is the scale's
 		// lowest step).
@@ -388,7 +399,7 @@ func sampledCell(st *Styles, g heatGeom, d *heatData, x, y int) (rune, ink) {
 // pathInk is the ink of a path glyph: the selected algorithm's colour (also where both pass), or
 // the Oracle's, over the heat.
 func pathInk(st *Styles, d *heatData, m uint8, bg palette.Colour) ink {
-	k := ink{fg: palette.Algo("oracle"), bg: bg}
+	k := ink{fg: palette.Algo("oracle"), bg: bg, faint: d.provisional}
 	if m&markSel != 0 {
 		k = ink{fg: d.selColour, bg: bg, bold: true}
 	}
@@ -470,7 +481,7 @@ func drawBlockMark(cv *canvas, st *Styles, g heatGeom, d *heatData, m uint8, tp,
 	k := pathInk(st, d, m, bg)
 	if tp != t {
 		for xx := bx; xx < bx+g.bw; xx++ {
-			cv.set(xx, cy, pathGlyph(m), k)
+			cv.set(xx, cy, d.glyph(m), k)
 		}
 		return
 	}
@@ -478,11 +489,11 @@ func drawBlockMark(cv *canvas, st *Styles, g heatGeom, d *heatData, m uint8, tp,
 	if g.bw >= 3 && t+1 < d.m.Batches() && t+1 <= d.pos {
 		if next := d.mark(tp, t+1); next != 0 {
 			for xx := cx + 1; xx < bx+g.bw; xx++ {
-				cv.set(xx, cy, pathGlyph(next), pathInk(st, d, next, bg))
+				cv.set(xx, cy, d.glyph(next), pathInk(st, d, next, bg))
 			}
 		}
 	}
-	cv.set(cx, cy, pathGlyph(m), k)
+	cv.set(cx, cy, d.glyph(m), k)
 }
 
 func boolInt(b bool) int {

@@ -53,7 +53,9 @@ func newKeys() keyMap {
 		Next:    b([]string{"tab"}, "tab", "next algorithm"),
 		Prev:    b([]string{"shift+tab"}, "shift+tab", "previous algorithm"),
 		Visible: b([]string{"v"}, "v", "which algorithms show"),
-		Restart: b([]string{"r"}, "r", "restart, next seed"),
+		// A new run throws away the matrix, the tour and the guesses (a presenter's, the room's):
+		// a capital of its own, asked to be confirmed, never r, which answers RETRAIN.
+		Restart: b([]string{"N"}, "N", "new run, next seed (asks)"),
 
 		Focus:     b([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
 		Maximise:  b([]string{"z", "enter"}, "z", "zoom pane"),

@@ -208,6 +208,9 @@ func packLine(items []string, w int) []string {
 func (p *matrixPane) pathLegend(f *frame) []string {
 	st := f.st
 	or := st.AlgoStyle("oracle").Render("○─ Oracle")
+	if f.rp.provisional {
+		or = st.AlgoStyle("oracle").Faint(true).Render("○┄ " + bestSoFar)
+	}
 	if f.selected == "oracle" {
 		return []string{or}
 	}
@@ -235,7 +238,7 @@ func (p *matrixPane) data(f *frame) *heatData {
 		sel = nil
 	}
 	p.marks = buildMarks(p.marks, f.m.Batches(), f.pos, sel, or)
-	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: f.heat, marks: p.marks,
+	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: f.heat, marks: p.marks, provisional: f.rp.provisional,
 		selColour: palette.Algo(f.selected), cursor: p.cur, cursorOn: p.cursorOn || f.zoomed}
 }
 
@@ -490,8 +493,8 @@ func (p *matrixPane) onPath(f *frame, tp, t int) string {
 			continue
 		}
 		i := t - r.Strategy.Start
-		if i >= 0 && i < len(r.Strategy.Model) && r.Strategy.Model[i] == tp && !containsStr(who, name.Display()) {
-			who = append(who, name.Display())
+		if i >= 0 && i < len(r.Strategy.Model) && r.Strategy.Model[i] == tp && !containsStr(who, f.label(name)) {
+			who = append(who, f.label(name))
 		}
 	}
 	if len(who) == 0 {

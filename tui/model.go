@@ -404,7 +404,7 @@ func (p *Player) actions() []action {
 			p.sel = max(slices.Index(p.visible(), cur), 0)
 			return nil
 		}},
-		{&k.Restart, func(tea.KeyMsg) tea.Cmd { return p.restart() }},
+		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
 		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
 		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
@@ -501,6 +501,47 @@ func (p *Player) escape() {
 
 // restart runs the scenario again with the next seed.
 func (p *Player) restart() tea.Cmd { return p.reopen(p.s.Seed + 1) }
+
+// askRestart asks before restarting on the next seed, which throws away the run, the tour's place
+// and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
+func (p *Player) askRestart() {
+	switch {
+	case p.tour != nil:
+		p.notice = "N (a new run) waits for the tour: t leaves it"
+	case p.guess.on:
+		p.notice = "N (a new run) waits for the guess round: g ends it"
+	case p.callout != nil && p.callout.kind != calloutTour:
+		p.notice = "N (a new run) waits for the answer shown: esc closes it"
+	default:
+		p.overlay = &restartOverlay{p: p}
+	}
+}
+
+// restartOverlay asks to confirm a restart on the next seed: y or enter restarts, any other key
+// leaves the run as it is.
+type restartOverlay struct{ p *Player }
+
+func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
+	p := o.p
+	who := "The matrix is computed again; your guesses and the tour start over."
+	if p.room.presenting() {
+		who = "The whole room follows you there: every follower's matrix, guesses and tour start over."
+	}
+	iw := max(min(w-4, 64), 20)
+	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", p.s.Seed+1)) + "\n" +
+		st.r.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
+	box := st.Overlay.Render(body)
+	bw, bh := width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
+	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
+}
+
+func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+	if s := msg.String(); s == "y" || s == "enter" {
+		return true, o.p.restart()
+	}
+	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
+	return true, nil
+}
 
 // reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
 func (p *Player) reopen(seed uint64) tea.Cmd {

@@ -66,7 +66,8 @@ type viewKey struct {
 	visible  string
 	selected algos.Name
 	w, h     int
-	extra    int // a pane's own state (a mode)
+	extra    int  // a pane's own state (a mode)
+	final    bool // the replay's Oracle is the paper's (not provisional): it changes when the matrix is in
 }
 
 func (f *frame) key(w, h, extra int) viewKey {
@@ -75,7 +76,7 @@ func (f *frame) key(w, h, extra int) viewKey {
 		vis.WriteString(string(a))
 		vis.WriteByte(' ')
 	}
-	return viewKey{f.m, f.pos, f.rScale, vis.String(), f.selected, w, h, extra}
+	return viewKey{f.m, f.pos, f.rScale, vis.String(), f.selected, w, h, extra, !f.rp.provisional}
 }
 
 // pane is one component of the player. The player gives it a box of the layout's size; the pane
@@ -117,6 +118,32 @@ var shortNames = map[algos.Name]string{
 	"adwin": "A", "ddm": "D", "page-hinkley": "PH",
 }
 
+// bestSoFar names the optimum over the batches seen so far, which the panes show in the Oracle's
+// place while the matrix is still being computed: it is not the paper's Oracle, whose decisions
+// depend on batches not computed yet.
+const bestSoFar = "best so far"
+
+// algoLabel is algorithm a's name on the screen: "best so far" for the Oracle's row of a
+// provisional replay (replay.provisional), else the name as the paper writes it.
+func algoLabel(a algos.Name, provisional bool) string {
+	if provisional && a == algos.NameOracle {
+		return bestSoFar
+	}
+	return a.Display()
+}
+
+// algoKey is algoLabel's short form, for labels where names do not fit ("b", drawn faint, for the
+// best so far).
+func algoKey(a algos.Name, provisional bool) string {
+	if provisional && a == algos.NameOracle {
+		return "b"
+	}
+	return shortName(a)
+}
+
+// label is how this frame's panes name algorithm a.
+func (f *frame) label(a algos.Name) string { return algoLabel(a, f.rp.provisional) }
+
 func shortName(a algos.Name) string {
 	if s, ok := shortNames[a]; ok {
 		return s
@@ -139,7 +166,7 @@ func explain(f *frame) string {
 		return ""
 	}
 	why := r.Strategy.Reasons[i]
-	name := r.Algorithm.Display()
+	name := f.label(r.Algorithm)
 	verb, rest, found := strings.Cut(why, ": ")
 	switch {
 	case found && verb == "retrain":

@@ -109,7 +109,7 @@ func TestEndLabels(t *testing.T) {
 		{name: "oracle", v: []float64{1, 2, 3}},
 		{name: "adwin", v: []float64{1, 2, 3.01}},
 	}
-	ls := endLabels(ss, 0, 10, 10, 40)
+	ls := endLabels(ss, 0, 10, 10, 40, false)
 	if len(ls) != 3 {
 		t.Fatalf("%d labels, want 3 (Oracle and CARA-T merged)", len(ls))
 	}
@@ -126,7 +126,7 @@ func TestEndLabels(t *testing.T) {
 		t.Errorf("top label %v at row %d, want never at row 1", ls[0].names, ls[0].row)
 	}
 	// Narrow: short keys, wrapped.
-	ls = endLabels(ss[1:3], 0, 10, 10, 6)
+	ls = endLabels(ss[1:3], 0, 10, 10, 6, false)
 	if got := ls[0].rows; len(got) != 2 || got[0][0].text != "O" {
 		t.Errorf("narrow label rows %v, want [O=T] then the value", got)
 	}

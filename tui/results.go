@@ -102,16 +102,13 @@ func (p *resultsPane) draw(f *frame, w int) string {
 		shown = append(shown[:len(shown):len(shown)], *f.you)
 	}
 	for _, r := range shown {
-		now := "keep"
-		if slices.Contains(r.Strategy.Retrains, f.pos) || f.pos == r.Strategy.Start {
-			now = "RETRAIN"
-		}
+		now := decisionWord(r.Strategy, f.pos)
 		// SCPE is undefined when the Oracle's cost is <= 0: the plain gap a - b stands in for it.
 		scpe := "gap " + signed(r.Gap)
 		if !math.IsNaN(r.SCPE) {
 			scpe = fmt.Sprintf("%.1f", r.SCPE)
 		}
-		name := r.Algorithm.Display()
+		name := f.label(r.Algorithm)
 		if r.Algorithm == youName {
 			name = "You"
 		}
@@ -127,7 +124,7 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	if tableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}) > w {
 		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
 	}
-	lines = append(lines, algoTable(st, headers, rows, names, f.selected, 2, []int{1, 5}, w))
+	lines = append(lines, algoTable(st, headers, rows, names, f.selected, f.rp.provisional, 2, []int{1, 5}, w))
 	return strings.Join(lines, "\n")
 }
 
@@ -135,10 +132,24 @@ func (p *resultsPane) draw(f *frame, w int) string {
 const youName algos.Name = "you"
 
 // tableWidth is the width of the table of the given columns: each column's widest cell and a space.
+// decisionWord is a strategy's decision at batch t as the panes write it: "train" for the first
+// model (at the first online batch every strategy trains, and none of them has decided anything),
+// "RETRAIN" or "keep".
+func decisionWord(s algos.Strategy, t int) string {
+	switch {
+	case t == s.Start:
+		return "train"
+	case slices.Contains(s.Retrains, t):
+		return "RETRAIN"
+	}
+	return "keep"
+}
+
 // algoTable draws one row of cells per algorithm (names[i] is row i's) as a borderless table in
-// each algorithm's colour, the selected one bold. Columns from numbersFrom on are numbers, aligned
+// each algorithm's colour, the selected one bold; the Oracle's row of a provisional replay (the
+// best so far) faint and italic. Columns from numbersFrom on are numbers, aligned
 // right; while the table is wider than w the columns in drop go, in that order.
-func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name, selected algos.Name, numbersFrom int, drop []int, w int) string {
+func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name, selected algos.Name, provisional bool, numbersFrom int, drop []int, w int) string {
 	cols := make([]int, len(headers))
 	for i := range cols {
 		cols[i] = i
@@ -173,6 +184,9 @@ func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name
 		s = s.Inherit(st.AlgoStyle(names[row]))
 		if names[row] == selected {
 			s = s.Bold(true)
+		}
+		if provisional && names[row] == algos.NameOracle {
+			s = s.Faint(true).Italic(true)
 		}
 		return s
 	})

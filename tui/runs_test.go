@@ -191,7 +191,8 @@ func TestLocalRestartLeavesOneRun(t *testing.T) {
 	runs := p.opt.Runs
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(120, 40))
 	for range 20 {
-		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("N")})
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("seed 20 ")) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))

@@ -287,6 +287,10 @@ type replay struct {
 	scale   float64
 	results []algos.Result     // online results up to pos (nil before the online block)
 	tuned   map[string]float64 // tuned parameters, once the offline block is complete
+	// provisional: the matrix is still being computed, so the row named oracle in results is the
+	// optimum over the batches seen so far, which the panes call "best so far", never the Oracle.
+	// Once the matrix is in, it is the paper's Oracle over the whole online block, cut at pos.
+	provisional bool
 }
 
 // evaluate replays every algorithm up to pos at the scaled retraining cost, on what the panes
@@ -343,26 +347,69 @@ func (s *Session) evaluateOf(w *live.WhatIf, pos int, scale float64, names []alg
 		if !slices.Contains(names, "oracle") {
 			names = append([]algos.Name{algos.NameOracle}, names...)
 		}
-		replay := func() ([]algos.Result, error) { return sc.Evaluation.Evaluate(m, r, names, pos) }
+		// The Oracle is the paper's: the DP over the whole online block, in hindsight. Once every
+		// column is in (a what-if is made from a finished run), every algorithm is replayed to the
+		// end once and cut at pos, so the Oracle's decision at pos and its cost so far include
+		// retrains that only pay later. Until then only the optimum over 0..pos can be known.
+		complete := w != nil || s.Computed == m.Batches()
+		end := pos
+		if complete {
+			end = m.Batches() - 1
+		}
+		replay := func() ([]algos.Result, error) { return sc.Evaluation.Evaluate(m, r, names, end) }
 		var res []algos.Result
 		var err error
 		if s.w != nil {
-			// Every watcher of the run has the same cells up to pos: one replay serves them all,
+			// Every watcher of the run has the same cells up to end: one replay serves them all,
 			// and one per what-if those under the same what-if.
 			var whatif string
 			if w != nil {
 				whatif = strings.Join(w.Sets, "\n")
 			}
-			res, err = s.w.Replay(live.ReplayKey{Pos: pos, Scale: scale, Names: fmt.Sprint(names), WhatIf: whatif}, replay)
+			res, err = s.w.Replay(live.ReplayKey{Pos: end, Scale: scale, Names: fmt.Sprint(names), WhatIf: whatif}, replay)
 		} else {
 			res, err = replay()
 		}
 		if err != nil {
 			return rp, fmt.Errorf("replay: %w", err)
 		}
-		rp.results = res
+		rp.results, rp.provisional = res, !complete
+		if complete && pos < end {
+			rp.results = resultsUpTo(m, res, pos)
+		}
 	}
 	return rp, nil
+}
+
+// resultsUpTo cuts results replayed over the whole online block at batch pos: each strategy as it
+// stood at pos (every algorithm but the Oracle decides from the past alone, so this is its replay
+// up to pos), its SCPE, gap and query accuracy against the Oracle's cost up to pos. The results
+// are shared between watchers: they are copied, never changed.
+func resultsUpTo(m *sim.Matrix, res []algos.Result, pos int) []algos.Result {
+	var oracle float64
+	for _, r := range res {
+		if r.Algorithm == algos.NameOracle {
+			oracle = r.Strategy.UpTo(pos).Cost()
+		}
+	}
+	out := make([]algos.Result, len(res))
+	for i, r := range res {
+		c := algos.Against(m, r.Algorithm, r.Strategy.UpTo(pos), oracle)
+		c.Params, c.OfflineCost = r.Params, r.OfflineCost
+		out[i] = c
+	}
+	return out
+}
+
+// wholeBlock is every algorithm of the scenario over the whole online block at the scaled R, on
+// what the panes show (the Oracle the paper's, in hindsight); nil until the matrix is in.
+func (s *Session) wholeBlock(scale float64) []algos.Result {
+	m, _ := s.Shown()
+	rp, err := s.evaluate(m.Batches()-1, scale, s.Scenario.Algorithms)
+	if err != nil || rp.provisional {
+		return nil
+	}
+	return rp.results
 }
 
 func (s *Session) retrainCost(scale float64) algos.RetrainCost {

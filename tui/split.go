@@ -102,5 +102,5 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 		names = append(names, a.Algorithm)
 	}
 	// Narrow: the accuracies go first, then the change.
-	return strings.TrimRight(algoTable(st, headers, cells, names, own.selected, 1, []int{5, 3}, w), "\n")
+	return strings.TrimRight(algoTable(st, headers, cells, names, own.selected, false, 1, []int{5, 3}, w), "\n")
 }

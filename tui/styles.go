@@ -92,6 +92,7 @@ func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 type ink struct {
 	fg, bg palette.Colour
 	bold   bool
+	faint  bool // what is provisional: the best so far, while the matrix computes
 }
 
 // inkOf is the foreground ink of a colour.
@@ -99,6 +100,14 @@ func inkOf(c palette.Colour) ink { return ink{fg: c} }
 
 // algoInk is an algorithm's foreground ink.
 func algoInk(name algos.Name) ink { return ink{fg: palette.Algo(name)} }
+
+// algoInkOf is algoInk in frame f: the best so far (the Oracle's row while the matrix computes)
+// faint.
+func (f *frame) algoInk(name algos.Name) ink {
+	k := algoInk(name)
+	k.faint = f.rp.provisional && name == algos.NameOracle
+	return k
+}
 
 // seq returns the SGR parameters of an ink at the renderer's depth ("" for none).
 func (s *Styles) seq(k ink) string {
@@ -111,6 +120,9 @@ func (s *Styles) seq(k ink) string {
 	// (the background would run on as a bar). Bold changes nothing in a block or a space.
 	if (k.bold || k.bg.Hex != "") && s.profile != termenv.Ascii {
 		parts = append(parts, "1")
+	}
+	if k.faint && s.profile != termenv.Ascii {
+		parts = append(parts, "2")
 	}
 	if c := s.termColor(k.fg); c != nil {
 		parts = append(parts, c.Sequence(false))

@@ -171,16 +171,18 @@ func (p *Player) stopCallout(i int, note string, following bool) *callout {
 	st := stops[i]
 	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1, stop: i,
 		title: fmt.Sprintf("tour %d/%d · batch %d", i+1, len(stops), st.At)}
-	c.text = strings.TrimSpace(st.Say)
+	_, answered := p.guess.answers[st.At]
 	if st.Quiz {
 		c.head = p.revealLines(st.At)
-		if _, answered := p.guess.answers[st.At]; answered {
-			c.text = "" // the question's words were shown with it; now the answer
+	}
+	c.fill = func() string {
+		text := p.sayText(st)
+		if st.Quiz && answered {
+			text = "" // the question's words were shown with it; now the answer
 		}
+		return strings.TrimSpace(text + "\n\n" + note)
 	}
-	if note != "" {
-		c.text = strings.TrimSpace(c.text + "\n\n" + note)
-	}
+	c.text = c.fill()
 	switch {
 	case following:
 		c.foot = "the presenter goes on · p to go free"
@@ -192,6 +194,24 @@ func (p *Player) stopCallout(i int, note string, following bool) *callout {
 		c.foot = "space end the tour · t leave"
 	}
 	return c
+}
+
+// sayText is a stop's text with its templates filled from the run shown: the matrix (a what-if's
+// under the stop's what-if), the R in force, every algorithm over the whole online block (so the
+// Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
+// "…" until it is. On a seed other than the scenario's the words were written for another run,
+// and the callout says so.
+func (p *Player) sayText(st scenarios.Stop) string {
+	m, _ := p.s.Shown()
+	f := scenarios.Facts{M: m, R: p.s.retrainCost(p.scale), At: st.At}
+	if p.s.WhatIfSince.IsZero() {
+		f.Results = p.s.wholeBlock(p.scale)
+	}
+	text := st.Text(f)
+	if p.s.Seed != p.opt.Scenario.Seed {
+		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", p.opt.Scenario.Seed, p.s.Seed)
+	}
+	return text
 }
 
 // workshopKeys are the keys the help line shows first while a tour plays or a follower follows.

@@ -18,8 +18,8 @@ import (
 )
 
 // covcon-d's tour played as a user plays it (cara play covcon-d --tour, then space twice): the
-// third stop's callout shows its text under "tour 3/8", and the cursor is still on the cell the
-// second stop pointed at, C[0, 11], whose value the readout gives as the stop's text says.
+// third stop's callout shows its text under "tour 3/8", its template filled from the run, and the
+// cursor is on the cell it quotes, C[6, 9], whose value the readout gives as the text says.
 func TestTourCovconToThirdStop(t *testing.T) {
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
@@ -47,15 +47,16 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	if fp.pos != 24 || fp.tour == nil || fp.tour.i != 2 || !fp.tour.arrived {
 		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.pos, fp.tour)
 	}
-	if want := s.Tour[2].Say; fp.callout == nil || fp.callout.text != want || fp.callout.title != "tour 3/8 · batch 24" {
-		t.Errorf("callout %+v, want the third stop's text %q", fp.callout, want)
+	c69 := num(fp.s.Matrix.Cell(6, 9).C())
+	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
+		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
 	}
 	mp := fp.panes[paneMatrix].(*matrixPane)
-	if !mp.cursorOn || mp.cur != [2]int{0, 11} || fp.focus != paneMatrix {
-		t.Errorf("cursor on %v at %v, focus %d; want the second stop's cell [0, 11] in the focused matrix", mp.cursorOn, mp.cur, fp.focus)
+	if !mp.cursorOn || mp.cur != [2]int{6, 9} || fp.focus != paneMatrix {
+		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cursorOn, mp.cur, fp.focus)
 	}
 	view := stripANSI(fp.View())
-	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=0 t=11  C 69.11"} {
+	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=6 t=9  C " + c69} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
 		}

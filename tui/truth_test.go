@@ -1,0 +1,210 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/live"
+)
+
+// resultsRow is the results pane's row of an algorithm as its words ("Oracle", "RETRAIN", ...).
+func resultsRow(t *testing.T, p *Player, label string) []string {
+	t.Helper()
+	for _, l := range content(paneBox(p, paneResults)) {
+		f := strings.Fields(strings.TrimLeft(string(l), " ▶"))
+		if len(f) > 0 && strings.HasPrefix(strings.TrimLeft(string(l), " ▶"), label+" ") {
+			return f[len(strings.Fields(label)):]
+		}
+	}
+	t.Fatalf("no row %q in the results:\n%s", label, ansi.Strip(paneBox(p, paneResults)))
+	return nil
+}
+
+// The Oracle every pane shows is the paper's: the DP over the whole online block. On gauss-d with
+// the matrix in, it retrains at 29, 33 and 38 because of batches after them; at each of those
+// batches the results row reads RETRAIN, its retrains and its cost so far are those of the path
+// cara run reports (the same Evaluate over the whole block, cut at the batch), and the guess
+// reveal, the decisions strip and the matrix readout say the same.
+func TestOracleIsThePapers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("gauss-d: 100 batches of 1000 points")
+	}
+	s := loadEmbedded(t, "gauss-d")
+	p := pumpedScenario(t, s, asciiStyles(), 160, 48)
+	full, err := s.Evaluation.Evaluate(p.s.Matrix, s.RetrainCost, []algos.Name{algos.NameOracle}, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := full[0].Strategy
+	if len(path.Retrains) < 3 || !slices.Equal(path.Retrains[:3], []int{29, 33, 38}) {
+		t.Fatalf("gauss-d's Oracle retrains at %v, want 29, 33, 38 first (what this test is about)", path.Retrains)
+	}
+	for k, at := range path.Retrains[:3] {
+		goTo(p, at)
+		if p.rp.provisional {
+			t.Fatal("the replay of a finished run is provisional")
+		}
+		row := resultsRow(t, p, "Oracle")
+		want := []string{"RETRAIN", fmt.Sprint(k + 1), cost(path.Cumulative[at-s.Offline])}
+		if !slices.Equal(row[:3], want) {
+			t.Errorf("at %d the Oracle's row reads %v, want %v", at, row[:3], want)
+		}
+		if !p.oracleRetrains(at) {
+			t.Errorf("at %d the guess round says the Oracle keeps", at)
+		}
+		if lines := p.revealLines(at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
+			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
+		}
+		mp := p.panes[paneMatrix].(*matrixPane)
+		mp.cursorOn, mp.cur = true, [2]int{at, at}
+		if r := mp.readout(p.frame()); !strings.Contains(r, "Oracle retrains here") {
+			t.Errorf("at %d the readout of C[%d, %d] is %q", at, at, at, r)
+		}
+		mp.cursorOn = false
+	}
+}
+
+// While the matrix is still being computed the optimum over the batches seen is all there is: it
+// is shown as "best so far" (faint, its keeps dashed), never as the Oracle, in the results, the
+// decisions, the chart's labels and the matrix legend.
+func TestBestSoFarWhileComputing(t *testing.T) {
+	p := pumped(t, asciiStyles(), 160, 48)
+	goTo(p, 9)
+	p.rp.provisional = true // as evaluate leaves it while columns are missing
+	if row := resultsRow(t, p, bestSoFar); len(row) < 3 {
+		t.Errorf("best-so-far row %v", row)
+	}
+	for i := range numPanes {
+		if i == paneAbout {
+			continue
+		}
+		if box := ansi.Strip(paneBox(p, i)); strings.Contains(box, "Oracle") {
+			t.Errorf("pane %d names the Oracle while the matrix computes:\n%s", i+1, box)
+		}
+	}
+	if legend := ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).pathLegend(p.frame()), " ")); !strings.Contains(legend, "○┄ best so far") {
+		t.Errorf("matrix legend %q", legend)
+	}
+	// The evaluation itself: a session with columns missing replays the prefix, provisionally.
+	sess := p.s
+	sess.Computed = 10
+	rp, err := sess.evaluate(9, 1, p.opt.Scenario.Algorithms)
+	sess.Computed = p.opt.Scenario.Batches
+	if err != nil || !rp.provisional {
+		t.Fatalf("with 10 of %d columns: provisional %v, %v", p.opt.Scenario.Batches, rp.provisional, err)
+	}
+	rp, err = sess.evaluate(9, 1, p.opt.Scenario.Algorithms)
+	if err != nil || rp.provisional {
+		t.Fatalf("with every column: provisional %v, %v", rp.provisional, err)
+	}
+}
+
+// At the first online batch every strategy trains its first model: the results say train, not
+// RETRAIN, and count no retrain.
+func TestFirstModelReadsTrain(t *testing.T) {
+	p := pumped(t, asciiStyles(), 160, 48)
+	goTo(p, p.opt.Scenario.Offline)
+	for _, r := range p.frame().shown() {
+		row := resultsRow(t, p, p.frame().label(r.Algorithm))
+		if row[0] != "train" || row[1] != "0" {
+			t.Errorf("%s at the first online batch: %v, want train and 0 retrains", r.Algorithm, row[:2])
+		}
+	}
+}
+
+// No key derails the room: r answers RETRAIN and nothing else, so r r in the guess round answers
+// the question and keeps the seed; a new run has its own key, N, refused during the guess round,
+// a reveal and a tour, and asked to be confirmed otherwise.
+func TestRestartAsks(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	seed := p.s.Seed
+	goTo(p, p.opt.Scenario.Offline)
+	press(p, "g", "l")
+	if _, ok := p.overlay.(*guessOverlay); !ok {
+		t.Fatalf("no question after g l: overlay %T", p.overlay)
+	}
+	press(p, "r", "r")
+	if p.s.Seed != seed || p.pos != p.opt.Scenario.Offline+1 || len(p.guess.answers) != 1 {
+		t.Fatalf("r r in the guess round: seed %d at batch %d with %d answers; want seed %d, the answered batch, 1 answer",
+			p.s.Seed, p.pos, len(p.guess.answers), seed)
+	}
+	press(p, "N")
+	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
+		t.Errorf("N in the guess round: seed %d, overlay %T, notice %q", p.s.Seed, p.overlay, p.notice)
+	}
+	press(p, "g", "N")
+	if p.s.Seed != seed || !strings.Contains(p.notice, "waits for the answer shown") {
+		t.Errorf("N over a reveal: seed %d, notice %q", p.s.Seed, p.notice)
+	}
+	press(p, "esc", "N")
+	if _, ok := p.overlay.(*restartOverlay); !ok || !strings.Contains(stripANSI(p.View()), fmt.Sprintf("Start a new run on seed %d?", seed+1)) {
+		t.Fatalf("N asks nothing: overlay %T", p.overlay)
+	}
+	press(p, "r")
+	if p.s.Seed != seed || p.overlay != nil {
+		t.Errorf("r after N restarted: seed %d", p.s.Seed)
+	}
+	press(p, "N", "y")
+	if p.s.Seed != seed+1 {
+		t.Errorf("N y: seed %d, want %d", p.s.Seed, seed+1)
+	}
+	q := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
+	pumpCmd(t, q, q.toggleTour())
+	press(q, "N")
+	if q.s.Seed != q.opt.Scenario.Seed || q.overlay != nil || !strings.Contains(q.notice, "waits for the tour") {
+		t.Errorf("N in a tour: seed %d, overlay %T, notice %q", q.s.Seed, q.overlay, q.notice)
+	}
+}
+
+// A presenter's N asks the presenter, saying the whole room goes with it; a follower's N is the
+// presenter's to press.
+func TestPresenterRestartAsks(t *testing.T) {
+	pres, fol, _ := roomPlayers(t, smallTour(t))
+	fol, pres = deliver(t, fol), deliver(t, pres)
+	press(pres, "N")
+	if v := stripANSI(pres.View()); !strings.Contains(v, "The whole room follows you there") {
+		t.Errorf("the presenter's N does not ask about the room:\n%s", v)
+	}
+	press(pres, "esc")
+	seed := fol.s.Seed
+	press(fol, "N")
+	if fol.overlay != nil || fol.s.Seed != seed {
+		t.Errorf("a follower's N: overlay %T, seed %d", fol.overlay, fol.s.Seed)
+	}
+}
+
+// A tour states the numbers of the run it plays on: on seed 1 scenario1-near's second stop quotes
+// seed 1's C[0, 1] (not seed 0's, which the words were written with) and says so; its R follows
+// ] at once.
+func TestTourOnAnotherSeed(t *testing.T) {
+	s := loadEmbedded(t, "scenario1-near")
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 1, Styles: asciiStyles(), Width: 120, Height: 36, Tour: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	zero := finished(t, s, live.NewRuns(live.RunsConfig{}))
+	pumpCmd(t, p, p.tourSpace())
+	if p.tour == nil || p.tour.i != 1 || p.callout == nil {
+		t.Fatalf("not at the second stop: %+v", p.tour)
+	}
+	mine, theirs := num(p.s.Matrix.Cell(0, 1).C()), num(zero.Matrix.Cell(0, 1).C())
+	if mine == theirs {
+		t.Fatalf("seeds 0 and 1 give the same C[0, 1] = %s: the test shows nothing", mine)
+	}
+	view := stripANSI(p.View())
+	for _, want := range []string{"C[0, 1] = " + mine + ":", "pays R = 1.", fmt.Sprintf("Written for seed %d: the numbers are this run's, seed %d.", s.Seed, s.Seed+1)} {
+		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+			t.Errorf("the stop on seed %d lacks %q:\n%s", s.Seed+1, want, view)
+		}
+	}
+	press(p, "]")
+	if view := strings.Join(strings.Fields(stripANSI(p.View())), " "); !strings.Contains(view, "pays R = 1.25.") {
+		t.Errorf("after ] the stop still says R = 1:\n%s", view)
+	}
+}
