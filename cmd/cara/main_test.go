@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/experiment"
 )
@@ -319,6 +321,10 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"sweep", small, "-o", os.TempDir()}, "-o " + os.TempDir() + " is a folder"},
 		{[]string{"merge", "-o", os.TempDir(), small}, "-o " + os.TempDir() + " is a folder"},
 		{[]string{"run", small, "--detector-reset", "always"}, `--detector-reset must be never or on_retrain, got "always"`},
+		// Issue 26.
+		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
+		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
+		{[]string{"run"}, "accepts 1 arg(s), received 0"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
@@ -502,5 +508,43 @@ func TestDetectorResetFlag(t *testing.T) {
 	back := adwin(withReset, "--detector-reset", "never")
 	if flag != file || back != def || !(def > flag) {
 		t.Errorf("ADWIN mean retrains: default %v, flag on_retrain %v, file on_retrain %v, file overridden to never %v", def, flag, file, back)
+	}
+}
+
+// Issue 26, item 10: exit status 2 is for usage mistakes only; a bug (a panic) is reported as one
+// and exits 1, never with Go's 2; a missing argument or an unknown shell is a usage mistake.
+func TestExitStatus(t *testing.T) {
+	panicking := func() *cobra.Command {
+		root := newRootCmd()
+		root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
+			var v []int
+			_ = v[len(v)-1] // index out of range, as --set name= did (issue 26, item 6)
+			return nil
+		}})
+		return root
+	}
+	tests := []struct {
+		name     string
+		root     *cobra.Command
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{"ok", newRootCmd(), []string{"validate", small}, 0, ""},
+		{"missing argument", newRootCmd(), []string{"run"}, 2, "accepts 1 arg(s), received 0"},
+		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "accepts 1 arg(s), received 2"},
+		{"unknown shell", newRootCmd(), []string{"completion", "tcsh"}, 2, `unknown command "tcsh"`},
+		{"bad input", newRootCmd(), []string{"run", "no-such-scenario"}, 1, "no scenario"},
+		{"empty --set value", newRootCmd(), []string{"run", small, "--set", "name="}, 1, "cara: --set name: is required"},
+		{"a bug", panicking(), []string{"boom"}, 1, "cara: internal error (a bug in cara"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		tc.root.SetOut(&stdout)
+		tc.root.SetErr(&stderr)
+		tc.root.SetArgs(tc.args)
+		if code := execute(context.Background(), tc.root, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.inStderr) {
+			t.Errorf("%s: exit %d, want %d; stderr %q, want it to hold %q", tc.name, code, tc.code, stderr.String(), tc.inStderr)
+		}
 	}
 }
