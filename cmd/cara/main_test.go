@@ -548,3 +548,57 @@ func TestExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26, item 1: a sweep resumes only into rows of the same content and cost grid; anything
+// else is an error naming both, until --restart starts the file over. Merge refuses to mix them.
+func TestSweepResumeRefusesStaleRows(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.jsonl")
+	sweep := func(extra ...string) error {
+		_, err := cara(t, append([]string{"sweep", small, "--costs", "0.1:2:4", "-o", out}, extra...)...)
+		return err
+	}
+	if err := sweep(); err != nil {
+		t.Fatal(err)
+	}
+	before := mustRead(t, out)
+	hash := readLines(t, out)[0].ScenarioHash
+	if len(hash) != 16 {
+		t.Fatalf("scenario hash %q, want 16 hex digits", hash)
+	}
+	// The same scenario written otherwise (a comment, another title and tour text) is the same content.
+	relaid := filepath.Join(dir, "small.yaml")
+	src := strings.Replace(string(mustRead(t, small)), `title: "Small: a test scenario"`, "# relaid\ntitle: Another title", 1)
+	os.WriteFile(relaid, []byte(src), 0o644)
+	if _, err := cara(t, "sweep", relaid, "--costs", "0.1:2:4", "-o", out); err != nil {
+		t.Fatalf("a comment and a title made the content differ: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"another --set", []string{"--set", "data.noise=0.3"}, "f.jsonl holds rows of small from other content (hash " + hash + ") than this sweep's (hash "},
+		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a row of small seed 3 at R = 0.7333333333333333, which this sweep's grid (4 costs, 0.1 to 3) does not have"},
+	} {
+		err := sweep(tc.extra...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--restart") {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+		if !bytes.Equal(mustRead(t, out), before) {
+			t.Errorf("%s: the refused sweep changed the file", tc.name)
+		}
+	}
+	other := filepath.Join(dir, "other.jsonl")
+	os.WriteFile(other, before, 0o644)
+	if err := sweep("--set", "data.noise=0.3", "--restart"); err != nil {
+		t.Fatal(err)
+	}
+	rows := readLines(t, out)
+	if len(rows) != 4*9 || rows[0].ScenarioHash == hash || rows[len(rows)-1].ScenarioHash != rows[0].ScenarioHash {
+		t.Errorf("--restart: %d rows, hashes %q..%q (old %q)", len(rows), rows[0].ScenarioHash, rows[len(rows)-1].ScenarioHash, hash)
+	}
+	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two different scenarios") {
+		t.Errorf("merge of two contents: %v", err)
+	}
+}
