@@ -325,6 +325,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
 		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
 		{[]string{"run"}, "accepts 1 arg(s), received 0"},
+		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
