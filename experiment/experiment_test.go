@@ -136,7 +136,10 @@ func TestMerge(t *testing.T) {
 	}
 	a := []SweepRow{row(2, 1, algos.NameCaraT, 1), row(1, 2, algos.NameOracle, 2)}
 	b := []SweepRow{row(2, 1, algos.NameCaraT, 99), row(2, 1, algos.NameOracle, 3), row(1, 1, algos.NameDDM, 4)}
-	got := Merge(a, b)
+	got, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var costs []Num
 	for _, r := range got {
 		costs = append(costs, r.StrategyCost)
@@ -295,7 +298,10 @@ func TestSweepShards(t *testing.T) {
 	if len(whole) != 2*3*9 {
 		t.Fatalf("%d rows, want 54", len(whole))
 	}
-	parts := Merge(sweep(filepath.Join(dir, "a.jsonl"), Shard{1, 2}), sweep(filepath.Join(dir, "b.jsonl"), Shard{2, 2}))
+	parts, err := Merge(sweep(filepath.Join(dir, "a.jsonl"), Shard{1, 2}), sweep(filepath.Join(dir, "b.jsonl"), Shard{2, 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	SortRows(whole)
 	var a, b bytes.Buffer
 	WriteRows(&a, whole)

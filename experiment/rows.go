@@ -31,6 +31,9 @@ type SweepRow struct {
 	Params         map[string]Num `json:"params"`
 	OfflineCost    Num            `json:"offline_cost"`
 	Warnings       []string       `json:"warnings"`
+	// ScenarioHash is the scenario's Hash (its resolved file and data): a sweep resumes only into
+	// rows of the same hash, and merge joins only those. "" in files of an older cara.
+	ScenarioHash string `json:"scenario_hash,omitempty"`
 }
 
 // RowOf is one algorithm's result at (seed, R) as a sweep line, with the warnings of that seed
@@ -147,11 +150,18 @@ func SortRows(rows []SweepRow) {
 }
 
 // Merge joins the rows of several sweep files (shards), the first of duplicate rows kept, sorted.
-func Merge(files ...[]SweepRow) []SweepRow {
+// Rows of one scenario name but different content (ScenarioHash) are an error: they are two
+// sweeps, and averaging them would mean nothing.
+func Merge(files ...[]SweepRow) ([]SweepRow, error) {
 	var all []SweepRow
 	seen := map[RowKey]bool{}
+	hashes := map[string]string{}
 	for _, rows := range files {
 		for _, r := range rows {
+			if h, ok := hashes[r.Scenario]; ok && h != r.ScenarioHash {
+				return nil, fmt.Errorf("rows of %s come from two different scenarios (hashes %q and %q): sweep them into separate files", r.Scenario, h, r.ScenarioHash)
+			}
+			hashes[r.Scenario] = r.ScenarioHash
 			if k := r.Key(); !seen[k] {
 				seen[k] = true
 				all = append(all, r)
@@ -159,5 +169,5 @@ func Merge(files ...[]SweepRow) []SweepRow {
 		}
 	}
 	SortRows(all)
-	return all
+	return all, nil
 }

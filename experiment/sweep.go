@@ -210,6 +210,7 @@ type Sweep struct {
 	Costs    CostSpec
 	Shard    Shard
 	Out      string
+	Restart  bool // empty Out first instead of resuming from it
 	Matrix   MatrixFunc
 	Offline  MatrixFunc
 	Progress Progress
@@ -237,16 +238,20 @@ func (sw Sweep) grid(ctx context.Context) ([]float64, string, error) {
 	return costs, warning, nil
 }
 
-// resume opens the output, drops a torn last line and returns the keys of the rows it holds.
-func (sw Sweep) resume() (*os.File, map[RowKey]bool, error) {
+// resume opens the output, drops a torn last line (or, with Restart, everything) and returns the
+// rows it holds.
+func (sw Sweep) resume() (*os.File, []SweepRow, error) {
 	file, err := os.OpenFile(sw.Out, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, good, err := ReadRows(file, sw.Out, true)
-	if err != nil {
-		file.Close()
-		return nil, nil, fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
+	var rows []SweepRow
+	var good int64
+	if !sw.Restart {
+		if rows, good, err = ReadRows(file, sw.Out, true); err != nil {
+			file.Close()
+			return nil, nil, fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
+		}
 	}
 	if err := file.Truncate(good); err != nil {
 		file.Close()
@@ -256,21 +261,52 @@ func (sw Sweep) resume() (*os.File, map[RowKey]bool, error) {
 		file.Close()
 		return nil, nil, err
 	}
-	done := map[RowKey]bool{}
-	for _, r := range rows {
-		done[r.Key()] = true
+	return file, rows, nil
+}
+
+// checkResume refuses to resume into rows that another sweep wrote: rows of this scenario's name
+// but another content (hash), or, for this sweep's seeds, at a cost its grid does not have (other
+// --costs, or another R_max). Keeping them would mix two sweeps without a word.
+func (sw Sweep) checkResume(rows []SweepRow, costs []float64) error {
+	s := sw.Scenario
+	hash := s.Hash()
+	grid := map[string]bool{}
+	for _, c := range costs {
+		grid[strconv.FormatFloat(c, 'g', -1, 64)] = true
 	}
-	return file, done, nil
+	again := "; pass --restart to start the file over, or -o another file"
+	for _, r := range rows {
+		if r.Scenario != s.Name {
+			continue
+		}
+		if r.ScenarioHash != hash {
+			was := "hash " + r.ScenarioHash
+			if r.ScenarioHash == "" {
+				was = "no hash: written by an older cara"
+			}
+			return fmt.Errorf("%s holds rows of %s from other content (%s) than this sweep's (hash %s): the scenario file, a --set, --data, --queries, a flag or the CSV data differ%s",
+				sw.Out, s.Name, was, hash, again)
+		}
+		if r.Seed >= s.Seed && r.Seed < s.Seed+uint64(sw.Seeds) && !grid[r.Key().R] {
+			return fmt.Errorf("%s holds a row of %s seed %d at R = %v, which this sweep's grid (%d costs, %.4g to %.4g) does not have: it was written with other --costs, or another R_max%s",
+				sw.Out, s.Name, r.Seed, r.RetrainCost, len(costs), costs[0], costs[len(costs)-1], again)
+		}
+	}
+	return nil
 }
 
 // Run runs the units of the shard that the output does not hold yet and returns the distinct
 // warnings of the rows it wrote.
 func (sw Sweep) Run(ctx context.Context) ([]string, error) {
-	file, done, err := sw.resume()
+	file, rows, err := sw.resume()
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
+	done := map[RowKey]bool{}
+	for _, r := range rows {
+		done[r.Key()] = true
+	}
 	n := sw.Costs.N
 	units := map[int][]int{} // seed index -> this shard's cost indices
 	total := 0
@@ -284,6 +320,9 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 	step(sw.Progress, 0, "the cost grid")
 	costs, gridWarning, err := sw.grid(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := sw.checkResume(rows, costs); err != nil {
 		return nil, err
 	}
 	var warnings []string
@@ -342,11 +381,13 @@ func (sw Sweep) unit(w io.Writer, done map[RowKey]bool, m *sim.Matrix, seed uint
 		return nil, err
 	}
 	warnings := algos.Warnings(m, m.Batches()-1, res)
+	hash := s.Hash()
 	if gridWarning != "" {
 		warnings = append(warnings, gridWarning)
 	}
 	for _, x := range res {
 		row := RowOf(s.Name, seed, r, x, warnings)
+		row.ScenarioHash = hash
 		if done[row.Key()] {
 			continue
 		}

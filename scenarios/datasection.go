@@ -248,6 +248,7 @@ func (l *loader) csvBatches(s *Scenario, raw *rawScenario) (*Table, *tableData, 
 	if err != nil {
 		return nil, nil, rd.CSV.errorf("data.csv", "%v", err)
 	}
+	l.tables = append(l.tables, tab)
 	T := 0
 	if tab.Batch == nil {
 		if T, err = l.batches(raw); err != nil {

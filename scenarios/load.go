@@ -271,6 +271,7 @@ type loader struct {
 
 	smallest, smallestAt int      // the fewest points in a batch, and that batch
 	notes                []string // Scenario.Notes
+	tables               []*Table // the CSV tables read, for contentHash
 }
 
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
@@ -330,6 +331,7 @@ func (l *loader) build(raw *rawScenario) (*Scenario, error) {
 		}
 	}
 	s.Notes = l.notes
+	s.content = l.contentHash()
 	return s, nil
 }
 

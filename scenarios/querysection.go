@@ -55,6 +55,7 @@ func (l *loader) csvQueries(rq *rawQueries, d, T int, like *Table) (newQueries, 
 	if err != nil {
 		return nil, place.errorf("queries.csv", "%v", err)
 	}
+	l.tables = append(l.tables, tab)
 	if tab.X.D != d {
 		return nil, place.errorf("queries.csv", "%s has %d features, the data %d", resolved, tab.X.D, d)
 	}

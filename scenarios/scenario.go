@@ -34,7 +34,8 @@ type Scenario struct {
 	Tour               []Stop             // the scenario's lesson, stops in batch order (tour.go); nil when it has none
 	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
 
-	origin *origin // what it was read from, to read it again under a what-if
+	origin  *origin // what it was read from, to read it again under a what-if
+	content []byte  // the loader's contentHash, for Hash
 
 	newStream func(seed uint64) (sim.Stream, error)
 }
@@ -131,8 +132,9 @@ func (s *Scenario) Work() (batches, points, queries int, err error) {
 	return s.Batches, b.X.Len(), max(b.Q.Len(), 1), nil
 }
 
-// CheckBudget refuses a scenario whose work is over limit (0: no limit); flag names the setting
-// that raises it, for the message.
+// CheckBudget refuses a scenario whose work is over limit, or whose run would not fit in memory
+// (Bytes, against half the machine's memory); limit 0 skips both checks. flag names the setting
+// that raises the limit, for the message.
 func (s *Scenario) CheckBudget(limit float64, flag string) error {
 	if limit <= 0 {
 		return nil
@@ -145,5 +147,7 @@ func (s *Scenario) CheckBudget(limit float64, flag string) error {
 		return fmt.Errorf("%s is too big for this machine's budget: %d batches x %d points x %d queries = %.3g, over the limit of %.3g; raise it with %s %.3g (or make the scenario smaller)",
 			s.Name, b, p, q, w, limit, flag, w)
 	}
-	return nil
+	// The work budget does not see memory: 20000 batches of 5 points are little work and a
+	// matrix of 2e8 cells.
+	return s.checkMemory(p, q, flag)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // setLine is the line offset between --set blocks: far beyond any scenario file's length.
@@ -157,7 +158,13 @@ func parseValue(o override, under string, base int) (ast.Node, error) {
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		if under == "" {
-			return &ast.NullNode{BaseNode: &ast.BaseNode{}, Token: tokens[len(tokens)-1]}, nil
+			// An empty value (--set name=) is null, as in YAML; it has no token of its own to
+			// place an error at, so it gets one on its --set line.
+			tk := token.New("null", "null", &token.Position{Line: base + 1, Column: 1})
+			if len(tokens) > 0 {
+				tk = tokens[len(tokens)-1]
+			}
+			return &ast.NullNode{BaseNode: &ast.BaseNode{}, Token: tk}, nil
 		}
 		return nil, fmt.Errorf("--set %s: %q is not a YAML value", o.path, o.value)
 	}

@@ -34,8 +34,15 @@ var enumFlags = []struct {
 	{"", "detector-reset", []string{"never\tas scikit-multiflow's documented usage", "on_retrain\treset when the model is retrained"}},
 }
 
-// registerCompletions attaches the completions above to the command tree.
+// registerCompletions attaches the completions above to the command tree, and makes
+// `completion SHELL` for a shell cobra does not know a usage mistake rather than help and 0.
 func registerCompletions(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp.Name() == "completion" {
+		// Runnable, so cobra checks its arguments ("unknown command" for tcsh, exit 2) instead of
+		// printing the help and exiting 0; with no argument it still shows the help.
+		comp.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		if slices.Contains(scenarioCommands, c.Name()) && c.ValidArgsFunction == nil {

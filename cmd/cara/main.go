@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -30,25 +32,53 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	root := newRootCmd()
+	code := execute(ctx, newRootCmd(), os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// execute runs root and returns the exit status: 0 ok, 1 bad input, a failed run or a bug (a
+// panic, reported as one, never with Go's status 2, which scripts read as a usage mistake),
+// 2 usage, 130 interrupted.
+func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "cara: internal error (a bug in cara, not in your input; please report it with the command line): %v\n%s", v, debug.Stack())
+			code = 1
+		}
+	}()
 	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
+		return 130
+	case errors.Is(err, errFailed):
+		return 1 // the command has said what failed
 	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(os.Stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
-		os.Exit(130)
-	}
-	if errors.Is(err, errFailed) {
-		os.Exit(1) // the command has said what failed
-	}
-	fmt.Fprintf(os.Stderr, "cara: %v\n", err)
+	fmt.Fprintf(stderr, "cara: %v\n", err)
 	var ue usageError
 	if errors.As(err, &ue) {
-		os.Exit(2)
+		return 2
 	}
-	os.Exit(1)
+	return 1
+}
+
+// usageArgs makes every command's argument check a usage mistake (exit 2): cobra's own errors
+// (a missing or extra argument) are plain errors.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 func newRootCmd() *cobra.Command {
@@ -90,5 +120,6 @@ bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are co
 		newPlotCmd(), newBenchCmd(), newListCmd(), newPlayCmd(), newServeCmd(),
 		newValidateCmd(), newNewCmd(), newVersionCmd(), newGenManCmd())
 	registerCompletions(root)
+	usageArgs(root)
 	return root
 }

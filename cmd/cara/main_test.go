@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/experiment"
 )
@@ -319,6 +321,11 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"sweep", small, "-o", os.TempDir()}, "-o " + os.TempDir() + " is a folder"},
 		{[]string{"merge", "-o", os.TempDir(), small}, "-o " + os.TempDir() + " is a folder"},
 		{[]string{"run", small, "--detector-reset", "always"}, `--detector-reset must be never or on_retrain, got "always"`},
+		// Issue 26.
+		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
+		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
+		{[]string{"run"}, "accepts 1 arg(s), received 0"},
+		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
@@ -502,5 +509,97 @@ func TestDetectorResetFlag(t *testing.T) {
 	back := adwin(withReset, "--detector-reset", "never")
 	if flag != file || back != def || !(def > flag) {
 		t.Errorf("ADWIN mean retrains: default %v, flag on_retrain %v, file on_retrain %v, file overridden to never %v", def, flag, file, back)
+	}
+}
+
+// Issue 26, item 10: exit status 2 is for usage mistakes only; a bug (a panic) is reported as one
+// and exits 1, never with Go's 2; a missing argument or an unknown shell is a usage mistake.
+func TestExitStatus(t *testing.T) {
+	panicking := func() *cobra.Command {
+		root := newRootCmd()
+		root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
+			var v []int
+			_ = v[len(v)-1] // index out of range, as --set name= did (issue 26, item 6)
+			return nil
+		}})
+		return root
+	}
+	tests := []struct {
+		name     string
+		root     *cobra.Command
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{"ok", newRootCmd(), []string{"validate", small}, 0, ""},
+		{"missing argument", newRootCmd(), []string{"run"}, 2, "accepts 1 arg(s), received 0"},
+		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "accepts 1 arg(s), received 2"},
+		{"unknown shell", newRootCmd(), []string{"completion", "tcsh"}, 2, `unknown command "tcsh"`},
+		{"bad input", newRootCmd(), []string{"run", "no-such-scenario"}, 1, "no scenario"},
+		{"empty --set value", newRootCmd(), []string{"run", small, "--set", "name="}, 1, "cara: --set name: is required"},
+		{"a bug", panicking(), []string{"boom"}, 1, "cara: internal error (a bug in cara"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		tc.root.SetOut(&stdout)
+		tc.root.SetErr(&stderr)
+		tc.root.SetArgs(tc.args)
+		if code := execute(context.Background(), tc.root, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.inStderr) {
+			t.Errorf("%s: exit %d, want %d; stderr %q, want it to hold %q", tc.name, code, tc.code, stderr.String(), tc.inStderr)
+		}
+	}
+}
+
+// Issue 26, item 1: a sweep resumes only into rows of the same content and cost grid; anything
+// else is an error naming both, until --restart starts the file over. Merge refuses to mix them.
+func TestSweepResumeRefusesStaleRows(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "f.jsonl")
+	sweep := func(extra ...string) error {
+		_, err := cara(t, append([]string{"sweep", small, "--costs", "0.1:2:4", "-o", out}, extra...)...)
+		return err
+	}
+	if err := sweep(); err != nil {
+		t.Fatal(err)
+	}
+	before := mustRead(t, out)
+	hash := readLines(t, out)[0].ScenarioHash
+	if len(hash) != 16 {
+		t.Fatalf("scenario hash %q, want 16 hex digits", hash)
+	}
+	// The same scenario written otherwise (a comment, another title and tour text) is the same content.
+	relaid := filepath.Join(dir, "small.yaml")
+	src := strings.Replace(string(mustRead(t, small)), `title: "Small: a test scenario"`, "# relaid\ntitle: Another title", 1)
+	os.WriteFile(relaid, []byte(src), 0o644)
+	if _, err := cara(t, "sweep", relaid, "--costs", "0.1:2:4", "-o", out); err != nil {
+		t.Fatalf("a comment and a title made the content differ: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"another --set", []string{"--set", "data.noise=0.3"}, "f.jsonl holds rows of small from other content (hash " + hash + ") than this sweep's (hash "},
+		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a row of small seed 3 at R = 0.7333333333333333, which this sweep's grid (4 costs, 0.1 to 3) does not have"},
+	} {
+		err := sweep(tc.extra...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--restart") {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+		if !bytes.Equal(mustRead(t, out), before) {
+			t.Errorf("%s: the refused sweep changed the file", tc.name)
+		}
+	}
+	other := filepath.Join(dir, "other.jsonl")
+	os.WriteFile(other, before, 0o644)
+	if err := sweep("--set", "data.noise=0.3", "--restart"); err != nil {
+		t.Fatal(err)
+	}
+	rows := readLines(t, out)
+	if len(rows) != 4*9 || rows[0].ScenarioHash == hash || rows[len(rows)-1].ScenarioHash != rows[0].ScenarioHash {
+		t.Errorf("--restart: %d rows, hashes %q..%q (old %q)", len(rows), rows[0].ScenarioHash, rows[len(rows)-1].ScenarioHash, hash)
+	}
+	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two different scenarios") {
+		t.Errorf("merge of two contents: %v", err)
 	}
 }

@@ -17,12 +17,15 @@ func newSweepCmd() *cobra.Command {
 	var f scenarioFlags
 	var costsFlag, shardFlag, out string
 	var seeds int
+	var restart bool
 	cmd := &cobra.Command{
 		Use:   "sweep SCENARIO|FILE -o results.jsonl",
 		Short: "Run every algorithm over a range of retraining costs and seeds, one JSON line per result",
 		Long: `sweep writes the data of the paper's figures 5 and 6: every (seed, R, algorithm) as one JSON
 line. The matrix is computed once per seed; every R replays it. An interrupted sweep leaves a valid
-file; running the same command again resumes, skipping the rows already there. --shard I/N runs
+file; running the same command again resumes, skipping the rows already there. Every row records
+the scenario's content hash: resuming into rows of other content (an edited file, another --set or
+CSV data) or of another cost grid is an error, unless --restart starts the file over. --shard I/N runs
 one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 		Example: `  cara sweep covcon-d --seeds 5 -o covcon-d.jsonl
   cara sweep covcon-d --costs 1:100:50 -o r.jsonl
@@ -50,7 +53,7 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 			if err := checkOutputFile(out); err != nil {
 				return err
 			}
-			sw := experiment.Sweep{Scenario: s, Seeds: seeds, Costs: cs, Shard: sh, Out: out,
+			sw := experiment.Sweep{Scenario: s, Seeds: seeds, Costs: cs, Shard: sh, Out: out, Restart: restart,
 				Matrix: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
@@ -71,6 +74,7 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N), for batch schedulers")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed")
+	cmd.Flags().BoolVar(&restart, "restart", false, "empty the results file first instead of resuming from it")
 	return cmd
 }
 
@@ -96,7 +100,10 @@ func newMergeCmd() *cobra.Command {
 				}
 				files = append(files, rows)
 			}
-			all := experiment.Merge(files...)
+			all, err := experiment.Merge(files...)
+			if err != nil {
+				return err
+			}
 			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
 		},
 	}

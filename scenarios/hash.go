@@ -1,0 +1,79 @@
+package scenarios
+
+// A scenario's content hash: what a sweep file records with every row, so that resuming into a
+// file written from another scenario (an edited file, another --set, changed CSV data) is an
+// error rather than stale rows kept without a word.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/cara-sim/cara/sim"
+)
+
+// presentational are the top-level keys that change no number of a run's rows: text, the lesson,
+// the what-if offers, which algorithms are listed (a row names its own), and the seed (a row
+// names its own seed, and the sweep's seeds count from it).
+var presentational = map[string]bool{"title": true, "about": true, "tour": true, "whatif": true, "algorithms": true, "seed": true}
+
+// contentHash hashes the resolved file (the YAML tree with every --set merged, comments and layout
+// aside, map keys in order) and the numbers of every CSV table read, so the same content hashes
+// the same however it is written.
+func (l *loader) contentHash() []byte {
+	h := sha256.New()
+	var v any
+	if len(l.tree.Docs) > 0 && l.tree.Docs[0].Body != nil && yaml.NodeToValue(l.tree.Docs[0].Body, &v) == nil {
+		if m, ok := v.(map[string]any); ok {
+			for k := range presentational {
+				delete(m, k)
+			}
+		}
+		fmt.Fprintf(h, "%#v\n", v) // fmt prints maps sorted by key
+	} else { // not a mapping: the decoder refused it already; hash what was read
+		h.Write(l.src)
+		for _, o := range l.sets {
+			fmt.Fprintf(h, "\x00%s=%s", o.path, o.value)
+		}
+	}
+	for _, t := range l.tables {
+		t.digest(h)
+	}
+	return h.Sum(nil)
+}
+
+// digest writes the table's numbers, labels, batches and feature names to h.
+func (t *Table) digest(h hash.Hash) {
+	fmt.Fprintf(h, "\x00table %q %q %d %d\n", t.Features, t.Classes, t.X.D, len(t.Batch))
+	var b [8]byte
+	for _, v := range t.X.V {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	h.Write(t.Y)
+	for _, v := range t.Batch {
+		binary.LittleEndian.PutUint64(b[:], uint64(v))
+		h.Write(b[:])
+	}
+}
+
+// Hash identifies what the scenario computes: its resolved file and data (--set, --data and
+// --queries included) and the model, kernel and detector options as they are now (a command line
+// flag may have changed them after loading). Scenarios with one Hash give the same numbers for the
+// same seed and retraining cost. It is 16 hex digits.
+func (s *Scenario) Hash() string {
+	model := s.Model
+	if rf, ok := model.(sim.RandomForest); ok {
+		rf.Workers = 0 // the forest is the same for any number of workers
+		model = rf
+	}
+	h := sha256.New()
+	h.Write(s.content)
+	fmt.Fprintf(h, "\x00%#v\x00%#v\x00%#v\x00%d %d %d", model, s.Gamma, s.Evaluation, s.Batches, s.Offline, s.Features)
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
