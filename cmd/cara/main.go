@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -32,23 +33,29 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := newRootCmd()
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return
+	if code := exitStatus(root.ExecuteContext(ctx), os.Stderr); code != 0 {
+		os.Exit(code)
 	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(os.Stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
-		os.Exit(130)
-	}
-	if errors.Is(err, errFailed) {
-		os.Exit(1) // the command has said what failed
-	}
-	fmt.Fprintf(os.Stderr, "cara: %v\n", err)
+}
+
+// exitStatus is the exit status of a command that returned err, after saying on stderr what went
+// wrong (unless the command has said it already).
+func exitStatus(err error, stderr io.Writer) int {
 	var ue usageError
-	if errors.As(err, &ue) {
-		os.Exit(2)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
+		return 130
+	case errors.Is(err, errFailed):
+		return 1 // the command has said what failed
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "cara: %v\n", err)
+		return 2
 	}
-	os.Exit(1)
+	fmt.Fprintf(stderr, "cara: %v\n", err)
+	return 1
 }
 
 func newRootCmd() *cobra.Command {
