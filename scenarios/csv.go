@@ -722,6 +722,33 @@ func (q *tableQueries) Queries(t int, _ *sim.Batch) (sim.Points, []uint8, error)
 	return x, y, nil
 }
 
+// confinedDataPath finds a CSV named in an untrusted scenario: inside dir (when given), then
+// among the embedded streams; nowhere else.
+func confinedDataPath(dir, path string) (string, error) {
+	if dir != "" {
+		// Cleaned as if rooted, a path cannot climb out of dir by its text; EvalSymlinks then
+		// catches a link that leads out.
+		p := filepath.Join(dir, filepath.Clean("/"+path))
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			root, rerr := filepath.EvalSymlinks(dir)
+			rel, relErr := filepath.Rel(root, real)
+			if rerr == nil && relErr == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				if st, err := os.Stat(real); err == nil && st.Mode().IsRegular() {
+					return real, nil
+				}
+			}
+		}
+	}
+	if p, ok := embeddedData(path); ok {
+		return p, nil
+	}
+	where := "the embedded streams (" + strings.Join(embeddedDataNames(), ", ") + ")"
+	if dir != "" {
+		where = "files in the server's data folder, and " + where
+	}
+	return "", fmt.Errorf("data file %s: a scenario sent to a server may read only %s", path, where)
+}
+
 // resolveDataPath finds a CSV named in a scenario. A relative path is relative to the scenario
 // file's folder. For an embedded scenario (scenarioDir == "") it is looked for in $CARA_DATA (a
 // folder), which overrides, and then among the embedded streams; when it is in neither, the error

@@ -4,10 +4,15 @@ package scenarios
 // and serve a table as the data or the queries of a stream.
 
 // csvTable finds the CSV file a scenario names (relative to the scenario's folder dir, or
-// searched for an embedded scenario when dir is "") and reads it. It returns where the file was
-// found, for messages.
-func csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, err error) {
-	if resolved, err = resolveDataPath(dir, path); err != nil {
+// searched for an embedded scenario when dir is "", or only where an untrusted scenario may look)
+// and reads it. It returns where the file was found, for messages.
+func (l *loader) csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, err error) {
+	if l.opt.Untrusted {
+		resolved, err = confinedDataPath(l.opt.FilesDir, path)
+	} else {
+		resolved, err = resolveDataPath(dir, path)
+	}
+	if err != nil {
 		return nil, "", err
 	}
 	tab, err = ReadTable(resolved, opt)

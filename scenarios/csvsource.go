@@ -31,6 +31,18 @@ func embeddedData(name string) (string, bool) {
 	return embeddedPrefix + name, true
 }
 
+// embeddedDataNames are the CSV file names of the embedded streams.
+func embeddedDataNames() []string {
+	entries, _ := fs.ReadDir(dataFS, "data")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".gz"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // gzipRatio estimates the uncompressed size of a gzip file from its size (CSV of numbers
 // compresses about 4 to 5 times); it only sizes buffers.
 const gzipRatio = 4

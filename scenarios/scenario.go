@@ -59,6 +59,12 @@ type Options struct {
 	// Set holds --set PATH=VALUE overrides, applied in order to the file's YAML before it is
 	// checked: PATH is a dotted path of keys (list items by index), VALUE is YAML in flow style.
 	Set []string
+	// Untrusted marks a scenario whose text came from someone else (an SSH client's stdin, an
+	// upload, a served player's editor): it may read no file but the embedded streams and, when
+	// FilesDir is set, the CSV files inside that folder (a path that leaves it, by .. or a link, is
+	// refused). Nothing it names, --set included, reaches the rest of the disk.
+	Untrusted bool
+	FilesDir  string
 }
 
 // Info describes an embedded scenario for pickers and listings.

@@ -1,0 +1,213 @@
+package main
+
+// `ssh -p PORT HOST run covcon-d -R 30 --format json`: the headless commands a workshop server
+// runs for a client. They are this binary's own commands, run in process with the client's
+// channel as standard input, output and error, so a client reads exactly what the local command
+// prints and gets its exit status. What a client sends is untrusted: only the commands and flags
+// below pass, a scenario is a name the server offers or `-` (its text on standard input), and no
+// flag that names a file on the server's disk is taken.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// remoteFlags are the flags each remote command takes (every one of them takes a value). A flag
+// that names a file (-o, --figures, --data, --queries, ...) or tunes the server (--workers,
+// --max-work) is not among them.
+var remoteFlags = map[string][]string{
+	"run":      {"format", "seeds", "set", "retrain-cost", "R", "seed", "trees", "detector-reset"},
+	"matrix":   {"format", "set", "retrain-cost", "R", "seed", "trees"},
+	"sweep":    {"costs", "seeds", "set", "seed", "trees", "detector-reset"},
+	"validate": {"set"},
+	"list":     nil,
+}
+
+// remoteCommandNames lists remoteFlags' keys in the order the help gives them.
+var remoteCommandNames = []string{"run", "matrix", "sweep", "validate", "list"}
+
+// errRemote is a request the server refuses before running anything.
+type errRemote struct{ msg string }
+
+func (e errRemote) Error() string { return e.msg }
+
+// remoteArgs checks a client's command line and returns the scenario it names ("" for list, "-"
+// for standard input) and the arguments with that name replaced by where the server keeps it.
+// offered maps a name the server offers to its path (or the embedded name).
+func remoteArgs(args []string, offered func(name string) (string, bool)) (scenario string, out []string, err error) {
+	if len(args) == 0 {
+		return "", nil, errRemote{"give a command: " + strings.Join(remoteCommandNames, ", ") + " (e.g. ssh HOST run covcon-d -R 30), or no command for the player"}
+	}
+	allowed, ok := remoteFlags[args[0]]
+	if !ok {
+		return "", nil, errRemote{fmt.Sprintf("%q is not a command this server runs; it runs %s (and the player, with no command)", args[0], strings.Join(remoteCommandNames, ", "))}
+	}
+	out = []string{args[0]}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--help" || a == "-h" {
+			out = append(out, a)
+			continue
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if args[0] == "list" {
+				return "", nil, errRemote{"list takes no scenario"}
+			}
+			if scenario != "" {
+				return "", nil, errRemote{fmt.Sprintf("give one scenario (got %q and %q)", scenario, a)}
+			}
+			scenario = a
+			if a == "-" {
+				out = append(out, a)
+				continue
+			}
+			path, ok := offered(a)
+			if !ok {
+				return "", nil, errRemote{fmt.Sprintf("no scenario %q here: give one this server offers (ssh HOST list), or - to send your own file on standard input", a)}
+			}
+			out = append(out, path)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !contains(allowed, name) {
+			return "", nil, errRemote{fmt.Sprintf("%s: not taken over SSH (nothing a client sends may name the server's files or tune it); %s takes %s", a, args[0], flagList(allowed))}
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return "", nil, errRemote{fmt.Sprintf("%s needs a value", a)}
+			}
+			i++
+			value = args[i]
+		}
+		out = append(out, "--"+longFlag(name)+"="+value)
+	}
+	if scenario == "" && args[0] != "list" && !contains(out, "--help") && !contains(out, "-h") {
+		return "", nil, errRemote{fmt.Sprintf("%s needs a scenario: a name this server offers (ssh HOST list) or - for a file on standard input", args[0])}
+	}
+	return scenario, out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func longFlag(name string) string {
+	if name == "R" {
+		return "retrain-cost"
+	}
+	return name
+}
+
+func flagList(names []string) string {
+	if len(names) == 0 {
+		return "no flags"
+	}
+	var parts []string
+	for _, n := range names {
+		if n == "R" {
+			parts = append(parts, "-R")
+			continue
+		}
+		parts = append(parts, "--"+n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// remoteLimits bound one client's headless command.
+type remoteLimits struct {
+	MaxWork   float64       // --max-work of serve
+	Workers   int           // engine workers for one command
+	Timeout   time.Duration // wall time of one command
+	MaxOutput int64         // bytes written to the client, stdout and stderr together
+	MaxInput  int64         // bytes of a scenario read from standard input
+	FilesDir  string        // the folder whose CSV files a client's scenario may name ("": none)
+}
+
+// capWriter passes at most n bytes on, then fails every write: a command that prints more stops
+// with an error instead of filling the server's memory or the client's pipe for ever.
+type capWriter struct {
+	w    io.Writer
+	left *int64 // shared by stdout and stderr
+}
+
+var errOutputCap = errors.New("output capped at the server's limit")
+
+func (c capWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > *c.left {
+		n, _ := c.w.Write(p[:*c.left])
+		*c.left -= int64(n)
+		return n, errOutputCap
+	}
+	n, err := c.w.Write(p)
+	*c.left -= int64(n)
+	return n, err
+}
+
+// runRemote runs a client's command and returns its exit status, having written every message to
+// stderr. The command runs as the local one does, with the server's limits in place of the
+// client's say over them.
+func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lim remoteLimits, offered func(string) (string, bool)) int {
+	_, argv, err := remoteArgs(args, offered)
+	if err != nil {
+		fmt.Fprintf(stderr, "cara: %v\n", err)
+		return 2
+	}
+	if lim.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lim.Timeout)
+		defer cancel()
+	}
+	left := lim.MaxOutput
+	if left <= 0 {
+		left = 1 << 62
+	}
+	out, errw := capWriter{stdout, &left}, capWriter{stderr, &left}
+	root := newRootCmd()
+	root.SetArgs(append(argv, "--max-work="+strconv.FormatFloat(lim.MaxWork, 'g', -1, 64), "--workers="+strconv.Itoa(lim.Workers)))
+	root.SetIn(io.LimitReader(stdin, lim.MaxInput+1))
+	root.SetOut(out)
+	root.SetErr(errw)
+	code := execute(withRemote(ctx, remoteScenario{maxInput: lim.MaxInput, filesDir: lim.FilesDir}), root, errw)
+	switch {
+	case left <= 0:
+		fmt.Fprintf(stderr, "\ncara: output stopped at %d bytes, this server's limit for one command\n", lim.MaxOutput)
+		return 1
+	case ctx.Err() == context.DeadlineExceeded:
+		fmt.Fprintf(stderr, "cara: stopped after %v, this server's time limit for one command\n", lim.Timeout)
+		return 1
+	}
+	return code
+}
+
+// remoteScenario is what a command learns from its context when a client runs it: its scenario
+// text is untrusted (it reads no file but the embedded streams and the offered folder), and `-`
+// reads at most maxInput bytes.
+type remoteScenario struct {
+	maxInput int64
+	filesDir string
+}
+
+type remoteKey struct{}
+
+func withRemote(ctx context.Context, r remoteScenario) context.Context {
+	return context.WithValue(ctx, remoteKey{}, r)
+}
+
+// remoteFrom says whether ctx is a client's command, and its limits.
+func remoteFrom(ctx context.Context) (remoteScenario, bool) {
+	if ctx == nil {
+		return remoteScenario{}, false
+	}
+	r, ok := ctx.Value(remoteKey{}).(remoteScenario)
+	return r, ok
+}

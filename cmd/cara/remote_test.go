@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// offeredSmall is a server that offers covcon-d (embedded) and testdata/small.yaml as "small".
+func offeredSmall(name string) (string, bool) {
+	switch name {
+	case "covcon-d":
+		return name, true
+	case "small":
+		return small, true
+	}
+	return "", false
+}
+
+// What a client may send: the commands and flags a server runs, each refusal naming why.
+func TestRemoteArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		scenario string
+		out      []string
+		err      string
+	}{
+		{args: []string{"run", "covcon-d", "-R", "30", "--format", "json"}, scenario: "covcon-d", out: []string{"run", "covcon-d", "--retrain-cost=30", "--format=json"}},
+		{args: []string{"matrix", "small", "--format=csv"}, scenario: "small", out: []string{"matrix", small, "--format=csv"}},
+		{args: []string{"run", "-", "--set", "retrain_cost=3"}, scenario: "-", out: []string{"run", "-", "--set=retrain_cost=3"}},
+		{args: []string{"list"}, out: []string{"list"}},
+		{args: []string{"run", "--help"}, out: []string{"run", "--help"}},
+		{args: nil, err: "give a command"},
+		{args: []string{"bash"}, err: `"bash" is not a command this server runs`},
+		{args: []string{"serve"}, err: "not a command this server runs"},
+		{args: []string{"plot", "x.jsonl"}, err: "not a command this server runs"},
+		{args: []string{"run", "/etc/passwd"}, err: `no scenario "/etc/passwd" here`},
+		{args: []string{"run", "../covcon-d"}, err: "no scenario"},
+		{args: []string{"run", "covcon-d", "--figures", "/tmp/x"}, err: "--figures: not taken over SSH"},
+		{args: []string{"matrix", "covcon-d", "-o", "/tmp/x"}, err: "-o: not taken over SSH"},
+		{args: []string{"matrix", "covcon-d", "--output=/tmp/x"}, err: "--output=/tmp/x: not taken"},
+		{args: []string{"run", "covcon-d", "--data", "/etc/passwd"}, err: "--data: not taken"},
+		{args: []string{"run", "covcon-d", "--queries=/etc/passwd"}, err: "--queries=/etc/passwd: not taken"},
+		{args: []string{"run", "covcon-d", "--workers", "64"}, err: "--workers: not taken"},
+		{args: []string{"run", "covcon-d", "--max-work=1e12"}, err: "--max-work=1e12: not taken"},
+		{args: []string{"run", "covcon-d", "-R"}, err: "-R needs a value"},
+		{args: []string{"run", "covcon-d", "small"}, err: "give one scenario"},
+		{args: []string{"run"}, err: "run needs a scenario"},
+		{args: []string{"list", "covcon-d"}, err: "list takes no scenario"},
+	} {
+		scenario, out, err := remoteArgs(tc.args, offeredSmall)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: error %v, want one containing %q", tc.args, err, tc.err)
+		case tc.err == "" && err != nil:
+			t.Errorf("%q: %v", tc.args, err)
+		case tc.err == "" && (scenario != tc.scenario || !slices.Equal(out, tc.out)):
+			t.Errorf("%q: scenario %q, args %q; want %q, %q", tc.args, scenario, out, tc.scenario, tc.out)
+		}
+	}
+}
+
+// A client's command prints what the local one prints, with the local exit status; a refusal is
+// one line on stderr and exit status 2; output past the cap stops the command with a word.
+func TestRunRemote(t *testing.T) {
+	lim := remoteLimits{MaxWork: 2e7, Workers: 2, Timeout: time.Minute, MaxOutput: 1 << 20, MaxInput: 1 << 16}
+	remote := func(lim remoteLimits, stdin string, args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		code := runRemote(context.Background(), args, strings.NewReader(stdin), &out, &errOut, lim, offeredSmall)
+		return out.String(), errOut.String(), code
+	}
+	local, _, err := caraIO(t, "run", small, "-R", "0.4", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := remote(lim, "", "run", "small", "-R", "0.4", "--format", "json")
+	if code != 0 || out != local {
+		t.Errorf("remote run: exit %d, stderr %q; output equal to the local one: %v", code, errOut, out == local)
+	}
+	out, errOut, code = remote(lim, "", "run", "covcon-d", "--figures", "/tmp")
+	if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--figures: not taken over SSH") {
+		t.Errorf("refused flag: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// A bad value of an allowed flag is the local command's usage error.
+	if _, errOut, code = remote(lim, "", "run", "small", "--format", "yaml"); code != 2 || !strings.Contains(errOut, "yaml") {
+		t.Errorf("bad --format: exit %d, stderr %q", code, errOut)
+	}
+	// Over the server's work budget: refused before computing, exit 1.
+	tight := lim
+	tight.MaxWork = 10
+	if _, errOut, code = remote(tight, "", "run", "small"); code != 1 || !strings.Contains(errOut, "--max-work") {
+		t.Errorf("over --max-work: exit %d, stderr %q", code, errOut)
+	}
+	capped := lim
+	capped.MaxOutput = 100
+	out, errOut, code = remote(capped, "", "matrix", "small", "--format", "csv")
+	if code != 1 || len(out)+len(errOut) > 100+200 || !strings.Contains(errOut, "output stopped at 100 bytes") {
+		t.Errorf("capped output: exit %d, %d bytes out, stderr %q", code, len(out), errOut)
+	}
+	out, _, code = remote(lim, "", "list")
+	if code != 0 || !strings.Contains(out, "covcon-d") {
+		t.Errorf("list: exit %d, %q", code, out)
+	}
+}
