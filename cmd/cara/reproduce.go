@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +43,7 @@ published numbers, and says for each of the paper's claims whether our run agree
 			var figFiles []string
 			rp := experiment.Reproduce{Seeds: seeds, Trees: trees, Steps: steps, Quick: quick, KeepRows: figDir != "",
 				Load: func(name string) (*scenarios.Scenario, error) {
-					f := scenarioFlags{trees: trees, seed: -1, r: math.NaN(), detectorReset: detectorReset}
+					f := scenarioFlags{trees: optional[int64]{v: int64(trees), set: trees > 0}, detectorReset: detectorReset}
 					if name == "electricity" {
 						f.data = data
 					}
