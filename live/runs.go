@@ -8,14 +8,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/memo"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -122,8 +125,23 @@ type sharedRun struct {
 	base       *Base
 	err        error
 	changed    chan struct{} // closed and replaced at every change a watcher may wait for
-	replays    replayCache
-	whatifs    whatIfCache // its what-ifs, shared by its watchers while it keeps its Base
+	// What the run's watchers derive from it, computed once for all of them: the algorithms'
+	// replays (players at the same batch and R: a room told to press End, students following a
+	// presenter), its what-ifs while it keeps its Base, and the features' ranges (the scatter's axes).
+	replays *memo.Memo[ReplayKey, []algos.Result]
+	whatifs *memo.Memo[string, *WhatIf]
+	ranges  *memo.Memo[struct{}, Ranges]
+}
+
+// replaysKept bounds a run's replays: a replay of a 100-batch run is some tens of kB.
+const replaysKept = 16
+
+// whatIfsKept bounds a run's what-ifs: a what-if of covcon-d holds about a megabyte.
+const whatIfsKept = 4
+
+func newSharedRun(k runKey) *sharedRun {
+	return &sharedRun{key: k, changed: make(chan struct{}), replays: memo.New[ReplayKey, []algos.Result](replaysKept),
+		whatifs: memo.New[string, *WhatIf](whatIfsKept), ranges: memo.New[struct{}, Ranges](1)}
 }
 
 // meanDuration is a running mean.
@@ -201,7 +219,7 @@ func (r *Runs) Watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *Wat
 	run, ok := r.runs[k]
 	switch {
 	case !ok:
-		run = &sharedRun{key: k, changed: make(chan struct{})}
+		run = newSharedRun(k)
 		cfg, err := s.Config(seed)
 		if r.closed {
 			err = errClosed
@@ -337,16 +355,6 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 	}
 }
 
-// replayCache shares the algorithms' replays between a run's watchers: players on one run at the
-// same batch and R (a room told to press End, students following a presenter) replay once, the
-// others wait for that one. The last few are kept. It has a lock of its own: a replay takes
-// milliseconds, and the run's columns must not wait for it.
-type replayCache struct {
-	mu      sync.Mutex
-	entries map[ReplayKey]*replayEntry
-	order   []ReplayKey // oldest first
-}
-
 // ReplayKey names one replay of a run's algorithms: up to batch Pos, at Scale times R, of the
 // algorithms Names, under the what-if of overrides WhatIf ("" for the run itself).
 type ReplayKey struct {
@@ -356,40 +364,47 @@ type ReplayKey struct {
 	WhatIf string
 }
 
-type replayEntry struct {
-	once sync.Once
-	res  []algos.Result
-	err  error
-}
-
-// replaysKept bounds a run's cache: a replay of a 100-batch run is some tens of kB.
-const replaysKept = 16
-
-// get returns the replay of k, computing it with compute unless a watcher has (or is doing so).
-func (c *replayCache) get(k ReplayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
-	c.mu.Lock()
-	e, ok := c.entries[k]
-	if !ok {
-		if c.entries == nil {
-			c.entries = map[ReplayKey]*replayEntry{}
-		}
-		e = &replayEntry{}
-		c.entries[k] = e
-		c.order = append(c.order, k)
-		if len(c.order) > replaysKept {
-			delete(c.entries, c.order[0])
-			c.order = c.order[1:]
-		}
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.res, e.err = compute() })
-	return e.res, e.err
-}
-
 // Replay returns the replay of k on the watched run, computing it with compute unless another
 // watcher has (or is doing so): every watcher of a run has the same cells up to a batch.
 func (w *Watch) Replay(k ReplayKey, compute func() ([]algos.Result, error)) ([]algos.Result, error) {
-	return w.run.replays.get(k, compute)
+	return w.run.replays.Get(context.Background(), k, func(context.Context) ([]algos.Result, error) { return compute() })
+}
+
+// Ranges are each feature's range over every batch of a run, data and queries: the scatter's axes,
+// fixed for the whole scenario so that drift shows as movement.
+type Ranges struct{ Lo, Hi []float64 }
+
+// Ranges returns the watched run's feature ranges, generating every batch of st (the watcher's
+// stream of the run's scenario and seed) unless another watcher has: they belong to the run, so a
+// scenario read again (another run) never shows the axes of the one before. NaNs are skipped, and
+// so is a batch that fails to generate (the engine reports it). It stops when ctx ends.
+func (w *Watch) Ranges(ctx context.Context, st sim.Stream) (Ranges, error) {
+	return w.run.ranges.Get(ctx, struct{}{}, func(ctx context.Context) (Ranges, error) {
+		d := st.Features()
+		r := Ranges{Lo: make([]float64, d), Hi: make([]float64, d)}
+		for j := range d {
+			r.Lo[j], r.Hi[j] = math.Inf(1), math.Inf(-1)
+		}
+		for t := range st.Len() {
+			if err := ctx.Err(); err != nil {
+				return Ranges{}, err
+			}
+			b, err := st.Batch(t)
+			if err != nil {
+				continue
+			}
+			for _, p := range []sim.Points{b.X, b.Q} {
+				for i := range p.Len() {
+					for j, v := range p.Row(i) {
+						if j < d && !math.IsNaN(v) {
+							r.Lo[j], r.Hi[j] = min(r.Lo[j], v), max(r.Hi[j], v)
+						}
+					}
+				}
+			}
+		}
+		return r, nil
+	})
 }
 
 // keepLocked keeps a run's next model for what-ifs, or drops them all once they are over the
@@ -413,13 +428,14 @@ func (r *Runs) keepLocked(run *sharedRun, m sim.Model) {
 var ErrComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
 
 // WhatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
-// all the run's watchers (whatIfCache).
+// all the run's watchers: a computation outlives a watcher who stops waiting for it (it is
+// another's too, and takes tens of milliseconds).
 func (w *Watch) WhatIf(ctx context.Context, sets []string) (*WhatIf, error) {
 	base, err := w.Base()
 	if err != nil {
 		return nil, err
 	}
-	return w.run.whatifs.get(ctx, sets, func(ctx context.Context) (*WhatIf, error) {
+	return w.run.whatifs.Shared(ctx, strings.Join(sets, "\n"), func(ctx context.Context) (*WhatIf, error) {
 		w.runs.whatifs <- struct{}{}
 		defer func() { <-w.runs.whatifs }()
 		return base.Apply(ctx, sets)
@@ -469,7 +485,7 @@ func (w *Watch) DropBase() {
 // dropBaseLocked lets go of a run's Base.
 func (r *Runs) dropBaseLocked(run *sharedRun) {
 	run.base = nil
-	run.whatifs.clear()
+	run.whatifs.Clear()
 	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
 }
 

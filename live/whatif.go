@@ -7,7 +7,6 @@ package live
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cara-sim/cara/internal/memo"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -43,9 +43,7 @@ type Base struct {
 	ownMu sync.Mutex
 	own   []*sim.Batch // the run's own batches, once a what-if needed them
 
-	mu      sync.Mutex
-	streams map[string]*queryStream // by the what-if's query overrides; "" is the scenario's own
-	order   []string                // least recently used first
+	streams *memo.Memo[string, *queryStream] // by the what-if's query overrides; "" is the scenario's own
 }
 
 // streamsKept bounds the query streams a Base remembers: moving a static query centre back and
@@ -54,10 +52,8 @@ const streamsKept = 4
 
 // queryStream is one query stream's batches and the accuracies of the run's models on it.
 type queryStream struct {
-	once    sync.Once
 	batches []*sim.Batch
 	acc     []float64 // QueryAccuracy of every cell, in the matrix's own order (nil: the run's own)
-	err     error
 }
 
 // NewBase keeps a finished run for what-ifs. models[t] is M_t (sim.Keep's form is enough), or
@@ -69,7 +65,8 @@ func NewBase(s *scenarios.Scenario, seed uint64, m *sim.Matrix, models []sim.Mod
 	if models != nil && len(models) != m.Batches() {
 		return nil, fmt.Errorf("what-if: %d models for %d batches", len(models), m.Batches())
 	}
-	return &Base{scenario: s, seed: seed, matrix: m, models: models, workers: workers, streams: map[string]*queryStream{}}, nil
+	return &Base{scenario: s, seed: seed, matrix: m, models: models, workers: workers,
+		streams: memo.New[string, *queryStream](streamsKept)}, nil
 }
 
 // Matrix is the run's own matrix.
@@ -172,47 +169,13 @@ func queryKey(sets []string) string {
 // for another what-if, which it then waits for). A stream that failed is forgotten, so the next
 // what-if tries again; one cancelled by another caller is computed again for this one.
 func (b *Base) streamOf(ctx context.Context, key string, s *scenarios.Scenario) (*queryStream, error) {
-	for {
-		qs := b.stream(key)
-		qs.once.Do(func() { qs.batches, qs.acc, qs.err = b.compute(ctx, key, s) })
-		if qs.err == nil {
-			return qs, nil
-		}
-		b.forget(key, qs)
-		if err := ctx.Err(); err != nil {
+	return b.streams.Get(ctx, key, func(ctx context.Context) (*queryStream, error) {
+		batches, acc, err := b.compute(ctx, key, s)
+		if err != nil {
 			return nil, err
 		}
-		if !errors.Is(qs.err, context.Canceled) && !errors.Is(qs.err, context.DeadlineExceeded) {
-			return nil, qs.err
-		}
-	}
-}
-
-// stream returns the remembered query stream of key, or a new one to fill.
-func (b *Base) stream(key string) *queryStream {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.order = slices.DeleteFunc(b.order, func(k string) bool { return k == key })
-	b.order = append(b.order, key)
-	qs, ok := b.streams[key]
-	if !ok {
-		qs = &queryStream{}
-		b.streams[key] = qs
-	}
-	for len(b.order) > streamsKept {
-		delete(b.streams, b.order[0])
-		b.order = b.order[1:]
-	}
-	return qs
-}
-
-func (b *Base) forget(key string, qs *queryStream) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.streams[key] == qs {
-		delete(b.streams, key)
-		b.order = slices.DeleteFunc(b.order, func(k string) bool { return k == key })
-	}
+		return &queryStream{batches: batches, acc: acc}, nil
+	})
 }
 
 // compute returns the batches of key's query stream: the run's own batches, generated once, with

@@ -285,11 +285,14 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 		}
 		l.sets = append(l.sets, o)
 	}
+	for _, f := range opt.Flags {
+		l.sets = append(l.sets, override{path: f.Path, value: f.Value, flag: f.Name, under: f.Under})
+	}
 	s, err := l.parse()
 	if err != nil {
 		return nil, l.wrap(err)
 	}
-	s.origin = &origin{file: name, src: src, dir: dir, opt: opt}
+	s.origin = &origin{file: name, src: src, dir: dir, opt: opt, sets: l.sets}
 	return s, nil
 }
 

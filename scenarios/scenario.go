@@ -65,6 +65,17 @@ type Options struct {
 	// refused). Nothing it names, --set included, reaches the rest of the disk.
 	Untrusted bool
 	FilesDir  string
+	// Flags are command-line flags that change one field each, as --set does (-R 40 is
+	// retrain_cost=40), applied after Set; an error in one names the flag, not --set.
+	Flags []Flag
+}
+
+// Flag is a command-line flag standing for one --set PATH=VALUE: Name is how errors name it (e.g.
+// "-R 40"). What-ifs keep it as they keep --set, so there is one way to override a scenario. Under,
+// when set, is a path the file must have for the flag to apply (--trees needs model.random_forest).
+type Flag struct {
+	Name, Path, Value string
+	Under             string
 }
 
 // Info describes an embedded scenario for pickers and listings.

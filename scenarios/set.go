@@ -21,9 +21,10 @@ import (
 // setLine is the line offset between --set blocks: far beyond any scenario file's length.
 const setLine = 1 << 24
 
-// override is one --set PATH=VALUE.
+// override is one --set PATH=VALUE, or a flag standing for one (flag names it in errors).
 type override struct {
 	path, value string
+	flag, under string // a flag standing for it (for errors), and the path it needs (Flag.Under)
 }
 
 func parseOverride(s string) (override, error) {
@@ -69,6 +70,9 @@ func (s *source) locate(err error) error {
 			rest = strings.TrimPrefix(rest, f+": ")
 		}
 	}
+	if o.flag != "" {
+		return fmt.Errorf("%s: %s", o.flag, rest)
+	}
 	return fmt.Errorf("--set %s: %s", o.path, rest)
 }
 
@@ -78,6 +82,13 @@ func applySets(tree *ast.File, sets []override) error {
 		return fmt.Errorf("--set needs a scenario to change: the file is empty")
 	}
 	for k, o := range sets {
+		if o.under != "" {
+			segs := strings.Split(o.under, ".")
+			if ok, keys := find(tree.Docs[0].Body, segs); !ok {
+				return fmt.Errorf("%s applies to a scenario with %s; this one's %s is %s", o.flag, o.under,
+					strings.Join(segs[:len(segs)-1], "."), strings.Join(keys, ", "))
+			}
+		}
 		body, err := setPath(tree.Docs[0].Body, strings.Split(o.path, "."), o, (k+1)*setLine)
 		if err != nil {
 			return err
@@ -85,6 +96,29 @@ func applySets(tree *ast.File, sets []override) error {
 		tree.Docs[0].Body = body
 	}
 	return nil
+}
+
+// find reports whether n has the mapping keys segs, one under the other; when it has not, keys are
+// those of the deepest mapping it reached.
+func find(n ast.Node, segs []string) (ok bool, keys []string) {
+	if len(segs) == 0 {
+		return true, nil
+	}
+	var values []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{m}
+	case *ast.MappingNode:
+		values = m.Values
+	}
+	for _, mv := range values {
+		k := mv.Key.GetToken().Value
+		if k == segs[0] {
+			return find(mv.Value, segs[1:])
+		}
+		keys = append(keys, k)
+	}
+	return false, keys
 }
 
 // setPath returns n with the node at segs replaced by o's value.

@@ -35,12 +35,14 @@ type rawQueryAlternative struct {
 	Queries rawQueries `yaml:",inline"`
 }
 
-// origin is what a scenario was read from, to read it again under a what-if.
+// origin is what a scenario was read from, to read it again under a what-if: its file, and every
+// override applied to it (--set, flags, earlier what-ifs), in order.
 type origin struct {
 	file string
 	src  []byte
 	dir  string
 	opt  Options
+	sets []override
 }
 
 // WhatIf returns the scenario with the overrides sets applied after its own (each PATH=VALUE, as
@@ -52,14 +54,8 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	if s.origin == nil {
 		return nil, fmt.Errorf("%s: a what-if needs the scenario's file, and this scenario was not read from one", s.Name)
 	}
-	l := &loader{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, noTour: true, noWhatif: true}
-	for _, a := range s.origin.opt.Set {
-		o, err := parseOverride(a)
-		if err != nil {
-			return nil, err
-		}
-		l.sets = append(l.sets, o)
-	}
+	l := &loader{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, noTour: true, noWhatif: true,
+		sets: slices.Clip(s.origin.sets)}
 	for _, a := range sets {
 		o, err := parseOverride(a)
 		if err != nil {
@@ -76,8 +72,7 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 		return nil, l.wrap(err)
 	}
 	out.Path, out.Tour, out.WhatIfQueries = s.Path, s.Tour, s.WhatIfQueries
-	out.origin = &origin{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt}
-	out.origin.opt.Set = append(slices.Clip(s.origin.opt.Set), sets...)
+	out.origin = &origin{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, sets: l.sets}
 	return out, nil
 }
 

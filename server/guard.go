@@ -18,7 +18,11 @@ type guard struct {
 	hook    func(tea.Msg) tea.Cmd // tests only: called first in each Update
 	quit    func()                // quits the program from outside its event loop (for View)
 	done    func()                // ends the session's context once its program has ended
-	failed  atomic.Bool
+	// note, when set, says why the screen is smaller than the terminal ("" when it is not): the
+	// model is given one line less, and the note fills it.
+	note   func() string
+	shown  string // the note under the screen, as of the last size
+	failed atomic.Bool
 }
 
 // panicMsg carries a panic recovered in a command back to the event loop.
@@ -58,6 +62,12 @@ func (g *guard) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			m, cmd = g, tea.Quit
 		}
 	}()
+	if ws, ok := msg.(tea.WindowSizeMsg); ok && g.note != nil {
+		if g.shown = g.note(); g.shown != "" {
+			ws.Height--
+			msg = ws
+		}
+	}
 	var cmds []tea.Cmd
 	if g.hook != nil {
 		cmds = append(cmds, g.hook(msg))
@@ -81,6 +91,9 @@ func (g *guard) View() (v string) {
 			v = apology
 		}
 	}()
+	if g.shown != "" {
+		return g.inner.View() + "\n" + g.shown
+	}
 	return g.inner.View()
 }
 

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	charmlog "github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	bm "github.com/charmbracelet/wish/bubbletea"
@@ -160,15 +161,25 @@ func New(cfg Config) (*Server, error) {
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
 	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
-	// The first middleware listed runs innermost: wish's bubbletea middleware runs the session's
-	// program (and hands it the window's changes), then apologise says why a program ended in a bug.
-	opts = append(opts, wish.WithMiddleware(
+	// Session channels are read by sessionChannel first (clamped, answered, coalesced). The first
+	// middleware listed runs innermost: wish's bubbletea middleware runs the session's program and
+	// hands it the window's changes (sized: clamped and coalesced), then apologise says why a
+	// program ended in a bug.
+	opts = append(opts, func(srv *ssh.Server) error {
+		srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+		return nil
+	}, wish.WithMiddleware(
 		s.apologise,
 		bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
+		sized,
 		s.gate,
 		s.recover,
 		logSessions(cfg.Log),
 	))
+	// wish's bubbletea middleware logs through charmbracelet/log's default logger, and says "app
+	// exit with error" for every session whose connection dropped (a normal end here); what the
+	// server has to say goes to Config.Log.
+	charmlog.SetOutput(io.Discard)
 	srv, err := wish.NewServer(opts...)
 	if err != nil {
 		return nil, err
@@ -302,6 +313,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		picker.Join(open.Member, open.Stage)
 	}
 	g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
+	if w := windowOf(sess); w != nil {
+		g.note = w.note
+	}
 	if s.cfg.onMsg != nil {
 		g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/cara-sim/cara/internal/memo"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
 )
@@ -43,50 +43,23 @@ type boundsMsg struct {
 	b *bounds
 }
 
-// boundsCache keeps the bounds of recent (scenario, seed) pairs: every SSH session on covcon-d
-// would otherwise generate its 100 batches once more (about 0.2 s of a core each).
-var boundsCache = struct {
-	sync.Mutex
-	m     map[string]*bounds
-	order []string
-}{m: map[string]*bounds{}}
-
-// scanBounds generates every batch of the stream once and returns the features' ranges; a batch
-// that fails to generate is skipped (the engine reports its error). It stops, with no message,
-// when the session does (a restart, a player closed).
+// scanBounds asks the session's run for the features' ranges (computed once per run, for all its
+// watchers). It stops, with no message, when the session does (a restart, a player closed).
 func scanBounds(s *Session) tea.Cmd {
-	stream, T := s.Stream, s.Matrix.Batches()
-	k := fmt.Sprint(s.Scenario.Name, "\x00", s.Scenario.Path, "\x00", s.Seed)
+	stream, w := s.Stream, s.w
 	ctx := s.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	return func() tea.Msg {
-		boundsCache.Lock()
-		b, ok := boundsCache.m[k]
-		boundsCache.Unlock()
-		if ok {
-			return boundsMsg{s, b}
+		if w == nil {
+			return nil
 		}
-		b = newBounds(stream.Features())
-		for t := range T {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if bt, err := stream.Batch(t); err == nil {
-				b.add(bt.X)
-				b.add(bt.Q)
-			}
+		r, err := w.Ranges(ctx, stream)
+		if err != nil {
+			return nil
 		}
-		boundsCache.Lock()
-		defer boundsCache.Unlock()
-		boundsCache.m[k] = b
-		boundsCache.order = append(boundsCache.order, k)
-		if len(boundsCache.order) > 32 {
-			delete(boundsCache.m, boundsCache.order[0])
-			boundsCache.order = boundsCache.order[1:]
-		}
-		return boundsMsg{s, b}
+		return boundsMsg{s, &bounds{lo: r.Lo, hi: r.Hi}}
 	}
 }
 
@@ -111,8 +84,7 @@ func featureNames(s sim.Stream) []string {
 type batchPane struct {
 	keys    *keyMap
 	pair    [2]int
-	batches map[batchRef]*sim.Batch // recently drawn batches
-	order   []batchRef
+	batches *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
 	key     scatterKey
 	cache   string
 }
@@ -181,23 +153,9 @@ func (p *batchPane) model(f *frame) int {
 
 func (p *batchPane) batch(s sim.Stream, t int) (*sim.Batch, error) {
 	if p.batches == nil {
-		p.batches = map[batchRef]*sim.Batch{}
+		p.batches = memo.New[batchRef, *sim.Batch](trail + 3)
 	}
-	ref := batchRef{s, t}
-	if b, ok := p.batches[ref]; ok {
-		return b, nil
-	}
-	b, err := s.Batch(t)
-	if err != nil {
-		return nil, err
-	}
-	p.batches[ref] = b
-	p.order = append(p.order, ref)
-	if len(p.order) > trail+3 {
-		delete(p.batches, p.order[0])
-		p.order = p.order[1:]
-	}
-	return b, nil
+	return p.batches.Get(context.Background(), batchRef{s, t}, func(context.Context) (*sim.Batch, error) { return s.Batch(t) })
 }
 
 func (p *batchPane) View(f *frame, w, h int) string {

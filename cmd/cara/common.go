@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,11 +23,51 @@ type scenarioFlags struct {
 	maxWork       float64 // from the persistent --max-work, set by register's PreRun
 	data, queries string
 	set           []string // --set PATH=VALUE overrides of the scenario file
-	trees         int
-	seed          int64
-	r             float64
+	trees         optional[int64]
+	seed          optional[int64]
+	r             optional[float64]
 	detectorReset string // --detector-reset; "" keeps the scenario's
 	notes         io.Writer
+}
+
+// optional is a number flag with no default: unset until given, and its help shows none (a NaN or
+// -1 standing for "not given" would show, and would hide a NaN given on purpose).
+type optional[T int64 | float64] struct {
+	v   T
+	set bool
+}
+
+func (o *optional[T]) Set(s string) error {
+	switch p := any(&o.v).(type) {
+	case *float64:
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return errors.New("not a number")
+		}
+		*p = v
+	case *int64:
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return errors.New("not a whole number")
+		}
+		*p = v
+	}
+	o.set = true
+	return nil
+}
+
+func (o *optional[T]) String() string {
+	if !o.set {
+		return ""
+	}
+	return fmt.Sprint(o.v)
+}
+
+func (o *optional[T]) Type() string {
+	if _, ok := any(o.v).(float64); ok {
+		return "float"
+	}
+	return "int"
 }
 
 func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
@@ -33,8 +75,8 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
 		v, err := cmd.Flags().GetFloat64("max-work")
 		f.maxWork = v
-		if f.seed < 0 && cmd.Flags().Changed("seed") {
-			return usagef("--seed must be a whole number >= 0, got %d", f.seed)
+		if f.seed.set && f.seed.v < 0 {
+			return usagef("--seed must be a whole number >= 0, got %d", f.seed.v)
 		}
 		f.notes = cmd.ErrOrStderr()
 		return err
@@ -42,10 +84,10 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
 	cmd.Flags().StringVar(&f.queries, "queries", "", "the queries CSV, replacing the scenario's queries.csv")
 	cmd.Flags().StringArrayVar(&f.set, "set", nil, "PATH=VALUE: replace a field of the scenario file (a dotted path; VALUE is YAML), e.g. --set kernel.gamma=2 (repeatable)")
-	cmd.Flags().IntVar(&f.trees, "trees", 0, "replace the random forest's number of trees (0: as the scenario says)")
-	cmd.Flags().Int64Var(&f.seed, "seed", -1, "the seed (default: the scenario's)")
+	cmd.Flags().Var(&f.trees, "trees", "the random forest's number of trees, replacing the scenario's (--set model.random_forest.trees=N)")
+	cmd.Flags().Var(&f.seed, "seed", "the seed, replacing the scenario's (--set seed=N)")
 	if withR {
-		cmd.Flags().Float64VarP(&f.r, "retrain-cost", "R", math.NaN(), "a constant retraining cost R, replacing the scenario's")
+		cmd.Flags().VarP(&f.r, "retrain-cost", "R", "a constant retraining cost R, replacing the scenario's (--set retrain_cost=R)")
 	}
 }
 
@@ -54,9 +96,13 @@ func (f *scenarioFlags) registerDetectorReset(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.detectorReset, "detector-reset", "", "never (the default: scikit-multiflow's usage) or on_retrain (reset ADWIN, DDM and Page-Hinkley whenever the model changes), replacing the scenario's detectors.reset")
 }
 
-// load reads the scenario, applies the flags and checks the work budget (--max-work).
+// load reads the scenario with the flags applied and checks the work budget (--max-work).
 func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
-	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set})
+	flags, err := f.overrides()
+	if err != nil {
+		return nil, err
+	}
+	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set, Flags: flags})
 	if err != nil {
 		return nil, err
 	}
@@ -65,36 +111,42 @@ func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 			fmt.Fprintln(f.notes, "cara: note:", n)
 		}
 	}
-	if f.detectorReset != "" {
-		if s.Evaluation.DetectorReset, err = algos.ParseDetectorReset(f.detectorReset); err != nil {
-			return nil, usagef("--detector-reset must be never or on_retrain, got %q", f.detectorReset)
-		}
-	}
 	if err := s.CheckBudget(f.maxWork, "--max-work"); err != nil {
 		return nil, err
 	}
-	if f.trees < 0 {
-		return nil, usagef("--trees must be >= 1, got %d", f.trees)
-	}
-	if f.trees > 0 {
-		rf, ok := s.Model.(sim.RandomForest)
-		if !ok {
-			return nil, usagef("--trees applies to a random forest; %s uses %s", s.Name, s.Model.Name())
-		}
-		rf.Trees = f.trees
-		s.Model = rf
-	}
-	if f.seed >= 0 {
-		s.Seed = uint64(f.seed)
-	}
-	if !math.IsNaN(f.r) {
-		if !(f.r >= 0) || math.IsInf(f.r, 0) {
-			return nil, usagef("-R must be a number >= 0, got %v", f.r)
-		}
-		s.RetrainCost = algos.Constant(f.r)
-		s.RetrainCostText = fmt.Sprint(f.r)
-	}
 	return s, nil
+}
+
+// overrides are the flags given that change the scenario file, as the --set overrides they stand
+// for: the one way a scenario is changed, so what-ifs (which read the file again) keep them. A value
+// no scenario could take is a usage mistake, named by its flag.
+func (f *scenarioFlags) overrides() ([]scenarios.Flag, error) {
+	var out []scenarios.Flag
+	if f.r.set {
+		if !(f.r.v >= 0) || math.IsInf(f.r.v, 0) {
+			return nil, usagef("-R must be a number >= 0, got %v", f.r.v)
+		}
+		v := strconv.FormatFloat(f.r.v, 'g', -1, 64)
+		out = append(out, scenarios.Flag{Name: "-R " + v, Path: "retrain_cost", Value: v})
+	}
+	if f.trees.set {
+		if f.trees.v < 1 {
+			return nil, usagef("--trees must be >= 1, got %d", f.trees.v)
+		}
+		v := strconv.FormatInt(f.trees.v, 10)
+		out = append(out, scenarios.Flag{Name: "--trees " + v, Path: "model.random_forest.trees", Value: v, Under: "model.random_forest"})
+	}
+	if f.seed.set { // >= 0: checked before the command runs
+		v := strconv.FormatInt(f.seed.v, 10)
+		out = append(out, scenarios.Flag{Name: "--seed " + v, Path: "seed", Value: v})
+	}
+	if f.detectorReset != "" {
+		if _, err := algos.ParseDetectorReset(f.detectorReset); err != nil {
+			return nil, usagef("--detector-reset must be never or on_retrain, got %q", f.detectorReset)
+		}
+		out = append(out, scenarios.Flag{Name: "--detector-reset " + f.detectorReset, Path: "detectors.reset", Value: f.detectorReset})
+	}
+	return out, nil
 }
 
 func workers(cmd *cobra.Command) int {

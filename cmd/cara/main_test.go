@@ -17,6 +17,8 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
 )
 
 // caraIO runs the CLI in-process and returns stdout, stderr and the error.
@@ -305,7 +307,9 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"sweep", small, "--shard", "3/2", "-o", "x"}, `--shard must be I/N with 1 <= I <= N (e.g. 2/8), got "3/2"`},
 		{[]string{"sweep", small}, "sweep needs -o FILE"},
 		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
-		{[]string{"run", small, "--trees", "5"}, "--trees applies to a random forest; small uses nearest_centroid"},
+		{[]string{"run", small, "--trees", "5"}, "--trees 5 applies to a scenario with model.random_forest; this one's model is nearest_centroid"},
+		{[]string{"run", small, "-R", "nan"}, "-R must be a number >= 0, got NaN"},
+		{[]string{"run", small, "-R", "inf"}, "-R must be a number >= 0, got +Inf"},
 		{[]string{"run", "no-such-scenario"}, `no scenario "no-such-scenario": not a file, and not an embedded scenario (circle-d`},
 		{[]string{"run", small, "-R", "-1"}, "-R must be a number >= 0, got -1"},
 		{[]string{"play", small}, "the terminal UI needs a terminal"},
@@ -372,7 +376,7 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	if _, err := cara(t, "sweep", small, "--seeds", "3", "-o", out); err != nil {
 		t.Fatal(err)
 	}
-	s, err := (&scenarioFlags{seed: -1, r: math.NaN()}).load(small)
+	s, err := (&scenarioFlags{}).load(small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -601,5 +605,48 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 	}
 	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two different scenarios") {
 		t.Errorf("merge of two contents: %v", err)
+	}
+}
+
+// The flags that change a scenario are --set overrides under other names: `-R 40` then any
+// what-if keeps R 40 (the what-if reads the file again), as --set retrain_cost=40 does, and the
+// seed and tree flags likewise; an error in one names the flag.
+func TestFlagsAreOverrides(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		name string
+		want func(s *scenarios.Scenario) bool
+	}{
+		{[]string{"-R", "40"}, small, func(s *scenarios.Scenario) bool { return s.RetrainCost(3) == 40 && s.RetrainCostText == "40" }},
+		{[]string{"--set", "retrain_cost=40"}, small, func(s *scenarios.Scenario) bool { return s.RetrainCost(3) == 40 }},
+		{[]string{"--set", "retrain_cost=3", "-R", "40"}, small, func(s *scenarios.Scenario) bool { return s.RetrainCost(3) == 40 }},
+		{[]string{"--seed", "17"}, small, func(s *scenarios.Scenario) bool { return s.Seed == 17 }},
+		{[]string{"--trees", "7"}, "covcon-d", func(s *scenarios.Scenario) bool { return s.Model.(sim.RandomForest).Trees == 7 }},
+		{[]string{"--detector-reset", "on_retrain"}, small, func(s *scenarios.Scenario) bool {
+			return s.Evaluation.DetectorReset == algos.ResetOnRetrain
+		}},
+	} {
+		var f scenarioFlags
+		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+		f.register(cmd, true)
+		f.registerDetectorReset(cmd)
+		if err := cmd.ParseFlags(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.load(tc.name)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		w, err := s.WhatIf([]string{"queries.size=7"})
+		if err != nil {
+			t.Fatalf("%v: what-if: %v", tc.args, err)
+		}
+		if !tc.want(s) || !tc.want(w) {
+			t.Errorf("%v: loaded %v, under a what-if %v", tc.args, tc.want(s), tc.want(w))
+		}
+		// A what-if of R itself still wins over the flag.
+		if w, err := s.WhatIf([]string{"retrain_cost=2"}); err != nil || w.RetrainCost(3) != 2 {
+			t.Errorf("%v: a what-if on R: %v", tc.args, err)
+		}
 	}
 }

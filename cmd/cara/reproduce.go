@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -74,7 +73,7 @@ Electricity's rows shuffled within each batch (--electricity-shuffle none: file 
 			rp := experiment.Reproduce{Seeds: seeds, Trees: trees, Steps: steps, Quick: quick, KeepRows: figDir != "",
 				Range: rr, Model: model, ElectricityShuffle: elecShuffle,
 				Load: func(name string) (*scenarios.Scenario, error) {
-					f := scenarioFlags{trees: trees, seed: -1, r: math.NaN(), detectorReset: detectorReset, set: set}
+					f := scenarioFlags{trees: optional[int64]{v: int64(trees), set: trees > 0}, detectorReset: detectorReset, set: set}
 					if name == "electricity" {
 						f.data = data
 						f.set = append(slices.Clone(set), "data.shuffle="+elecShuffle)

@@ -6,6 +6,7 @@ package layers
 // Order is cara's packages, lowest first; each may import only those before it.
 var Order = []string{
 	"internal/bitset",
+	"internal/memo",
 	"algos",
 	"internal/palette",
 	"sim",

@@ -1,0 +1,187 @@
+package server
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// The hostile clients of issue 22, each a golang.org/x/crypto/ssh client on loopback, bounded in
+// count and time (the whole suite runs in a few seconds, -short included). After each, the
+// server's goroutines go back to where they were: nothing outlives its connection.
+
+// goroutinesBack waits up to 5 s for the process's goroutines to come back within slack of idle.
+func goroutinesBack(t *testing.T, what string, idle int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= idle+3 {
+			t.Logf("%s: %d goroutines (idle %d)", what, n, idle)
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%s: %d goroutines 5 s after the clients left, idle %d\n%s", what, n, idle, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// request sends a channel request and fails unless it is answered, as want, within 2 s.
+func request(t *testing.T, s *gossh.Session, name string, payload []byte, want bool) {
+	t.Helper()
+	type answer struct {
+		ok  bool
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		ok, err := s.SendRequest(name, true, payload)
+		got <- answer{ok, err}
+	}()
+	select {
+	case a := <-got:
+		if a.err != nil || a.ok != want {
+			t.Errorf("%s: answered %v (%v), want %v", name, a.ok, a.err, want)
+		}
+	case <-time.After(2 * time.Second):
+		t.Errorf("%s: no answer in 2 s", name)
+	}
+}
+
+func resize(cols, rows int) []byte {
+	return gossh.Marshal(windowChange{Cols: uint32(cols), Rows: uint32(rows)})
+}
+
+// A terminal of 8000x4000 (or stty cols 9000 rows 5000 later) gets a screen of at most 500x200 and
+// a line saying so; a normal size again and the line goes. The heap stays far from the 547 MB one
+// unclamped 4000x2000 session took.
+func TestHostileHugeTerminal(t *testing.T) {
+	_, addr, _ := startServing(t, Config{})
+	idle := runtime.NumGoroutine()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &screen{}
+	sc.in, _ = sess.StdinPipe()
+	sess.Stdout, sess.Stderr = sc, sc
+	if err := sess.RequestPty("xterm-256color", 4000, 8000, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	sc.waitFor(t, "pick a scenario")
+	sc.waitFor(t, "cara draws at most 500x200; this terminal is 8000x4000")
+	sc.send("\r") // covcon-d: every pane drawn at 500x199
+	sc.waitFor(t, "covcon-d · seed 0 · ")
+	mark := sc.mark()
+	request(t, sess, "window-change", resize(9000, 5000), true)
+	if err := sc.waitAfter(mark, "this terminal is 9000x5000", 5*time.Second); err != nil {
+		t.Error(err)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("heap in use with a 9000x5000 terminal: %.0f MB", float64(ms.HeapInuse)/(1<<20))
+	if ms.HeapInuse > 200<<20 {
+		t.Errorf("heap in use %.0f MB with one huge terminal", float64(ms.HeapInuse)/(1<<20))
+	}
+	mark = sc.mark()
+	request(t, sess, "window-change", resize(120, 40), true)
+	sc.send("l")
+	if err := sc.waitAfter(mark, "batch 1/", 5*time.Second); err != nil {
+		t.Error(err)
+	}
+	if strings.Contains(sc.String()[mark:], "cara draws at most") {
+		t.Error("the note stayed at 120x40")
+	}
+	sess.Close()
+	c.Close()
+	goroutinesBack(t, "huge terminal", idle)
+}
+
+// Every channel request is answered, before the shell and after a refused session, and the
+// session still starts: a window-change between pty-req and shell (upstream blocked on it for
+// good), agent forwarding (refused, not "success"), a signal, a storm of resizes; and after an
+// exec the server refused, more window-changes. Then nothing is left of them.
+func TestHostileRequests(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{MaxSessions: 10})
+	idle := runtime.NumGoroutine()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &screen{}
+	sc.in, _ = sess.StdinPipe()
+	sess.Stdout, sess.Stderr = sc, sc
+	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		request(t, sess, "window-change", resize(100+i, 30), true)
+	}
+	request(t, sess, "auth-agent-req@openssh.com", nil, false)
+	request(t, sess, "signal", gossh.Marshal(struct{ Signal string }{"INT"}), false)
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	sc.waitFor(t, "pick a scenario")
+	// A storm: 200 resizes as fast as the client sends them; the session answers a key after it.
+	for i := range 200 {
+		request(t, sess, "window-change", resize(80+i%100, 24+i%40), true)
+	}
+	mark := sc.mark()
+	sc.send("j\r")
+	if err := sc.waitAfter(mark, " · seed ", 5*time.Second); err != nil {
+		t.Errorf("after the storm: %v", err)
+	}
+
+	// An exec refused, then window-changes on the refused session: each answered.
+	refused, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := refused.CombinedOutput("ls /")
+	if !strings.Contains(string(out), "terminal UI only") {
+		t.Errorf("exec: %q", out)
+	}
+	for range 5 { // the channel is closed by then (an error at once), or open and answered: never a hang
+		done := make(chan struct{})
+		go func() { refused.SendRequest("window-change", true, resize(90, 30)); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			t.Fatal("a window-change after a refused exec hung")
+		}
+	}
+	// A second connection that asks for a pty and changes its size but never starts a shell.
+	c2, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := c2.NewSession()
+	s2.RequestPty("xterm", 24, 80, gossh.TerminalModes{})
+	for range 10 {
+		request(t, s2, "window-change", resize(81, 25), true)
+	}
+	if n := srv.sessions.Load(); n != 1 {
+		t.Errorf("%d sessions admitted, want the one with a shell", n)
+	}
+	sess.Close()
+	c.Close()
+	c2.Close()
+	goroutinesBack(t, "requests", idle)
+}
