@@ -383,3 +383,22 @@ func TestOutputToAPipe(t *testing.T) {
 		t.Fatalf("the pipe was replaced: %v %v", st.Mode(), err)
 	}
 }
+
+// reproduce's protocol flags refuse unknown values as usage mistakes, before any work.
+func TestReproduceProtocolFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"reproduce", "--r-range", "whole"}, "--r-range must be paper or round-two"},
+		{[]string{"reproduce", "--detector-feed", "all"}, "--detector-feed must be batch or first-drift"},
+		{[]string{"reproduce", "--electricity-shuffle", "sorted"}, "--electricity-shuffle must be within_batch or none"},
+		{[]string{"reproduce", "--model", "svm"}, "--model must be random_forest or logistic"},
+	} {
+		_, _, err := caraIO(t, c.args...)
+		var ue usageError
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !errors.As(err, &ue) {
+			t.Errorf("%s: got %v, want a usage error with %q", c.args, err, c.msg)
+		}
+	}
+}
