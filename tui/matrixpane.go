@@ -156,10 +156,25 @@ func fitsTriangle(g heatGeom, n, w int) bool {
 // legendTall is the legend as a column: colour bar, its ticks, one line per path, the marks.
 func (p *matrixPane) legendTall(f *frame) []string {
 	st := f.st
-	bar, labels := colourBar(st, f.heat)
+	// R is marked on the bar (the diagonal's colour follows it); its value joins the marks when
+	// that makes the legend no wider.
+	r := f.r(max(f.pos, 0))
+	bar, labels := colourBar(st, f.heat, r)
 	lines := []string{bar.String(st) + st.Dim.Render(" C"), labels.String(st)}
 	lines = append(lines, p.pathLegend(f)...)
-	lines = append(lines, st.Dim.Render("▼ now  ≋ known drift"))
+	marks := "▼ now  ≋ known drift"
+	wide := 0
+	for _, l := range lines {
+		wide = max(wide, width(l))
+	}
+	rText := "R " + num(r)
+	if r > f.heat.top() {
+		rText += "▸"
+	}
+	if width(marks)+2+width(rText) <= wide {
+		marks += "  " + rText
+	}
+	lines = append(lines, st.Dim.Render(marks))
 	if !f.heat.final {
 		lines = append(lines, st.Dim.Render("scale grows while computing"))
 	}

@@ -68,6 +68,10 @@ type viewKey struct {
 	w, h     int
 	extra    int  // a pane's own state (a mode)
 	final    bool // the replay's Oracle is the paper's (not provisional): it changes when the matrix is in
+	// The replay itself and R now: an R-only what-if keeps the matrix and the scale of R, and
+	// changes only these.
+	res  *algos.Result
+	rNow float64
 }
 
 func (f *frame) key(w, h, extra int) viewKey {
@@ -76,7 +80,12 @@ func (f *frame) key(w, h, extra int) viewKey {
 		vis.WriteString(string(a))
 		vis.WriteByte(' ')
 	}
-	return viewKey{f.m, f.pos, f.rScale, vis.String(), f.selected, w, h, extra, !f.rp.provisional}
+	k := viewKey{m: f.m, pos: f.pos, rScale: f.rScale, visible: vis.String(), selected: f.selected, w: w, h: h, extra: extra,
+		final: !f.rp.provisional, rNow: f.r(max(f.pos, 0))}
+	if len(f.rp.results) > 0 {
+		k.res = &f.rp.results[0]
+	}
+	return k
 }
 
 // pane is one component of the player. The player gives it a box of the layout's size; the pane

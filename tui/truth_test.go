@@ -207,3 +207,43 @@ func TestTourOnAnotherSeed(t *testing.T) {
 		t.Errorf("after ] the stop still says R = 1:\n%s", view)
 	}
 }
+
+// diagonalStep is the colour step the matrix pane gives the diagonal at batch t, and the
+// legend as drawn.
+func diagonalStep(p *Player, t int) (int, string) {
+	f := p.frame()
+	d := p.panes[paneMatrix].(*matrixPane).data(f)
+	v, _, _ := d.value(t, t)
+	return f.heat.step(v), ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).legendTall(f), "\n"))
+}
+
+// The diagonal is R: its colour follows R on a scale that stays put for the other cells (] and a
+// what-if of R alike), and the colour bar says where R is. Two what-ifs that change only R share
+// the run's matrix: the panes redraw all the same.
+func TestDiagonalFollowsR(t *testing.T) {
+	p := pumped(t, ansi256Styles(), 120, 36)
+	T := p.opt.Scenario.Batches
+	goTo(p, T-1)
+	s0, bar0 := diagonalStep(p, T-1)
+	heat := p.heat
+	press(p, "]", "]", "]", "]")
+	s1, bar1 := diagonalStep(p, T-1)
+	if s1 <= s0 || p.heat != heat {
+		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.heat)
+	}
+	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
+		t.Errorf("colour bars %q, %q", bar0, bar1)
+	}
+	press(p, "[", "[", "[", "[")
+	results := func() string { return ansi.Strip(paneBox(p, paneResults)) }
+	for _, r := range []string{"5", "6"} {
+		pumpCmd(t, p, p.s.StartWhatIf([]string{"retrain_cost=" + r}))
+		if _, bar := diagonalStep(p, T-1); !strings.Contains(bar, "R "+r) {
+			t.Errorf("what-if R = %s: colour bar %q", r, bar)
+		}
+		never, _ := p.frame().result(algos.NameNever)
+		if row := resultsRow(t, p, "Never-retrain"); row[2] != cost(never.Strategy.Cost()) {
+			t.Errorf("what-if R = %s: the results pane is stale, Never-retrain %v, want cost %s:\n%s", r, row, cost(never.Strategy.Cost()), results())
+		}
+	}
+}
