@@ -715,10 +715,14 @@ func (p *Player) frameOf(w *experiment.WhatIf, rp replay) *frame {
 	if w != nil && w.Batches != nil {
 		stream = p.wi.streamOf(p.s.Stream, w)
 	}
-	return &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
+	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
 		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: rp, r: p.s.retrainCostOf(w, p.scale), rScale: p.scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult()}
+		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult(), ask: -1}
+	if q, ok := p.overlay.(*guessOverlay); ok {
+		f.ask, f.askModel = q.t, p.yourModel(q.t)
+	}
+	return f
 }
 
 // footerLines: the status, the explanation and the help.

@@ -36,6 +36,10 @@ type frame struct {
 	zoomed   bool          // the pane is maximised
 	split    bool          // drawn in the split view (W), where the matrix has no cursor
 	you      *algos.Result // the player's own guesses as a strategy (nil when none)
+	// ask is the batch the guess round asks about (-1 when none): the batch pane shows it, with
+	// the errors of askModel, the model the player's strategy uses, as every algorithm sees its
+	// batch before deciding; the matrix keeps column ask and the Oracle hidden.
+	ask, askModel int
 }
 
 func (f *frame) result(name algos.Name) (algos.Result, bool) {

@@ -104,14 +104,19 @@ func TestBestSoFarWhileComputing(t *testing.T) {
 }
 
 // At the first online batch every strategy trains its first model: the results say train, not
-// RETRAIN, and count no retrain.
+// RETRAIN, and count no retrain (covcon-d at 25 too, without -short).
 func TestFirstModelReadsTrain(t *testing.T) {
-	p := pumped(t, asciiStyles(), 160, 48)
-	goTo(p, p.opt.Scenario.Offline)
-	for _, r := range p.frame().shown() {
-		row := resultsRow(t, p, p.frame().label(r.Algorithm))
-		if row[0] != "train" || row[1] != "0" {
-			t.Errorf("%s at the first online batch: %v, want train and 0 retrains", r.Algorithm, row[:2])
+	players := []*Player{pumped(t, asciiStyles(), 160, 48)}
+	if !testing.Short() {
+		players = append(players, pumpedScenario(t, loadEmbedded(t, "covcon-d"), asciiStyles(), 160, 48))
+	}
+	for _, p := range players {
+		goTo(p, p.opt.Scenario.Offline)
+		for _, r := range p.frame().shown() {
+			row := resultsRow(t, p, p.frame().label(r.Algorithm))
+			if row[0] != "train" || row[1] != "0" {
+				t.Errorf("%s: %s at the first online batch, %d: %v, want train and 0 retrains", p.opt.Scenario.Name, r.Algorithm, p.pos, row[:2])
+			}
 		}
 	}
 }
@@ -245,5 +250,67 @@ func TestDiagonalFollowsR(t *testing.T) {
 		if row := resultsRow(t, p, "Never-retrain"); row[2] != cost(never.Strategy.Cost()) {
 			t.Errorf("what-if R = %s: the results pane is stale, Never-retrain %v, want cost %s:\n%s", r, row, cost(never.Strategy.Cost()), results())
 		}
+	}
+}
+
+// The batch legend never cuts a name: at every width each entry is whole or left out.
+func TestScatterLegendWholeNames(t *testing.T) {
+	for _, model := range []int{7, 27, 98, 1234} {
+		for w := 8; w <= 80; w++ {
+			cv := newCanvas(w, 3)
+			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0)
+			text := ansi.Strip(cv.String(asciiStyles()))
+			if i := strings.Index(text, "(M_"); i >= 0 && !strings.Contains(text, fmt.Sprintf("(M_%d)", model)) {
+				t.Errorf("M_%d at width %d: %q", model, w, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				for _, word := range []string{"clas", "quer", "befor"} {
+					if strings.HasSuffix(strings.TrimRight(l, " "), word) {
+						t.Errorf("M_%d at width %d: a cut entry in %q", model, w, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The guess round asks about batch t with batch t in view, as every algorithm sees it before
+// deciding: its data, its queries and where the player's own model errs on it; only column t of C
+// and the Oracle's decision stay hidden. The reveal shows the batch too.
+func TestGuessShowsTheBatch(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	off := p.opt.Scenario.Offline
+	goTo(p, off)
+	press(p, "g", "l")
+	q, ok := p.overlay.(*guessOverlay)
+	if !ok {
+		t.Fatalf("no question: %T", p.overlay)
+	}
+	at := q.t
+	f := p.frame()
+	if f.ask != at || f.askModel != off || p.pos != at-1 {
+		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.pos, f.ask, f.askModel)
+	}
+	title := p.panes[paneBatch].Title(f)
+	if want := fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", at, off); title != want || p.focus != paneBatch {
+		t.Errorf("batch pane %q (focus %d), want %q in focus", title, p.focus, want)
+	}
+	if _, ok, hidden := p.panes[paneMatrix].(*matrixPane).data(f).value(off, at); ok || !hidden {
+		t.Errorf("column %d of C shows during the question", at)
+	}
+	if r, ok := f.result(algos.NameOracle); ok && r.Strategy.End >= at {
+		t.Errorf("the Oracle's decision at %d is in the results during the question", at)
+	}
+	view := stripANSI(p.View())
+	if !strings.Contains(view, fmt.Sprintf("Batch %d, asked about", at)) {
+		t.Errorf("the screen does not show batch %d:\n%s", at, view)
+	}
+	press(p, "k")
+	f = p.frame()
+	if f.ask != -1 || p.pos != at || !strings.HasPrefix(p.panes[paneBatch].Title(f), fmt.Sprintf("Batch %d:", at)) {
+		t.Errorf("after the answer: batch pane %q at %d", p.panes[paneBatch].Title(f), p.pos)
+	}
+	if view := stripANSI(p.View()); !strings.Contains(view, fmt.Sprintf("Batch %d:", at)) || !strings.Contains(view, "guess · batch") {
+		t.Errorf("the reveal hides the batch:\n%s", view)
 	}
 }
