@@ -314,3 +314,19 @@ func TestGuessShowsTheBatch(t *testing.T) {
 		t.Errorf("the reveal hides the batch:\n%s", view)
 	}
 }
+
+// In the offline block the chart, the decisions and the results have nothing but a note: at the
+// README's 120x36 the batch takes their room, on a 100-batch scenario.
+func TestOfflineShowsTheBatch(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 10)
+	l := p.layout(p.frame(), 120, p.bodyHeight())
+	if b := l.boxes[paneBatch]; b.collapsed || b.h < 15 {
+		t.Errorf("the batch at 10 of covcon-d, 120x36: %+v", b)
+	}
+	for _, i := range []int{paneChart, paneDecisions} {
+		if b := l.boxes[i]; b.h > 3 {
+			t.Errorf("pane %d takes %d rows for a note", i+1, b.h)
+		}
+	}
+}
