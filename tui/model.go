@@ -442,7 +442,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
-		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
+		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
 		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario}},
 		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
 			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},

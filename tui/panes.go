@@ -179,6 +179,12 @@ func explain(f *frame) string {
 		return ""
 	}
 	why := r.Strategy.Reasons[i]
+	if i > 0 {
+		// The algorithms say QDMdiff; the player calls it C, the cell of the model in use.
+		tp := r.Strategy.Model[i-1]
+		why = strings.Replace(why, "cumulative QDMdiff ", fmt.Sprintf("C[%d, %d..%d] summed = ", tp, tp+1, f.pos), 1)
+		why = strings.Replace(why, "QDMdiff ", fmt.Sprintf("C[%d, %d] = ", tp, f.pos), 1)
+	}
 	name := f.label(r.Algorithm)
 	verb, rest, found := strings.Cut(why, ": ")
 	switch {

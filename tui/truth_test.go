@@ -330,3 +330,26 @@ func TestOfflineShowsTheBatch(t *testing.T) {
 		}
 	}
 }
+
+// The help lists the words the panes use; a sampled matrix says how many batches a cell holds.
+func TestGlossaryAndSampling(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 50)
+	press(p, "?")
+	box, _, _ := p.overlay.View(p.st, 120, 200) // tall enough not to scroll
+	help := strings.Join(strings.Fields(stripANSI(box)), " ")
+	for _, want := range []string{"Words", "C[t', t] the staleness cost", "SCPE 100 ×", "θc (theta_c)", "query acc."} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q", want)
+		}
+	}
+	press(p, "esc")
+	view := stripANSI(p.View())
+	if !strings.Contains(view, "1 cell = 2×2 batches: z for detail") {
+		t.Errorf("a sampled matrix does not say so:\n%s", view)
+	}
+	press(p, "1", "z")
+	if view := stripANSI(p.View()); strings.Contains(view, "1 cell =") {
+		t.Errorf("the zoomed matrix (one cell a cell) says it is sampled")
+	}
+}
