@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -44,19 +45,25 @@ type boundsMsg struct {
 }
 
 // boundsCache keeps the bounds of recent (scenario, seed) pairs: every SSH session on covcon-d
-// would otherwise generate its 100 batches once more (about 0.2 s of a core each).
+// would otherwise generate its 100 batches once more (about 0.2 s of a core each). A scenario is
+// the loaded one, not its name: covcon-d with --set data.size=250 has other bounds.
 var boundsCache = struct {
 	sync.Mutex
-	m     map[string]*bounds
-	order []string
-}{m: map[string]*bounds{}}
+	m     map[boundsKey]*bounds
+	order []boundsKey
+}{m: map[boundsKey]*bounds{}}
+
+type boundsKey struct {
+	s    *scenarios.Scenario
+	seed uint64
+}
 
 // scanBounds generates every batch of the stream once and returns the features' ranges; a batch
 // that fails to generate is skipped (the engine reports its error). It stops, with no message,
 // when the session does (a restart, a player closed).
 func scanBounds(s *Session) tea.Cmd {
 	stream, T := s.Stream, s.Matrix.Batches()
-	k := fmt.Sprint(s.Scenario.Name, "\x00", s.Scenario.Path, "\x00", s.Seed)
+	k := boundsKey{s.Scenario, s.Seed}
 	ctx := s.ctx
 	if ctx == nil {
 		ctx = context.Background()

@@ -353,3 +353,20 @@ func TestGlossaryAndSampling(t *testing.T) {
 		t.Errorf("the zoomed matrix (one cell a cell) says it is sampled")
 	}
 }
+
+// The scatter's axes are cached per loaded scenario and seed, not per name: covcon-d changed with
+// --set has bounds of its own.
+func TestBoundsPerLoadedScenario(t *testing.T) {
+	var got []*bounds
+	for _, sets := range [][]string{nil, {"data.size=20"}} {
+		s := loadEmbedded(t, "covcon-d", sets...)
+		sess, err := NewSession(s, s.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, scanBounds(sess)().(boundsMsg).b)
+	}
+	if got[0] == got[1] || slices.Equal(got[0].lo, got[1].lo) {
+		t.Errorf("covcon-d and covcon-d with 20 points a batch share bounds %v", got[0].lo)
+	}
+}
