@@ -37,7 +37,12 @@ func (p *chartPane) Title(f *frame) string {
 	return "Cumulative strategy cost, online (o: gap to " + f.label(algos.NameOracle) + ")"
 }
 
-func (p *chartPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
+func (p *chartPane) Size(f *frame, w int) (want, least int) {
+	if len(f.rp.results) == 0 {
+		return 3, 3 // the note that costs start online: the offline block's room goes to the batch
+	}
+	return 0, 9
+}
 
 func (p *chartPane) Keys(f *frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
 

@@ -21,6 +21,9 @@ func (p *decisionsPane) Title(f *frame) string {
 
 // Size: one row per visible algorithm and two for the axis.
 func (p *decisionsPane) Size(f *frame, w int) (want, least int) {
+	if len(f.rp.results) == 0 {
+		return 3, 3 // the note that decisions start online: the offline block's room goes to the batch
+	}
 	n := len(f.visible) + 2 + 2
 	return n, n
 }

@@ -87,6 +87,8 @@ func (p *Player) ask(t int) tea.Cmd {
 		p.callout = nil
 	}
 	p.overlay = &guessOverlay{p: p, t: t}
+	// The batch asked about is what the question is about: its pane shows whatever the layout.
+	p.setFocus(paneBatch)
 	return nil
 }
 
@@ -137,7 +139,7 @@ func (p *Player) reveal(t int) tea.Cmd {
 	if tr := p.tour; tr != nil && !tr.arrived && tr.stops[tr.i].Quiz && tr.stops[tr.i].At == t {
 		return p.showStop()
 	}
-	p.callout = &callout{kind: calloutReveal, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t), head: p.revealLines(t)}
+	p.callout = &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t), head: p.revealLines(t)}
 	if p.guess.on {
 		p.callout.foot = "→ next question · g end the round"
 	}
@@ -295,15 +297,15 @@ func (o *guessOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 func (p *Player) questionCallout(t int) *callout {
 	st := p.st
 	tp := p.yourModel(t)
-	c := &callout{kind: calloutReveal, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t)}
+	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t)}
 	c.head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
 	if i, ok := p.quizStop(t); ok {
 		// The tour's question: its own words first.
 		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(p.opt.Scenario.Tour), t)
 		c.head = append([]string{strings.TrimSpace(p.sayText(p.opt.Scenario.Tour[i])), ""}, c.head...)
 	}
-	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the batch.",
-		tp, tp, t, num(p.s.retrainCost(p.scale)(t)), tp, tp, t)
+	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
+		tp, tp, t, tp, t, num(p.s.retrainCost(p.scale)(t)), tp, tp, t)
 	if a, n := p.guess.score(); n > 0 {
 		c.text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}

@@ -516,7 +516,7 @@ func valueInk(st *Styles, s int, bg palette.Colour) ink {
 
 // colourBar draws the scale as a bar of steps, two columns each, with round values under it:
 // width is the bar's, labels the ticks' line.
-func colourBar(st *Styles, h heatScale) (bar, labels *canvas) {
+func colourBar(st *Styles, h heatScale, r float64) (bar, labels *canvas) {
 	neg := 0
 	if h.lo < 0 {
 		neg = len(palette.Negative)
@@ -566,6 +566,17 @@ func colourBar(st *Styles, h heatScale) (bar, labels *canvas) {
 	if top := short(h.top()); next <= w-len(top)+5 && labels.runeAt(w, 0) == ' ' {
 		end := "▸" + top
 		labels.text(max(next, w+5-len(end)), 0, end, dim)
+	}
+	// R's place on the bar: the diagonal's colour, which follows R while the scale stays put.
+	if !math.IsNaN(r) {
+		k := ink{fg: palette.Cursor, bold: true}
+		if s := h.step(r); s >= 6 && !st.Glyphs {
+			k.fg = palette.Colour{Hex: "#000000", X256: 16, X16: 0}
+		}
+		if !st.Glyphs {
+			k.bg = stepColour(h.step(r))
+		}
+		bar.set(min(max(at(r), 0), w-1), 0, 'R', k)
 	}
 	return bar, labels
 }

@@ -24,6 +24,7 @@ type matrixPane struct {
 	winSet   bool
 	marks    []uint8
 	canvas   *canvas // the last drawn, for tests
+	sampled  [2]int  // batches per drawn cell across and down when the overview samples (0: it does not)
 	key      matrixKey
 	cache    string
 }
@@ -156,10 +157,25 @@ func fitsTriangle(g heatGeom, n, w int) bool {
 // legendTall is the legend as a column: colour bar, its ticks, one line per path, the marks.
 func (p *matrixPane) legendTall(f *frame) []string {
 	st := f.st
-	bar, labels := colourBar(st, f.heat)
+	// R is marked on the bar (the diagonal's colour follows it); its value joins the marks when
+	// that makes the legend no wider.
+	r := f.r(max(f.pos, 0))
+	bar, labels := colourBar(st, f.heat, r)
 	lines := []string{bar.String(st) + st.Dim.Render(" C"), labels.String(st)}
 	lines = append(lines, p.pathLegend(f)...)
-	lines = append(lines, st.Dim.Render("▼ now  ≋ known drift"))
+	marks := "▼ now  ≋ known drift"
+	wide := 0
+	for _, l := range lines {
+		wide = max(wide, width(l))
+	}
+	rText := "R " + num(r)
+	if r > f.heat.top() {
+		rText += "▸"
+	}
+	if width(marks)+2+width(rText) <= wide {
+		marks += "  " + rText
+	}
+	lines = append(lines, st.Dim.Render(marks))
 	if !f.heat.final {
 		lines = append(lines, st.Dim.Render("scale grows while computing"))
 	}
@@ -253,6 +269,10 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	l := p.layout(f, w, h)
 	if f.zoomed {
 		p.follow(&l, f, w, h)
+	}
+	p.sampled = [2]int{}
+	if g := l.g; !g.block && g.cols > 0 && g.rows > 0 {
+		p.sampled = [2]int{(g.nc + g.cols - 1) / g.cols, (g.nr + 2*g.rows - 1) / (2 * g.rows)}
 	}
 	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win}
 	if k == p.key && p.cache != "" {
@@ -467,6 +487,10 @@ func (p *matrixPane) readout(f *frame) string {
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   W back to the panes", max(f.pos, 0)))
 	}
 	if !(p.cursorOn || f.zoomed) {
+		if s := p.sampled; s[0] > 1 || s[1] > 1 {
+			// Say so: a cell of this overview is several cells of C.
+			return st.Dim.Render(fmt.Sprintf("▼ now t=%d   1 cell = %d×%d batches: z for detail · m cursor", max(f.pos, 0), s[0], s[1]))
+		}
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   m cursor · z zoom · click a cell", max(f.pos, 0)))
 	}
 	tp, t := p.cur[0], p.cur[1]

@@ -443,7 +443,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
-		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
+		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
 		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario}},
 		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
 			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
@@ -716,10 +716,14 @@ func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame {
 	if w != nil && w.Batches != nil {
 		stream = p.wi.streamOf(p.s.Stream, w)
 	}
-	return &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
+	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
 		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: rp, r: p.s.retrainCostOf(w, p.scale), rScale: p.scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult()}
+		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult(), ask: -1}
+	if q, ok := p.overlay.(*guessOverlay); ok {
+		f.ask, f.askModel = q.t, p.yourModel(q.t)
+	}
+	return f
 }
 
 // footerLines: the status, the explanation and the help.

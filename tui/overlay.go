@@ -28,7 +28,7 @@ type helpOverlay struct {
 func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 	iw := max(min(w-4, 88), 20)
 	mouse := st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump; the wheel steps")
-	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+st.r.NewStyle().Width(iw).Render(mouse), "\n")
+	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.r.NewStyle().Width(iw).Render(mouse), "\n")
 	room := max(h-3, 1) // the border and the closing line
 	o.offset = min(max(o.offset, 0), max(len(lines)-room, 0))
 	foot := "any key closes this"
@@ -54,6 +54,31 @@ func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// glossaryTerms are the words the panes use, as the paper defines them.
+var glossaryTerms = [][2]string{
+	{"C[t', t]", "the staleness cost of keeping M_t' (the model of batch t') at batch t: A − B. On the diagonal, C[t, t] = R"},
+	{"A[t', t]", "QDM(Q_t, D_t, M_t'): M_t''s errors on batch t, each weighted by how near it lies to the queries"},
+	{"B[t', t]", "QDM(Q_t, D_t', M_t'): the same over the model's own training batch"},
+	{"R", "the cost of retraining, paid on the diagonal; [ and ] change it"},
+	{"θ (theta)", "CARA-T keeps its model while C[t', t] < θ, tuned on the offline block"},
+	{"θc (theta_c)", "CARA-CT keeps while the sum of C since its last retrain stays < θc"},
+	{"Oracle", "the cheapest strategy in hindsight over the whole online block (the paper's DP); \"best so far\", while the matrix computes, is the cheapest over the batches seen"},
+	{"SCPE", "100 × |cost − the Oracle's| / the Oracle's: how far above the Oracle, in percent"},
+	{"query acc.", "the share of batch t's queries the model in use answers right, before the decision at t"},
+}
+
+// glossary is the help's list of the words the panes use, wrapped at w.
+func glossary(st *Styles, w int) string {
+	lines := []string{st.Bold.Render("Words")}
+	for _, g := range glossaryTerms {
+		text := st.r.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])
+		for _, l := range strings.Split(text, "\n") {
+			lines = append(lines, "  "+l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // placeOverlay lays box over body with its top-left corner at (x, y).

@@ -36,6 +36,10 @@ type frame struct {
 	zoomed   bool          // the pane is maximised
 	split    bool          // drawn in the split view (W), where the matrix has no cursor
 	you      *algos.Result // the player's own guesses as a strategy (nil when none)
+	// ask is the batch the guess round asks about (-1 when none): the batch pane shows it, with
+	// the errors of askModel, the model the player's strategy uses, as every algorithm sees its
+	// batch before deciding; the matrix keeps column ask and the Oracle hidden.
+	ask, askModel int
 }
 
 func (f *frame) result(name algos.Name) (algos.Result, bool) {
@@ -68,6 +72,10 @@ type viewKey struct {
 	w, h     int
 	extra    int  // a pane's own state (a mode)
 	final    bool // the replay's Oracle is the paper's (not provisional): it changes when the matrix is in
+	// The replay itself and R now: an R-only what-if keeps the matrix and the scale of R, and
+	// changes only these.
+	res  *algos.Result
+	rNow float64
 }
 
 func (f *frame) key(w, h, extra int) viewKey {
@@ -76,7 +84,12 @@ func (f *frame) key(w, h, extra int) viewKey {
 		vis.WriteString(string(a))
 		vis.WriteByte(' ')
 	}
-	return viewKey{f.m, f.pos, f.rScale, vis.String(), f.selected, w, h, extra, !f.rp.provisional}
+	k := viewKey{m: f.m, pos: f.pos, rScale: f.rScale, visible: vis.String(), selected: f.selected, w: w, h: h, extra: extra,
+		final: !f.rp.provisional, rNow: f.r(max(f.pos, 0))}
+	if len(f.rp.results) > 0 {
+		k.res = &f.rp.results[0]
+	}
+	return k
 }
 
 // pane is one component of the player. The player gives it a box of the layout's size; the pane
@@ -166,6 +179,12 @@ func explain(f *frame) string {
 		return ""
 	}
 	why := r.Strategy.Reasons[i]
+	if i > 0 {
+		// The algorithms say QDMdiff; the player calls it C, the cell of the model in use.
+		tp := r.Strategy.Model[i-1]
+		why = strings.Replace(why, "cumulative QDMdiff ", fmt.Sprintf("C[%d, %d..%d] summed = ", tp, tp+1, f.pos), 1)
+		why = strings.Replace(why, "QDMdiff ", fmt.Sprintf("C[%d, %d] = ", tp, f.pos), 1)
+	}
 	name := f.label(r.Algorithm)
 	verb, rest, found := strings.Cut(why, ": ")
 	switch {

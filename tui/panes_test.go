@@ -82,16 +82,19 @@ func TestTablePaneNarrow(t *testing.T) {
 	}
 }
 
-// The explanation line names the algorithm, the batch and the decision's reason.
+// The explanation line names the algorithm, the batch and the decision's reason, in the player's
+// vocabulary: the cell C[t', t] of the model in use, not "QDMdiff".
 func TestExplain(t *testing.T) {
 	for _, tc := range []struct {
+		model        int // the model in use after the decision at 4 (M_2 before it)
 		reason, want string
 	}{
-		{"retrain: QDMdiff 34.2 >= theta 28.1", "CARA-T retrained at 4: QDMdiff 34.2 >= theta 28.1"},
-		{"keep: QDMdiff 3 < theta 28.1", "CARA-T kept M_4 at 4: QDMdiff 3 < theta 28.1"},
-		{"first model", "CARA-T at 4: first model"},
+		{4, "retrain: QDMdiff 34.2 >= theta 28.1", "CARA-T retrained at 4: C[2, 4] = 34.2 >= theta 28.1"},
+		{2, "keep: QDMdiff 3 < theta 28.1", "CARA-T kept M_2 at 4: C[2, 4] = 3 < theta 28.1"},
+		{2, "keep: cumulative QDMdiff 9 < theta_c 12", "CARA-T kept M_2 at 4: C[2, 3..4] summed = 9 < theta_c 12"},
+		{4, "first model", "CARA-T at 4: first model"},
 	} {
-		s := algos.Strategy{Start: 2, End: 4, Model: []int{2, 2, 4}, Cumulative: []float64{1, 2, 3},
+		s := algos.Strategy{Start: 2, End: 4, Model: []int{2, 2, tc.model}, Cumulative: []float64{1, 2, 3},
 			Reasons: []string{"", "", tc.reason}}
 		f := handFrame([]algos.Result{{Algorithm: "cara-t", Strategy: s}}, "cara-t")
 		if got := explain(f); got != tc.want {

@@ -29,6 +29,10 @@ func (p *resultsPane) Title(f *frame) string {
 
 // Size: the warnings, the tuned line, the header and its rule, one row per visible algorithm.
 func (p *resultsPane) Size(f *frame, w int) (want, least int) {
+	if len(f.rp.results) == 0 {
+		// Offline: the tuned line or the note, no table.
+		return len(p.warnings(f, w-4)) + 1 + 2, 3
+	}
 	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
 	if f.you != nil {
 		n++ // the player's own guesses, "You"

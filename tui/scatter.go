@@ -108,10 +108,23 @@ type batchRef struct {
 const trail = 3
 
 func (p *batchPane) Title(f *frame) string {
-	if f.pos < 0 {
+	t, model := p.shown(f)
+	switch {
+	case t < 0:
 		return "Batch"
+	case f.ask >= 0:
+		return fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", t, model)
 	}
-	return fmt.Sprintf("Batch %d: data by class, queries, errors of M_%d", f.pos, p.model(f))
+	return fmt.Sprintf("Batch %d: data by class, queries, errors of M_%d", t, model)
+}
+
+// shown is the batch the pane shows and the model whose errors it marks: the batch the guess
+// round asks about with the player's model, else the current batch with the selected algorithm's.
+func (p *batchPane) shown(f *frame) (t, model int) {
+	if f.ask >= 0 {
+		return f.ask, f.askModel
+	}
+	return f.pos, p.model(f)
 }
 
 func (p *batchPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
@@ -159,15 +172,15 @@ func (p *batchPane) batch(s sim.Stream, t int) (*sim.Batch, error) {
 }
 
 func (p *batchPane) View(f *frame, w, h int) string {
-	if f.pos < 0 || f.stream == nil {
+	t, model := p.shown(f)
+	if t < 0 || f.stream == nil {
 		return ""
 	}
-	model := p.model(f)
-	k := scatterKey{f.stream, f.pos, model, p.pair, f.bounds, w, h}
+	k := scatterKey{f.stream, t, model, p.pair, f.bounds, w, h}
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
-	p.cache, p.key = p.draw(f, model, w, h), k
+	p.cache, p.key = p.draw(f, t, model, w, h), k
 	return p.cache
 }
 
@@ -232,9 +245,9 @@ func (a scatterAxes) cell(row []float64) int {
 	return y*a.pw + x
 }
 
-func (p *batchPane) draw(f *frame, model, w, h int) string {
+func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 	st := f.st
-	b, err := p.batch(f.stream, f.pos)
+	b, err := p.batch(f.stream, t)
 	if err != nil {
 		return st.Error.Render(err.Error())
 	}
@@ -250,8 +263,8 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 		bd.add(b.X)
 		bd.add(b.Q)
 	}
-	a := axesFor(bd, fx, fy, w, h, legendLines(w, model))
-	cells := p.count(f, b, a, model)
+	a := axesFor(bd, fx, fy, w, h, legendLines(st, w, model))
+	cells := p.count(f, t, b, a, model)
 	cv := newCanvas(w, h)
 	const top = 1 // the features' names
 	for i, c := range cells {
@@ -265,9 +278,9 @@ func (p *batchPane) draw(f *frame, model, w, h int) string {
 }
 
 // count tallies the batch's points, its queries and the earlier batches' points by plot cell.
-func (p *batchPane) count(f *frame, b *sim.Batch, a scatterAxes, model int) []scatterCell {
+func (p *batchPane) count(f *frame, at int, b *sim.Batch, a scatterAxes, model int) []scatterCell {
 	cells := make([]scatterCell, a.pw*a.ph)
-	for t := max(f.pos-trail, 0); t < f.pos; t++ {
+	for t := max(at-trail, 0); t < at; t++ {
 		pb, err := p.batch(f.stream, t)
 		if err != nil {
 			continue
@@ -280,7 +293,7 @@ func (p *batchPane) count(f *frame, b *sim.Batch, a scatterAxes, model int) []sc
 			}
 		}
 	}
-	errs := f.m.Errors(model, f.pos)
+	errs := f.m.Errors(model, at)
 	for i := range b.X.Len() {
 		if c := a.cell(b.X.Row(i)); c >= 0 {
 			y := min(int(b.Y[i]), 1)
@@ -327,42 +340,65 @@ func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
 	}
 }
 
-// drawScatterLegend writes the legend from row y, on two lines when one is too short.
-func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
-	dim := inkOf(palette.Axis)
+// legendItem is one entry of the scatter's legend: a glyph in its ink and its words.
+type legendItem struct {
+	glyph string
+	k     ink
+	text  string
+}
+
+func (it legendItem) width() int { return len([]rune(it.glyph)) + len([]rune(it.text)) }
+
+// scatterLegend lays the legend out in lines of at most w columns, whole entries only (a name is
+// never cut: "wrong (M_27)", not "wrong (M_2"); on a line too short for an entry it goes.
+func scatterLegend(st *Styles, model, w int) [][]legendItem {
 	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
 	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}
 	if st.Mono {
 		c0, c1, wrong = ink{}, ink{}, ink{}
 	}
-	items := []struct {
-		glyph string
-		k     ink
-		text  string
-	}{
+	items := []legendItem{
 		{"o", c0, " class 0"}, {"x", c1, " class 1"}, {"O X", wrong, fmt.Sprintf(" wrong (M_%d)", model)},
 		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
 	}
+	var out [][]legendItem
 	x := 0
 	for _, it := range items {
-		n := len([]rune(it.glyph)) + len([]rune(it.text))
-		if x > 0 && x+n > w && y+1 < h {
-			x, y = 0, y+1
-		} else if x > 0 {
-			x += 2
+		switch n := it.width(); {
+		case n > w:
+			continue
+		case len(out) > 0 && x+2+n <= w:
+			out[len(out)-1] = append(out[len(out)-1], it)
+			x += 2 + n
+		default:
+			out = append(out, []legendItem{it})
+			x = n
 		}
-		x = cv.text(x, y, it.glyph, it.k)
-		x = cv.text(x, y, it.text, dim)
+	}
+	return out
+}
+
+// drawScatterLegend writes the legend from row y, on as many lines as it takes and h allows.
+func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
+	dim := inkOf(palette.Axis)
+	for _, line := range scatterLegend(st, model, w) {
+		if y >= h {
+			return
+		}
+		x := 0
+		for i, it := range line {
+			if i > 0 {
+				x += 2
+			}
+			x = cv.text(x, y, it.glyph, it.k)
+			x = cv.text(x, y, it.text, dim)
+		}
+		y++
 	}
 }
 
 // legendLines is how many lines the scatter's legend takes at width w.
-func legendLines(w, model int) int {
-	if w >= 55+len(itoa(model)) {
-		return 1
-	}
-	return 2
-}
+func legendLines(st *Styles, w, model int) int { return len(scatterLegend(st, model, w)) }
 
 // scatterGlyph draws a cell: a query on top, else the majority class (capital and on dark red when
 // the model errs on a point there), else the trail.

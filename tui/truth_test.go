@@ -105,14 +105,19 @@ func TestBestSoFarWhileComputing(t *testing.T) {
 }
 
 // At the first online batch every strategy trains its first model: the results say train, not
-// RETRAIN, and count no retrain.
+// RETRAIN, and count no retrain (covcon-d at 25 too, without -short).
 func TestFirstModelReadsTrain(t *testing.T) {
-	p := pumped(t, asciiStyles(), 160, 48)
-	goTo(p, p.opt.Scenario.Offline)
-	for _, r := range p.frame().shown() {
-		row := resultsRow(t, p, p.frame().label(r.Algorithm))
-		if row[0] != "train" || row[1] != "0" {
-			t.Errorf("%s at the first online batch: %v, want train and 0 retrains", r.Algorithm, row[:2])
+	players := []*Player{pumped(t, asciiStyles(), 160, 48)}
+	if !testing.Short() {
+		players = append(players, pumpedScenario(t, loadEmbedded(t, "covcon-d"), asciiStyles(), 160, 48))
+	}
+	for _, p := range players {
+		goTo(p, p.opt.Scenario.Offline)
+		for _, r := range p.frame().shown() {
+			row := resultsRow(t, p, p.frame().label(r.Algorithm))
+			if row[0] != "train" || row[1] != "0" {
+				t.Errorf("%s: %s at the first online batch, %d: %v, want train and 0 retrains", p.opt.Scenario.Name, r.Algorithm, p.pos, row[:2])
+			}
 		}
 	}
 }
@@ -206,5 +211,160 @@ func TestTourOnAnotherSeed(t *testing.T) {
 	press(p, "]")
 	if view := strings.Join(strings.Fields(stripANSI(p.View())), " "); !strings.Contains(view, "pays R = 1.25.") {
 		t.Errorf("after ] the stop still says R = 1:\n%s", view)
+	}
+}
+
+// diagonalStep is the colour step the matrix pane gives the diagonal at batch t, and the
+// legend as drawn.
+func diagonalStep(p *Player, t int) (int, string) {
+	f := p.frame()
+	d := p.panes[paneMatrix].(*matrixPane).data(f)
+	v, _, _ := d.value(t, t)
+	return f.heat.step(v), ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).legendTall(f), "\n"))
+}
+
+// The diagonal is R: its colour follows R on a scale that stays put for the other cells (] and a
+// what-if of R alike), and the colour bar says where R is. Two what-ifs that change only R share
+// the run's matrix: the panes redraw all the same.
+func TestDiagonalFollowsR(t *testing.T) {
+	p := pumped(t, ansi256Styles(), 120, 36)
+	T := p.opt.Scenario.Batches
+	goTo(p, T-1)
+	s0, bar0 := diagonalStep(p, T-1)
+	heat := p.heat
+	press(p, "]", "]", "]", "]")
+	s1, bar1 := diagonalStep(p, T-1)
+	if s1 <= s0 || p.heat != heat {
+		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.heat)
+	}
+	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
+		t.Errorf("colour bars %q, %q", bar0, bar1)
+	}
+	press(p, "[", "[", "[", "[")
+	results := func() string { return ansi.Strip(paneBox(p, paneResults)) }
+	for _, r := range []string{"5", "6"} {
+		pumpCmd(t, p, p.s.StartWhatIf([]string{"retrain_cost=" + r}))
+		if _, bar := diagonalStep(p, T-1); !strings.Contains(bar, "R "+r) {
+			t.Errorf("what-if R = %s: colour bar %q", r, bar)
+		}
+		never, _ := p.frame().result(algos.NameNever)
+		if row := resultsRow(t, p, "Never-retrain"); row[2] != cost(never.Strategy.Cost()) {
+			t.Errorf("what-if R = %s: the results pane is stale, Never-retrain %v, want cost %s:\n%s", r, row, cost(never.Strategy.Cost()), results())
+		}
+	}
+}
+
+// The batch legend never cuts a name: at every width each entry is whole or left out.
+func TestScatterLegendWholeNames(t *testing.T) {
+	for _, model := range []int{7, 27, 98, 1234} {
+		for w := 8; w <= 80; w++ {
+			cv := newCanvas(w, 3)
+			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0)
+			text := ansi.Strip(cv.String(asciiStyles()))
+			if i := strings.Index(text, "(M_"); i >= 0 && !strings.Contains(text, fmt.Sprintf("(M_%d)", model)) {
+				t.Errorf("M_%d at width %d: %q", model, w, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				for _, word := range []string{"clas", "quer", "befor"} {
+					if strings.HasSuffix(strings.TrimRight(l, " "), word) {
+						t.Errorf("M_%d at width %d: a cut entry in %q", model, w, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The guess round asks about batch t with batch t in view, as every algorithm sees it before
+// deciding: its data, its queries and where the player's own model errs on it; only column t of C
+// and the Oracle's decision stay hidden. The reveal shows the batch too.
+func TestGuessShowsTheBatch(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	off := p.opt.Scenario.Offline
+	goTo(p, off)
+	press(p, "g", "l")
+	q, ok := p.overlay.(*guessOverlay)
+	if !ok {
+		t.Fatalf("no question: %T", p.overlay)
+	}
+	at := q.t
+	f := p.frame()
+	if f.ask != at || f.askModel != off || p.pos != at-1 {
+		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.pos, f.ask, f.askModel)
+	}
+	title := p.panes[paneBatch].Title(f)
+	if want := fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", at, off); title != want || p.focus != paneBatch {
+		t.Errorf("batch pane %q (focus %d), want %q in focus", title, p.focus, want)
+	}
+	if _, ok, hidden := p.panes[paneMatrix].(*matrixPane).data(f).value(off, at); ok || !hidden {
+		t.Errorf("column %d of C shows during the question", at)
+	}
+	if r, ok := f.result(algos.NameOracle); ok && r.Strategy.End >= at {
+		t.Errorf("the Oracle's decision at %d is in the results during the question", at)
+	}
+	view := stripANSI(p.View())
+	if !strings.Contains(view, fmt.Sprintf("Batch %d, asked about", at)) {
+		t.Errorf("the screen does not show batch %d:\n%s", at, view)
+	}
+	press(p, "k")
+	f = p.frame()
+	if f.ask != -1 || p.pos != at || !strings.HasPrefix(p.panes[paneBatch].Title(f), fmt.Sprintf("Batch %d:", at)) {
+		t.Errorf("after the answer: batch pane %q at %d", p.panes[paneBatch].Title(f), p.pos)
+	}
+	if view := stripANSI(p.View()); !strings.Contains(view, fmt.Sprintf("Batch %d:", at)) || !strings.Contains(view, "guess · batch") {
+		t.Errorf("the reveal hides the batch:\n%s", view)
+	}
+}
+
+// In the offline block the chart, the decisions and the results have nothing but a note: at the
+// README's 120x36 the batch takes their room, on a 100-batch scenario.
+func TestOfflineShowsTheBatch(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 10)
+	l := p.layout(p.frame(), 120, p.bodyHeight())
+	if b := l.boxes[paneBatch]; b.collapsed || b.h < 15 {
+		t.Errorf("the batch at 10 of covcon-d, 120x36: %+v", b)
+	}
+	for _, i := range []int{paneChart, paneDecisions} {
+		if b := l.boxes[i]; b.h > 3 {
+			t.Errorf("pane %d takes %d rows for a note", i+1, b.h)
+		}
+	}
+}
+
+// The help lists the words the panes use; a sampled matrix says how many batches a cell holds.
+func TestGlossaryAndSampling(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 50)
+	press(p, "?")
+	box, _, _ := p.overlay.View(p.st, 120, 200) // tall enough not to scroll
+	help := strings.Join(strings.Fields(stripANSI(box)), " ")
+	for _, want := range []string{"Words", "C[t', t] the staleness cost", "SCPE 100 ×", "θc (theta_c)", "query acc."} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q", want)
+		}
+	}
+	press(p, "esc")
+	view := stripANSI(p.View())
+	if !strings.Contains(view, "1 cell = 2×2 batches: z for detail") {
+		t.Errorf("a sampled matrix does not say so:\n%s", view)
+	}
+	press(p, "1", "z")
+	if view := stripANSI(p.View()); strings.Contains(view, "1 cell =") {
+		t.Errorf("the zoomed matrix (one cell a cell) says it is sampled")
+	}
+}
+
+// The scatter's axes belong to the run of the loaded scenario and seed, not to a name: covcon-d
+// changed with --set has bounds of its own.
+func TestBoundsPerLoadedScenario(t *testing.T) {
+	var got []*bounds
+	runs := live.NewRuns(live.RunsConfig{Workers: 2})
+	for _, sets := range [][]string{nil, {"data.size=20"}} {
+		sess := finished(t, loadEmbedded(t, "covcon-d", sets...), runs)
+		got = append(got, scanBounds(sess)().(boundsMsg).b)
+	}
+	if got[0] == got[1] || slices.Equal(got[0].lo, got[1].lo) {
+		t.Errorf("covcon-d and covcon-d with 20 points a batch share bounds %v", got[0].lo)
 	}
 }
