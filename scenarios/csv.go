@@ -29,6 +29,8 @@ type TableOptions struct {
 	Label       string // the label column; "" for none (queries may come without labels)
 	BatchColumn string // the batch column; "" to split rows in order
 	Like        *Table // encode this file's features as this (data) table did, so queries line up
+
+	src []byte // the file's bytes, read already (a FIFO can be read once); nil: open path
 }
 
 // Table is a CSV file read into numbers: numeric columns as they are, other feature columns one-hot
@@ -77,7 +79,7 @@ func (t *Table) ClassNote() string {
 // again, once, to collect its categories in order of first appearance. Memory holds only the
 // numbers (one per source column and row, widened to the one-hot features at the end).
 func ReadTable(path string, opt TableOptions) (*Table, error) {
-	rr, err := openRows(path)
+	rr, err := openRows(path, opt.src)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +302,7 @@ func (tr *tableReader) finishColumns() error {
 	if len(text) == 0 {
 		return nil
 	}
-	return collectCategories(tr.tab.Path, tr.tab.columns, tr.src, text, tr.vals)
+	return collectCategories(tr.tab.Path, tr.opt.src, tr.tab.columns, tr.src, text, tr.vals)
 }
 
 // noteUnknown says, once per column, that a table read Like the data has categories the data
@@ -474,8 +476,8 @@ const maxLabelValues = 10
 
 // collectCategories reads the file again for the text columns (indices into cols): their
 // categories in order of first appearance, and each row's category index, written into vals.
-func collectCategories(path string, cols []tableColumn, src, text []int, vals []float64) error {
-	rr, err := openRows(path)
+func collectCategories(path string, data []byte, cols []tableColumn, src, text []int, vals []float64) error {
+	rr, err := openRows(path, data)
 	if err != nil {
 		return err
 	}
@@ -532,10 +534,10 @@ type rowReader struct {
 	headerBytes int64 // where the first data row starts
 }
 
-// openRows opens path (see openCSV) and reads its header: trimmed names, a leading UTF-8 byte
+// openRows opens path (see openCSV; data, when not nil, are its bytes) and reads its header: trimmed names, a leading UTF-8 byte
 // order mark (as spreadsheets write) dropped, duplicates refused.
-func openRows(path string) (*rowReader, error) {
-	src, size, err := openCSV(path)
+func openRows(path string, data []byte) (*rowReader, error) {
+	src, size, err := openCSV(path, data)
 	if err != nil {
 		return nil, err
 	}

@@ -327,7 +327,7 @@ func TestEmbeddedStreams(t *testing.T) {
 		"electricity.csv": "cdf901433885f29eca6911f70c0eeafb50d90596c879c30c5b99f5a2e8e734ff",
 		"weather.csv":     "3c38f05bdc5c4cb115f122414c66976e3662c875d96d7199d9e47fc46aff150e",
 	} {
-		r, _, err := openCSV(embeddedPrefix + name)
+		r, _, err := openCSV(embeddedPrefix+name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +421,7 @@ func TestReadTableGzipAndBinary(t *testing.T) {
 
 // Reads electricity.csv (3.2 MB, 45312 x 7), written out of its embedded copy; reports MB/s.
 func BenchmarkReadElectricity(b *testing.B) {
-	r, _, err := openCSV(embeddedPrefix + "electricity.csv")
+	r, _, err := openCSV(embeddedPrefix+"electricity.csv", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

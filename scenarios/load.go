@@ -2,11 +2,11 @@ package scenarios
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +17,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -276,6 +277,9 @@ type loader struct {
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
+	if opt.spool == nil {
+		opt.spool = &spool{}
+	}
 	l := &loader{file: name, src: src, dir: dir, opt: opt}
 	for _, s := range opt.Set {
 		o, err := parseOverride(s)
@@ -285,6 +289,9 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 		l.sets = append(l.sets, o)
 	}
 	s, err := l.parse()
+	if err != nil && opt.Context != nil && opt.Context.Err() != nil {
+		return nil, opt.Context.Err() // interrupted (a FIFO's read), not a mistake in the file
+	}
 	if err != nil {
 		return nil, l.wrap(err)
 	}
@@ -599,9 +606,20 @@ func (l *loader) params(v scalars, field string, d int) ([]*program, error) {
 	return out, nil
 }
 
-// readFile is os.ReadFile with a message that says what was expected.
-func readFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// maxScenarioBytes bounds a scenario file: one that is a device or an endless pipe is refused
+// rather than read until memory runs out.
+const maxScenarioBytes = 64 << 20
+
+// readFile reads a scenario file under ctx (a FIFO waits for its writer), with a message that
+// says what was expected.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b, err := ctxio.ReadFile(ctx, path, maxScenarioBytes)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -9,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
@@ -244,5 +247,66 @@ func TestScenarioOptions(t *testing.T) {
 	_, err = Parse("c.yaml", []byte(csvScenario(", shuffle: all", "{knn: {k: 2}}")), dir, Options{})
 	if err == nil || !strings.Contains(err.Error(), `data.shuffle: must be none (rows in file order, the default) or within_batch`) {
 		t.Errorf("shuffle all: %v", err)
+	}
+}
+
+// Issue 26, item 9 and the list: a FIFO as the data CSV is read once, under the load's context
+// (a cancel ends the wait with context.Canceled; a text column, read twice, still works), and
+// a folder or a symlink loop is named as what it is, not "not a file".
+func TestLoadFIFOAndOddPaths(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "d.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	path := filepath.Join(dir, "f.yaml")
+	os.WriteFile(path, []byte("name: f\nbatches: 2\noffline: 1\ndata: {csv: d.csv, label: y}\nqueries: {from: data, size: 1}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n"), 0o644)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() { _, err := Load(path, Options{Context: ctx}); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled load of a FIFO nobody writes: %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the load did not end within 2 s of the cancel")
+	}
+	// The cancelled open is still waiting on d.csv: a writer releases it.
+	if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close()
+	}
+	// Another FIFO, as --data, feeds a load.
+	fifo2 := filepath.Join(dir, "e.csv")
+	if err := syscall.Mkfifo(fifo2, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo2, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.WriteString("x,colour,y\n1,red,0\n2,blue,1\n3,red,0\n4,blue,1\n5,red,1\n6,blue,0\n")
+		w.Close()
+	}()
+	s, err := Load(path, Options{Context: context.Background(), Data: fifo2})
+	if err != nil {
+		t.Fatalf("a FIFO with a text column: %v", err)
+	}
+	if s.Features != 3 {
+		t.Errorf("features %d, want 3 (x, colour=red, colour=blue)", s.Features)
+	}
+
+	loop := filepath.Join(dir, "loop.yaml")
+	os.Symlink(loop, loop)
+	for _, tc := range []struct{ path, want string }{
+		{dir, dir + " is a folder; give a scenario file"},
+		{loop, "reading scenario " + loop + ": stat " + loop + ": too many levels of symbolic links"},
+	} {
+		if _, err := Load(tc.path, Options{}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got  %v\n want %s", tc.path, err, tc.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@
 package scenarios
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"os"
@@ -58,6 +59,10 @@ type Options struct {
 	// Set holds --set PATH=VALUE overrides, applied in order to the file's YAML before it is
 	// checked: PATH is a dotted path of keys (list items by index), VALUE is YAML in flow style.
 	Set []string
+	// Context ends the load's blocking reads (a FIFO as the data CSV) with its error; nil: never.
+	Context context.Context
+
+	spool *spool // CSV files that can be read only once (a FIFO), shared by every load of this one
 }
 
 // Info describes an embedded scenario for pickers and listings.
@@ -68,8 +73,15 @@ type Info struct {
 
 // Load reads an embedded scenario by name, or a scenario file by path (a path that exists wins).
 func Load(nameOrPath string, opt Options) (*Scenario, error) {
-	if st, err := os.Stat(nameOrPath); err == nil && !st.IsDir() {
-		src, err := readFile(nameOrPath)
+	st, err := os.Stat(nameOrPath)
+	if err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder; give a scenario file (a folder's *.yaml files go to cara validate)", nameOrPath)
+	}
+	if _, lerr := os.Lstat(nameOrPath); err != nil && lerr == nil { // there, but cannot be followed
+		return nil, fmt.Errorf("reading scenario %s: %w", nameOrPath, err)
+	}
+	if err == nil {
+		src, err := readFile(opt.Context, nameOrPath)
 		if err != nil {
 			return nil, err
 		}

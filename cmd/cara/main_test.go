@@ -603,3 +603,34 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 		t.Errorf("merge of two contents: %v", err)
 	}
 }
+
+// Issue 26: sweep -o - writes to stdout (it made a file named "-"), and -o /dev/zero is written
+// to, not read as rows to resume from until memory runs out (item 8).
+func TestSweepToStdoutAndDevices(t *testing.T) {
+	scenario := mustAbs(t, small)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, err := cara(t, "sweep", scenario, "--costs", "1:2:2", "-o", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := experiment.ReadRows(strings.NewReader(out), "stdout", false)
+	if err != nil || len(rows) != 2*9 {
+		t.Errorf("stdout holds %d rows (%v), want 18", len(rows), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error(`-o - made a file named "-"`)
+	}
+	if _, err := cara(t, "sweep", scenario, "--costs", "1:2:2", "-o", "/dev/zero"); err != nil {
+		t.Errorf("-o /dev/zero: %v", err)
+	}
+}
+
+func mustAbs(t *testing.T, path string) string {
+	t.Helper()
+	p, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
