@@ -384,13 +384,22 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 // encode widens vals (one number per source column) into the features: one-hot columns become
 // their indicator columns. With no one-hot column, vals is X as it is.
 func (t *Table) encode(vals []float64, rows int) {
+	escaped := 0
+	feature := func(name string) { // a feature's name is shown: untrusted text (text.go)
+		clean, n := CleanText(name, false)
+		t.Features = append(t.Features, clean)
+		escaped += n
+	}
 	for _, c := range t.columns {
 		if c.categories == nil {
-			t.Features = append(t.Features, c.name)
+			feature(c.name)
 		}
 		for _, v := range c.categories {
-			t.Features = append(t.Features, c.name+"="+v)
+			feature(c.name + "=" + v)
 		}
+	}
+	if escaped > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: %d control character(s) or bytes that are not UTF-8 in column names or categories shown escaped", t.Path, escaped))
 	}
 	d, m := len(t.Features), len(t.columns)
 	if d == m {

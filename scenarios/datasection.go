@@ -245,6 +245,7 @@ func (l *loader) csvBatches(s *Scenario, raw *rawScenario) (*Table, *tableData, 
 		return nil, nil, rd.CSV.errorf("data.csv", "%v", err)
 	}
 	l.tables = append(l.tables, tab)
+	l.notes = append(l.notes, tab.Notes...)
 	T := 0
 	if tab.Batch == nil {
 		if T, err = l.batches(raw); err != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -301,6 +302,11 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 
 // parse reads l.src with l.sets merged in; its errors are not yet placed (wrap places them).
 func (l *loader) parse() (*Scenario, error) {
+	// A byte order mark, as some editors write, is not part of the text (a CSV's is dropped too).
+	l.src = bytes.TrimPrefix(l.src, []byte("\ufeff"))
+	if err := checkUTF8(l.src); err != nil {
+		return nil, err
+	}
 	tree, err := parser.ParseBytes(l.src, 0)
 	if err != nil {
 		return nil, err
@@ -320,6 +326,27 @@ func (l *loader) parse() (*Scenario, error) {
 		return nil, err
 	}
 	return l.build(&raw)
+}
+
+// checkUTF8 refuses a file that is not UTF-8 text, at the first byte that is not: its text would
+// otherwise show as it came (invalid in a title, a callout).
+func checkUTF8(src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return &posError{line: line, col: col, msg: fmt.Sprintf("the file is not UTF-8 text (byte 0x%02x); save it as UTF-8", src[i])}
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		col++
+		i += size
+	}
+	return nil
 }
 
 // build turns the decoded file into a Scenario, one section at a time: the data before the

@@ -95,6 +95,11 @@ func TestBadScenarios(t *testing.T) {
 		{"one class in every concept", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 2"}, {at: 5, label: "x1 > -1"}]`), "bad.yaml:9:13: data.concepts: labels every point of batches 0, 5, 9 with a single class each, noise aside"},
 		{"detector reset", base + "detectors: {reset: sometimes}\n", `bad.yaml:13:20: detectors.reset: must be never (the default: scikit-multiflow's usage) or on_retrain, got "sometimes"`},
 		{"shuffle on generated data", with("  size: 50", "  size: 50\n  shuffle: within_batch"), "bad.yaml:7:12: data.shuffle: goes with data.csv"},
+		// Issue 26.
+		{"name as a path", with("name: t", `name: "../escaped"`), `bad.yaml:1:7: name: "../escaped" is not a usable scenario name: use letters, digits, '.', '_' and '-', starting with a letter or digit`},
+		{"name with a slash", with("name: t", `name: "a/b"`), `bad.yaml:1:7: name: "a/b" is not a usable scenario name`},
+		{"hidden name", with("name: t", `name: .t`), `bad.yaml:1:7: name: ".t" is not a usable scenario name`},
+		{"not UTF-8", base + "title: caf\xe9\n", "bad.yaml:13:11: the file is not UTF-8 text (byte 0xe9); save it as UTF-8"},
 		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
 	for _, tc := range tests {

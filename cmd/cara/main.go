@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // defaultMaxWork is the work budget of a local run: 100 times the paper's scenarios
@@ -70,7 +72,9 @@ func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code i
 	case errors.Is(err, errFailed):
 		return 1 // the command has said what failed
 	}
-	fmt.Fprintf(stderr, "cara: %v\n", err)
+	// An error may quote a scenario's text (a CSV value, a YAML line): untrusted, so escaped.
+	msg, _ := scenarios.CleanText(err.Error(), true)
+	fmt.Fprintf(stderr, "cara: %s\n", msg)
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2

@@ -634,3 +634,52 @@ func mustAbs(t *testing.T, path string) string {
 	}
 	return p
 }
+
+// Issue 26, items 11 and 12 through the CLI: a scenario's control characters reach neither
+// stdout nor stderr of cara run; a scenario named as a path is refused as cara new refuses it;
+// a sweep file whose rows name "../escaped" gets its figures inside the folder asked for.
+func TestUntrustedTextAndNames(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(string(mustRead(t, small)), `title: "Small: a test scenario"`, `title: "\e[2J\e]0;pwned\a Small"`, 1)
+	src = strings.Replace(src, "about: >\n", "about: >\n  \x1b[31mred\x1b[0m\n", 1)
+	evil := filepath.Join(dir, "evil.yaml")
+	os.WriteFile(evil, []byte(src), 0o644)
+	for _, format := range []string{"table", "csv", "json"} {
+		out, errOut, err := caraIO(t, "run", evil, "--format", format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(out+errOut, "\x1b\x07") {
+			t.Errorf("--format %s: a control character reached the terminal:\n%q\n%q", format, out, errOut)
+		}
+		if format == "table" && !strings.Contains(out, `\x1b[2J\x1b]0;pwned\x07 Small`) {
+			t.Errorf("the title is not shown escaped:\n%s", out)
+		}
+	}
+
+	os.WriteFile(filepath.Join(dir, "path.yaml"), []byte(strings.Replace(string(mustRead(t, small)), "name: small", `name: "../escaped"`, 1)), 0o644)
+	for _, args := range [][]string{{"run", filepath.Join(dir, "path.yaml"), "--figures", filepath.Join(dir, "figs")}, {"new", filepath.Join(dir, "..escaped")}} {
+		if _, err := cara(t, args...); err == nil || !strings.Contains(err.Error(), "is not a usable scenario name: use letters, digits") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+
+	rows := filepath.Join(dir, "rows.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "1:2:2", "-o", rows); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(rows, bytes.ReplaceAll(mustRead(t, rows), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`)), 0o644)
+	figs := filepath.Join(dir, "a", "figs")
+	out, err := cara(t, "plot", rows, "-o", figs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(out) {
+		if filepath.Dir(p) != figs {
+			t.Errorf("plot wrote %s, outside %s", p, figs)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "a", "escaped*")); len(m) > 0 {
+		t.Errorf("plot wrote %v", m)
+	}
+}
