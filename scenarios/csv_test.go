@@ -48,6 +48,10 @@ func TestReadTableErrors(t *testing.T) {
 		{"semicolon.csv", y, `semicolon.csv: no label column "y" (columns: a;b;y); the file seems separated by ';' or tabs, and cara reads comma-separated files`},
 		{"emptylabel.csv", y, `emptylabel.csv:3:3: label column "y" is empty`},
 		{"absent.csv", y, "open testdata/csv/absent.csv: no such file or directory"},
+		// Issue 26, item 2: two odd cells used to make "b" categorical (20 features) silently.
+		{"stray.csv", y, `stray.csv: column "b" is numeric but for 2 of its 20 cells: "1e400" at testdata/csv/stray.csv:6:3 (out of the range of a 64-bit float), "0,4" at testdata/csv/stray.csv:11:3 (a decimal comma?); fix those cells, drop the column (data.ignore), or list it in data.categorical to one-hot encode its values`},
+		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"y"}}, `stray.csv: data.ignore names "y", which is not a feature column (columns: a, b, y)`},
+		{"stray.csv", TableOptions{Label: "y", Categorical: []string{"c"}}, `stray.csv: data.categorical names "c", which is not a feature column (columns: a, b, y)`},
 	}
 	for _, tc := range tests {
 		_, err := ReadTable(tdPath(tc.file), tc.opt)
@@ -58,6 +62,28 @@ func TestReadTableErrors(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s:\n got  %v\n want %s", tc.file, err, want)
 		}
+	}
+}
+
+// data.ignore drops a column; data.categorical one-hot encodes a numeric one, and one numeric but
+// for a few cells with a note naming them.
+func TestReadTableIgnoreAndCategorical(t *testing.T) {
+	tab, err := ReadTable(tdPath("stray.csv"), TableOptions{Label: "y", Ignore: []string{"a"}, Categorical: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.X.D != 20 || tab.Features[0] != "b=0.0" || slices.Contains(tab.Features, "a") {
+		t.Errorf("features %v", tab.Features)
+	}
+	if len(tab.Notes) != 1 || !strings.Contains(tab.Notes[0], `column "b" (data.categorical) is numeric but for 2 of its 20 cells: "1e400" at`) {
+		t.Errorf("notes %q", tab.Notes)
+	}
+	tab, err = ReadTable(tdPath("stray.csv"), TableOptions{Label: "y", Ignore: []string{"b"}, Categorical: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.X.D != 20 || len(tab.Notes) != 0 { // a, all numbers, one-hot: 20 values, nothing odd
+		t.Errorf("features %v notes %q", tab.Features, tab.Notes)
 	}
 }
 

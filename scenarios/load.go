@@ -204,6 +204,8 @@ type rawData struct {
 	CSV         scalar       `yaml:"csv"`
 	BatchColumn scalar       `yaml:"batch_column"`
 	Shuffle     scalar       `yaml:"shuffle"`
+	Ignore      scalars      `yaml:"ignore"`      // CSV columns that are not features
+	Categorical scalars      `yaml:"categorical"` // CSV columns one-hot encoded whatever their values
 }
 
 type rawConcept struct {

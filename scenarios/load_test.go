@@ -49,7 +49,7 @@ func TestBadScenarios(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", base + "colour: red\n", `bad.yaml:13:1: unknown field "colour"`},
-		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle)`},
+		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical)`},
 		{"wrong type", with("batches: 10", "batches: [1, 2]"), "bad.yaml:3:10: batches: expected a single value, got a list"},
 		{"wrong type nested", with("model: {nearest_centroid: {}}", "model: {knn: 5}"), "bad.yaml:11:14: model.knn: expected a mapping, got a number"},
 		{"wrong type in a list", base + "algorithms: [oracle, [never]]\n", "bad.yaml:13:22: algorithms[1]: expected a single value, got a list"},
@@ -99,6 +99,7 @@ func TestBadScenarios(t *testing.T) {
 		{"name as a path", with("name: t", `name: "../escaped"`), `bad.yaml:1:7: name: "../escaped" is not a usable scenario name: use letters, digits, '.', '_' and '-', starting with a letter or digit`},
 		{"name with a slash", with("name: t", `name: "a/b"`), `bad.yaml:1:7: name: "a/b" is not a usable scenario name`},
 		{"hidden name", with("name: t", `name: .t`), `bad.yaml:1:7: name: ".t" is not a usable scenario name`},
+		{"ignore on generated data", with("  size: 50", "  size: 50\n  ignore: [id]"), "bad.yaml:7:11: data.ignore: goes with data.csv (it names CSV columns)"},
 		{"not UTF-8", base + "title: caf\xe9\n", "bad.yaml:13:11: the file is not UTF-8 text (byte 0xe9); save it as UTF-8"},
 		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
