@@ -3,6 +3,7 @@ package algos
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // negativeShare is the share of negative off-diagonal cells above which a matrix is flagged. Some
@@ -41,13 +42,21 @@ func MatrixWarnings(m Matrix, end int) []string {
 		100*float64(neg)/float64(all))}
 }
 
-// ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0.
+// ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0, and
+// strategy costs that overflow a float64 (reported as null, like every undefined number).
 func ResultWarnings(res []Result) []string {
+	var out, over []string
 	for _, r := range res {
-		if r.Algorithm == NameOracle && !(r.Strategy.Cost() > 0) {
-			return []string{fmt.Sprintf("the Oracle's cost is %.4g (<= 0): SCPE is undefined and reported as null; the gap (cost - Oracle) stands in for it",
-				r.Strategy.Cost())}
+		c := r.Strategy.Cost()
+		if math.IsInf(c, 0) || math.IsNaN(c) {
+			over = append(over, r.Algorithm.Display())
+		} else if r.Algorithm == NameOracle && !(c > 0) {
+			out = append(out, fmt.Sprintf("the Oracle's cost is %.4g (<= 0): SCPE is undefined and reported as null; the gap (cost - Oracle) stands in for it", c))
 		}
 	}
-	return nil
+	if len(over) > 0 {
+		out = append(out, fmt.Sprintf("the strategy cost of %s overflows a 64-bit float (beyond %.3g): it, its SCPE and its gap are reported as null or inf; use smaller retraining costs",
+			strings.Join(over, ", "), math.MaxFloat64))
+	}
+	return out
 }

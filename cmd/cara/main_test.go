@@ -683,3 +683,43 @@ func TestUntrustedTextAndNames(t *testing.T) {
 		t.Errorf("plot wrote %v", m)
 	}
 }
+
+// Issue 26, item 4: a strategy cost that overflows is null in JSON with a warning that says so,
+// and the table prints big costs in exponent form, not 309 digits.
+func TestRunWarnsOnOverflow(t *testing.T) {
+	out, err := cara(t, "run", small, "--set", "retrain_cost=1e308", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		Results []struct {
+			Algorithm    string   `json:"algorithm"`
+			StrategyCost *float64 `json:"strategy_cost"`
+			Retrains     []int    `json:"retrains"`
+		} `json:"results"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	var overflowed []string
+	for _, r := range run.Results {
+		// Two retrains at 1e308 each make +Inf; one is 1e308 itself, as every strategy pays C[T_start, T_start].
+		if len(r.Retrains) >= 1 {
+			if r.StrategyCost != nil {
+				t.Errorf("%s retrains %v, cost %v, want null", r.Algorithm, r.Retrains, *r.StrategyCost)
+			}
+			overflowed = append(overflowed, r.Algorithm)
+		}
+	}
+	if len(overflowed) == 0 || !slices.ContainsFunc(run.Warnings, func(w string) bool { return strings.Contains(w, "overflows a 64-bit float") }) {
+		t.Errorf("overflowed %v, warnings %q", overflowed, run.Warnings)
+	}
+	table, err := cara(t, "run", small, "--set", "retrain_cost=1e308")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table, " 1.000e+308 ") || strings.Contains(table, "10000000000") || !strings.Contains(table, "warning: the strategy cost of ") {
+		t.Errorf("table:\n%s", table)
+	}
+}
