@@ -19,12 +19,19 @@ func Warnings(m Matrix, end int, res []Result) []string {
 	return append(MatrixWarnings(m, end), ResultWarnings(res)...)
 }
 
-// MatrixWarnings flags a cost matrix whose off-diagonal cells (columns up to end, computed ones
-// only) are negative in more than a quarter of the cases.
+// MatrixWarnings flags a cost matrix whose off-diagonal cells are negative in more than a quarter
+// of the cases. The cells counted are those the algorithms read, in columns up to end: within the
+// offline block, within the online block, and (T_off-1, T_off). The cells that cross from the
+// offline block into the online one are left out: a headless run does not compute them, and
+// counting them where they are (the player, cara matrix) gave another share for the same matrix.
 func MatrixWarnings(m Matrix, end int) []string {
 	neg, all := 0, 0
+	off := m.Offline()
 	for t := 1; t <= end && t < m.Batches(); t++ {
 		for tp := range t {
+			if tp < off && t >= off && !(tp == off-1 && t == off) {
+				continue
+			}
 			v := m.Staleness(tp, t)
 			if math.IsNaN(v) {
 				continue
@@ -38,7 +45,7 @@ func MatrixWarnings(m Matrix, end int) []string {
 	if all == 0 || float64(neg) <= negativeShare*float64(all) {
 		return nil
 	}
-	return []string{fmt.Sprintf("%.0f %% of the off-diagonal cells of C are negative: the model fits its own batch worse than later ones, so C no longer measures staleness",
+	return []string{fmt.Sprintf("%.0f %% of the off-diagonal cells of C (within the offline block and within the online block) are negative: the model fits its own batch worse than later ones, so C no longer measures staleness",
 		100*float64(neg)/float64(all))}
 }
 
