@@ -94,7 +94,8 @@ func nums(p map[string]float64) map[string]Num {
 	return out
 }
 
-// FormatNum prints a number for a table: "-" for undefined, "inf" for +Inf.
+// FormatNum prints a number for a table: "-" for undefined, "inf" for +Inf, and in exponent
+// form from 1e12 on (a cost of 1e308 in fixed point is 309 digits wide).
 func FormatNum(f float64, prec int) string {
 	switch {
 	case math.IsNaN(f):
@@ -103,6 +104,8 @@ func FormatNum(f float64, prec int) string {
 		return "inf"
 	case math.IsInf(f, -1):
 		return "-inf"
+	case math.Abs(f) >= 1e12:
+		return strconv.FormatFloat(f, 'e', 3, 64)
 	}
 	return fmt.Sprintf("%.*f", prec, f)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -210,7 +211,8 @@ type Sweep struct {
 	Costs    CostSpec
 	Shard    Shard
 	Out      string
-	Restart  bool // empty Out first instead of resuming from it
+	Restart  bool      // empty Out first instead of resuming from it
+	Stdout   io.Writer // where Out "-" goes
 	Matrix   MatrixFunc
 	Offline  MatrixFunc
 	Progress Progress
@@ -238,30 +240,48 @@ func (sw Sweep) grid(ctx context.Context) ([]float64, string, error) {
 	return costs, warning, nil
 }
 
+// output is where a sweep's rows go.
+type output struct {
+	io.Writer
+	sync, close func() error
+}
+
 // resume opens the output, drops a torn last line (or, with Restart, everything) and returns the
-// rows it holds.
-func (sw Sweep) resume() (*os.File, []SweepRow, error) {
+// rows it holds. Out "-" is Stdout; a FIFO, a pipe or a device (-o /dev/stdout, -o /dev/full) is
+// written as it is, under ctx, and not read: it holds no rows to resume from, and /dev/zero
+// would never end.
+func (sw Sweep) resume(ctx context.Context) (output, []SweepRow, error) {
+	if sw.Out == "-" {
+		return output{sw.Stdout, func() error { return nil }, func() error { return nil }}, nil, nil
+	}
+	if ctxio.Blocking(sw.Out) {
+		f, err := ctxio.Open(ctx, sw.Out, os.O_WRONLY, 0)
+		if err != nil {
+			return output{}, nil, err
+		}
+		return output{f, func() error { return nil }, f.Close}, nil, nil
+	}
 	file, err := os.OpenFile(sw.Out, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, err
+		return output{}, nil, err
 	}
 	var rows []SweepRow
 	var good int64
 	if !sw.Restart {
 		if rows, good, err = ReadRows(file, sw.Out, true); err != nil {
 			file.Close()
-			return nil, nil, fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
+			return output{}, nil, fmt.Errorf("%w (not resuming into a file that is not a sweep file)", err)
 		}
 	}
 	if err := file.Truncate(good); err != nil {
 		file.Close()
-		return nil, nil, err
+		return output{}, nil, err
 	}
 	if _, err := file.Seek(good, io.SeekStart); err != nil {
 		file.Close()
-		return nil, nil, err
+		return output{}, nil, err
 	}
-	return file, rows, nil
+	return output{file, file.Sync, file.Close}, rows, nil
 }
 
 // checkResume refuses to resume into rows that another sweep wrote: rows of this scenario's name
@@ -298,11 +318,11 @@ func (sw Sweep) checkResume(rows []SweepRow, costs []float64) error {
 // Run runs the units of the shard that the output does not hold yet and returns the distinct
 // warnings of the rows it wrote.
 func (sw Sweep) Run(ctx context.Context) ([]string, error) {
-	file, rows, err := sw.resume()
+	file, rows, err := sw.resume(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer file.Close()
+	defer file.close()
 	done := map[RowKey]bool{}
 	for _, r := range rows {
 		done[r.Key()] = true
@@ -358,7 +378,7 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 		}
 	}
 	finish(sw.Progress)
-	return warnings, file.Sync()
+	return warnings, file.sync()
 }
 
 // allDone reports whether every row of the seed's units is already in the file.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // Format is an output format: "png" or "svg".
@@ -66,8 +67,10 @@ func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (str
 	})
 }
 
-// save draws onto a w x h canvas of the format and writes it to dir/name.format.
+// save draws onto a w x h canvas of the format and writes it to dir/name.format, name made safe
+// first: it comes from a scenario or a sweep file ("../x" must not leave dir).
 func save(w, h vg.Length, dir, name string, f Format, paint func(draw.Canvas)) (string, error) {
+	name = scenarios.SafeFileName(name)
 	var c vg.CanvasWriterTo
 	switch f {
 	case SVG:

@@ -26,9 +26,13 @@ const maxCategories = 1000
 
 // TableOptions say how to read a CSV file.
 type TableOptions struct {
-	Label       string // the label column; "" for none (queries may come without labels)
-	BatchColumn string // the batch column; "" to split rows in order
-	Like        *Table // encode this file's features as this (data) table did, so queries line up
+	Label       string   // the label column; "" for none (queries may come without labels)
+	BatchColumn string   // the batch column; "" to split rows in order
+	Like        *Table   // encode this file's features as this (data) table did, so queries line up
+	Ignore      []string // columns that are not features (an ID)
+	Categorical []string // columns to one-hot encode even where their values are numbers
+
+	src []byte // the file's bytes, read already (a FIFO can be read once); nil: open path
 }
 
 // Table is a CSV file read into numbers: numeric columns as they are, other feature columns one-hot
@@ -77,7 +81,7 @@ func (t *Table) ClassNote() string {
 // again, once, to collect its categories in order of first appearance. Memory holds only the
 // numbers (one per source column and row, widened to the one-hot features at the end).
 func ReadTable(path string, opt TableOptions) (*Table, error) {
-	rr, err := openRows(path)
+	rr, err := openRows(path, opt.src)
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +156,18 @@ func (tr *tableReader) locate() error {
 		}
 		return nil
 	}
+	for _, lists := range []struct {
+		field string
+		names []string
+	}{{"data.ignore", opt.Ignore}, {"data.categorical", opt.Categorical}} {
+		for _, name := range lists.names {
+			if i := slices.Index(header, name); i < 0 || i == tr.labelAt || i == tr.batchAt {
+				return fmt.Errorf("%s: %s names %q, which is not a feature column (columns: %s)", path, lists.field, name, strings.Join(header, ", "))
+			}
+		}
+	}
 	for i, name := range header {
-		if i != tr.labelAt && i != tr.batchAt {
+		if i != tr.labelAt && i != tr.batchAt && !slices.Contains(opt.Ignore, name) {
 			tr.src = append(tr.src, i)
 			tr.tab.columns = append(tr.tab.columns, tableColumn{name: name})
 		}
@@ -164,11 +178,15 @@ func (tr *tableReader) locate() error {
 	return nil
 }
 
-// initColumns starts every feature column as numeric, or as Like's one-hot column.
+// initColumns starts every feature column as numeric (one-hot when data.categorical lists it),
+// or as Like's one-hot column.
 func (tr *tableReader) initColumns() {
 	tr.cols = make([]readState, len(tr.src))
 	for ci, c := range tr.tab.columns {
 		tr.cols[ci].numeric = true
+		if tr.opt.Like == nil && slices.Contains(tr.opt.Categorical, c.name) {
+			tr.cols[ci].numeric, tr.cols[ci].chosen = false, true
+		}
 		if c.categories != nil { // only with Like: a known one-hot column
 			tr.cols[ci].numeric = false
 			tr.cols[ci].index = make(map[string]int, len(c.categories))
@@ -287,8 +305,16 @@ func (tr *tableReader) finishColumns() error {
 	var text []int // columns that hold text
 	for ci := range tr.cols {
 		c := &tr.cols[ci]
+		name := tr.tab.columns[ci].name
 		switch {
+		case !c.numeric && c.mostlyNumeric() && !c.chosen:
+			return fmt.Errorf("%s: column %q is numeric but for %d of its %d cells: %s; fix those cells, drop the column (data.ignore), or list it in data.categorical to one-hot encode its values",
+				tr.tab.Path, name, c.others, c.numbers+c.others, c.oddCells())
 		case !c.numeric:
+			if c.chosen && c.mostlyNumeric() {
+				tr.tab.Notes = append(tr.tab.Notes, fmt.Sprintf("%s: column %q (data.categorical) is numeric but for %d of its %d cells: %s; every distinct value is a feature",
+					tr.tab.Path, name, c.others, c.numbers+c.others, c.oddCells()))
+			}
 			text = append(text, ci)
 		case c.err != nil && (first == nil || c.line < first.line || c.line == first.line && c.col < first.col):
 			first = c
@@ -300,7 +326,7 @@ func (tr *tableReader) finishColumns() error {
 	if len(text) == 0 {
 		return nil
 	}
-	return collectCategories(tr.tab.Path, tr.tab.columns, tr.src, text, tr.vals)
+	return collectCategories(tr.tab.Path, tr.opt.src, tr.tab.columns, tr.src, text, tr.vals)
 }
 
 // noteUnknown says, once per column, that a table read Like the data has categories the data
@@ -329,6 +355,10 @@ func (rr *rowReader) presize(m int, vals []float64, codes []uint8) ([]float64, [
 // readState is what ReadTable knows of a feature column while it streams the file.
 type readState struct {
 	numeric   bool           // every value so far parses as a number (or Like says it is numeric)
+	chosen    bool           // listed in data.categorical: one-hot whatever its values
+	numbers   int            // cells that are finite numbers
+	others    int            // cells that are not
+	odd       []string       // the first few of those, with their places
 	index     map[string]int // Like's categories of a one-hot column
 	err       error          // the first bad value of a numeric column
 	line, col int            // where err is
@@ -355,6 +385,7 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 		return -1
 	}
 	if !c.numeric {
+		c.tally(rr, i, v)
 		return 0
 	}
 	f, err := strconv.ParseFloat(v, 64)
@@ -366,10 +397,12 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 		msg = fmt.Sprintf("column %q: %q is not a number", name, v)
 	case err != nil:
 		c.numeric = false
+		c.tally(rr, i, v)
 		return 0
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		msg = fmt.Sprintf("column %q: %q is not a finite number", name, v)
 	default:
+		c.numbers++
 		return f
 	}
 	if c.err == nil {
@@ -379,16 +412,68 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 	return 0
 }
 
+// maxOdd is how many of a column's cells that are not numbers an error or a note names.
+const maxOdd = 3
+
+// tally counts a cell of a column that holds text as a number or not, keeping the first few that
+// are not, so that a numeric column with a few stray cells is told from a categorical one.
+func (c *readState) tally(rr *rowReader, i int, v string) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		c.numbers++
+		return
+	}
+	c.others++
+	if len(c.odd) == maxOdd {
+		return
+	}
+	why := ""
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		why = " (out of the range of a 64-bit float)"
+	case strings.Count(v, ",") == 1 && func() bool { _, e := strconv.ParseFloat(strings.Replace(v, ",", ".", 1), 64); return e == nil }():
+		why = " (a decimal comma?)"
+	case err == nil:
+		why = " (not finite)"
+	}
+	line, col := rr.r.FieldPos(i)
+	c.odd = append(c.odd, fmt.Sprintf("%q at %s:%d:%d%s", v, rr.path, line, col, why))
+}
+
+// mostlyNumeric reports a column that holds text in only a few cells: at least 90 % of its cells
+// are numbers. One-hot encoding it would make every distinct number a feature, silently.
+func (c *readState) mostlyNumeric() bool {
+	return c.others > 0 && c.numbers > 0 && c.numbers >= 9*c.others
+}
+
+// oddCells names a column's cells that are not numbers.
+func (c *readState) oddCells() string {
+	more := ""
+	if c.others > len(c.odd) {
+		more = fmt.Sprintf(" and %d more", c.others-len(c.odd))
+	}
+	return strings.Join(c.odd, ", ") + more
+}
+
 // encode widens vals (one number per source column) into the features: one-hot columns become
 // their indicator columns. With no one-hot column, vals is X as it is.
 func (t *Table) encode(vals []float64, rows int) {
+	escaped := 0
+	feature := func(name string) { // a feature's name is shown: untrusted text (text.go)
+		clean, n := CleanText(name, false)
+		t.Features = append(t.Features, clean)
+		escaped += n
+	}
 	for _, c := range t.columns {
 		if c.categories == nil {
-			t.Features = append(t.Features, c.name)
+			feature(c.name)
 		}
 		for _, v := range c.categories {
-			t.Features = append(t.Features, c.name+"="+v)
+			feature(c.name + "=" + v)
 		}
+	}
+	if escaped > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: %d control character(s) or bytes that are not UTF-8 in column names or categories shown escaped", t.Path, escaped))
 	}
 	d, m := len(t.Features), len(t.columns)
 	if d == m {
@@ -474,8 +559,8 @@ const maxLabelValues = 10
 
 // collectCategories reads the file again for the text columns (indices into cols): their
 // categories in order of first appearance, and each row's category index, written into vals.
-func collectCategories(path string, cols []tableColumn, src, text []int, vals []float64) error {
-	rr, err := openRows(path)
+func collectCategories(path string, data []byte, cols []tableColumn, src, text []int, vals []float64) error {
+	rr, err := openRows(path, data)
 	if err != nil {
 		return err
 	}
@@ -532,10 +617,10 @@ type rowReader struct {
 	headerBytes int64 // where the first data row starts
 }
 
-// openRows opens path (see openCSV) and reads its header: trimmed names, a leading UTF-8 byte
+// openRows opens path (see openCSV; data, when not nil, are its bytes) and reads its header: trimmed names, a leading UTF-8 byte
 // order mark (as spreadsheets write) dropped, duplicates refused.
-func openRows(path string) (*rowReader, error) {
-	src, size, err := openCSV(path)
+func openRows(path string, data []byte) (*rowReader, error) {
+	src, size, err := openCSV(path, data)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,10 @@ func TestReadTableErrors(t *testing.T) {
 		{"semicolon.csv", y, `semicolon.csv: no label column "y" (columns: a;b;y); the file seems separated by ';' or tabs, and cara reads comma-separated files`},
 		{"emptylabel.csv", y, `emptylabel.csv:3:3: label column "y" is empty`},
 		{"absent.csv", y, "open testdata/csv/absent.csv: no such file or directory"},
+		// Issue 26, item 2: two odd cells used to make "b" categorical (20 features) silently.
+		{"stray.csv", y, `stray.csv: column "b" is numeric but for 2 of its 20 cells: "1e400" at testdata/csv/stray.csv:6:3 (out of the range of a 64-bit float), "0,4" at testdata/csv/stray.csv:11:3 (a decimal comma?); fix those cells, drop the column (data.ignore), or list it in data.categorical to one-hot encode its values`},
+		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"y"}}, `stray.csv: data.ignore names "y", which is not a feature column (columns: a, b, y)`},
+		{"stray.csv", TableOptions{Label: "y", Categorical: []string{"c"}}, `stray.csv: data.categorical names "c", which is not a feature column (columns: a, b, y)`},
 	}
 	for _, tc := range tests {
 		_, err := ReadTable(tdPath(tc.file), tc.opt)
@@ -58,6 +62,28 @@ func TestReadTableErrors(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s:\n got  %v\n want %s", tc.file, err, want)
 		}
+	}
+}
+
+// data.ignore drops a column; data.categorical one-hot encodes a numeric one, and one numeric but
+// for a few cells with a note naming them.
+func TestReadTableIgnoreAndCategorical(t *testing.T) {
+	tab, err := ReadTable(tdPath("stray.csv"), TableOptions{Label: "y", Ignore: []string{"a"}, Categorical: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.X.D != 20 || tab.Features[0] != "b=0.0" || slices.Contains(tab.Features, "a") {
+		t.Errorf("features %v", tab.Features)
+	}
+	if len(tab.Notes) != 1 || !strings.Contains(tab.Notes[0], `column "b" (data.categorical) is numeric but for 2 of its 20 cells: "1e400" at`) {
+		t.Errorf("notes %q", tab.Notes)
+	}
+	tab, err = ReadTable(tdPath("stray.csv"), TableOptions{Label: "y", Ignore: []string{"b"}, Categorical: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.X.D != 20 || len(tab.Notes) != 0 { // a, all numbers, one-hot: 20 values, nothing odd
+		t.Errorf("features %v notes %q", tab.Features, tab.Notes)
 	}
 }
 
@@ -327,7 +353,7 @@ func TestEmbeddedStreams(t *testing.T) {
 		"electricity.csv": "cdf901433885f29eca6911f70c0eeafb50d90596c879c30c5b99f5a2e8e734ff",
 		"weather.csv":     "3c38f05bdc5c4cb115f122414c66976e3662c875d96d7199d9e47fc46aff150e",
 	} {
-		r, _, err := openCSV(embeddedPrefix + name)
+		r, _, err := openCSV(embeddedPrefix+name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +447,7 @@ func TestReadTableGzipAndBinary(t *testing.T) {
 
 // Reads electricity.csv (3.2 MB, 45312 x 7), written out of its embedded copy; reports MB/s.
 func BenchmarkReadElectricity(b *testing.B) {
-	r, _, err := openCSV(embeddedPrefix + "electricity.csv")
+	r, _, err := openCSV(embeddedPrefix+"electricity.csv", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

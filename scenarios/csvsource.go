@@ -52,11 +52,14 @@ const sniffBytes = 8192
 
 // openCSV opens a CSV file and returns its bytes (gzip undone) and its size in bytes (an estimate
 // when compressed). A file that is not text (a NUL byte, or not UTF-8, in its first 8 KB) is an
-// error that says so, rather than a header of raw bytes.
-func openCSV(path string) (io.ReadCloser, int64, error) {
+// error that says so, rather than a header of raw bytes. data, when not nil, are the file's bytes,
+// read already.
+func openCSV(path string, data []byte) (io.ReadCloser, int64, error) {
 	var f io.ReadCloser
 	var size int64
-	if name, ok := strings.CutPrefix(path, embeddedPrefix); ok {
+	if data != nil {
+		f, size = io.NopCloser(bytes.NewReader(data)), int64(len(data))
+	} else if name, ok := strings.CutPrefix(path, embeddedPrefix); ok {
 		ef, err := dataFS.Open("data/" + name + ".gz")
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: no such embedded data", path)

@@ -180,7 +180,24 @@ func (l *loader) noCSVFields(rd *rawData) error {
 	if rd.Shuffle.set {
 		return rd.Shuffle.errorf("data.shuffle", "goes with data.csv (generated points are drawn in no particular order)")
 	}
+	for _, v := range []struct {
+		field string
+		list  scalars
+	}{{"data.ignore", rd.Ignore}, {"data.categorical", rd.Categorical}} {
+		if v.list.set {
+			return (&scalar{line: v.list.line, col: v.list.col}).errorf(v.field, "goes with data.csv (it names CSV columns)")
+		}
+	}
 	return nil
+}
+
+// names reads a list of column names.
+func names(v scalars) []string {
+	var out []string
+	for _, s := range v.items {
+		out = append(out, s.text)
+	}
+	return out
 }
 
 // csvData reads a CSV data section and the queries, and sets the scenario's stream.
@@ -222,7 +239,7 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 // csvFields refuses generator fields in a CSV stream and reads shuffle.
 func (l *loader) csvFields(rd *rawData) (shuffle bool, err error) {
 	if rd.Points.set() || rd.Concepts != nil || rd.Size.set || rd.Features.set || rd.Noise.set || rd.Resample.set {
-		return false, l.at("$.data").errorf("data", "a csv stream takes only csv, label, batch_column and shuffle")
+		return false, l.at("$.data").errorf("data", "a csv stream takes only csv, label, batch_column, shuffle, ignore and categorical")
 	}
 	if rd.Shuffle.set {
 		if rd.Shuffle.text != "within_batch" && rd.Shuffle.text != "none" {
@@ -244,11 +261,13 @@ func (l *loader) csvBatches(s *Scenario, raw *rawScenario) (*Table, *tableData, 
 	if l.opt.Data != "" {
 		path, dir = l.opt.Data, "."
 	}
-	tab, resolved, err := l.csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
+	tab, resolved, err := l.csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text,
+		Ignore: names(rd.Ignore), Categorical: names(rd.Categorical)})
 	if err != nil {
 		return nil, nil, rd.CSV.errorf("data.csv", "%v", err)
 	}
 	l.tables = append(l.tables, tab)
+	l.notes = append(l.notes, tab.Notes...)
 	T := 0
 	if tab.Batch == nil {
 		if T, err = l.batches(raw); err != nil {

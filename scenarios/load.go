@@ -2,14 +2,15 @@ package scenarios
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -17,6 +18,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -203,6 +205,8 @@ type rawData struct {
 	CSV         scalar       `yaml:"csv"`
 	BatchColumn scalar       `yaml:"batch_column"`
 	Shuffle     scalar       `yaml:"shuffle"`
+	Ignore      scalars      `yaml:"ignore"`      // CSV columns that are not features
+	Categorical scalars      `yaml:"categorical"` // CSV columns one-hot encoded whatever their values
 }
 
 type rawConcept struct {
@@ -277,6 +281,9 @@ type loader struct {
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
 // relative CSV paths start from ("" for an embedded scenario).
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
+	if opt.spool == nil {
+		opt.spool = &spool{}
+	}
 	l := &loader{file: name, src: src, dir: dir, opt: opt}
 	for _, s := range opt.Set {
 		o, err := parseOverride(s)
@@ -289,6 +296,9 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 		l.sets = append(l.sets, override{path: f.Path, value: f.Value, flag: f.Name, under: f.Under})
 	}
 	s, err := l.parse()
+	if err != nil && opt.Context != nil && opt.Context.Err() != nil {
+		return nil, opt.Context.Err() // interrupted (a FIFO's read), not a mistake in the file
+	}
 	if err != nil {
 		return nil, l.wrap(err)
 	}
@@ -298,6 +308,11 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 
 // parse reads l.src with l.sets merged in; its errors are not yet placed (wrap places them).
 func (l *loader) parse() (*Scenario, error) {
+	// A byte order mark, as some editors write, is not part of the text (a CSV's is dropped too).
+	l.src = bytes.TrimPrefix(l.src, []byte("\ufeff"))
+	if err := checkUTF8(l.src); err != nil {
+		return nil, err
+	}
 	tree, err := parser.ParseBytes(l.src, 0)
 	if err != nil {
 		return nil, err
@@ -317,6 +332,27 @@ func (l *loader) parse() (*Scenario, error) {
 		return nil, err
 	}
 	return l.build(&raw)
+}
+
+// checkUTF8 refuses a file that is not UTF-8 text, at the first byte that is not: its text would
+// otherwise show as it came (invalid in a title, a callout).
+func checkUTF8(src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return &posError{line: line, col: col, msg: fmt.Sprintf("the file is not UTF-8 text (byte 0x%02x); save it as UTF-8", src[i])}
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		col++
+		i += size
+	}
+	return nil
 }
 
 // build turns the decoded file into a Scenario, one section at a time: the data before the
@@ -603,9 +639,20 @@ func (l *loader) params(v scalars, field string, d int) ([]*program, error) {
 	return out, nil
 }
 
-// readFile is os.ReadFile with a message that says what was expected.
-func readFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// maxScenarioBytes bounds a scenario file: one that is a device or an endless pipe is refused
+// rather than read until memory runs out.
+const maxScenarioBytes = 64 << 20
+
+// readFile reads a scenario file under ctx (a FIFO waits for its writer), with a message that
+// says what was expected.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b, err := ctxio.ReadFile(ctx, path, maxScenarioBytes)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario %s: %w", path, err)
 	}

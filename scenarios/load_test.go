@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -9,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
@@ -46,7 +49,7 @@ func TestBadScenarios(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", base + "colour: red\n", `bad.yaml:13:1: unknown field "colour"`},
-		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle)`},
+		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical)`},
 		{"wrong type", with("batches: 10", "batches: [1, 2]"), "bad.yaml:3:10: batches: expected a single value, got a list"},
 		{"wrong type nested", with("model: {nearest_centroid: {}}", "model: {knn: 5}"), "bad.yaml:11:14: model.knn: expected a mapping, got a number"},
 		{"wrong type in a list", base + "algorithms: [oracle, [never]]\n", "bad.yaml:13:22: algorithms[1]: expected a single value, got a list"},
@@ -92,6 +95,12 @@ func TestBadScenarios(t *testing.T) {
 		{"one class in every concept", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 2"}, {at: 5, label: "x1 > -1"}]`), "bad.yaml:9:13: data.concepts: labels every point of batches 0, 5, 9 with a single class each, noise aside"},
 		{"detector reset", base + "detectors: {reset: sometimes}\n", `bad.yaml:13:20: detectors.reset: must be never (the default: scikit-multiflow's usage) or on_retrain, got "sometimes"`},
 		{"shuffle on generated data", with("  size: 50", "  size: 50\n  shuffle: within_batch"), "bad.yaml:7:12: data.shuffle: goes with data.csv"},
+		// Issue 26.
+		{"name as a path", with("name: t", `name: "../escaped"`), `bad.yaml:1:7: name: "../escaped" is not a usable scenario name: use letters, digits, '.', '_' and '-', starting with a letter or digit`},
+		{"name with a slash", with("name: t", `name: "a/b"`), `bad.yaml:1:7: name: "a/b" is not a usable scenario name`},
+		{"hidden name", with("name: t", `name: .t`), `bad.yaml:1:7: name: ".t" is not a usable scenario name`},
+		{"ignore on generated data", with("  size: 50", "  size: 50\n  ignore: [id]"), "bad.yaml:7:11: data.ignore: goes with data.csv (it names CSV columns)"},
+		{"not UTF-8", base + "title: caf\xe9\n", "bad.yaml:13:11: the file is not UTF-8 text (byte 0xe9); save it as UTF-8"},
 		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
 	for _, tc := range tests {
@@ -251,5 +260,66 @@ func TestScenarioOptions(t *testing.T) {
 	_, err = Parse("c.yaml", []byte(csvScenario(", shuffle: all", "{knn: {k: 2}}")), dir, Options{})
 	if err == nil || !strings.Contains(err.Error(), `data.shuffle: must be none (rows in file order, the default) or within_batch`) {
 		t.Errorf("shuffle all: %v", err)
+	}
+}
+
+// Issue 26, item 9 and the list: a FIFO as the data CSV is read once, under the load's context
+// (a cancel ends the wait with context.Canceled; a text column, read twice, still works), and
+// a folder or a symlink loop is named as what it is, not "not a file".
+func TestLoadFIFOAndOddPaths(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "d.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	path := filepath.Join(dir, "f.yaml")
+	os.WriteFile(path, []byte("name: f\nbatches: 2\noffline: 1\ndata: {csv: d.csv, label: y}\nqueries: {from: data, size: 1}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n"), 0o644)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() { _, err := Load(path, Options{Context: ctx}); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled load of a FIFO nobody writes: %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the load did not end within 2 s of the cancel")
+	}
+	// The cancelled open is still waiting on d.csv: a writer releases it.
+	if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close()
+	}
+	// Another FIFO, as --data, feeds a load.
+	fifo2 := filepath.Join(dir, "e.csv")
+	if err := syscall.Mkfifo(fifo2, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo2, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.WriteString("x,colour,y\n1,red,0\n2,blue,1\n3,red,0\n4,blue,1\n5,red,1\n6,blue,0\n")
+		w.Close()
+	}()
+	s, err := Load(path, Options{Context: context.Background(), Data: fifo2})
+	if err != nil {
+		t.Fatalf("a FIFO with a text column: %v", err)
+	}
+	if s.Features != 3 {
+		t.Errorf("features %d, want 3 (x, colour=red, colour=blue)", s.Features)
+	}
+
+	loop := filepath.Join(dir, "loop.yaml")
+	os.Symlink(loop, loop)
+	for _, tc := range []struct{ path, want string }{
+		{dir, dir + " is a folder; give a scenario file"},
+		{loop, "reading scenario " + loop + ": stat " + loop + ": too many levels of symbolic links"},
+	} {
+		if _, err := Load(tc.path, Options{}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got  %v\n want %s", tc.path, err, tc.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@
 package scenarios
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"os"
@@ -68,6 +69,10 @@ type Options struct {
 	// Flags are command-line flags that change one field each, as --set does (-R 40 is
 	// retrain_cost=40), applied after Set; an error in one names the flag, not --set.
 	Flags []Flag
+	// Context ends the load's blocking reads (a FIFO as the data CSV) with its error; nil: never.
+	Context context.Context
+
+	spool *spool // CSV files that can be read only once (a FIFO), shared by every load of this one
 }
 
 // Flag is a command-line flag standing for one --set PATH=VALUE: Name is how errors name it (e.g.
@@ -86,8 +91,15 @@ type Info struct {
 
 // Load reads an embedded scenario by name, or a scenario file by path (a path that exists wins).
 func Load(nameOrPath string, opt Options) (*Scenario, error) {
-	if st, err := os.Stat(nameOrPath); err == nil && !st.IsDir() {
-		src, err := readFile(nameOrPath)
+	st, err := os.Stat(nameOrPath)
+	if err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder; give a scenario file (a folder's *.yaml files go to cara validate)", nameOrPath)
+	}
+	if _, lerr := os.Lstat(nameOrPath); err != nil && lerr == nil { // there, but cannot be followed
+		return nil, fmt.Errorf("reading scenario %s: %w", nameOrPath, err)
+	}
+	if err == nil {
+		src, err := readFile(opt.Context, nameOrPath)
 		if err != nil {
 			return nil, err
 		}

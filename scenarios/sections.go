@@ -14,8 +14,11 @@ func (l *loader) header(s *Scenario, raw *rawScenario) error {
 	if !raw.Name.set || raw.Name.text == "" {
 		return l.required("$.name", "name")
 	}
+	if !ValidName(raw.Name.text) {
+		return raw.Name.errorf("name", "%q is not a usable scenario name: %s (it names files and shows in pickers)", raw.Name.text, NameRule)
+	}
 	s.Name = raw.Name.text
-	s.Title, s.About = raw.Title.text, strings.TrimSpace(raw.About.text)
+	s.Title, s.About = l.clean("title", raw.Title.text, false), l.clean("about", strings.TrimSpace(raw.About.text), true)
 	if s.Title == "" {
 		s.Title = s.Name
 	}

@@ -225,7 +225,8 @@ func (l *loader) stop(s *Scenario, i int, r rawStop) (Stop, error) {
 	if !r.Say.set {
 		return st, l.required(fmt.Sprintf("$.tour[%d]", i), field("say"))
 	}
-	st.Say = strings.TrimSpace(r.Say.text) // a folded block (>) is one paragraph; a literal one (|) keeps its lines
+	// A folded block (>) is one paragraph; a literal one (|) keeps its lines.
+	st.Say = l.clean(field("say"), strings.TrimSpace(r.Say.text), true)
 	if st.Say == "" {
 		return st, r.Say.errorf(field("say"), "is empty; a stop needs a few sentences for its callout")
 	}

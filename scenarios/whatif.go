@@ -89,7 +89,7 @@ func (l *loader) whatifSection(s *Scenario, raw *rawScenario) error {
 		if !alt.Name.set || strings.TrimSpace(alt.Name.text) == "" {
 			return place.errorf(field+".name", "is required: the what-if bar shows it")
 		}
-		name := strings.TrimSpace(alt.Name.text)
+		name := l.clean(field+".name", strings.TrimSpace(alt.Name.text), false)
 		if slices.ContainsFunc(s.WhatIfQueries, func(q QueryAlternative) bool { return q.Name == name }) {
 			return alt.Name.errorf(field+".name", "%q names two alternatives; give each its own", name)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -28,6 +29,7 @@ type scenarioFlags struct {
 	r             optional[float64]
 	detectorReset string // --detector-reset; "" keeps the scenario's
 	notes         io.Writer
+	ctx           context.Context // the command's: ends a load blocked on a FIFO
 }
 
 // optional is a number flag with no default: unset until given, and its help shows none (a NaN or
@@ -79,6 +81,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 			return usagef("--seed must be a whole number >= 0, got %d", f.seed.v)
 		}
 		f.notes = cmd.ErrOrStderr()
+		f.ctx = cmd.Context()
 		return err
 	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
@@ -102,7 +105,7 @@ func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set, Flags: flags})
+	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set, Flags: flags, Context: f.ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -174,10 +177,11 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 	})
 }
 
-// writeOut writes to -o FILE (atomically: a temporary file renamed into place) or to stdout.
-func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error {
+// writeOut writes to -o FILE (atomically: a temporary file renamed into place) or, for "" and
+// "-", to the command's stdout.
+func writeOut(cmd *cobra.Command, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
-		return write(stdout)
+		return write(cmd.OutOrStdout())
 	}
 	if err := checkOutputFile(path); err != nil {
 		return err
@@ -185,7 +189,8 @@ func writeOut(stdout io.Writer, path string, write func(io.Writer) error) error 
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		// A device or a pipe (-o /dev/null, -o /dev/stdout, a FIFO): written to as it is. The
 		// rename below would replace it with a regular file.
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		// A FIFO waits for its reader, and a full pipe for room: both end with the command's context.
+		f, err := ctxio.Open(cmd.Context(), path, os.O_WRONLY, 0)
 		if err != nil {
 			return err
 		}

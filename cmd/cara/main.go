@@ -12,8 +12,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // defaultMaxWork is the work budget of a local run: 100 times the paper's scenarios
@@ -25,6 +28,9 @@ const exitStatusHelp = `
 Exit status: 0 ok, 1 bad input or a failed run, 2 usage, 130 interrupted.
 `
 
+// interruptGrace is how long an interrupted command has to stop by itself before main exits.
+const interruptGrace = 2 * time.Second
+
 // usageError marks a mistake in the command line (exit code 2).
 type usageError struct{ error }
 
@@ -32,6 +38,15 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// Reads and writes that cara opens end with ctx (internal/ctxio), but a write to a
+		// descriptor it inherited (stdout into a pipe nobody reads) blocks in the kernel, out of
+		// reach: the promise of 130 on Ctrl-C or SIGTERM is kept here.
+		<-ctx.Done()
+		time.Sleep(interruptGrace)
+		fmt.Fprintln(os.Stderr, "cara: interrupted while blocked on output or input; files written so far are complete")
+		os.Exit(130)
+	}()
 	code := execute(ctx, newRootCmd(), os.Stderr)
 	stop()
 	os.Exit(code)
@@ -57,7 +72,9 @@ func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code i
 	case errors.Is(err, errFailed):
 		return 1 // the command has said what failed
 	}
-	fmt.Fprintf(stderr, "cara: %v\n", err)
+	// An error may quote a scenario's text (a CSV value, a YAML line): untrusted, so escaped.
+	msg, _ := scenarios.CleanText(err.Error(), true)
+	fmt.Fprintf(stderr, "cara: %s\n", msg)
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2

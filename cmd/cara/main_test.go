@@ -78,15 +78,23 @@ func TestMatrixJSONContract(t *testing.T) {
 	neg, all := 0, 0
 	for tp := range m.C {
 		for tt := tp + 1; tt < len(m.C); tt++ {
+			if tp < m.Offline && tt >= m.Offline && !(tp == m.Offline-1 && tt == m.Offline) {
+				continue // a cell across the blocks: no algorithm reads it, and run does not compute it
+			}
 			all++
 			if *m.C[tp][tt] < 0 {
 				neg++
 			}
 		}
 	}
-	want := fmt.Sprintf("%.0f %% of the off-diagonal cells of C are negative", 100*float64(neg)/float64(all))
+	want := fmt.Sprintf("%.0f %% of the off-diagonal cells of C (within the offline block and within the online block) are negative", 100*float64(neg)/float64(all))
 	if 4*neg <= all || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], want) {
 		t.Errorf("warnings %q, want one starting %q (%d of %d negative)", m.Warnings, want, neg, all)
+	}
+	// Issue 26, item 5: run (which skips the cells across the blocks) gives the same share.
+	run, err := cara(t, "run", small, "--format", "json")
+	if err != nil || !strings.Contains(run, want) {
+		t.Errorf("run's warning is not %q: %v\n%s", want, err, run)
 	}
 	if m.Scenario != "small" || m.Batches != 12 || m.Offline != 4 || !(m.Gamma > 0) {
 		t.Fatalf("header: %+v", m)
@@ -648,5 +656,125 @@ func TestFlagsAreOverrides(t *testing.T) {
 		if w, err := s.WhatIf([]string{"retrain_cost=2"}); err != nil || w.RetrainCost(3) != 2 {
 			t.Errorf("%v: a what-if on R: %v", tc.args, err)
 		}
+	}
+}
+
+// Issue 26: sweep -o - writes to stdout (it made a file named "-"), and -o /dev/zero is written
+// to, not read as rows to resume from until memory runs out (item 8).
+func TestSweepToStdoutAndDevices(t *testing.T) {
+	scenario := mustAbs(t, small)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, err := cara(t, "sweep", scenario, "--costs", "1:2:2", "-o", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := experiment.ReadRows(strings.NewReader(out), "stdout", false)
+	if err != nil || len(rows) != 2*9 {
+		t.Errorf("stdout holds %d rows (%v), want 18", len(rows), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error(`-o - made a file named "-"`)
+	}
+	if _, err := cara(t, "sweep", scenario, "--costs", "1:2:2", "-o", "/dev/zero"); err != nil {
+		t.Errorf("-o /dev/zero: %v", err)
+	}
+}
+
+func mustAbs(t *testing.T, path string) string {
+	t.Helper()
+	p, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Issue 26, items 11 and 12 through the CLI: a scenario's control characters reach neither
+// stdout nor stderr of cara run; a scenario named as a path is refused as cara new refuses it;
+// a sweep file whose rows name "../escaped" gets its figures inside the folder asked for.
+func TestUntrustedTextAndNames(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(string(mustRead(t, small)), `title: "Small: a test scenario"`, `title: "\e[2J\e]0;pwned\a Small"`, 1)
+	src = strings.Replace(src, "about: >\n", "about: >\n  \x1b[31mred\x1b[0m\n", 1)
+	evil := filepath.Join(dir, "evil.yaml")
+	os.WriteFile(evil, []byte(src), 0o644)
+	for _, format := range []string{"table", "csv", "json"} {
+		out, errOut, err := caraIO(t, "run", evil, "--format", format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(out+errOut, "\x1b\x07") {
+			t.Errorf("--format %s: a control character reached the terminal:\n%q\n%q", format, out, errOut)
+		}
+		if format == "table" && !strings.Contains(out, `\x1b[2J\x1b]0;pwned\x07 Small`) {
+			t.Errorf("the title is not shown escaped:\n%s", out)
+		}
+	}
+
+	os.WriteFile(filepath.Join(dir, "path.yaml"), []byte(strings.Replace(string(mustRead(t, small)), "name: small", `name: "../escaped"`, 1)), 0o644)
+	for _, args := range [][]string{{"run", filepath.Join(dir, "path.yaml"), "--figures", filepath.Join(dir, "figs")}, {"new", filepath.Join(dir, "..escaped")}} {
+		if _, err := cara(t, args...); err == nil || !strings.Contains(err.Error(), "is not a usable scenario name: use letters, digits") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+
+	rows := filepath.Join(dir, "rows.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "1:2:2", "-o", rows); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(rows, bytes.ReplaceAll(mustRead(t, rows), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`)), 0o644)
+	figs := filepath.Join(dir, "a", "figs")
+	out, err := cara(t, "plot", rows, "-o", figs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(out) {
+		if filepath.Dir(p) != figs {
+			t.Errorf("plot wrote %s, outside %s", p, figs)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "a", "escaped*")); len(m) > 0 {
+		t.Errorf("plot wrote %v", m)
+	}
+}
+
+// Issue 26, item 4: a strategy cost that overflows is null in JSON with a warning that says so,
+// and the table prints big costs in exponent form, not 309 digits.
+func TestRunWarnsOnOverflow(t *testing.T) {
+	out, err := cara(t, "run", small, "--set", "retrain_cost=1e308", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		Results []struct {
+			Algorithm    string   `json:"algorithm"`
+			StrategyCost *float64 `json:"strategy_cost"`
+			Retrains     []int    `json:"retrains"`
+		} `json:"results"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	var overflowed []string
+	for _, r := range run.Results {
+		// Two retrains at 1e308 each make +Inf; one is 1e308 itself, as every strategy pays C[T_start, T_start].
+		if len(r.Retrains) >= 1 {
+			if r.StrategyCost != nil {
+				t.Errorf("%s retrains %v, cost %v, want null", r.Algorithm, r.Retrains, *r.StrategyCost)
+			}
+			overflowed = append(overflowed, r.Algorithm)
+		}
+	}
+	if len(overflowed) == 0 || !slices.ContainsFunc(run.Warnings, func(w string) bool { return strings.Contains(w, "overflows a 64-bit float") }) {
+		t.Errorf("overflowed %v, warnings %q", overflowed, run.Warnings)
+	}
+	table, err := cara(t, "run", small, "--set", "retrain_cost=1e308")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table, " 1.000e+308 ") || strings.Contains(table, "10000000000") || !strings.Contains(table, "warning: the strategy cost of ") {
+		t.Errorf("table:\n%s", table)
 	}
 }

@@ -40,7 +40,7 @@ func newMatrixCmd() *cobra.Command {
 					fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning:", w)
 				}
 			}
-			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error {
+			return writeOut(cmd, out, func(w io.Writer) error {
 				if format == "csv" {
 					return experiment.WriteMatrixCSV(w, m, s.RetrainCost)
 				}

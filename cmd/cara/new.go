@@ -6,17 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/scenarios"
 )
-
-// scenarioName is what a new scenario may be called: it is written into YAML unquoted and shown
-// in pickers, so plain words only.
-var scenarioName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func newNewCmd() *cobra.Command {
 	var from string
@@ -36,8 +31,8 @@ overwrites a file.`,
 				path += ".yaml"
 			}
 			name := strings.TrimSuffix(filepath.Base(path), ".yaml")
-			if !scenarioName.MatchString(name) {
-				return usagef("%q is not a usable scenario name: use letters, digits, '.', '_' and '-', starting with a letter or digit", name)
+			if !scenarios.ValidName(name) { // the rule every scenario's name follows at load
+				return usagef("%q is not a usable scenario name: %s", name, scenarios.NameRule)
 			}
 			src := scenarios.Template(name)
 			if from != "" {

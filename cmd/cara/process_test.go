@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,24 +137,89 @@ func interrupt(t *testing.T, bin string, args []string) {
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	expectInterrupted(t, fmt.Sprint(args), cmd, &stderr, syscall.SIGINT, time.Second, "cara: interrupted")
+}
+
+// expectInterrupted starts cmd, sends sig after half a second and wants exit status 130 within
+// the time given, with want on stderr and no stack trace.
+func expectInterrupted(t *testing.T, name string, cmd *exec.Cmd, stderr *bytes.Buffer, sig os.Signal, within time.Duration, want string) {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(sig)
 	stopped := make(chan error, 1)
 	go func() { stopped <- cmd.Wait() }()
 	select {
 	case err := <-stopped:
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Errorf("%v: exit %v, want status 130", args, err)
+			t.Errorf("%s: exit %v, want status 130", name, err)
 		}
-		if strings.Contains(stderr.String(), "goroutine") || !strings.Contains(stderr.String(), "cara: interrupted") {
-			t.Errorf("%v: stderr %q", args, stderr.String())
+		if strings.Contains(stderr.String(), "goroutine") || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: stderr %q, want %q", name, stderr.String(), want)
 		}
-	case <-time.After(time.Second):
+	case <-time.After(within):
 		cmd.Process.Kill()
-		t.Fatalf("%v did not stop within a second of SIGINT", args)
+		t.Errorf("%s did not stop within %v of %v", name, within, sig)
+	}
+}
+
+// Issue 26, item 9: SIGTERM ends cara with 130 while it waits on a FIFO given as the data CSV
+// (nobody writes to it) and while a sweep writes into a pipe nobody reads (-o /dev/stdout), and
+// -o /dev/full is a write error, not a read until memory runs out (item 8).
+func TestInterruptWhileBlocked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin := buildCara(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "d.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	scenario := filepath.Join(dir, "fifo.yaml")
+	os.WriteFile(scenario, []byte("name: fifo\nbatches: 4\noffline: 2\ndata: {csv: d.csv, label: y}\nqueries: {from: data, size: 2}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n"), 0o644)
+
+	stopped := func(name string, cmd *exec.Cmd, stderr *bytes.Buffer, how string) {
+		t.Helper()
+		expectInterrupted(t, name, cmd, stderr, syscall.SIGTERM, interruptGrace+time.Second, how)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "run", scenario)
+	cmd.Stderr = &stderr
+	stopped("a FIFO as the data CSV", cmd, &stderr, "cara: interrupted; files")
+
+	// A pipe that is never read: 225 rows of about 400 bytes fill its 64 KiB.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stderr.Reset()
+	cmd = exec.Command(bin, "sweep", small, "-o", "/dev/stdout")
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	stopped("a sweep into a full pipe", cmd, &stderr, "cara: interrupted; files")
+	// stdout itself into a pipe filled beforehand: a write cara cannot reach ends at main's grace
+	// period.
+	r, w, err = os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := w.Write(make([]byte, 64<<10)); err != nil { // a Linux pipe's default capacity
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	cmd = exec.Command(bin, "matrix", small, "--format", "json")
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	stopped("matrix JSON into a full pipe", cmd, &stderr, "cara: interrupted while blocked on output")
+	w.Close()
+
+	out, err := exec.Command(bin, "sweep", small, "--costs", "1:2:2", "-o", "/dev/full").CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "no space left on device") {
+		t.Errorf("-o /dev/full: %v\n%s", err, out)
 	}
 }

@@ -50,10 +50,12 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 			if err != nil {
 				return err
 			}
-			if err := checkOutputFile(out); err != nil {
-				return err
+			if out != "-" {
+				if err := checkOutputFile(out); err != nil {
+					return err
+				}
 			}
-			sw := experiment.Sweep{Scenario: s, Seeds: seeds, Costs: cs, Shard: sh, Out: out, Restart: restart,
+			sw := experiment.Sweep{Stdout: cmd.OutOrStdout(), Scenario: s, Seeds: seeds, Costs: cs, Shard: sh, Out: out, Restart: restart,
 				Matrix: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
@@ -73,7 +75,7 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], R_max the largest over the seeds) or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N), for batch schedulers")
-	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed (-: stdout)")
 	cmd.Flags().BoolVar(&restart, "restart", false, "empty the results file first instead of resuming from it")
 	return cmd
 }
@@ -104,7 +106,7 @@ func newMergeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return writeOut(cmd.OutOrStdout(), out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
+			return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file")
