@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -75,4 +76,21 @@ func (c *Catalog) Load(ref string) (*Scenario, error) {
 	c.mu.Unlock()
 	l.once.Do(func() { l.s, l.err = Load(ref, Options{}) })
 	return l.s, l.err
+}
+
+// Name is what a user types for an entry: an embedded scenario's name, or a file's name without
+// its folder and .yaml (lesson1 for scenarios/lesson1.yaml).
+func (e Entry) Name() string {
+	return strings.TrimSuffix(filepath.Base(e.Ref), ".yaml")
+}
+
+// Lookup finds the entry a user names (by Name, or by its Ref) and returns its Ref: nothing but
+// what the catalog offers, so a name can never reach another file.
+func (c *Catalog) Lookup(name string) (string, bool) {
+	for _, e := range c.entries {
+		if e.Name() == name || e.Ref == name {
+			return e.Ref, true
+		}
+	}
+	return "", false
 }

@@ -7,18 +7,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
-// offeredSmall is a server that offers covcon-d (embedded) and testdata/small.yaml as "small".
-func offeredSmall(name string) (string, bool) {
-	switch name {
-	case "covcon-d":
-		return name, true
-	case "small":
-		return small, true
-	}
-	return "", false
-}
+// offeredSmall is a server's catalog: the embedded scenarios and testdata/*.yaml (small among them).
+var offeredSmall = scenarios.NewCatalog("testdata", nil)
 
 // What a client may send: the commands and flags a server runs, each refusal naming why.
 func TestRemoteArgs(t *testing.T) {
@@ -51,7 +45,7 @@ func TestRemoteArgs(t *testing.T) {
 		{args: []string{"run"}, err: "run needs a scenario"},
 		{args: []string{"list", "covcon-d"}, err: "list takes no scenario"},
 	} {
-		scenario, out, err := remoteArgs(tc.args, offeredSmall)
+		scenario, out, err := remoteArgs(tc.args, offeredSmall.Lookup)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%q: error %v, want one containing %q", tc.args, err, tc.err)
@@ -100,8 +94,22 @@ func TestRunRemote(t *testing.T) {
 	if code != 1 || len(out)+len(errOut) > 100+200 || !strings.Contains(errOut, "output stopped at 100 bytes") {
 		t.Errorf("capped output: exit %d, %d bytes out, stderr %q", code, len(out), errOut)
 	}
+	short := lim
+	short.Timeout = time.Millisecond
+	if _, errOut, code = remote(short, "", "run", "covcon-d"); code != 1 || !strings.Contains(errOut, "stopped after 1ms, this server's time limit") {
+		t.Errorf("over the time limit: exit %d, stderr %q", code, errOut)
+	}
+	// A command waits for a compute slot only once its arguments are checked, and says it waited.
+	waited := 0
+	slotted := lim
+	slotted.Slot = func(context.Context) (func(), error) { waited++; return func() {}, nil }
+	remote(slotted, "", "run", "covcon-d", "--data", "x")
+	remote(slotted, "", "run", "small")
+	if waited != 1 {
+		t.Errorf("%d slots taken for one refused and one good command, want 1", waited)
+	}
 	out, _, code = remote(lim, "", "list")
-	if code != 0 || !strings.Contains(out, "covcon-d") {
+	if code != 0 || !strings.Contains(out, "covcon-d ") || !strings.Contains(out, "\nsmall ") {
 		t.Errorf("list: exit %d, %q", code, out)
 	}
 }
