@@ -52,5 +52,5 @@ func (o *Opener) Stage(st room.Stage, w, h int, back func() (tea.Model, tea.Cmd)
 
 func (o *Opener) open(s *scenarios.Scenario, seed uint64, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 	return NewPlayer(Options{Scenario: s, Seed: seed, Styles: o.Styles, Back: back, Width: w, Height: h,
-		Runs: o.Runs, Context: o.Context, Member: o.Member})
+		Runs: o.Runs, Context: o.Context, Member: o.Member, Check: o.Check})
 }
