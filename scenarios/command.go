@@ -358,3 +358,16 @@ func (s *Scenario) Reparse(text []byte) (*Scenario, error) {
 	out.Path = s.Path
 	return out, nil
 }
+
+// Confined returns s as a scenario whose changes (With, Reparse, WhatIf) are untrusted: they may
+// read no file but the embedded streams and the CSV files in filesDir, as a scenario a server's
+// client sends. s itself is unchanged.
+func (s *Scenario) Confined(filesDir string) *Scenario {
+	c := *s
+	if s.origin != nil {
+		o := *s.origin
+		o.opt.Untrusted, o.opt.FilesDir = true, filesDir
+		c.origin = &o
+	}
+	return &c
+}

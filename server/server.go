@@ -294,7 +294,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	ctx, cancel := context.WithCancel(sess.Context())
 	st := tui.NewStyles(bm.MakeRenderer(sess))
 	cat := s.catalog.Load()
-	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx,
+	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
 		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
 	if s.cfg.seedFor != nil {
 		open.Seed = func(sc *scenarios.Scenario) uint64 {

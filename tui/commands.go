@@ -50,6 +50,15 @@ func (p *Player) openCommand() tea.Cmd {
 	return p.cmd.line.Open()
 }
 
+// trusted is s as the player may change it: confined to the embedded data and the offered folder
+// when the player is served.
+func (p *Player) trusted(s *scenarios.Scenario) *scenarios.Scenario {
+	if p.opt.Untrusted {
+		return s.Confined(p.opt.FilesDir)
+	}
+	return s
+}
+
 // runCommand applies an entered command to the command line's what-if.
 func (p *Player) runCommand(c scenarios.Command) tea.Cmd {
 	if p.cmd.base == nil {
@@ -63,7 +72,7 @@ func (p *Player) runCommand(c scenarios.Command) tea.Cmd {
 		s := p.cmd.base
 		if len(run) > 0 {
 			var err error
-			if s, err = p.cmd.base.With(run); err != nil {
+			if s, err = p.trusted(p.cmd.base).With(run); err != nil {
 				p.err = err
 				return nil
 			}

@@ -59,3 +59,65 @@ func TestPlayerCommandLine(t *testing.T) {
 		t.Errorf("reset: back to the scenario %v, what-if %v, sets %q", p.opt.Scenario == base, p.s.WhatIf != nil, p.cmd.sets)
 	}
 }
+
+// editText replaces the editor's text and lets the check run, as a pause in typing does.
+func editText(t *testing.T, p *Player, text string) {
+	t.Helper()
+	p.edit.area.SetValue(text)
+	p.edit.version++
+	pumpCmd(t, p, func() tea.Msg { return editPauseMsg{p.edit.version} })
+}
+
+// The editor: the scenario's text, a typo located as you type (file:line:column), ctrl+s runs the
+// edited text as a new run; esc closes it and the run stays.
+func TestPlayerEditor(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	drive(t, p, "e")
+	if p.edit == nil || !strings.Contains(p.edit.area.Value(), "name: small") {
+		t.Fatal("e did not open the editor on the scenario's text")
+	}
+	text := p.edit.area.Value()
+	editText(t, p, strings.Replace(text, "batches: 12", "batches: twelve", 1))
+	if v := ansi.Strip(p.View()); p.edit.err == nil || !strings.Contains(v, "small.yaml:7:10") {
+		t.Fatalf("a typo at line 7: err %v, view:\n%s", p.edit.err, v)
+	}
+	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	pumpCmd(t, p, cmd)
+	if p.edit == nil || p.s.Scenario.Batches != 12 {
+		t.Fatal("ctrl+s ran a text that does not load")
+	}
+	editText(t, p, strings.Replace(text, "batches: 12", "batches: 10", 1))
+	_, cmd = p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	pumpCmd(t, p, cmd)
+	if p.edit != nil || p.s.Scenario.Batches != 10 || p.s.Computed != 10 {
+		t.Fatalf("ctrl+s: editor open %v, batches %d, computed %d", p.edit != nil, p.s.Scenario.Batches, p.s.Computed)
+	}
+	drive(t, p, "e")
+	if !strings.Contains(p.edit.area.Value(), "batches: 10") {
+		t.Error("e again does not show the edited text")
+	}
+	drive(t, p, "esc")
+	if p.edit != nil || p.s.Scenario.Batches != 10 {
+		t.Error("esc did not close the editor, keeping the run")
+	}
+}
+
+// A served player's command line and editor read no file of the server's.
+func TestServedPlayerIsConfined(t *testing.T) {
+	s := loadSmall(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: asciiStyles(), Width: 120, Height: 36, Untrusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	typeCommand(t, p, "set data={csv: /etc/passwd, label: y}")
+	if p.err == nil || !strings.Contains(p.err.Error(), "may read only") || p.opt.Scenario != s {
+		t.Errorf("--set of a file on a served player: err %v", p.err)
+	}
+	drive(t, p, "e")
+	editText(t, p, "name: x\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: /etc/passwd, label: y}\n"+
+		"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n")
+	if p.edit.err == nil || !strings.Contains(p.edit.err.Error(), "may read only") {
+		t.Errorf("an edit naming a file on a served player: %v", p.edit.err)
+	}
+}

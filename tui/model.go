@@ -63,6 +63,10 @@ type Options struct {
 	// Check, when set, refuses a scenario before a run of it starts (a server's work budget): the
 	// command line's and the editor's changes go through it.
 	Check func(*scenarios.Scenario) error
+	// Untrusted marks a served player: the scenarios its command line and editor make may read no
+	// file but the embedded data and the CSV files in FilesDir (the server's offered folder).
+	Untrusted bool
+	FilesDir  string
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -102,6 +106,7 @@ type Player struct {
 
 	wi    whatIfBar
 	cmd   commandState   // the command line (:) and the what-if it has built
+	edit  *editor        // the scenario editor (e); nil when closed
 	rpOwn replay         // the run's own replay, for the split view's scenario side
 	split [2]*matrixPane // the split view's two matrices
 }
@@ -219,6 +224,11 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
+		p.sizeEditor()
+	case editPauseMsg, editCheckedMsg:
+		if p.edit != nil {
+			return p, p.editorUpdate(msg)
+		}
 	case columnMsg:
 		return p, p.column(msg)
 	case queuedMsg:
@@ -253,6 +263,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return p, p.mouse(msg)
 	case tea.KeyMsg:
+		if p.edit != nil && !key.Matches(msg, p.keys.ForceQuit) {
+			return p, p.editorUpdate(msg)
+		}
 		if p.cmd.line.open && !key.Matches(msg, p.keys.ForceQuit) {
 			return p, p.cmd.line.Update(msg)
 		}
@@ -421,6 +434,7 @@ func (p *Player) actions() []action {
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
 		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
 		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.openCommand() }},
+		{&k.Edit, func(tea.KeyMsg) tea.Cmd { return p.openEditor() }},
 		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
@@ -459,7 +473,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
 		{"6 About (focused)", []key.Binding{k.ScrollUp, k.PageUp}},
-		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command}},
+		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
 		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
 			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
 	}
@@ -756,6 +770,9 @@ func (p *Player) View() string {
 	if p.w < MinWidth || p.h < MinHeight {
 		msg := fmt.Sprintf("cara needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the terminal, or press q to quit.", MinWidth, MinHeight, p.w, p.h)
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
+	}
+	if p.edit != nil {
+		return p.editorView()
 	}
 	f := p.frame()
 	bodyH := p.bodyHeight()
