@@ -143,7 +143,7 @@ func (p *Player) runEdited() tea.Cmd {
 // editorView is the editor filling the screen: a title, the text, the check's outcome and keys.
 func (p *Player) editorView() string {
 	e := p.edit
-	title := p.st.Bold.Render(" Edit " + p.opt.Scenario.Name + " ") + p.st.Dim.Render("(in this session only; nothing is written to disk)")
+	title := p.st.Bold.Render(" Edit "+p.opt.Scenario.Name+" ") + p.st.Dim.Render("(in this session only; nothing is written to disk)")
 	state := p.st.Dim.Render(" checking…")
 	switch {
 	case e.checked != e.version:
