@@ -45,9 +45,13 @@ func (s *Server) exec(sess ssh.Session) {
 	defer s.sessions.Add(-1)
 	ctx := sess.Context()
 	s.metrics.execs.Inc()
+	if sess.Command()[0] == "upload" {
+		sess.Exit(s.upload(sess))
+		return
+	}
 	s.cfg.Log.Info("command", "user", sess.User(), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
 	code := s.cfg.Exec(ctx, ExecRequest{Args: sess.Command(), Stdin: sess, Stdout: sess, Stderr: sess.Stderr(),
-		Offered: s.catalog.Load(), FilesDir: s.cfg.ScenariosDir, MaxWork: s.cfg.MaxWork, Workers: s.cfg.Workers,
+		Offered: s.catalogFor(sess), FilesDir: s.cfg.ScenariosDir, MaxWork: s.cfg.MaxWork, Workers: s.cfg.Workers,
 		Slot: func(ctx context.Context) (func(), error) { return s.execSlot(ctx, sess.Stderr()) }})
 	sess.Exit(code)
 }

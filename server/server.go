@@ -90,6 +90,7 @@ type Server struct {
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
 	// execSlots holds one token per headless command computing (at most MaxComputing).
 	execSlots chan struct{}
+	uploads   *uploads
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -163,6 +164,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.cfg = cfg
 	s.execSlots = make(chan struct{}, cfg.MaxComputing)
+	s.uploads = newUploads()
 	s.metrics = newMetrics(s)
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
@@ -293,7 +295,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	ctx, cancel := context.WithCancel(sess.Context())
 	st := tui.NewStyles(bm.MakeRenderer(sess))
-	cat := s.catalog.Load()
+	cat := s.catalogFor(sess)
 	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
 		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
 	if s.cfg.seedFor != nil {

@@ -8,10 +8,12 @@ package main
 // flag that names a file on the server's disk is taken.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -176,6 +178,17 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		fmt.Fprintf(stderr, "cara: %v\n", err)
 		return 2
+	}
+	if i := slices.IndexFunc(argv, func(a string) bool { return strings.HasPrefix(a, "upload:") }); i > 0 {
+		// An upload lives in the server's memory, not on its disk: its text goes in as standard input.
+		up, _ := offered.Load(argv[i])
+		text, err := up.Text()
+		if err != nil {
+			fmt.Fprintf(stderr, "cara: %v\n", err)
+			return 1
+		}
+		argv[i] = "-"
+		stdin = bytes.NewReader(text)
 	}
 	if argv[0] == "list" && !contains(argv, "--help") && !contains(argv, "-h") {
 		// What this server offers, which is more than the embedded scenarios `cara list` shows.

@@ -99,6 +99,29 @@ func TestServeCommands(t *testing.T) {
 			t.Errorf("ssh %s: exit %d, stdout %q, stderr %q; want one line with %q", tc.command, code, out, errOut, tc.want)
 		}
 	}
+	// An upload: checked, kept for its owner, listed and run by name; a bad one is refused with the
+	// loader's located error.
+	mine := strings.Replace(string(mustRead(t, small)), "name: small", "name: mine", 1)
+	if out, errOut, code := sshCommand(t, addr, mine, "upload mine"); code != 0 || !strings.HasPrefix(out, "mine: ok") {
+		t.Errorf("ssh upload mine: exit %d, %q %q", code, out, errOut)
+	}
+	if out, _, code := sshCommand(t, addr, "", "list"); code != 0 || !strings.Contains(out, "\nmine ") || !strings.Contains(out, "yours") {
+		t.Errorf("ssh list after an upload: exit %d, %q", code, out)
+	}
+	local, _, err = caraIO(t, "run", small, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := sshCommand(t, addr, "", "run mine --format csv"); code != 0 || out != strings.ReplaceAll(local, "small", "mine") {
+		t.Errorf("ssh run mine: exit %d, %q, want\n%s", code, errOut, local)
+	}
+	bad := strings.Replace(mine, "batches: 12", "batches: twelve", 1)
+	if _, errOut, code := sshCommand(t, addr, bad, "upload mine2"); code != 1 || !strings.Contains(errOut, "mine2.yaml:7:10") {
+		t.Errorf("ssh upload of a typo: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := sshCommand(t, addr, mine, "upload ../etc"); code != 2 || !strings.Contains(errOut, "give a name") {
+		t.Errorf("ssh upload ../etc: exit %d, %q", code, errOut)
+	}
 	// Over the server's budget: one line, exit 1, nothing computed.
 	huge := strings.Replace(string(mustRead(t, small)), "batches: 12", "batches: 100000", 1)
 	if _, errOut, code := sshCommand(t, addr, huge, "run -"); code != 1 || !strings.Contains(errOut, "max-work") {
