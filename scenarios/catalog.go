@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -19,7 +21,11 @@ type Entry struct {
 // edited and read again is a new scenario. Safe for concurrent use.
 type Catalog struct {
 	entries []Entry
+	store   *catalogStore // shared by the catalogs Plus makes of this one
+	extra   map[string]*Scenario
+}
 
+type catalogStore struct {
 	mu     sync.Mutex
 	loaded map[string]*catalogLoad
 }
@@ -33,7 +39,7 @@ type catalogLoad struct {
 // NewCatalog lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths,
 // loading each file once.
 func NewCatalog(dir string, paths []string) *Catalog {
-	c := &Catalog{loaded: map[string]*catalogLoad{}}
+	c := &Catalog{store: &catalogStore{loaded: map[string]*catalogLoad{}}}
 	for _, i := range Embedded() {
 		c.entries = append(c.entries, Entry{Ref: i.Name, Title: i.Title, About: i.About})
 	}
@@ -51,7 +57,7 @@ func NewCatalog(dir string, paths []string) *Catalog {
 		}
 		l := &catalogLoad{}
 		l.once.Do(func() { l.s, l.err = s, err })
-		c.loaded[f] = l
+		c.store.loaded[f] = l
 		c.entries = append(c.entries, e)
 	}
 	return c
@@ -66,13 +72,46 @@ func (c *Catalog) Entries() []Entry { return c.entries }
 // Load returns the scenario of an entry, loading it on first use (an error is kept too: a broken
 // file is reported the same way until the catalog is read again).
 func (c *Catalog) Load(ref string) (*Scenario, error) {
-	c.mu.Lock()
-	l, ok := c.loaded[ref]
+	if s, ok := c.extra[ref]; ok {
+		return s, nil
+	}
+	c.store.mu.Lock()
+	l, ok := c.store.loaded[ref]
 	if !ok {
 		l = &catalogLoad{}
-		c.loaded[ref] = l
+		c.store.loaded[ref] = l
 	}
-	c.mu.Unlock()
+	c.store.mu.Unlock()
 	l.once.Do(func() { l.s, l.err = Load(ref, Options{}) })
 	return l.s, l.err
+}
+
+// Name is what a user types for an entry: an embedded scenario's name, or a file's name without
+// its folder and .yaml (lesson1 for scenarios/lesson1.yaml).
+func (e Entry) Name() string {
+	return strings.TrimSuffix(filepath.Base(e.Ref), ".yaml")
+}
+
+// Lookup finds the entry a user names (by Name, or by its Ref) and returns its Ref: nothing but
+// what the catalog offers, so a name can never reach another file.
+func (c *Catalog) Lookup(name string) (string, bool) {
+	for _, e := range c.entries {
+		if e.Name() == name || e.Ref == name {
+			return e.Ref, true
+		}
+	}
+	return "", false
+}
+
+// Plus returns the catalog with more entries, each already loaded (a user's uploads): the
+// catalog's own entries stay shared with it, so their runs stay shared too.
+func (c *Catalog) Plus(extra []Entry, loaded []*Scenario) *Catalog {
+	out := &Catalog{entries: append(slices.Clip(c.entries), extra...), store: c.store, extra: map[string]*Scenario{}}
+	for ref, s := range c.extra {
+		out.extra[ref] = s
+	}
+	for i, e := range extra {
+		out.extra[e.Ref] = loaded[i]
+	}
+	return out
 }

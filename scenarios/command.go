@@ -9,9 +9,12 @@ package scenarios
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/goccy/go-yaml/parser"
 )
 
 // Verbs of the command line.
@@ -284,4 +287,79 @@ func enumValues(path string) []string {
 		return []string{"false", "true"}
 	}
 	return nil
+}
+
+// With returns the scenario with sets applied after its own, any path of the file (the data, the
+// model, the offline block): a new scenario, to be computed as a new run. It has no tour (the
+// tour's words were written for the file's data) and keeps its query alternatives. Errors name
+// `--set PATH`.
+func (s *Scenario) With(sets []string) (*Scenario, error) {
+	if s.origin == nil {
+		return nil, fmt.Errorf("%s: a change needs the scenario's file, and this scenario was not read from one", s.Name)
+	}
+	l := &loader{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, noTour: true,
+		sets: slices.Clip(s.origin.sets)}
+	for _, a := range sets {
+		o, err := parseOverride(a)
+		if err != nil {
+			return nil, err
+		}
+		l.sets = append(l.sets, o)
+	}
+	out, err := l.parse()
+	if err != nil {
+		return nil, l.wrap(err)
+	}
+	out.Path = s.Path
+	out.origin = &origin{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, sets: l.sets}
+	return out, nil
+}
+
+// Text is the scenario's file as YAML, with the overrides it was read with merged in: what a
+// user edits to change it further.
+func (s *Scenario) Text() ([]byte, error) {
+	if s.origin == nil {
+		return nil, fmt.Errorf("%s: this scenario was not read from a file", s.Name)
+	}
+	if len(s.origin.sets) == 0 {
+		return slices.Clone(s.origin.src), nil
+	}
+	tree, err := parser.ParseBytes(s.origin.src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	sets := s.origin.sets
+	if err := applySets(tree, sets); err != nil {
+		return nil, err
+	}
+	return []byte(tree.String() + "\n"), nil
+}
+
+// Reparse reads text edited from this scenario's (Text): relative CSV paths resolve as the
+// scenario's own do, and an untrusted scenario's text stays untrusted.
+func (s *Scenario) Reparse(text []byte) (*Scenario, error) {
+	name, dir, opt := s.Name+".yaml", "", Options{}
+	if s.origin != nil {
+		name, dir = s.origin.file, s.origin.dir
+		opt = Options{Data: s.origin.opt.Data, Queries: s.origin.opt.Queries, Untrusted: s.origin.opt.Untrusted, FilesDir: s.origin.opt.FilesDir}
+	}
+	out, err := Parse(name, text, dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	out.Path = s.Path
+	return out, nil
+}
+
+// Confined returns s as a scenario whose changes (With, Reparse, WhatIf) are untrusted: they may
+// read no file but the embedded streams and the CSV files in filesDir, as a scenario a server's
+// client sends. s itself is unchanged.
+func (s *Scenario) Confined(filesDir string) *Scenario {
+	c := *s
+	if s.origin != nil {
+		o := *s.origin
+		o.opt.Untrusted, o.opt.FilesDir = true, filesDir
+		c.origin = &o
+	}
+	return &c
 }

@@ -17,6 +17,7 @@ type metrics struct {
 	reg     *prometheus.Registry
 	refused *prometheus.CounterVec
 	panics  prometheus.Counter
+	execs   prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -26,6 +27,8 @@ func newMetrics(s *Server) *metrics {
 			Help: "SSH sessions refused, by reason: room_full, no_pty, exec."}, []string{"reason"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
 			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
+		execs: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_commands_total",
+			Help: "Headless commands run for clients (ssh HOST run ...), once admitted and given a compute slot."}),
 	}
 	for _, r := range []string{"room_full", "no_pty", "exec"} {
 		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
@@ -35,7 +38,7 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
-		m.refused, m.panics,
+		m.refused, m.panics, m.execs,
 		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
 		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),

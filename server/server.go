@@ -51,6 +51,10 @@ type Config struct {
 	IdleTimeout    time.Duration
 	Open           bool // let anyone in on a non-loopback address, without keys or password
 	Log            *slog.Logger
+	// Exec, when set, runs `ssh HOST COMMAND ...` headless (exec.go): the client's command line,
+	// its channel as standard input and output, the offered scenarios; it returns the exit status.
+	// Without it a command is refused.
+	Exec Exec
 
 	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
 	// test can make one session panic there or in a command it returns.
@@ -85,6 +89,9 @@ type Server struct {
 	// metricsURL is where ServeMetrics listens (tests listen on port 0).
 	metricsURL string
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
+	// execSlots holds one token per headless command computing (at most MaxComputing).
+	execSlots chan struct{}
+	uploads   *uploads
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -157,6 +164,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Workers = max(1, runtime.GOMAXPROCS(0)/cfg.MaxComputing)
 	}
 	s.cfg = cfg
+	s.execSlots = make(chan struct{}, cfg.MaxComputing)
+	s.uploads = newUploads()
 	s.metrics = newMetrics(s)
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
@@ -265,6 +274,10 @@ func (s *Server) recover(next ssh.Handler) ssh.Handler {
 // gate lets in only interactive sessions, and no more than MaxSessions at once.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		if len(sess.Command()) > 0 && s.cfg.Exec != nil {
+			s.exec(sess)
+			return
+		}
 		if len(sess.Command()) > 0 {
 			s.metrics.refused.WithLabelValues("exec").Inc()
 			wish.Fatalln(sess, "cara serves its terminal UI only; connect without a command: ssh -p PORT HOST")
@@ -293,8 +306,8 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	ctx, cancel := context.WithCancel(sess.Context())
 	st := tui.NewStyles(bm.MakeRenderer(sess))
-	cat := s.catalog.Load()
-	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx,
+	cat := s.catalogFor(sess)
+	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
 		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
 	if s.cfg.seedFor != nil {
 		open.Seed = func(sc *scenarios.Scenario) uint64 {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -51,6 +52,8 @@ func newCommandLine() commandLine {
 	in.Prompt = ":"
 	in.Placeholder = "set retrain_cost=40   (tab completes, ↑ history)"
 	in.CharLimit = cmdMaxLen
+	// A steady cursor: a blinking one redraws the screen twice a second, for every SSH session.
+	in.Cursor.SetMode(cursor.CursorStatic)
 	return commandLine{input: in}
 }
 

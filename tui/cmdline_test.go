@@ -14,8 +14,7 @@ import (
 func typeLine(c *commandLine, s string, keys ...tea.KeyType) *scenarios.Command {
 	var got *scenarios.Command
 	send := func(m tea.KeyMsg) {
-		// Only enter's command is run: the others are the cursor's blink, which waits for ever.
-		if cmd := c.Update(m); cmd != nil && m.Type == tea.KeyEnter {
+		if cmd := c.Update(m); cmd != nil {
 			if msg, ok := cmd().(commandMsg); ok {
 				got = &msg.cmd
 			}

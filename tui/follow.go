@@ -242,7 +242,7 @@ func (p *Player) followBlocks(msg tea.KeyMsg) bool {
 func (p *Player) presenterKeys() []key.Binding {
 	k := &p.keys
 	return []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower, k.RUp, k.RDown, k.Restart,
-		k.Tour, k.Guess, k.WhatIf, k.Split, k.Scenario}
+		k.Tour, k.Guess, k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}
 }
 
 // stage is what this player shows, as the room's followers apply it.

@@ -32,6 +32,7 @@ type keyMap struct {
 	Tour, TourNext, Guess, AnswerRetrain, AnswerKeep, Follow key.Binding
 	// What-ifs: the bar, the split view, back to the scenario; and the bar's own keys.
 	WhatIf, Split, Scenario                                key.Binding
+	Command, Edit                                          key.Binding
 	WIOwn, WIData, WIStatic, WIAlt, WIMove                 key.Binding
 	WINarrow, WIWiden, WIGammaDown, WIGammaUp, WIGammaBack key.Binding
 }
@@ -88,6 +89,8 @@ func newKeys() keyMap {
 		WhatIf:        b([]string{"w"}, "w", "what-if bar"),
 		Split:         b([]string{"W"}, "W", "scenario | what-if side by side"),
 		Scenario:      b([]string{"x"}, "x", "back to the scenario"),
+		Command:       b([]string{":"}, ":", "command line: set PATH=VALUE, unset, reset"),
+		Edit:          b([]string{"e"}, "e", "edit the scenario file"),
 
 		WIOwn:       b([]string{"s"}, "s", "the scenario's queries"),
 		WIData:      b([]string{"d"}, "d", "queries follow the data"),

@@ -60,6 +60,13 @@ type Options struct {
 	Tour bool
 	// Member is the player's place in a workshop room (cara serve --presenter-keys); nil for none.
 	Member *room.Member
+	// Check, when set, refuses a scenario before a run of it starts (a server's work budget): the
+	// command line's and the editor's changes go through it.
+	Check func(*scenarios.Scenario) error
+	// Untrusted marks a served player: the scenarios its command line and editor make may read no
+	// file but the embedded data and the CSV files in FilesDir (the server's offered folder).
+	Untrusted bool
+	FilesDir  string
 }
 
 // Player steps through one scenario. It is a tea.Model.
@@ -98,6 +105,8 @@ type Player struct {
 	notice   string
 
 	wi    whatIfBar
+	cmd   commandState   // the command line (:) and the what-if it has built
+	edit  *editor        // the scenario editor (e); nil when closed
 	rpOwn replay         // the run's own replay, for the split view's scenario side
 	split [2]*matrixPane // the split view's two matrices
 }
@@ -131,6 +140,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.resetScale()
 	p.guess.reset()
 	p.tourLeft = -1
+	p.cmd.line = newCommandLine()
 	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
 	if opt.Member != nil {
 		p.room.view = opt.Member.View()
@@ -214,6 +224,11 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
+		p.sizeEditor()
+	case editPauseMsg, editCheckedMsg:
+		if p.edit != nil {
+			return p, p.editorUpdate(msg)
+		}
 	case columnMsg:
 		return p, p.column(msg)
 	case queuedMsg:
@@ -237,6 +252,8 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case whatIfMsg:
 		p.whatIfArrived(msg)
+	case commandMsg:
+		return p, p.runCommand(msg.cmd)
 	case tickMsg:
 		return p, p.play(msg)
 	case jumpMsg:
@@ -246,10 +263,20 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return p, p.mouse(msg)
 	case tea.KeyMsg:
+		if p.edit != nil && !key.Matches(msg, p.keys.ForceQuit) {
+			return p, p.editorUpdate(msg)
+		}
+		if p.cmd.line.open && !key.Matches(msg, p.keys.ForceQuit) {
+			return p, p.cmd.line.Update(msg)
+		}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			return p.runes(msg.Runes)
 		}
 		return p.key(msg)
+	default:
+		if p.cmd.line.open { // the line's cursor blinks
+			return p, p.cmd.line.Update(msg)
+		}
 	}
 	return p, nil
 }
@@ -406,6 +433,8 @@ func (p *Player) actions() []action {
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
 		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
+		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.openCommand() }},
+		{&k.Edit, func(tea.KeyMsg) tea.Cmd { return p.openEditor() }},
 		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
@@ -444,7 +473,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
 		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
-		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario}},
+		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
 		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
 			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
 	}
@@ -683,6 +712,9 @@ func (p *Player) status() string {
 	if long, short := p.roomStatus(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
+	if c := p.commandStatus(); c != "" {
+		parts = append(parts, statusPart{c, c, 0})
+	}
 	if wi := p.whatIfStatus(false); wi != "" {
 		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
 	}
@@ -743,6 +775,9 @@ func (p *Player) View() string {
 		msg := fmt.Sprintf("cara needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the terminal, or press q to quit.", MinWidth, MinHeight, p.w, p.h)
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
 	}
+	if p.edit != nil {
+		return p.editorView()
+	}
 	f := p.frame()
 	bodyH := p.bodyHeight()
 	var body string
@@ -779,6 +814,9 @@ func (p *Player) View() string {
 	}
 	if p.s.Err != nil {
 		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
+	}
+	if p.cmd.line.open {
+		return body + "\n" + p.status() + "\n" + p.cmd.line.View(p.st, p.w)
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help

@@ -21,6 +21,10 @@ type Opener struct {
 	Member  *room.Member    // the terminal's place in a workshop room; nil for none
 	// Check, when set, refuses a scenario before it opens (a server's work budget).
 	Check func(*scenarios.Scenario) error
+	// Untrusted and FilesDir confine what the players' command lines and editors may read (a
+	// server's clients): see Options.
+	Untrusted bool
+	FilesDir  string
 	// Seed, when set, chooses the seed of a scenario opened from the catalog (a load test gives each
 	// session its own); by default the scenario's.
 	Seed func(*scenarios.Scenario) uint64
@@ -52,5 +56,5 @@ func (o *Opener) Stage(st room.Stage, w, h int, back func() (tea.Model, tea.Cmd)
 
 func (o *Opener) open(s *scenarios.Scenario, seed uint64, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 	return NewPlayer(Options{Scenario: s, Seed: seed, Styles: o.Styles, Back: back, Width: w, Height: h,
-		Runs: o.Runs, Context: o.Context, Member: o.Member})
+		Runs: o.Runs, Context: o.Context, Member: o.Member, Check: o.Check, Untrusted: o.Untrusted, FilesDir: o.FilesDir})
 }

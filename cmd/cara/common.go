@@ -30,6 +30,7 @@ type scenarioFlags struct {
 	detectorReset string // --detector-reset; "" keeps the scenario's
 	notes         io.Writer
 	ctx           context.Context // the command's: ends a load blocked on a FIFO
+	src           scenarioSource
 }
 
 // optional is a number flag with no default: unset until given, and its help shows none (a NaN or
@@ -82,6 +83,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 		}
 		f.notes = cmd.ErrOrStderr()
 		f.ctx = cmd.Context()
+		f.src = sourceOf(cmd)
 		return err
 	}
 	cmd.Flags().StringVar(&f.data, "data", "", "the data CSV, replacing the scenario's data.csv")
@@ -105,7 +107,7 @@ func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := scenarios.Load(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set, Flags: flags, Context: f.ctx})
+	s, err := f.src.open(name, scenarios.Options{Data: f.data, Queries: f.queries, Set: f.set, Flags: flags, Context: f.ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +152,49 @@ func (f *scenarioFlags) overrides() ([]scenarios.Flag, error) {
 		out = append(out, scenarios.Flag{Name: "--detector-reset " + f.detectorReset, Path: "detectors.reset", Value: f.detectorReset})
 	}
 	return out, nil
+}
+
+// stdinLimit bounds a scenario read from standard input (`cara run -`): a scenario file is a few
+// kilobytes.
+const stdinLimit = 1 << 20
+
+// scenarioSource is where a command's scenario comes from: a name or path, or `-` for its
+// standard input; an SSH client's scenario is untrusted (it reads no file but the embedded streams
+// and the server's offered folder).
+type scenarioSource struct {
+	stdin  io.Reader
+	remote *remoteScenario
+}
+
+func sourceOf(cmd *cobra.Command) scenarioSource {
+	src := scenarioSource{stdin: cmd.InOrStdin()}
+	if r, ok := remoteFrom(cmd.Context()); ok {
+		src.remote = &r
+	}
+	return src
+}
+
+// open loads the scenario name ("-": standard input) with opt.
+func (src scenarioSource) open(name string, opt scenarios.Options) (*scenarios.Scenario, error) {
+	limit := int64(stdinLimit)
+	if src.remote != nil {
+		opt.Untrusted, opt.FilesDir = true, src.remote.filesDir
+		limit = src.remote.maxInput
+	}
+	if name != "-" {
+		return scenarios.Load(name, opt)
+	}
+	text, err := io.ReadAll(io.LimitReader(src.stdin, limit+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("stdin: %w", err)
+	case int64(len(text)) > limit:
+		return nil, fmt.Errorf("stdin: a scenario is at most %d bytes; this one is longer", limit)
+	case len(text) == 0:
+		return nil, fmt.Errorf("stdin: empty; send a scenario file (e.g. cara run - < my.yaml)")
+	}
+	// A scenario on stdin names its CSV files relative to the working folder, as a file there would.
+	return scenarios.Parse("stdin", text, ".", opt)
 }
 
 func workers(cmd *cobra.Command) int {

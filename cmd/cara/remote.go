@@ -8,14 +8,23 @@ package main
 // flag that names a file on the server's disk is taken.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
+
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/server"
 )
+
+// oneLine keeps a title on its line of a listing.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // remoteFlags are the flags each remote command takes (every one of them takes a value). A flag
 // that names a file (-o, --figures, --data, --queries, ...) or tunes the server (--workers,
@@ -129,8 +138,16 @@ type remoteLimits struct {
 	Workers   int           // engine workers for one command
 	Timeout   time.Duration // wall time of one command
 	MaxOutput int64         // bytes written to the client, stdout and stderr together
-	MaxInput  int64         // bytes of a scenario read from standard input
+	MaxInput  int64         // bytes of a scenario read from standard input (0: stdinLimit)
 	FilesDir  string        // the folder whose CSV files a client's scenario may name ("": none)
+	// Slot waits for a compute slot of the server's (nil: none to wait for).
+	Slot func(context.Context) (func(), error)
+}
+
+// exec is a server's Exec: the request's limits (the server's) with the command's own.
+func (lim remoteLimits) exec(ctx context.Context, req server.ExecRequest) int {
+	lim.MaxWork, lim.Workers, lim.FilesDir, lim.Slot = req.MaxWork, req.Workers, req.FilesDir, req.Slot
+	return runRemote(ctx, req.Args, req.Stdin, req.Stdout, req.Stderr, lim, req.Offered)
 }
 
 // capWriter passes at most n bytes on, then fails every write: a command that prints more stops
@@ -156,16 +173,46 @@ func (c capWriter) Write(p []byte) (int, error) {
 // runRemote runs a client's command and returns its exit status, having written every message to
 // stderr. The command runs as the local one does, with the server's limits in place of the
 // client's say over them.
-func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lim remoteLimits, offered func(string) (string, bool)) int {
-	_, argv, err := remoteArgs(args, offered)
+func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, lim remoteLimits, offered *scenarios.Catalog) int {
+	_, argv, err := remoteArgs(args, offered.Lookup)
 	if err != nil {
 		fmt.Fprintf(stderr, "cara: %v\n", err)
 		return 2
+	}
+	if i := slices.IndexFunc(argv, func(a string) bool { return strings.HasPrefix(a, "upload:") }); i > 0 {
+		// An upload lives in the server's memory, not on its disk: its text goes in as standard input.
+		up, _ := offered.Load(argv[i])
+		text, err := up.Text()
+		if err != nil {
+			fmt.Fprintf(stderr, "cara: %v\n", err)
+			return 1
+		}
+		argv[i] = "-"
+		stdin = bytes.NewReader(text)
+	}
+	if argv[0] == "list" && !contains(argv, "--help") && !contains(argv, "-h") {
+		// What this server offers, which is more than the embedded scenarios `cara list` shows.
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, e := range offered.Entries() {
+			fmt.Fprintf(tw, "%s\t%s\n", e.Name(), oneLine(e.Title))
+		}
+		tw.Flush()
+		return 0
+	}
+	if lim.Slot != nil {
+		release, err := lim.Slot(ctx)
+		if err != nil {
+			return 130 // the client went away while queued
+		}
+		defer release()
 	}
 	if lim.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, lim.Timeout)
 		defer cancel()
+	}
+	if lim.MaxInput <= 0 {
+		lim.MaxInput = stdinLimit
 	}
 	left := lim.MaxOutput
 	if left <= 0 {

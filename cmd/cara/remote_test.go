@@ -7,18 +7,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
-// offeredSmall is a server that offers covcon-d (embedded) and testdata/small.yaml as "small".
-func offeredSmall(name string) (string, bool) {
-	switch name {
-	case "covcon-d":
-		return name, true
-	case "small":
-		return small, true
-	}
-	return "", false
-}
+// offeredSmall is a server's catalog: the embedded scenarios and testdata/*.yaml (small among them).
+var offeredSmall = scenarios.NewCatalog("testdata", nil)
 
 // What a client may send: the commands and flags a server runs, each refusal naming why.
 func TestRemoteArgs(t *testing.T) {
@@ -51,7 +45,7 @@ func TestRemoteArgs(t *testing.T) {
 		{args: []string{"run"}, err: "run needs a scenario"},
 		{args: []string{"list", "covcon-d"}, err: "list takes no scenario"},
 	} {
-		scenario, out, err := remoteArgs(tc.args, offeredSmall)
+		scenario, out, err := remoteArgs(tc.args, offeredSmall.Lookup)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%q: error %v, want one containing %q", tc.args, err, tc.err)
@@ -100,8 +94,74 @@ func TestRunRemote(t *testing.T) {
 	if code != 1 || len(out)+len(errOut) > 100+200 || !strings.Contains(errOut, "output stopped at 100 bytes") {
 		t.Errorf("capped output: exit %d, %d bytes out, stderr %q", code, len(out), errOut)
 	}
+	short := lim
+	short.Timeout = time.Millisecond
+	if _, errOut, code = remote(short, "", "run", "covcon-d"); code != 1 || !strings.Contains(errOut, "stopped after 1ms, this server's time limit") {
+		t.Errorf("over the time limit: exit %d, stderr %q", code, errOut)
+	}
+	// A command waits for a compute slot only once its arguments are checked, and says it waited.
+	waited := 0
+	slotted := lim
+	slotted.Slot = func(context.Context) (func(), error) { waited++; return func() {}, nil }
+	remote(slotted, "", "run", "covcon-d", "--data", "x")
+	remote(slotted, "", "run", "small")
+	if waited != 1 {
+		t.Errorf("%d slots taken for one refused and one good command, want 1", waited)
+	}
 	out, _, code = remote(lim, "", "list")
-	if code != 0 || !strings.Contains(out, "covcon-d") {
+	if code != 0 || !strings.Contains(out, "covcon-d ") || !strings.Contains(out, "\nsmall ") {
 		t.Errorf("list: exit %d, %q", code, out)
+	}
+}
+
+// `-` reads the scenario from standard input, locally and over SSH; a client's scenario reads no
+// file of the server's, whether it names one or a --set adds one.
+func TestScenarioOnStdin(t *testing.T) {
+	text := string(mustRead(t, small))
+	runWith := func(stdin string, args ...string) (string, string, error) {
+		root := newRootCmd()
+		var out, errOut bytes.Buffer
+		root.SetIn(strings.NewReader(stdin))
+		root.SetOut(&out)
+		root.SetErr(&errOut)
+		root.SetArgs(args)
+		err := root.ExecuteContext(context.Background())
+		return out.String(), errOut.String(), err
+	}
+	file, _, err := caraIO(t, "run", small, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	piped, _, err := runWith(text, "run", "-", "--format", "json")
+	if err != nil || piped != file {
+		t.Errorf("run - < small.yaml: %v; equal to run small.yaml: %v", err, piped == file)
+	}
+	out, errOut, err := runWith(strings.Replace(text, "batches: 12", "batches: twelve", 1), "validate", "-")
+	if err == nil || out != "" || !strings.HasPrefix(errOut, "stdin:") {
+		t.Errorf("validate - with a typo: %v, out %q, stderr %q", err, out, errOut)
+	}
+	if _, _, err := runWith("", "run", "-"); err == nil || !strings.Contains(err.Error(), "stdin: empty") {
+		t.Errorf("run - with nothing on stdin: %v", err)
+	}
+
+	lim := remoteLimits{MaxWork: 2e7, Workers: 2, Timeout: time.Minute, MaxOutput: 1 << 20, MaxInput: 1 << 16}
+	remote := func(stdin string, args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		code := runRemote(context.Background(), args, strings.NewReader(stdin), &out, &errOut, lim, offeredSmall)
+		return out.String(), errOut.String(), code
+	}
+	if out, errOut, code := remote(text, "run", "-", "--format", "json"); code != 0 || out != file {
+		t.Errorf("ssh HOST run - < small.yaml: exit %d, %s; equal to the local output: %v", code, errOut, out == file)
+	}
+	csv := "name: sent\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: /etc/passwd, label: y}\n" +
+		"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n"
+	if _, errOut, code := remote(csv, "validate", "-"); code != 1 || !strings.Contains(errOut, "may read only the embedded streams") {
+		t.Errorf("a client's scenario naming /etc/passwd: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := remote("", "run", "small", "--set", "data={csv: /etc/passwd, label: y}"); code != 1 || !strings.Contains(errOut, "may read only") {
+		t.Errorf("--set adding a file: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := remote(strings.Repeat("#", 1<<17), "run", "-"); code != 1 || !strings.Contains(errOut, "at most 65536 bytes") {
+		t.Errorf("a scenario over the input limit: exit %d, stderr %q", code, errOut)
 	}
 }

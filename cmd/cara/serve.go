@@ -23,6 +23,7 @@ const defaultMetrics = "127.0.0.1:9234"
 func newServeCmd() *cobra.Command {
 	cfg := server.Config{}
 	var metricsAddr string
+	var lim remoteLimits
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the terminal UI over SSH for a workshop",
@@ -30,7 +31,15 @@ func newServeCmd() *cobra.Command {
 ssh -p 23234 HOST and gets their own live simulation, with nothing to install. Sessions that open
 the same scenario with the same seed share one computed matrix; at most --max-computing matrices
 are computed at once and the others wait their turn, with their place and an estimate shown. No
-shell, no commands, no port forwarding, no file access beyond the scenarios offered.
+shell, no port forwarding, no file access beyond the scenarios offered.
+
+Headless commands, for what-ifs from any terminal: ssh -p 23234 HOST run covcon-d -R 30 prints
+what cara run prints, with its exit status; so do matrix, sweep and validate, and list names the
+scenarios offered. A scenario is a name the server offers, or - for a file sent on standard input
+(ssh HOST run - < mine.yaml), which may read no file but the embedded data and the CSV files of
+--scenarios. Flags that name files (-o, --figures, --data, --queries) or tune the server are
+refused. Commands share --max-computing slots (a queued one says so), --max-work, and are stopped
+after --command-timeout or --command-output bytes.
 
 The scenarios offered are read once at start; send SIGHUP to read them again. Metrics for
 Prometheus are served on http://ADDR/metrics (--metrics, loopback by default).
@@ -58,6 +67,10 @@ that anyone who can reach the port may use it.`,
 				cfg.MaxWork, _ = cmd.Flags().GetFloat64("max-work")
 			}
 			cfg.Log = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+			if lim.Timeout <= 0 || lim.MaxOutput <= 0 {
+				return usagef("--command-timeout and --command-output must be > 0")
+			}
+			cfg.Exec = lim.exec
 			return serve(cmd.Context(), cfg, metricsAddr, cmd.Flags().Changed("metrics"))
 		},
 	}
@@ -73,6 +86,8 @@ that anyone who can reach the port may use it.`,
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", 30*time.Minute, "close sessions idle this long")
 	f.BoolVar(&cfg.Open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
 	f.IntVar(&cfg.CacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
+	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long")
+	f.Int64Var(&lim.MaxOutput, "command-output", 16<<20, "bytes a client's headless command may print; it stops there")
 	f.StringVar(&metricsAddr, "metrics", defaultMetrics, `serve Prometheus metrics on http://ADDR/metrics ("" for none; a bare :PORT means loopback)`)
 	return cmd
 }

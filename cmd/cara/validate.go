@@ -41,7 +41,10 @@ with 1 if any failed: usable in a pre-commit hook or in CI for a course's scenar
 			}
 			failed := 0
 			for _, f := range files {
-				summary, err := validate(f, sets)
+				summary, err := validate(sourceOf(cmd), f, sets)
+				if f == "-" {
+					f = "stdin" // as the loader names it in its messages
+				}
 				if err != nil {
 					failed++
 					fmt.Fprintln(cmd.ErrOrStderr(), located(f, err))
@@ -86,8 +89,8 @@ func expandDirs(args []string) ([]string, error) {
 
 // validate loads a scenario and generates every batch of its default seed, returning a summary
 // such as "100 batches, 2 features, 1000 points/batch, random forest (100 trees), R 20".
-func validate(ref string, sets []string) (string, error) {
-	s, err := scenarios.Load(ref, scenarios.Options{Set: sets})
+func validate(src scenarioSource, ref string, sets []string) (string, error) {
+	s, err := src.open(ref, scenarios.Options{Set: sets})
 	if err != nil {
 		return "", err
 	}

@@ -7,6 +7,7 @@ package layers
 var Order = []string{
 	"internal/bitset",
 	"internal/memo",
+	"internal/ctxio",
 	"algos",
 	"internal/palette",
 	"sim",

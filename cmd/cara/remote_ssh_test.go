@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/server"
+)
+
+// sshCommand runs one command over a new SSH connection and returns its stdout, stderr and exit
+// status.
+func sshCommand(t *testing.T, addr, stdin string, command string) (string, string, int) {
+	t.Helper()
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "student",
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	sess.Stdout, sess.Stderr, sess.Stdin = &out, &errOut, strings.NewReader(stdin)
+	err = sess.Run(command)
+	var exit *gossh.ExitError
+	switch {
+	case err == nil:
+		return out.String(), errOut.String(), 0
+	case errors.As(err, &exit):
+		return out.String(), errOut.String(), exit.ExitStatus()
+	}
+	t.Fatalf("ssh %s: %v", command, err)
+	return "", "", -1
+}
+
+// Over a real SSH connection: a client's command prints what the local one prints, byte for
+// byte, with its exit status; refusals are one line and a non-zero status; a scenario comes on
+// standard input.
+func TestServeCommands(t *testing.T) {
+	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), ScenariosDir: "testdata",
+		MaxSessions: 4, MaxComputing: 1, IdleTimeout: time.Minute, MaxWork: serveMaxWork,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg.Exec = remoteLimits{Timeout: time.Minute, MaxOutput: 1 << 20}.exec
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(srv.Close)
+	addr := ln.Addr().String()
+
+	name := "small"
+	local, _, err := caraIO(t, "run", small, "-R", "0.3", "--format", "json")
+	if !testing.Short() {
+		name = "covcon-d"
+		local, _, err = caraIO(t, "run", "covcon-d", "-R", "30", "--format", "json")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := map[string]string{"small": "0.3", "covcon-d": "30"}[name]
+	out, errOut, code := sshCommand(t, addr, "", "run "+name+" -R "+r+" --format json")
+	if code != 0 || out != local {
+		t.Errorf("ssh run %s: exit %d, stderr %q; the local output byte for byte: %v", name, code, errOut, out == local)
+	}
+	matrix, _, err := caraIO(t, "matrix", small, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := sshCommand(t, addr, "", "matrix small --format csv"); code != 0 || out != matrix {
+		t.Errorf("ssh matrix: exit %d, stderr %q; the local output: %v", code, errOut, out == matrix)
+	}
+	if out, errOut, code := sshCommand(t, addr, string(mustRead(t, small)), "validate -"); code != 0 || !strings.HasPrefix(out, "stdin: ok (12 batches") {
+		t.Errorf("ssh validate - < small.yaml: exit %d, %q %q", code, out, errOut)
+	}
+	for _, tc := range []struct{ command, want string }{
+		{"bash -c id", `"bash" is not a command this server runs`},
+		{"run small --figures /tmp", "--figures: not taken over SSH"},
+		{"matrix small -o /tmp/x.json", "-o: not taken over SSH"},
+		{"run /etc/passwd", `no scenario "/etc/passwd" here`},
+	} {
+		out, errOut, code := sshCommand(t, addr, "", tc.command)
+		if code == 0 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("ssh %s: exit %d, stdout %q, stderr %q; want one line with %q", tc.command, code, out, errOut, tc.want)
+		}
+	}
+	// An upload: checked, kept for its owner, listed and run by name; a bad one is refused with the
+	// loader's located error.
+	mine := strings.Replace(string(mustRead(t, small)), "name: small", "name: mine", 1)
+	if out, errOut, code := sshCommand(t, addr, mine, "upload mine"); code != 0 || !strings.HasPrefix(out, "mine: ok") {
+		t.Errorf("ssh upload mine: exit %d, %q %q", code, out, errOut)
+	}
+	if out, _, code := sshCommand(t, addr, "", "list"); code != 0 || !strings.Contains(out, "\nmine ") || !strings.Contains(out, "yours") {
+		t.Errorf("ssh list after an upload: exit %d, %q", code, out)
+	}
+	local, _, err = caraIO(t, "run", small, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := sshCommand(t, addr, "", "run mine --format csv"); code != 0 || out != strings.ReplaceAll(local, "small", "mine") {
+		t.Errorf("ssh run mine: exit %d, %q, want\n%s", code, errOut, local)
+	}
+	bad := strings.Replace(mine, "batches: 12", "batches: twelve", 1)
+	if _, errOut, code := sshCommand(t, addr, bad, "upload mine2"); code != 1 || !strings.Contains(errOut, "mine2.yaml:7:10") {
+		t.Errorf("ssh upload of a typo: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := sshCommand(t, addr, mine, "upload ../etc"); code != 2 || !strings.Contains(errOut, "give a name") {
+		t.Errorf("ssh upload ../etc: exit %d, %q", code, errOut)
+	}
+	// Over the server's budget: one line, exit 1, nothing computed.
+	huge := strings.Replace(string(mustRead(t, small)), "batches: 12", "batches: 100000", 1)
+	if _, errOut, code := sshCommand(t, addr, huge, "run -"); code != 1 || !strings.Contains(errOut, "max-work") {
+		t.Errorf("ssh run - over --max-work: exit %d, stderr %q", code, errOut)
+	}
+}

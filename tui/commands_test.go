@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/sim"
+)
+
+var keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
+
+// typeCommand opens the command line, types line and enters it, running what it starts.
+func typeCommand(t *testing.T, p *Player, line string) {
+	t.Helper()
+	drive(t, p, ":")
+	for _, r := range line {
+		drive(t, p, string(r))
+	}
+	_, cmd := p.Update(keyEnter)
+	pumpCmd(t, p, cmd)
+}
+
+// The command line in the player: a replayable change is a what-if on the run; a change of the
+// model is a new run of a scenario of its own, named on the status line; reset returns to the
+// scenario as it was opened.
+func TestPlayerCommandLine(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	base := p.opt.Scenario
+	typeCommand(t, p, "retrain_cost=2")
+	if p.s.WhatIf == nil || p.s.WhatIf.Scenario.RetrainCost(5) != 2 || p.opt.Scenario != base {
+		t.Fatalf("retrain_cost=2: what-if %v, a new scenario %v", p.s.WhatIf != nil, p.opt.Scenario != base)
+	}
+	typeCommand(t, p, "set model={knn: {k: 3}}")
+	if _, ok := p.opt.Scenario.Model.(sim.KNN); !ok || p.s.Scenario != p.opt.Scenario {
+		t.Fatalf("model={knn: {k: 3}}: the run's model is %s", p.s.Scenario.Model.Name())
+	}
+	if p.s.WhatIf == nil || p.s.WhatIf.Scenario.RetrainCost(5) != 2 {
+		t.Errorf("the new run lost the what-if retrain_cost=2")
+	}
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "run: model={knn: {k: 3}}") {
+		t.Errorf("the status line does not name the new run's change:\n%s", v)
+	}
+	// A typo stays on the line with the loader's words; nothing changes.
+	drive(t, p, ":")
+	for _, r := range "set model.knn.k=many" {
+		drive(t, p, string(r))
+	}
+	_, cmd := p.Update(keyEnter)
+	pumpCmd(t, p, cmd)
+	if p.err == nil || !strings.Contains(p.err.Error(), "--set model.knn.k") || p.s.Scenario.Model.(sim.KNN).K != 3 {
+		t.Errorf("a bad value: err %v, k %d", p.err, p.s.Scenario.Model.(sim.KNN).K)
+	}
+	drive(t, p, "esc")
+	typeCommand(t, p, "reset")
+	if p.opt.Scenario != base || p.s.WhatIf != nil || len(p.cmd.sets) != 0 {
+		t.Errorf("reset: back to the scenario %v, what-if %v, sets %q", p.opt.Scenario == base, p.s.WhatIf != nil, p.cmd.sets)
+	}
+}
+
+// editText replaces the editor's text and lets the check run, as a pause in typing does.
+func editText(t *testing.T, p *Player, text string) {
+	t.Helper()
+	p.edit.area.SetValue(text)
+	p.edit.version++
+	pumpCmd(t, p, func() tea.Msg { return editPauseMsg{p.edit.version} })
+}
+
+// The editor: the scenario's text, a typo located as you type (file:line:column), ctrl+s runs the
+// edited text as a new run; esc closes it and the run stays.
+func TestPlayerEditor(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	drive(t, p, "e")
+	if p.edit == nil || !strings.Contains(p.edit.area.Value(), "name: small") {
+		t.Fatal("e did not open the editor on the scenario's text")
+	}
+	text := p.edit.area.Value()
+	editText(t, p, strings.Replace(text, "batches: 12", "batches: twelve", 1))
+	if v := ansi.Strip(p.View()); p.edit.err == nil || !strings.Contains(v, "small.yaml:7:10") {
+		t.Fatalf("a typo at line 7: err %v, view:\n%s", p.edit.err, v)
+	}
+	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	pumpCmd(t, p, cmd)
+	if p.edit == nil || p.s.Scenario.Batches != 12 {
+		t.Fatal("ctrl+s ran a text that does not load")
+	}
+	editText(t, p, strings.Replace(text, "batches: 12", "batches: 10", 1))
+	_, cmd = p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	pumpCmd(t, p, cmd)
+	if p.edit != nil || p.s.Scenario.Batches != 10 || p.s.Computed != 10 {
+		t.Fatalf("ctrl+s: editor open %v, batches %d, computed %d", p.edit != nil, p.s.Scenario.Batches, p.s.Computed)
+	}
+	drive(t, p, "e")
+	if !strings.Contains(p.edit.area.Value(), "batches: 10") {
+		t.Error("e again does not show the edited text")
+	}
+	drive(t, p, "esc")
+	if p.edit != nil || p.s.Scenario.Batches != 10 {
+		t.Error("esc did not close the editor, keeping the run")
+	}
+}
+
+// A served player's command line and editor read no file of the server's.
+func TestServedPlayerIsConfined(t *testing.T) {
+	s := loadSmall(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: asciiStyles(), Width: 120, Height: 36, Untrusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	typeCommand(t, p, "set data={csv: /etc/passwd, label: y}")
+	if p.err == nil || !strings.Contains(p.err.Error(), "may read only") || p.opt.Scenario != s {
+		t.Errorf("--set of a file on a served player: err %v", p.err)
+	}
+	drive(t, p, "e")
+	editText(t, p, "name: x\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: /etc/passwd, label: y}\n"+
+		"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n")
+	if p.edit.err == nil || !strings.Contains(p.edit.err.Error(), "may read only") {
+		t.Errorf("an edit naming a file on a served player: %v", p.edit.err)
+	}
+}
