@@ -214,6 +214,9 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if lim.MaxInput <= 0 {
 		lim.MaxInput = stdinLimit
 	}
+	if argv[0] == "sweep" {
+		argv = append(argv, "--output=-") // a sweep's rows go to the client, never to a server file
+	}
 	left := lim.MaxOutput
 	if left <= 0 {
 		left = 1 << 62

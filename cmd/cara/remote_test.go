@@ -108,6 +108,14 @@ func TestRunRemote(t *testing.T) {
 	if waited != 1 {
 		t.Errorf("%d slots taken for one refused and one good command, want 1", waited)
 	}
+	// A sweep prints its rows to the client, as `cara sweep -o -` does.
+	rows, _, err := caraIO(t, "sweep", small, "--costs", "0.1:1:2", "-o", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := remote(lim, "", "sweep", "small", "--costs", "0.1:1:2"); code != 0 || out != rows {
+		t.Errorf("remote sweep: exit %d, %q; equal to sweep -o -: %v", code, errOut, out == rows)
+	}
 	out, _, code = remote(lim, "", "list")
 	if code != 0 || !strings.Contains(out, "covcon-d ") || !strings.Contains(out, "\nsmall ") {
 		t.Errorf("list: exit %d, %q", code, out)
