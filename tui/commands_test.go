@@ -121,3 +121,25 @@ func TestServedPlayerIsConfined(t *testing.T) {
 		t.Errorf("an edit naming a file on a served player: %v", p.edit.err)
 	}
 }
+
+// A presenter's command lines are followed by the room: a what-if on R and a new run with another
+// model both reach the follower, on the presenter's run; a follower's own : waits.
+func TestPresenterCommandLineFollowed(t *testing.T) {
+	pres, fol, _ := roomPlayers(t, loadSmall(t))
+	fol = deliver(t, fol)
+	pres = deliver(t, pres)
+	typeCommand(t, pres, "retrain_cost=2")
+	fol = deliver(t, fol)
+	if fol.s.WhatIf == nil || fol.s.WhatIf.Scenario.RetrainCost(5) != 2 {
+		t.Fatalf("the follower does not show the presenter's what-if retrain_cost=2")
+	}
+	typeCommand(t, pres, "set model={knn: {k: 3}}")
+	fol = deliver(t, fol)
+	if _, ok := fol.s.Scenario.Model.(sim.KNN); !ok || fol.s.Scenario != pres.s.Scenario {
+		t.Fatalf("the follower's run has model %s, not the presenter's new run", fol.s.Scenario.Model.Name())
+	}
+	drive(t, fol, ":")
+	if fol.cmd.line.open || !strings.Contains(fol.notice, "you follow the presenter") {
+		t.Errorf("a follower's : opened the command line (notice %q)", fol.notice)
+	}
+}
