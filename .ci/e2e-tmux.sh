@@ -30,10 +30,13 @@ after=$(screen | grep -o ' R [0-9][0-9.]*' | head -1)
 if [[ -z $before || $before == "$after" ]]; then
   echo "e2e: R did not change after ']' (before '$before', after '$after')"; screen; exit 1
 fi
+# The command line: a replayable change becomes a what-if named on the status line.
+tmux -L "$sock" send-keys ':' 'retrain_cost=7' Enter
+wait_for "what-if: retrain_cost=7" 20
 tmux -L "$sock" send-keys q
 sleep 0.5
 if "$bin" play covcon-d </dev/null >/dev/null 2>/tmp/cara-e2e-err; then
   echo "e2e: play without a terminal did not fail"; exit 1
 fi
 grep -q "cara run" /tmp/cara-e2e-err || { echo "e2e: no pointer to cara run: $(cat /tmp/cara-e2e-err)"; exit 1; }
-echo "e2e: ok (stepped to batch 5, $before -> $after; no terminal: $(cat /tmp/cara-e2e-err))"
+echo "e2e: ok (stepped to batch 5, $before -> $after; :retrain_cost=7 shown; no terminal: $(cat /tmp/cara-e2e-err))"

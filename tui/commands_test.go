@@ -43,6 +43,13 @@ func TestPlayerCommandLine(t *testing.T) {
 	if v := ansi.Strip(p.View()); !strings.Contains(v, "run: model={knn: {k: 3}}") {
 		t.Errorf("the status line does not name the new run's change:\n%s", v)
 	}
+	// Keys that arrive together (a fast typist, a script) go on into the line once : has opened it.
+	_, cmd0 := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":retrain_cost=3")})
+	pumpCmd(t, p, cmd0)
+	if !p.cmd.line.open || p.edit != nil || p.cmd.line.input.Value() != "retrain_cost=3" {
+		t.Fatalf("\":retrain_cost=3\" at once: line open %v (%q), editor open %v", p.cmd.line.open, p.cmd.line.input.Value(), p.edit != nil)
+	}
+	drive(t, p, "esc")
 	// A typo stays on the line with the loader's words; nothing changes.
 	drive(t, p, ":")
 	for _, r := range "set model.knn.k=many" {

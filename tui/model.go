@@ -338,7 +338,11 @@ func (p *Player) goTo(t int) {
 // message), one at a time, so no step is lost.
 func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	for _, r := range runes {
+	for i, r := range runes {
+		if p.cmd.line.open || p.edit != nil { // `:` or `e` came first: the rest is typed there
+			m, cmd := p.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
+			return m, tea.Batch(append(cmds, cmd)...)
+		}
 		m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 		cmds = append(cmds, cmd)
 		if m != tea.Model(p) {
