@@ -151,6 +151,10 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.KeyMsg:
 		filtering := p.list.FilterState() == list.Filtering
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !filtering {
+			// Keys that arrived together (a fast typist, a slow link): one at a time, as typed.
+			return p.runes(msg.Runes)
+		}
 		switch {
 		case !filtering && key.Matches(msg, p.quit), key.Matches(msg, p.forceQuit):
 			return p, tea.Quit
@@ -165,6 +169,24 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return p, cmd
+}
+
+// runes hands keys that arrived in one message to Update one by one, until one opens a player.
+func (p *Picker) runes(runes []rune) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for i, r := range runes {
+		m, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		cmds = append(cmds, cmd)
+		if m != tea.Model(p) {
+			if i+1 < len(runes) { // the rest belongs to the player now
+				var next tea.Cmd
+				m, next = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i+1:]})
+				cmds = append(cmds, next)
+			}
+			return m, tea.Batch(cmds...)
+		}
+	}
+	return p, tea.Batch(cmds...)
 }
 
 func (p *Picker) openSelected() (tea.Model, tea.Cmd) {

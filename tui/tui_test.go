@@ -443,6 +443,12 @@ func TestPicker(t *testing.T) {
 	if back != pk {
 		t.Errorf("q in the player returned %T, want the picker", back)
 	}
+	// Keys that arrive in one message (a slow link, a script) count one by one: "jj" moves two.
+	pk.Update(tea.KeyMsg{Type: tea.KeyHome})
+	pk.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if i := pk.list.Index(); i != 2 {
+		t.Errorf("\"jj\" at once moved the selection to %d, want 2", i)
+	}
 }
 
 // Filtering narrows the list; a scenario that cannot open shows the whole message, wrapped.
