@@ -333,6 +333,8 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
 		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
 		{[]string{"run"}, "accepts 1 arg(s), received 0"},
+		{[]string{"run", small, "--set", "tour.0.at=3"}, "--set tour.0.at: the scenario has no tour, so no item 0 of it to change"},
+		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "cara completion"`},
 		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
