@@ -335,6 +335,9 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run"}, "accepts 1 arg(s), received 0"},
 		{[]string{"run", small, "--set", "tour.0.at=3"}, "--set tour.0.at: the scenario has no tour, so no item 0 of it to change"},
 		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "cara completion"`},
+		{[]string{"plot", "x.jsonl", "-o", "-"}, "-o -: figures are files in a folder"},
+		{[]string{"run", small, "--figures", "-"}, "--figures -: figures are files in a folder"},
+		{[]string{"reproduce", "--figures", "-"}, "--figures -: figures are files in a folder"},
 		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {

@@ -26,6 +26,9 @@ func newPlotCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			if err := checkFigureDir("-o", dir); err != nil {
+				return err
+			}
 			rows, err := readSweepFile(args[0])
 			if err != nil {
 				return err
@@ -46,6 +49,15 @@ func newPlotCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&dir, "output", "o", ".", "folder for the figures")
 	cmd.Flags().StringVar(&format, "format", "png", "png or svg")
 	return cmd
+}
+
+// checkFigureDir refuses "-" as a folder of figures before any work: -o - means stdout
+// elsewhere, and here it would make a folder named "-".
+func checkFigureDir(flag, dir string) error {
+	if dir == "-" {
+		return usagef("%s -: figures are files in a folder; give a folder (stdout holds no PNG files)", flag)
+	}
+	return nil
 }
 
 // runFigures draws a run's figures: the matrix with the Oracle's and CARA-T's strategies, the

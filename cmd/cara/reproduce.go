@@ -34,6 +34,9 @@ published numbers, and says for each of the paper's claims whether our run agree
 			if format != "table" && format != "json" {
 				return usagef("--format must be table or json, got %q", format)
 			}
+			if err := checkFigureDir("--figures", figDir); err != nil {
+				return err
+			}
 			steps := experiment.AutoSteps
 			if quick {
 				seeds, trees, steps = 1, 10, 8
