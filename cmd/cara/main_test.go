@@ -736,3 +736,43 @@ func TestRunWarnsOnOverflow(t *testing.T) {
 		t.Errorf("table:\n%s", table)
 	}
 }
+
+// The README's "What C can and cannot see", measured on docs/examples: an overfitting model makes
+// a stream without drift look stale, and a pure prior shift leaves C negative while the kept
+// model errs more than a fresh one.
+func TestWhatCCannotSee(t *testing.T) {
+	matrix := func(args ...string) (c, errRate [][]*float64) {
+		out, err := cara(t, append([]string{"matrix", "--format", "json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			C         [][]*float64 `json:"C"`
+			ErrorRate [][]*float64 `json:"error_rate"`
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.C, m.ErrorRate
+	}
+	median := func(c [][]*float64) float64 {
+		var v []float64
+		for tp := range c {
+			for tt := tp + 1; tt < len(c); tt++ {
+				v = append(v, *c[tp][tt])
+			}
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	overfit := "../../docs/examples/overfit.yaml"
+	c1, _ := matrix(overfit)
+	c25, _ := matrix(overfit, "--set", "model.knn.k=25")
+	if m1, m25 := median(c1), median(c25); !(m1 > 4 && m25 < 0.5) {
+		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; the README says about 5 and 0.15", m1, m25)
+	}
+	c, e := matrix("../../docs/examples/prior-shift.yaml")
+	if cc, kept, fresh := *c[5][19], *e[5][19], *e[19][19]; !(cc < -4 && kept > 1.5*fresh) {
+		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; the README says -4.3, 0.107, 0.067", cc, kept, fresh)
+	}
+}
