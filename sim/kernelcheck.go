@@ -37,9 +37,19 @@ func sample(batches []*Batch, points func(*Batch) Points) [][]float64 {
 	return out
 }
 
+// narrowKernel is the similarity that even the nearest 1 % of query-data pairs stay below for
+// the kernel to be said to see no data near any query: every QDM sum, and so every cell of C,
+// is then about 0, whatever the models do.
+const narrowKernel = 1e-6
+
 // KernelSpread is the median of exp(-gamma ||q - x||^2) over pairs of a query and a data point,
 // each drawn evenly from every batch; NaN without queries.
 func KernelSpread(batches []*Batch, gamma float64) float64 {
+	return kernelQuantile(batches, gamma, 0.5)
+}
+
+// kernelQuantile is the q-quantile of exp(-gamma ||q - x||^2) over the pairs KernelSpread takes.
+func kernelQuantile(batches []*Batch, gamma float64, quantile float64) float64 {
 	qs := sample(batches, func(b *Batch) Points { return b.Q })
 	xs := sample(batches, func(b *Batch) Points { return b.X })
 	if len(qs) == 0 || len(xs) == 0 {
@@ -57,7 +67,7 @@ func KernelSpread(batches []*Batch, gamma float64) float64 {
 		}
 	}
 	slices.Sort(sims)
-	return sims[len(sims)/2]
+	return sims[min(int(quantile*float64(len(sims))), len(sims)-1)]
 }
 
 // kernelWarning says when the kernel cannot tell the queries apart, naming gamma, where it came
@@ -66,7 +76,8 @@ func KernelSpread(batches []*Batch, gamma float64) float64 {
 // largest, or by the gap between the features' means.
 func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int) string {
 	med := KernelSpread(batches, gamma)
-	if !(med > flatKernel) {
+	near := kernelQuantile(batches, gamma, 0.99)
+	if !(med > flatKernel) && !(near < narrowKernel) {
 		return ""
 	}
 	from := "kernel.gamma"
@@ -103,6 +114,10 @@ func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int)
 	if hi != lo {
 		scales = fmt.Sprintf("features range from standard deviation %.3g around %.4g (feature %d) to %.3g around %.4g (feature %d)",
 			sd[lo], mean[lo], lo+1, sd[hi], mean[hi], hi+1)
+	}
+	if !(med > flatKernel) {
+		return fmt.Sprintf("the kernel is so narrow that no data point is near any query: 99 %% of the similarities exp(-gamma ||q - x||^2) of a query and a data point are below %.3g (gamma = %.3g, from %s; %s), so every cell of C is about 0 whatever the models do; set a smaller kernel.gamma",
+			narrowKernel, gamma, from, scales)
 	}
 	return fmt.Sprintf("the kernel hardly tells the queries apart: the median similarity exp(-gamma ||q - x||^2) of a query and a data point is %.4f (gamma = %.3g, from %s; %s), so C barely depends on where the queries are; standardise the features or set kernel.gamma",
 		med, gamma, from, scales)

@@ -49,6 +49,10 @@ func TestKernelWarning(t *testing.T) {
 	if med := KernelSpread(same, gamma); !(med > 0.2 && med < 0.8) {
 		t.Errorf("median similarity on one scale %.3f, want well inside (0, 1)", med)
 	}
+	// The other way: a gamma so large that no data point is near any query (every C about 0).
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: 1e6}, 1e6, same, 3); !strings.HasPrefix(w, "the kernel is so narrow that no data point is near any query: 99 % of the similarities") || !strings.Contains(w, "(gamma = 1e+06, from kernel.gamma;") {
+		t.Errorf("narrow: %q", w)
+	}
 	// Through the engine: the matrix carries it.
 	m, err := Run(t.Context(), Config{Stream: fixedStream(far), Trainer: NearestCentroid{}, Offline: 3, Gamma: GammaSpec{Mode: GammaScale}}, nil)
 	if err != nil {

@@ -338,6 +338,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"plot", "x.jsonl", "-o", "-"}, "-o -: figures are files in a folder"},
 		{[]string{"run", small, "--figures", "-"}, "--figures -: figures are files in a folder"},
 		{[]string{"reproduce", "--figures", "-"}, "--figures -: figures are files in a folder"},
+		{[]string{"sweep", small, "--costs", "0.5:0.5:5", "-o", "x"}, "--costs 0.5:0.5:5 is 5 equal costs; give N = 1 (0.5:0.5:1) or TO > FROM"},
 		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
@@ -694,6 +695,23 @@ func TestUntrustedTextAndNames(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, "a", "escaped*")); len(m) > 0 {
 		t.Errorf("plot wrote %v", m)
+	}
+
+	// Two sweep files joined with cat: duplicates count once, with a note; rows of one name and
+	// two contents are refused.
+	twice := filepath.Join(dir, "twice.jsonl")
+	os.WriteFile(twice, append(mustRead(t, rows), mustRead(t, rows)...), 0o644)
+	_, errOut, err := caraIO(t, "plot", twice, "-o", figs)
+	if err != nil || !strings.Contains(errOut, "18 duplicate row(s) (same scenario, seed, R and algorithm) counted once") {
+		t.Errorf("plot of a file twice: %v %q", err, errOut)
+	}
+	other := filepath.Join(dir, "other.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "1:2:2", "--set", "data.noise=0.1", "-o", other); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(twice, append(mustRead(t, filepath.Join(dir, "rows.jsonl")), bytes.ReplaceAll(mustRead(t, other), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`))...), 0o644)
+	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two different scenarios") {
+		t.Errorf("plot of two contents under one name: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/figures"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
@@ -36,6 +37,16 @@ func newPlotCmd() *cobra.Command {
 			if len(rows) == 0 {
 				return fmt.Errorf("%s: no sweep lines", args[0])
 			}
+			// Files joined with cat: a row twice would count twice in every mean, and two sweeps
+			// of one scenario's name would be averaged together.
+			all, err := experiment.Merge(rows)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if n := len(rows) - len(all); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cara: note: %s: %d duplicate row(s) (same scenario, seed, R and algorithm) counted once\n", args[0], n)
+			}
+			rows = all
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
