@@ -100,6 +100,8 @@ func TestBadScenarios(t *testing.T) {
 		{"name with a slash", with("name: t", `name: "a/b"`), `bad.yaml:1:7: name: "a/b" is not a usable scenario name`},
 		{"hidden name", with("name: t", `name: .t`), `bad.yaml:1:7: name: ".t" is not a usable scenario name`},
 		{"ignore on generated data", with("  size: 50", "  size: 50\n  ignore: [id]"), "bad.yaml:7:11: data.ignore: goes with data.csv (it names CSV columns)"},
+		{"an algorithm twice", base + "algorithms: [oracle, cara-t, cara-t]\n", "bad.yaml:13:30: algorithms: lists cara-t twice"},
+		{"no algorithms", base + "algorithms: []\n", "bad.yaml:13:13: algorithms: is empty; list at least one"},
 		{"not UTF-8", base + "title: caf\xe9\n", "bad.yaml:13:11: the file is not UTF-8 text (byte 0xe9); save it as UTF-8"},
 		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
