@@ -18,7 +18,6 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -656,7 +655,7 @@ func readFile(ctx context.Context, path string) ([]byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	b, err := ctxio.ReadFile(ctx, path, maxScenarioBytes)
+	b, err := readText(ctx, path, maxScenarioBytes, false)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
