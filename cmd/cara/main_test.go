@@ -342,7 +342,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", small, "--data", "testdata/small.yaml"}, "testdata/small.yaml: --data testdata/small.yaml: the scenario generates its data, so there is no data.csv to replace"},
 		{[]string{"run", "/dev/zero"}, "reading scenario /dev/zero: /dev/zero is not a text file (byte 1 is 0x00): a scenario is a YAML text file"},
 		{[]string{"run", "../../docs/examples/prior-shift.yaml", "--data", "/dev/zero"}, "data.csv: /dev/zero is not a text file (byte 1 is 0x00)"},
-		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
+		{[]string{"run", "testdata/budget/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
