@@ -19,8 +19,9 @@ func Warnings(m Matrix, end int, res []Result) []string {
 	return append(MatrixWarnings(m, end), ResultWarnings(res)...)
 }
 
-// MatrixWarnings flags a cost matrix whose off-diagonal cells are negative in more than a quarter
-// of the cases. The cells counted are those the algorithms read, in columns up to end: within the
+// MatrixWarnings gives the warnings of the matrix itself, when it has any (a Warnings method, as
+// sim.Matrix has: a kernel that cannot tell the queries apart), and flags a cost matrix whose
+// off-diagonal cells are negative in more than a quarter of the cases. The cells counted are those the algorithms read, in columns up to end: within the
 // offline block, within the online block, and (T_off-1, T_off). The cells that cross from the
 // offline block into the online one are left out: a headless run does not compute them, and
 // counting them where they are (the player, cara matrix) gave another share for the same matrix.
@@ -42,11 +43,15 @@ func MatrixWarnings(m Matrix, end int) []string {
 			}
 		}
 	}
-	if all == 0 || float64(neg) <= negativeShare*float64(all) {
-		return nil
+	var out []string
+	if w, ok := m.(interface{ Warnings() []string }); ok { // the engine's own (sim.Matrix)
+		out = append(out, w.Warnings()...)
 	}
-	return []string{fmt.Sprintf("%.0f %% of the off-diagonal cells of C (within the offline block and within the online block) are negative: the model fits its own batch worse than later ones, so C no longer measures staleness",
-		100*float64(neg)/float64(all))}
+	if all == 0 || float64(neg) <= negativeShare*float64(all) {
+		return out
+	}
+	return append(out, fmt.Sprintf("%.0f %% of the off-diagonal cells of C (within the offline block and within the online block) are negative: the model fits its own batch worse than later ones, so C no longer measures staleness",
+		100*float64(neg)/float64(all)))
 }
 
 // ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0, and

@@ -42,6 +42,9 @@ func ParseCosts(s string) (CostSpec, error) {
 	if e1 != nil || e2 != nil || e3 != nil || n < 1 || !(from >= 0) || !(to >= from) || math.IsInf(to, 0) {
 		return CostSpec{}, fmt.Errorf("--costs FROM:TO:N needs 0 <= FROM <= TO and N >= 1, got %q", s)
 	}
+	if from == to && n > 1 { // N equal costs would be one row each, kept once: N asked, 1 given
+		return CostSpec{}, fmt.Errorf("--costs %s is %d equal costs; give N = 1 (%g:%g:1) or TO > FROM", s, n, from, to)
+	}
 	return CostSpec{From: from, To: to, N: n}, nil
 }
 

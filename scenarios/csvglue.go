@@ -1,7 +1,11 @@
 package scenarios
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"sync"
 
 	"github.com/cara-sim/cara/internal/ctxio"
@@ -51,7 +55,7 @@ func (s *spool) read(ctx context.Context, path string) ([]byte, error) {
 	if b, ok := s.bytes[path]; ok {
 		return b, nil
 	}
-	b, err := ctxio.ReadFile(ctx, path, maxSpool)
+	b, err := readText(ctx, path, maxSpool, true)
 	if err != nil {
 		return nil, err
 	}
@@ -68,3 +72,38 @@ func csvData(tab *Table, batches int) (*tableData, error) { return newTableData(
 
 // csvQueries serves a table as the queries of the data's batches.
 func csvQueries(tab *Table, batches int) (querySource, error) { return newTableQueries(tab, batches) }
+
+// readText reads a file whole under ctx (a FIFO waits for its writer), looking at its first bytes
+// first: /dev/zero is not text, and is refused there rather than read to limit bytes. csv says
+// which text: a CSV file (perhaps gzip-compressed), or a scenario's YAML.
+func readText(ctx context.Context, path string, limit int64, csv bool) ([]byte, error) {
+	f, err := ctxio.Open(ctx, path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, sniffBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	head = head[:n]
+	switch {
+	case !csv:
+		if i := bytes.IndexByte(head, 0); i >= 0 {
+			return nil, fmt.Errorf("%s is not a text file (byte %d is 0x00): a scenario is a YAML text file", path, i+1)
+		}
+	case !(n >= 2 && head[0] == 0x1f && head[1] == 0x8b): // gzip is looked at once undone
+		if err := checkText(path, head); err != nil {
+			return nil, err
+		}
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, limit-int64(n)+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(n+len(rest)) > limit {
+		return nil, fmt.Errorf("%s is more than %d bytes: a device, or a pipe that does not end?", path, limit)
+	}
+	return append(head, rest...), nil
+}

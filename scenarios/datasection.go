@@ -5,6 +5,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/cara-sim/cara/sim"
@@ -213,10 +214,27 @@ func (l *loader) csvData(s *Scenario, raw *rawScenario) error {
 	}
 	s.Features, s.Batches = tab.X.D, data.Len()
 	l.smallest = maxInt
+	var oneClass []int // batches whose rows all have one label
 	for t, r := range data.ranges {
 		if n := r[1] - r[0]; n < l.smallest {
 			l.smallest, l.smallestAt = n, t
 		}
+		if y := tab.Y[r[0]:r[1]]; !slices.Contains(y, 1-y[0]) {
+			oneClass = append(oneClass, t)
+		}
+	}
+	// A model of one class has no boundary: as generated data are refused when every batch has a
+	// single class, so are CSV data; some such batches are worth a note.
+	switch {
+	case len(oneClass) == len(data.ranges):
+		return rd.Label.errorf("data.label", "every batch of %s has a single class in column %q: a model needs both classes to learn a boundary", tab.Path, rd.Label.text)
+	case len(oneClass) > 0:
+		n, more := len(oneClass), ""
+		if n > 10 {
+			oneClass, more = oneClass[:10], ", ..."
+		}
+		l.notes = append(l.notes, fmt.Sprintf("%s: %d of %d batches have a single class in column %q (batches %s%s): their models predict it everywhere",
+			tab.Path, n, len(data.ranges), rd.Label.text, joinInts(oneClass), more))
 	}
 	newQueries, err := l.queries(raw.Queries, tab.X.D, s.Batches, tab)
 	if err != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/internal/ctxio"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -317,9 +316,20 @@ func (l *loader) parse() (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, doc := range tree.Docs[min(1, len(tree.Docs)):] {
+		// The decoder reads the first document only: the rest would be dropped without a word.
+		if doc.Body != nil {
+			tk := doc.Body.GetToken()
+			if doc.Start != nil {
+				tk = doc.Start
+			}
+			return nil, &posError{line: tk.Position.Line, col: tk.Position.Column, msg: "a second YAML document starts here; a scenario file holds one (remove the --- and what follows, or split the file)"}
+		}
+	}
 	l.tree = tree
+	merged := expandMerges(tree)
 	var raw rawScenario
-	if len(l.sets) == 0 {
+	if len(l.sets) == 0 && !merged {
 		dec := yaml.NewDecoder(bytes.NewReader(l.src), yaml.Strict(), yaml.DisallowUnknownField())
 		err = dec.Decode(&raw)
 	} else if err = applySets(tree, l.sets); err == nil {
@@ -649,7 +659,7 @@ func readFile(ctx context.Context, path string) ([]byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	b, err := ctxio.ReadFile(ctx, path, maxScenarioBytes)
+	b, err := readText(ctx, path, maxScenarioBytes, false)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -100,6 +100,8 @@ func TestBadScenarios(t *testing.T) {
 		{"name with a slash", with("name: t", `name: "a/b"`), `bad.yaml:1:7: name: "a/b" is not a usable scenario name`},
 		{"hidden name", with("name: t", `name: .t`), `bad.yaml:1:7: name: ".t" is not a usable scenario name`},
 		{"ignore on generated data", with("  size: 50", "  size: 50\n  ignore: [id]"), "bad.yaml:7:11: data.ignore: goes with data.csv (it names CSV columns)"},
+		{"an algorithm twice", base + "algorithms: [oracle, cara-t, cara-t]\n", "bad.yaml:13:30: algorithms: lists cara-t twice"},
+		{"no algorithms", base + "algorithms: []\n", "bad.yaml:13:13: algorithms: is empty; list at least one"},
 		{"not UTF-8", base + "title: caf\xe9\n", "bad.yaml:13:11: the file is not UTF-8 text (byte 0xe9); save it as UTF-8"},
 		{"standardize not a bool", with("model: {nearest_centroid: {}}", "model: {logistic: {standardize: yes please}}"), `bad.yaml:11:33: model.logistic.standardize: must be true or false, got "yes please"`},
 	}
@@ -321,5 +323,46 @@ func TestLoadFIFOAndOddPaths(t *testing.T) {
 		if _, err := Load(tc.path, Options{}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s:\n got  %v\n want %s", tc.path, err, tc.want)
 		}
+	}
+}
+
+// Issue 26, the silent accepts: a CSV batch of one class is a note (every batch of one class an
+// error, as for generated data); a query size above a generated batch is an error, a fraction
+// that rounds to none a note; a second YAML document is an error; a BOM is dropped.
+func TestSilentAccepts(t *testing.T) {
+	dir := t.TempDir()
+	scenario := func(data string) string {
+		os.WriteFile(filepath.Join(dir, "d.csv"), []byte(data), 0o644)
+		return "name: c\nbatches: 3\noffline: 1\ndata: {csv: d.csv, label: y, batch_column: b}\nqueries: {from: data, size: 1}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n"
+	}
+	s, err := Parse("c.yaml", []byte(scenario("b,x,y\n0,1,0\n0,2,0\n1,1,0\n1,2,1\n2,1,1\n2,2,0\n")), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "d.csv: 1 of 3 batches have a single class in column \"y\" (batches 0): their models predict it everywhere"; len(s.Notes) != 1 || !strings.HasSuffix(s.Notes[0], want) {
+		t.Errorf("notes %q, want one ending %q", s.Notes, want)
+	}
+	_, err = Parse("c.yaml", []byte(scenario("b,x,y\n0,1,0\n0,2,0\n1,1,1\n1,2,1\n2,1,0\n2,2,0\n")), dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:4:27: data.label: every batch of `) || !strings.Contains(err.Error(), `has a single class in column "y"`) {
+		t.Errorf("every batch one class: %v", err)
+	}
+
+	s, err = Parse("f.yaml", []byte(with("queries: {from: data, size: 5}", "queries: {from: data, fraction: 0.001}")), "", Options{})
+	if err != nil || len(s.Notes) != 1 || !strings.HasPrefix(s.Notes[0], "queries.fraction 0.001 of the 50 points of batch 0 rounds to no query: a batch takes at least 1") {
+		t.Errorf("fraction: %q %v", s.Notes, err)
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		{"size above the batch", with("queries: {from: data, size: 5}", "queries: {from: data, size: 60}"), "q.yaml:10:29: queries.size: is 60 but a batch has 50 points; queries from data are drawn without replacement, so at most 50"},
+		{"second document", base + "---\nname: other\n", "q.yaml:13:1: a second YAML document starts here; a scenario file holds one"},
+	} {
+		if _, err := Parse("q.yaml", []byte(tc.src), "", Options{}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got  %v\n want %s", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Parse("bom.yaml", []byte("\ufeff"+base), "", Options{}); err != nil {
+		t.Errorf("a byte order mark: %v", err)
+	}
+	if _, err := Parse("q.yaml", []byte(base+"---\n# only a comment\n"), "", Options{}); err != nil {
+		t.Errorf("a --- followed by nothing: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ package scenarios
 // labelled by the data's concept. It compiles into a constructor of the query source for a seed.
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
@@ -84,6 +85,17 @@ func (l *loader) sampledQueries(rq *rawQueries) (newQueries, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	// Queries are drawn without replacement: a batch smaller than size gives all its points, and a
+	// fraction that rounds to none gives one. Neither is silent.
+	csv := len(l.tables) > 0
+	switch n := l.smallest; {
+	case fd.size > n && !csv:
+		return nil, rq.Size.errorf("queries.size", "is %d but a batch has %d points; queries from data are drawn without replacement, so at most %d (or use fraction)", fd.size, n, n)
+	case fd.size > n:
+		l.notes = append(l.notes, fmt.Sprintf("queries.size %d is more than the %d points of batch %d (the smallest): a batch with fewer than %d points gives all of them as queries", fd.size, n, l.smallestAt, fd.size))
+	case fd.fraction > 0 && int(fd.fraction*float64(n)+0.5) == 0:
+		l.notes = append(l.notes, fmt.Sprintf("queries.fraction %g of the %d points of batch %d rounds to no query: a batch takes at least 1 (fraction x points, rounded to the nearest whole number)", fd.fraction, n, l.smallestAt))
 	}
 	// A copy per stream: streams of one loaded scenario are made concurrently (a server's sessions).
 	return func(seed uint64, _ dataSource) (querySource, error) { f := fd; f.seed = seed; return f, nil }, nil

@@ -4,6 +4,8 @@ package scenarios
 // build calls in turn.
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cara-sim/cara/algos"
@@ -87,7 +89,13 @@ func (l *loader) algorithms(s *Scenario, raw *rawScenario) error {
 		if err != nil {
 			return a.errorf("algorithms", "%v", err)
 		}
+		if slices.Contains(s.Algorithms, n) { // each would be a row of its own, twice
+			return a.errorf("algorithms", "lists %s twice", a.text)
+		}
 		s.Algorithms = append(s.Algorithms, n)
+	}
+	if len(s.Algorithms) == 0 {
+		return (&scalar{line: raw.Algorithms.line, col: raw.Algorithms.col}).errorf("algorithms", "is empty; list at least one (leave the key out for all of them)")
 	}
 	return nil
 }
@@ -96,6 +104,9 @@ func (l *loader) algorithms(s *Scenario, raw *rawScenario) error {
 func (l *loader) data(s *Scenario, raw *rawScenario) error {
 	if raw.Data.CSV.set {
 		return l.csvData(s, raw)
+	}
+	if l.opt.Data != "" { // it would be ignored: there is no data.csv to replace
+		return fmt.Errorf("--data %s: the scenario generates its data, so there is no data.csv to replace; --data goes with a scenario that reads a CSV", l.opt.Data)
 	}
 	return l.generatedData(s, raw)
 }

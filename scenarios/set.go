@@ -169,6 +169,17 @@ func parseValue(o override, under string, base int) (ast.Node, error) {
 	var text strings.Builder
 	indent := ""
 	if under != "" {
+		// A key the file does not have is made a mapping: an index there (tour.0.at without a
+		// tour) would make a mapping where a list belongs, and a message about types.
+		keys := strings.Split(under, ".")
+		for i, k := range keys {
+			if _, err := strconv.Atoi(k); err == nil && i > 0 {
+				list := strings.TrimSuffix(o.path, "."+strings.Join(keys[i:], "."))
+				return nil, fmt.Errorf("--set %s: the scenario has no %s, so no item %s of it to change; set the whole list, e.g. --set '%s=[...]'", o.path, list, k, list)
+			}
+		}
+	}
+	if under != "" {
 		for _, k := range strings.Split(under, ".") {
 			fmt.Fprintf(&text, "%s%s:\n", indent, k)
 			indent += "  "

@@ -78,3 +78,25 @@ func TestSource(t *testing.T) {
 		t.Fatalf("an unknown scenario: %v", err)
 	}
 }
+
+// Issue 26: a copy (cara new --from) says it is one in its title and leaves the source's tour
+// out, with a comment; everything else loads as the source does.
+func TestSourceIsACopy(t *testing.T) {
+	for _, info := range Embedded() {
+		src, err := Source(info.Name, "mine")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Parse("mine.yaml", src, "", Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", info.Name, err)
+		}
+		orig, _ := Load(info.Name, Options{})
+		if s.Name != "mine" || s.Title != "mine (a copy of "+info.Name+")" || s.Tour != nil || s.Batches != orig.Batches || len(s.WhatIfQueries) != len(orig.WhatIfQueries) {
+			t.Errorf("%s: name %q title %q, %d tour stops, %d batches (source %d)", info.Name, s.Name, s.Title, len(s.Tour), s.Batches, orig.Batches)
+		}
+		if note := "# The tour of " + info.Name + " is left out"; (info.Stops > 0) != strings.Contains(string(src), note) {
+			t.Errorf("%s (%d stops): the note on the tour is wrong", info.Name, info.Stops)
+		}
+	}
+}

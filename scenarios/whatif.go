@@ -187,6 +187,8 @@ func flowText(n ast.Node, skip string) string {
 			parts[i] = flowText(v, "")
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
+	case *ast.AnchorNode: // &base {...}: the anchor means nothing on its own line
+		return flowText(n.Value, skip)
 	case *ast.LiteralNode:
 		return strconv.Quote(n.Value.Value)
 	case *ast.NullNode:

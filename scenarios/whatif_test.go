@@ -167,3 +167,28 @@ func batchOf(t *testing.T, s *Scenario, bt int) *sim.Batch {
 	}
 	return b
 }
+
+// Issue 26: a YAML merge key loads as YAML says (the keys written beside it win), in the what-if
+// alternatives (it was read as text whose alias had no anchor, an error about --set) and anywhere.
+func TestMergeKeys(t *testing.T) {
+	src := base + `whatif:
+  queries:
+    - &q {name: a, from: data, size: 5}
+    - <<: *q
+      name: b
+      size: 7
+`
+	src = strings.Replace(src, "  uniform: {low: 0, high: 1}", "  uniform: &u {low: 0, high: 1}", 1)
+	src = strings.Replace(src, "queries: {from: data, size: 5}", "queries: {from: data, size: 5}\nkernel: &k {gamma: 2}", 1)
+	s, err := Parse("m.yaml", []byte(src), "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.WhatIfQueries) != 2 || s.WhatIfQueries[1].Name != "b" || s.WhatIfQueries[1].Set != "queries={size: 7, from: data}" {
+		t.Errorf("alternatives %+v", s.WhatIfQueries)
+	}
+	_, err = Parse("m.yaml", []byte(strings.Replace(src, "      name: b\n", "", 1)), "", Options{})
+	if err == nil || !strings.Contains(err.Error(), `whatif.queries[1].name: "a" names two alternatives`) {
+		t.Errorf("a merged name that repeats: %v", err)
+	}
+}

@@ -213,6 +213,9 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 		return nil, err
 	}
 	r.m.Gamma = gamma
+	if w := kernelWarning(cfg.Gamma, gamma, r.batches, cfg.Offline); w != "" {
+		r.m.notes = append(r.m.notes, w)
+	}
 	r.m.Stats.Generate = time.Since(t0)
 	t0 = time.Now()
 	r.ksum = make([][]float64, T)

@@ -28,7 +28,12 @@ type Matrix struct {
 	Drifts   []Drift
 	Stats    Stats // stage timings of a staged run
 	cells    []Cell
+	notes    []string // Warnings: what the engine found that makes the numbers mean less
 }
+
+// Warnings are what the engine found, before any cell, that makes the numbers mean less (a kernel
+// that cannot tell the queries apart). algos.MatrixWarnings reports them with its own.
+func (m *Matrix) Warnings() []string { return m.notes }
 
 // NewMatrix returns an empty T x T matrix whose first offline batches are the offline block.
 func NewMatrix(T, offline int) *Matrix {

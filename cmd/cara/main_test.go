@@ -337,7 +337,16 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
 		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
 		{[]string{"run"}, "accepts 1 arg(s), received 0"},
-		{[]string{"run", "testdata/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
+		{[]string{"run", small, "--set", "tour.0.at=3"}, "--set tour.0.at: the scenario has no tour, so no item 0 of it to change"},
+		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "cara completion"`},
+		{[]string{"plot", "x.jsonl", "-o", "-"}, "-o -: figures are files in a folder"},
+		{[]string{"run", small, "--figures", "-"}, "--figures -: figures are files in a folder"},
+		{[]string{"reproduce", "--figures", "-"}, "--figures -: figures are files in a folder"},
+		{[]string{"sweep", small, "--costs", "0.5:0.5:5", "-o", "x"}, "--costs 0.5:0.5:5 is 5 equal costs; give N = 1 (0.5:0.5:1) or TO > FROM"},
+		{[]string{"run", small, "--data", "testdata/small.yaml"}, "testdata/small.yaml: --data testdata/small.yaml: the scenario generates its data, so there is no data.csv to replace"},
+		{[]string{"run", "/dev/zero"}, "reading scenario /dev/zero: /dev/zero is not a text file (byte 1 is 0x00): a scenario is a YAML text file"},
+		{[]string{"run", "../../docs/examples/prior-shift.yaml", "--data", "/dev/zero"}, "data.csv: /dev/zero is not a text file (byte 1 is 0x00)"},
+		{[]string{"run", "testdata/budget/huge.yaml"}, "huge needs about 36.4 TiB of memory (1000000 batches: a matrix of 500000500000 cells"},
 	}
 	for _, tc := range tests {
 		_, err := cara(t, tc.args...)
@@ -737,6 +746,23 @@ func TestUntrustedTextAndNames(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "a", "escaped*")); len(m) > 0 {
 		t.Errorf("plot wrote %v", m)
 	}
+
+	// Two sweep files joined with cat: duplicates count once, with a note; rows of one name and
+	// two contents are refused.
+	twice := filepath.Join(dir, "twice.jsonl")
+	os.WriteFile(twice, append(mustRead(t, rows), mustRead(t, rows)...), 0o644)
+	_, errOut, err := caraIO(t, "plot", twice, "-o", figs)
+	if err != nil || !strings.Contains(errOut, "18 duplicate row(s) (same scenario, seed, R and algorithm) counted once") {
+		t.Errorf("plot of a file twice: %v %q", err, errOut)
+	}
+	other := filepath.Join(dir, "other.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "1:2:2", "--set", "data.noise=0.1", "-o", other); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(twice, append(mustRead(t, filepath.Join(dir, "rows.jsonl")), bytes.ReplaceAll(mustRead(t, other), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`))...), 0o644)
+	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two different scenarios") {
+		t.Errorf("plot of two contents under one name: %v", err)
+	}
 }
 
 // Issue 26, item 4: a strategy cost that overflows is null in JSON with a warning that says so,
@@ -776,5 +802,45 @@ func TestRunWarnsOnOverflow(t *testing.T) {
 	}
 	if !strings.Contains(table, " 1.000e+308 ") || strings.Contains(table, "10000000000") || !strings.Contains(table, "warning: the strategy cost of ") {
 		t.Errorf("table:\n%s", table)
+	}
+}
+
+// The README's "What C can and cannot see", measured on docs/examples: an overfitting model makes
+// a stream without drift look stale, and a pure prior shift leaves C negative while the kept
+// model errs more than a fresh one.
+func TestWhatCCannotSee(t *testing.T) {
+	matrix := func(args ...string) (c, errRate [][]*float64) {
+		out, err := cara(t, append([]string{"matrix", "--format", "json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			C         [][]*float64 `json:"C"`
+			ErrorRate [][]*float64 `json:"error_rate"`
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.C, m.ErrorRate
+	}
+	median := func(c [][]*float64) float64 {
+		var v []float64
+		for tp := range c {
+			for tt := tp + 1; tt < len(c); tt++ {
+				v = append(v, *c[tp][tt])
+			}
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	overfit := "../../docs/examples/overfit.yaml"
+	c1, _ := matrix(overfit)
+	c25, _ := matrix(overfit, "--set", "model.knn.k=25")
+	if m1, m25 := median(c1), median(c25); !(m1 > 4 && m25 < 0.5) {
+		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; the README says about 5 and 0.15", m1, m25)
+	}
+	c, e := matrix("../../docs/examples/prior-shift.yaml")
+	if cc, kept, fresh := *c[5][19], *e[5][19], *e[19][19]; !(cc < -4 && kept > 1.5*fresh) {
+		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; the README says -4.3, 0.107, 0.067", cc, kept, fresh)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/figures"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
@@ -26,6 +27,9 @@ func newPlotCmd() *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			if err := checkFigureDir("-o", dir); err != nil {
+				return err
+			}
 			rows, err := readSweepFile(args[0])
 			if err != nil {
 				return err
@@ -33,6 +37,16 @@ func newPlotCmd() *cobra.Command {
 			if len(rows) == 0 {
 				return fmt.Errorf("%s: no sweep lines", args[0])
 			}
+			// Files joined with cat: a row twice would count twice in every mean, and two sweeps
+			// of one scenario's name would be averaged together.
+			all, err := experiment.Merge(rows)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if n := len(rows) - len(all); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cara: note: %s: %d duplicate row(s) (same scenario, seed, R and algorithm) counted once\n", args[0], n)
+			}
+			rows = all
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -46,6 +60,15 @@ func newPlotCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&dir, "output", "o", ".", "folder for the figures")
 	cmd.Flags().StringVar(&format, "format", "png", "png or svg")
 	return cmd
+}
+
+// checkFigureDir refuses "-" as a folder of figures before any work: -o - means stdout
+// elsewhere, and here it would make a folder named "-".
+func checkFigureDir(flag, dir string) error {
+	if dir == "-" {
+		return usagef("%s -: figures are files in a folder; give a folder (stdout holds no PNG files)", flag)
+	}
+	return nil
 }
 
 // runFigures draws a run's figures: the matrix with the Oracle's and CARA-T's strategies, the

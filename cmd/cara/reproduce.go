@@ -43,6 +43,9 @@ Electricity's rows shuffled within each batch (--electricity-shuffle none: file 
 			if format != "table" && format != "json" {
 				return usagef("--format must be table or json, got %q", format)
 			}
+			if err := checkFigureDir("--figures", figDir); err != nil {
+				return err
+			}
 			steps := experiment.AutoSteps
 			if quick {
 				seeds, trees, steps = 1, 10, 8

@@ -31,6 +31,9 @@ func newRunCmd() *cobra.Command {
 			if seeds < 1 {
 				return usagef("--seeds must be >= 1, got %d", seeds)
 			}
+			if err := checkFigureDir("--figures", figures); err != nil {
+				return err
+			}
 			s, err := f.load(args[0])
 			if err != nil {
 				return err

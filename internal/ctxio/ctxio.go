@@ -6,8 +6,6 @@ package ctxio
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"time"
 )
@@ -94,22 +92,4 @@ func (f *File) why(err error) error {
 		return f.ctx.Err()
 	}
 	return err
-}
-
-// ReadFile reads a whole file under ctx, refusing more than limit bytes (a device such as
-// /dev/zero never ends).
-func ReadFile(ctx context.Context, path string, limit int64) ([]byte, error) {
-	f, err := Open(ctx, path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s gives more than %d bytes and is not a regular file (a device, or a pipe that does not end?)", path, limit)
-	}
-	return b, nil
 }

@@ -1,0 +1,124 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// flatKernel is the median similarity of a query and a data point above which the kernel is said
+// not to tell the queries apart: exp(-gamma ||q - x||^2) > 0.99 for most pairs means every data
+// point weighs about the same for every query, and C no longer depends on where the queries are.
+// (Query pairs alone would flag static queries, which are alike by design.)
+const flatKernel = 0.99
+
+// kernelSample bounds the queries, and the data points, whose pairs KernelSpread compares.
+const kernelSample = 256
+
+// sample takes up to kernelSample rows evenly from the points of every batch (the same ones for
+// a stream).
+func sample(batches []*Batch, points func(*Batch) Points) [][]float64 {
+	total := 0
+	for _, b := range batches {
+		total += points(b).Len()
+	}
+	stride := max(1, total/kernelSample)
+	var out [][]float64
+	k := 0
+	for _, b := range batches {
+		p := points(b)
+		for i := range p.Len() {
+			if k%stride == 0 && len(out) < kernelSample {
+				out = append(out, p.Row(i))
+			}
+			k++
+		}
+	}
+	return out
+}
+
+// narrowKernel is the similarity that even the nearest 1 % of query-data pairs stay below for
+// the kernel to be said to see no data near any query: every QDM sum, and so every cell of C,
+// is then about 0, whatever the models do.
+const narrowKernel = 1e-6
+
+// KernelSpread is the median of exp(-gamma ||q - x||^2) over pairs of a query and a data point,
+// each drawn evenly from every batch; NaN without queries.
+func KernelSpread(batches []*Batch, gamma float64) float64 {
+	return kernelQuantile(batches, gamma, 0.5)
+}
+
+// kernelQuantile is the q-quantile of exp(-gamma ||q - x||^2) over the pairs KernelSpread takes.
+func kernelQuantile(batches []*Batch, gamma float64, quantile float64) float64 {
+	qs := sample(batches, func(b *Batch) Points { return b.Q })
+	xs := sample(batches, func(b *Batch) Points { return b.X })
+	if len(qs) == 0 || len(xs) == 0 {
+		return math.NaN()
+	}
+	sims := make([]float64, 0, len(qs)*len(xs))
+	for _, q := range qs {
+		for _, x := range xs {
+			d2 := 0.0
+			for f := range q {
+				d := q[f] - x[f]
+				d2 += d * d
+			}
+			sims = append(sims, math.Exp(-gamma*d2))
+		}
+	}
+	slices.Sort(sims)
+	return sims[min(int(quantile*float64(len(sims))), len(sims)-1)]
+}
+
+// kernelWarning says when the kernel cannot tell the queries apart, naming gamma, where it came
+// from, and the scale of the features (the smallest and the largest standard deviation over the
+// offline data): with features on different scales, scale's one pooled variance is set by the
+// largest, or by the gap between the features' means.
+func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int) string {
+	med := KernelSpread(batches, gamma)
+	near := kernelQuantile(batches, gamma, 0.99)
+	if !(med > flatKernel) && !(near < narrowKernel) {
+		return ""
+	}
+	from := "kernel.gamma"
+	switch spec.Mode {
+	case GammaScale:
+		from = "kernel.gamma scale: 1/(d x the variance of all offline feature values pooled)"
+	case GammaAuto:
+		from = "kernel.gamma auto: 1/d"
+	}
+	d := batches[0].X.D
+	mean, sd := make([]float64, d), make([]float64, d)
+	n := 0.0
+	for _, b := range batches[:offline] {
+		for i := range b.X.Len() {
+			n++
+			for f, v := range b.X.Row(i) {
+				delta := v - mean[f]
+				mean[f] += delta / n
+				sd[f] += delta * (v - mean[f])
+			}
+		}
+	}
+	lo, hi := 0, 0
+	for f := range sd {
+		sd[f] = math.Sqrt(sd[f] / n)
+		if sd[f] < sd[lo] {
+			lo = f
+		}
+		if sd[f] > sd[hi] {
+			hi = f
+		}
+	}
+	scales := fmt.Sprintf("feature %d has standard deviation %.3g around %.4g", lo+1, sd[lo], mean[lo])
+	if hi != lo {
+		scales = fmt.Sprintf("features range from standard deviation %.3g around %.4g (feature %d) to %.3g around %.4g (feature %d)",
+			sd[lo], mean[lo], lo+1, sd[hi], mean[hi], hi+1)
+	}
+	if !(med > flatKernel) {
+		return fmt.Sprintf("the kernel is so narrow that no data point is near any query: 99 %% of the similarities exp(-gamma ||q - x||^2) of a query and a data point are below %.3g (gamma = %.3g, from %s; %s), so every cell of C is about 0 whatever the models do; set a smaller kernel.gamma",
+			narrowKernel, gamma, from, scales)
+	}
+	return fmt.Sprintf("the kernel hardly tells the queries apart: the median similarity exp(-gamma ||q - x||^2) of a query and a data point is %.4f (gamma = %.3g, from %s; %s), so C barely depends on where the queries are; standardise the features or set kernel.gamma",
+		med, gamma, from, scales)
+}

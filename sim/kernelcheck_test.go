@@ -1,0 +1,72 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// Issue 26, item 3: with features near 300 and 1013, gamma scale is about 1/(2 x 356.5^2) = 3.9e-6
+// (the pooled variance is the gap between the means), every similarity of a query and a data
+// point is about 1, and the engine says so; features on one scale raise no warning.
+func TestKernelWarning(t *testing.T) {
+	batches := func(means, sds [2]float64) []*Batch {
+		rng := rand.New(rand.NewPCG(1, 2))
+		var out []*Batch
+		for bt := range 6 {
+			b := &Batch{T: bt, X: Points{D: 2}, Q: Points{D: 2}}
+			for i := range 60 {
+				row := []float64{means[0] + sds[0]*rng.NormFloat64(), means[1] + sds[1]*rng.NormFloat64()}
+				b.X.V = append(b.X.V, row...)
+				b.Y = append(b.Y, uint8(i%2))
+				if i%6 == 0 {
+					b.Q.V = append(b.Q.V, row...)
+				}
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	far := batches([2]float64{300, 1013}, [2]float64{3, 3})
+	gamma, err := ResolveGamma(GammaSpec{Mode: GammaScale}, far[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gamma < 3.8e-6 || gamma > 4.0e-6 {
+		t.Errorf("gamma %.3g, want about 1/(2 x 356.5^2) = 3.9e-6", gamma)
+	}
+	w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, far, 3)
+	for _, part := range []string{"the kernel hardly tells the queries apart: the median similarity", "(gamma = 3.94e-06, from kernel.gamma scale", "around 300.1 (feature 1)", "around 1013 (feature 2)"} {
+		if !strings.Contains(w, part) {
+			t.Errorf("warning %q lacks %q", w, part)
+		}
+	}
+	same := batches([2]float64{0.5, 0.5}, [2]float64{0.2, 0.2})
+	gamma, _ = ResolveGamma(GammaSpec{Mode: GammaScale}, same[:3])
+	if w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, same, 3); w != "" {
+		t.Errorf("one scale: %q", w)
+	}
+	if med := KernelSpread(same, gamma); !(med > 0.2 && med < 0.8) {
+		t.Errorf("median similarity on one scale %.3f, want well inside (0, 1)", med)
+	}
+	// The other way: a gamma so large that no data point is near any query (every C about 0).
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: 1e6}, 1e6, same, 3); !strings.HasPrefix(w, "the kernel is so narrow that no data point is near any query: 99 % of the similarities") || !strings.Contains(w, "(gamma = 1e+06, from kernel.gamma;") {
+		t.Errorf("narrow: %q", w)
+	}
+	// Through the engine: the matrix carries it.
+	m, err := Run(t.Context(), Config{Stream: fixedStream(far), Trainer: NearestCentroid{}, Offline: 3, Gamma: GammaSpec{Mode: GammaScale}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings()) != 1 || !strings.HasPrefix(m.Warnings()[0], "the kernel hardly tells") {
+		t.Errorf("matrix warnings %q", m.Warnings())
+	}
+}
+
+// fixedStream serves batches made beforehand.
+type fixedStream []*Batch
+
+func (f fixedStream) Len() int                    { return len(f) }
+func (f fixedStream) Features() int               { return f[0].X.D }
+func (f fixedStream) Batch(t int) (*Batch, error) { return f[t], nil }
+func (f fixedStream) Drifts() []Drift             { return nil }
