@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"runtime"
 	"strings"
 	"testing"
@@ -184,4 +185,33 @@ func TestHostileRequests(t *testing.T) {
 	c.Close()
 	c2.Close()
 	goroutinesBack(t, "requests", idle)
+}
+
+// A paste that never ends (ESC[200~ and a megabyte, no end) does not freeze the session: a second
+// later q quits as it should, and the megabyte cost a linear scan, not a quadratic one.
+func TestHostilePaste(t *testing.T) {
+	_, addr, _ := startServing(t, Config{})
+	idle := runtime.NumGoroutine()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	start := time.Now()
+	sc.in.Write([]byte("\x1b[200~"))
+	sc.in.Write(bytes.Repeat([]byte("x"), 1<<20))
+	time.Sleep(pasteTimeout + 200*time.Millisecond)
+	sc.send("q")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+		t.Logf("q quit %v after the paste began", time.Since(start).Round(10*time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not quit 5 s after an unterminated paste")
+	}
+	c.Close()
+	goroutinesBack(t, "paste", idle)
 }

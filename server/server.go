@@ -319,7 +319,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.cfg.onMsg != nil {
 		g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
 	}
-	p := tea.NewProgram(g, tea.WithInput(untilEOF{sess, cancel}), tea.WithOutput(sess), tea.WithAltScreen(),
+	p := tea.NewProgram(g, tea.WithInput(newInput(ctx, sess, cancel)), tea.WithOutput(sess), tea.WithAltScreen(),
 		tea.WithContext(ctx))
 	g.quit = func() { go p.Quit() }
 	g.done = cancel
@@ -344,20 +344,6 @@ func (s *Server) apologise(next ssh.Handler) ssh.Handler {
 		}
 		next(sess)
 	}
-}
-
-// untilEOF reads a session's input and ends the session's context when the client closes it.
-type untilEOF struct {
-	r      io.Reader
-	cancel context.CancelFunc
-}
-
-func (u untilEOF) Read(b []byte) (int, error) {
-	n, err := u.r.Read(b)
-	if err != nil {
-		u.cancel()
-	}
-	return n, err
 }
 
 // logSessions logs connects, disconnects and their duration, one line each.
