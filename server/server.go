@@ -49,6 +49,7 @@ type Config struct {
 	Workers        int // engine workers per run; 0 shares the cores among MaxComputing runs
 	MaxWork        float64
 	IdleTimeout    time.Duration
+	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
 	Open           bool // let anyone in on a non-loopback address, without keys or password
 	Log            *slog.Logger
 
@@ -120,6 +121,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.Listen), wish.WithHostKeyPath(cfg.HostKey), wish.WithIdleTimeout(cfg.IdleTimeout)}
 	s := &Server{cfg: cfg, room: room.New()}
+	s.room.Grace = cfg.PresenterGrace
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
