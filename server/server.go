@@ -50,7 +50,7 @@ type Config struct {
 	MaxWork        float64
 	IdleTimeout    time.Duration
 	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
-	Open           bool // let anyone in on a non-loopback address, without keys or password
+	Open           bool          // let anyone in on a non-loopback address, without keys or password
 	Log            *slog.Logger
 
 	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
