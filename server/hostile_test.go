@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -214,4 +216,41 @@ func TestHostilePaste(t *testing.T) {
 	}
 	c.Close()
 	goroutinesBack(t, "paste", idle)
+}
+
+// Wrong passwords are counted (cara_auth_failures_total), logged with the address, and answered
+// more slowly each time from the same address: four take at least 0.1 + 0.2 + 0.4 + 0.8 s. The
+// right one still gets in, and starts the count again.
+func TestHostileLogins(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pw, []byte("tulip\n"), 0o600)
+	srv, addr, logs := startServing(t, Config{PasswordFile: pw})
+	idle := runtime.NumGoroutine()
+	start := time.Now()
+	for range 4 {
+		if c, err := dial(t, addr, gossh.Password("rose")); err == nil {
+			c.Close()
+			t.Fatal("a wrong password got in")
+		}
+	}
+	took := time.Since(start)
+	if took < 1500*time.Millisecond {
+		t.Errorf("four wrong passwords answered in %v, want at least 1.5 s", took)
+	}
+	if got := scrape(t, srv.metricsURL)[`cara_auth_failures_total{method="password"}`]; got != 4 {
+		t.Errorf("cara_auth_failures_total %v, want 4", got)
+	}
+	if n := strings.Count(logs.String(), `msg="login refused" client=127.0.0.1:`); n != 4 {
+		t.Errorf("%d login refusals logged, want 4:\n%s", n, logs.String())
+	}
+	c, err := dial(t, addr, gossh.Password("tulip"))
+	if err != nil {
+		t.Fatalf("the right password after four wrong ones: %v", err)
+	}
+	c.Close()
+	if n, wait := srv.logins.failed("127.0.0.1", time.Now()); n != 1 || wait != 100*time.Millisecond {
+		t.Errorf("after a login: failure %d waits %v, want the count started again", n, wait)
+	}
+	t.Logf("four wrong passwords: %v", took.Round(10*time.Millisecond))
+	goroutinesBack(t, "logins", idle)
 }

@@ -14,9 +14,10 @@ import (
 // and its run registry, counters of refusals and recovered panics, and the Go runtime's standard
 // ones (go_goroutines among them). Each server has its own registry, so tests can run several.
 type metrics struct {
-	reg     *prometheus.Registry
-	refused *prometheus.CounterVec
-	panics  prometheus.Counter
+	reg          *prometheus.Registry
+	refused      *prometheus.CounterVec
+	panics       prometheus.Counter
+	authFailures *prometheus.CounterVec
 }
 
 func newMetrics(s *Server) *metrics {
@@ -26,6 +27,11 @@ func newMetrics(s *Server) *metrics {
 			Help: "SSH sessions refused, by reason: room_full, no_pty, exec."}, []string{"reason"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
 			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
+		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_auth_failures_total",
+			Help: "Logins refused, by method: password (each answered more slowly from the same address), publickey."}, []string{"method"}),
+	}
+	for _, method := range []string{"password", "publickey"} {
+		m.authFailures.WithLabelValues(method)
 	}
 	for _, r := range []string{"room_full", "no_pty", "exec"} {
 		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
@@ -35,7 +41,7 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
-		m.refused, m.panics,
+		m.refused, m.panics, m.authFailures,
 		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
 		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),

@@ -7,7 +7,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,6 +84,7 @@ type Server struct {
 	// metricsURL is where ServeMetrics listens (tests listen on port 0).
 	metricsURL string
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
+	logins     *loginBackoff
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -120,36 +119,19 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.Listen), wish.WithHostKeyPath(cfg.HostKey), wish.WithIdleTimeout(cfg.IdleTimeout)}
-	s := &Server{cfg: cfg, room: room.New()}
+	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff()}
 	s.room.Grace = cfg.PresenterGrace
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
 		}
-		if cfg.PresenterKeys == "" {
-			opts = append(opts, wish.WithAuthorizedKeys(cfg.AuthorizedKeys))
-		}
 	}
-	if cfg.PresenterKeys != "" {
-		auth, err := s.presenterAuth()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, auth...)
+	s.metrics = newMetrics(s)
+	authOpts, err := s.authOptions()
+	if err != nil {
+		return nil, err
 	}
-	if cfg.PasswordFile != "" {
-		b, err := os.ReadFile(cfg.PasswordFile)
-		if err != nil {
-			return nil, fmt.Errorf("--password-file: %w", err)
-		}
-		want := []byte(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-		if len(want) == 0 {
-			return nil, fmt.Errorf("--password-file %s: the first line is empty", cfg.PasswordFile)
-		}
-		opts = append(opts, wish.WithPasswordAuth(func(_ ssh.Context, pw string) bool {
-			return subtle.ConstantTimeCompare([]byte(pw), want) == 1
-		}))
-	}
+	opts = append(opts, authOpts...)
 	if cfg.MaxComputing == 0 {
 		cfg.MaxComputing = runtime.NumCPU()
 	}
@@ -159,7 +141,6 @@ func New(cfg Config) (*Server, error) {
 		cfg.Workers = max(1, runtime.GOMAXPROCS(0)/cfg.MaxComputing)
 	}
 	s.cfg = cfg
-	s.metrics = newMetrics(s)
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
 	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
