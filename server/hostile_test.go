@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -253,4 +254,94 @@ func TestHostileLogins(t *testing.T) {
 	}
 	t.Logf("four wrong passwords: %v", took.Round(10*time.Millisecond))
 	goroutinesBack(t, "logins", idle)
+}
+
+// One client cannot fill the room: a fourth session on one connection is refused, a third
+// connection from one address (with a limit of two) is closed at once, and a connection that never
+// speaks SSH is closed at the connect timeout.
+func TestHostileCaps(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{MaxPerAddress: 2, MaxSessions: 10, ConnectTimeout: 300 * time.Millisecond})
+	idle := runtime.NumGoroutine()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		s, err := c.NewSession()
+		if i < 3 && err != nil {
+			t.Fatalf("session %d: %v", i+1, err)
+		}
+		if i == 3 {
+			if err == nil || !strings.Contains(err.Error(), "at most 3 sessions on one connection") {
+				t.Errorf("a fourth session on one connection: %v", err)
+			}
+			continue
+		}
+		defer s.Close()
+	}
+	silent, err := net.Dial("tcp", addr) // the second from this address: never says a word
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) { // until accepted
+		srv.addrs.mu.Lock()
+		n := srv.addrs.n["127.0.0.1"]
+		srv.addrs.mu.Unlock()
+		if n == 2 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if _, err := dial(t, addr); err == nil {
+		t.Error("a third connection from one address got in")
+	}
+	silent.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	buf := make([]byte, 256)
+	for {
+		if _, err := silent.Read(buf); err != nil { // the server's version line, then the close
+			break
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("a silent connection lasted %v, connect timeout 300 ms", d)
+	}
+	m := scrape(t, srv.metricsURL)
+	for _, reason := range []string{"per_connection", "per_address", "connect_timeout"} {
+		if m[`cara_sessions_refused_total{reason="`+reason+`"}`] != 1 {
+			t.Errorf("refused for %s: %v, want 1", reason, m[`cara_sessions_refused_total{reason="`+reason+`"}`])
+		}
+	}
+	c.Close()
+	silent.Close()
+	goroutinesBack(t, "caps", idle)
+}
+
+// A client that stops answering (a closed laptop: here, one that never reads the server's
+// requests) is closed after three unanswered keepalives, and counted.
+func TestHostileKeepAlive(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{KeepAlive: 100 * time.Millisecond})
+	idle := runtime.NumGoroutine()
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, chans, _, err := gossh.NewClientConn(raw, addr, &gossh.ClientConfig{User: "student", HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(cc, chans, make(chan *gossh.Request)) // the server's requests are never read
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a client that answers no keepalive was still connected after 5 s")
+	}
+	if got := scrape(t, srv.metricsURL)["cara_keepalive_closed_total"]; got != 1 {
+		t.Errorf("cara_keepalive_closed_total %v, want 1", got)
+	}
+	raw.Close()
+	goroutinesBack(t, "keepalive", idle)
 }

@@ -48,8 +48,15 @@ type Config struct {
 	MaxWork        float64
 	IdleTimeout    time.Duration
 	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
-	Open           bool          // let anyone in on a non-loopback address, without keys or password
-	Log            *slog.Logger
+	// Per client: connections open from one address (0: no limit), sessions on one connection
+	// (0: 3), how long a connection may take to open its first session (0: 20 s), and how often
+	// a silent client is asked whether it is there (0: never; three unanswered close it).
+	MaxPerAddress      int
+	MaxSessionsPerConn int
+	ConnectTimeout     time.Duration
+	KeepAlive          time.Duration
+	Open               bool // let anyone in on a non-loopback address, without keys or password
+	Log                *slog.Logger
 
 	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
 	// test can make one session panic there or in a command it returns.
@@ -85,6 +92,7 @@ type Server struct {
 	metricsURL string
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
 	logins     *loginBackoff
+	addrs      addresses
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -119,7 +127,13 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.Listen), wish.WithHostKeyPath(cfg.HostKey), wish.WithIdleTimeout(cfg.IdleTimeout)}
-	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff()}
+	if cfg.MaxSessionsPerConn <= 0 {
+		cfg.MaxSessionsPerConn = defaultSessionsPerConn
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = defaultConnectTimeout
+	}
+	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{n: map[string]int{}}}
 	s.room.Grace = cfg.PresenterGrace
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
@@ -150,6 +164,7 @@ func New(cfg Config) (*Server, error) {
 	// program ended in a bug.
 	opts = append(opts, func(srv *ssh.Server) error {
 		srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+		srv.ConnCallback = s.accept
 		return nil
 	}, wish.WithMiddleware(
 		s.apologise,

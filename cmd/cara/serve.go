@@ -71,6 +71,8 @@ that anyone who can reach the port may use it.`,
 	f.IntVar(&cfg.MaxSessions, "max-sessions", 50, "sessions at once; more are told the room is full")
 	f.IntVar(&cfg.MaxComputing, "max-computing", runtime.NumCPU(), "matrices computed at once; more wait in a queue")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", 30*time.Minute, "close sessions idle this long")
+	f.IntVar(&cfg.MaxPerAddress, "max-per-address", 20, "connections at once from one address (0: no limit; raise it for a room behind one NAT)")
+	f.DurationVar(&cfg.KeepAlive, "keepalive", 15*time.Second, "ask a silent client this often whether it is there; three unanswered close its connection (0: never)")
 	f.DurationVar(&cfg.PresenterGrace, "presenter-grace", time.Minute, "followers keep following a presenter who left this long, for one who reconnects")
 	f.BoolVar(&cfg.Open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
 	f.IntVar(&cfg.CacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
