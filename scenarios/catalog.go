@@ -1,8 +1,10 @@
 package scenarios
 
 import (
+	"maps"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 )
 
 // Entry is a scenario a catalog offers: embedded (by name) or a file.
@@ -16,24 +18,44 @@ type Entry struct {
 // connection): the entries, and each scenario loaded once, then shared by everyone who opens it. A
 // file is loaded when the catalog is read (its title is an entry's), an embedded scenario the
 // first time anyone opens it. Sharing the loaded scenario is also what lets runs be shared: a file
-// edited and read again is a new scenario. Safe for concurrent use.
+// edited and read again (Reload) is a new scenario, one unchanged the same. Safe for concurrent use.
 type Catalog struct {
 	entries []Entry
-
-	mu     sync.Mutex
-	loaded map[string]*catalogLoad
+	dir     string
+	paths   []string
+	prior   map[string]*Scenario // by Ref: the scenarios catalogs before this one loaded (Reload)
+	mu      sync.Mutex
+	loaded  map[string]*catalogLoad
 }
 
 type catalogLoad struct {
 	once sync.Once
 	s    *Scenario
 	err  error
+	done atomic.Bool // s and err are set
 }
 
 // NewCatalog lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths,
 // loading each file once.
-func NewCatalog(dir string, paths []string) *Catalog {
-	c := &Catalog{loaded: map[string]*catalogLoad{}}
+func NewCatalog(dir string, paths []string) *Catalog { return readCatalog(dir, paths, nil) }
+
+// Reload reads the catalog again (a server's SIGHUP): the entries as they are now, and each
+// scenario loaded anew, except that one whose Identity is unchanged is the scenario loaded before,
+// the same value, so that whatever is keyed by it (a registry's runs) carries over.
+func (c *Catalog) Reload() *Catalog { return readCatalog(c.dir, c.paths, c) }
+
+func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
+	c := &Catalog{dir: dir, paths: paths, prior: map[string]*Scenario{}, loaded: map[string]*catalogLoad{}}
+	if prev != nil {
+		prev.mu.Lock()
+		maps.Copy(c.prior, prev.prior)
+		for ref, l := range prev.loaded {
+			if l.done.Load() && l.s != nil {
+				c.prior[ref] = l.s
+			}
+		}
+		prev.mu.Unlock()
+	}
 	for _, i := range Embedded() {
 		c.entries = append(c.entries, Entry{Ref: i.Name, Title: i.Title, About: i.About})
 	}
@@ -43,7 +65,7 @@ func NewCatalog(dir string, paths []string) *Catalog {
 	}
 	for _, f := range append(files, paths...) {
 		e := Entry{Ref: f, Title: f}
-		s, err := Load(f, Options{})
+		s, err := c.load(f)
 		if err == nil {
 			e.Title, e.About = s.Title+"  ("+f+")", s.About
 		} else {
@@ -51,6 +73,7 @@ func NewCatalog(dir string, paths []string) *Catalog {
 		}
 		l := &catalogLoad{}
 		l.once.Do(func() { l.s, l.err = s, err })
+		l.done.Store(true)
 		c.loaded[f] = l
 		c.entries = append(c.entries, e)
 	}
@@ -73,6 +96,37 @@ func (c *Catalog) Load(ref string) (*Scenario, error) {
 		c.loaded[ref] = l
 	}
 	c.mu.Unlock()
-	l.once.Do(func() { l.s, l.err = Load(ref, Options{}) })
+	l.once.Do(func() {
+		l.s, l.err = c.load(ref)
+		l.done.Store(true)
+	})
 	return l.s, l.err
+}
+
+// load loads ref, or gives the scenario a catalog before had for it if it is the same.
+func (c *Catalog) load(ref string) (*Scenario, error) {
+	s, err := Load(ref, Options{})
+	if err != nil {
+		return s, err
+	}
+	if old := c.prior[ref]; old != nil && old.identity == s.identity {
+		return old, nil
+	}
+	return s, nil
+}
+
+// Offers reports whether s is a scenario this catalog has loaded (or, embedded, would load the
+// same): a scenario it does not offer can no longer be opened from it.
+func (c *Catalog) Offers(s *Scenario) bool {
+	if s.Path == "" && s.origin != nil && s.origin.dir == "" {
+		return true // embedded: the same in every catalog of this program
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.loaded {
+		if l.s == s {
+			return true
+		}
+	}
+	return false
 }

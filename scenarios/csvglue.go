@@ -5,11 +5,12 @@ package scenarios
 
 // csvTable finds the CSV file a scenario names (relative to the scenario's folder dir, or
 // searched for an embedded scenario when dir is "") and reads it. It returns where the file was
-// found, for messages.
-func csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, err error) {
+// found, for messages, and notes it among what the scenario was read from (identity).
+func (l *loader) csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, err error) {
 	if resolved, err = resolveDataPath(dir, path); err != nil {
 		return nil, "", err
 	}
+	l.read = append(l.read, resolved)
 	tab, err = ReadTable(resolved, opt)
 	return tab, resolved, err
 }

@@ -240,7 +240,7 @@ func (l *loader) csvBatches(s *Scenario, raw *rawScenario) (*Table, *tableData, 
 	if l.opt.Data != "" {
 		path, dir = l.opt.Data, "."
 	}
-	tab, resolved, err := csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
+	tab, resolved, err := l.csvTable(dir, path, TableOptions{Label: rd.Label.text, BatchColumn: rd.BatchColumn.text})
 	if err != nil {
 		return nil, nil, rd.CSV.errorf("data.csv", "%v", err)
 	}

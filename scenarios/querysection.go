@@ -51,7 +51,7 @@ func (l *loader) csvQueries(rq *rawQueries, d, T int, like *Table) (newQueries, 
 	if !place.set { // --queries replaces a generated or sampled query stream
 		place = l.at("$.queries")
 	}
-	tab, resolved, err := csvTable(dir, path, TableOptions{Label: rq.Label.text, BatchColumn: rq.BatchColumn.text, Like: like})
+	tab, resolved, err := l.csvTable(dir, path, TableOptions{Label: rq.Label.text, BatchColumn: rq.BatchColumn.text, Like: like})
 	if err != nil {
 		return nil, place.errorf("queries.csv", "%v", err)
 	}

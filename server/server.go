@@ -217,11 +217,14 @@ func (s *Server) Close() {
 }
 
 // Reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
-// what they opened.
+// what they opened. A scenario whose file is unchanged is the same scenario, and keeps its runs;
+// the runs of one edited are let go (at once when nobody watches them).
 func (s *Server) Reload() {
-	c := scenarios.NewCatalog(s.cfg.ScenariosDir, nil)
+	c := s.catalog.Load().Reload()
 	s.catalog.Store(c)
-	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir)
+	before := s.runs.Len()
+	s.runs.Retain(c.Offers)
+	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir, "runs_kept", s.runs.Len(), "runs_dropped", before-s.runs.Len())
 	if s.cfg.PresenterKeys != "" {
 		keys, err := readKeys(s.cfg.PresenterKeys)
 		if err == nil && len(keys) == 0 {
