@@ -203,15 +203,28 @@ func TestServePanicKeepsTheRoom(t *testing.T) {
 	}
 }
 
-// The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
-func TestServeReload(t *testing.T) {
-	dir, err := os.MkdirTemp(".", "reload-") // relative, so the picker shows the file names whole
+// scenarioDir is a folder of scenarios for a server, each file a copy of testdata/small.yaml (whose
+// text it returns too): relative, so the picker shows the file names whole.
+func scenarioDir(t *testing.T, files ...string) (string, []byte) {
+	t.Helper()
+	dir, err := os.MkdirTemp(".", "reload-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
-	os.WriteFile(filepath.Join(dir, "small.yaml"), src, 0o644)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src, err := os.ReadFile(filepath.Join("testdata", "small.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		os.WriteFile(filepath.Join(dir, f), src, 0o644)
+	}
+	return dir, src
+}
+
+// The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
+func TestServeReload(t *testing.T) {
+	dir, src := scenarioDir(t, "small.yaml")
 	srv, addr, logs := startServing(t, Config{ScenariosDir: dir})
 	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
 	look := func() string {
@@ -242,14 +255,7 @@ func TestServeReload(t *testing.T) {
 // the reload watches the run computed before (no computation started); the run of a file edited
 // is let go at once, and not counted any more.
 func TestServeReloadKeepsRuns(t *testing.T) {
-	dir, err := os.MkdirTemp(".", "reload-") // relative, so the picker shows the file names whole
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
-	os.WriteFile(filepath.Join(dir, "a.yaml"), src, 0o644)
-	os.WriteFile(filepath.Join(dir, "b.yaml"), src, 0o644)
+	dir, src := scenarioDir(t, "a.yaml", "b.yaml")
 	srv, addr, _ := startServing(t, Config{ScenariosDir: dir})
 	// open runs a file to its end, and leaves it.
 	open := func(file string) {
