@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -344,4 +346,32 @@ func TestHostileKeepAlive(t *testing.T) {
 	}
 	raw.Close()
 	goroutinesBack(t, "keepalive", idle)
+}
+
+// On shutdown every student reads why their session ended, and their ssh exits with status 1
+// (not 0, as if they had quit).
+func TestShutdownMessage(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{})
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	go srv.Shutdown(ctx)
+	select {
+	case err := <-done:
+		var ee *gossh.ExitError
+		if !errors.As(err, &ee) || ee.ExitStatus() != 1 {
+			t.Errorf("ssh ended with %v, want exit status 1", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session outlived the shutdown")
+	}
+	sc.waitFor(t, goodbye)
 }

@@ -93,6 +93,7 @@ type Server struct {
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
 	logins     *loginBackoff
 	addrs      addresses
+	stopping   atomic.Bool // Shutdown has begun
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -195,9 +196,15 @@ func (s *Server) Runs() *live.Runs { return s.runs }
 // Serve accepts connections on ln until the server is shut down.
 func (s *Server) Serve(ln net.Listener) error { return s.ssh.Serve(ln) }
 
-// Shutdown stops accepting, gives open sessions until ctx ends to close, then closes them; every run
+// Shutdown stops accepting, ends every session's program (each student reads why, and their ssh
+// exits with status 1), gives the connections until ctx ends to close, then closes them; every run
 // is cancelled and the metrics stop.
 func (s *Server) Shutdown(ctx context.Context) {
+	s.stopping.Store(true)
+	s.guards.Range(func(_, g any) bool {
+		g.(*guard).quit()
+		return true
+	})
 	if err := s.ssh.Shutdown(ctx); err != nil {
 		s.ssh.Close()
 	}
@@ -331,15 +338,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	return p
 }
 
+// goodbye is what every session reads when the server shuts down.
+const goodbye = "cara: the server is shutting down; thank you for coming."
+
 // apologise runs after a session's program has ended (the program middleware calls it): it ends
-// the program's context, and tells the client when a bug ended the program.
+// the program's context, and tells the client when a bug or the server's shutdown ended the
+// program (its ssh then exits with status 1).
 func (s *Server) apologise(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if v, ok := s.guards.LoadAndDelete(sess); ok {
 			g := v.(*guard)
 			g.done()
-			if g.failed.Load() {
+			switch {
+			case g.failed.Load():
 				wish.Fatalln(sess, apology)
+				return
+			case s.stopping.Load():
+				wish.Fatalln(sess, goodbye)
 				return
 			}
 		}

@@ -142,7 +142,7 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 			sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
 			srv.Shutdown(sctx)
-			return nil
+			return ctx.Err() // interrupted (SIGINT, SIGTERM): exit status 130, as every command
 		}
 	}
 }
