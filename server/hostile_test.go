@@ -37,6 +37,18 @@ func goroutinesBack(t *testing.T, what string, idle int) {
 	}
 }
 
+// atPicker connects a 120x40 session and waits for the picker.
+func atPicker(t *testing.T, addr string) (*gossh.Client, *gossh.Session, *screen) {
+	t.Helper()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	return c, sess, sc
+}
+
 // request sends a channel request and fails unless it is answered, as want, within 2 s.
 func request(t *testing.T, s *gossh.Session, name string, payload []byte, want bool) {
 	t.Helper()
@@ -197,13 +209,8 @@ func TestHostileRequests(t *testing.T) {
 func TestHostilePaste(t *testing.T) {
 	_, addr, _ := startServing(t, Config{})
 	idle := runtime.NumGoroutine()
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sess, sc := atPicker(t, addr)
 	defer c.Close()
-	sess, sc := openPTY(t, c)
-	sc.waitFor(t, "pick a scenario")
 	start := time.Now()
 	sc.in.Write([]byte("\x1b[200~"))
 	sc.in.Write(bytes.Repeat([]byte("x"), 1<<20))
@@ -352,13 +359,8 @@ func TestHostileKeepAlive(t *testing.T) {
 // (not 0, as if they had quit).
 func TestShutdownMessage(t *testing.T) {
 	srv, addr, _ := startServing(t, Config{})
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sess, sc := atPicker(t, addr)
 	defer c.Close()
-	sess, sc := openPTY(t, c)
-	sc.waitFor(t, "pick a scenario")
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
