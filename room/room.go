@@ -231,18 +231,31 @@ func (m *Member) Wait(ctx context.Context, after uint64) (View, bool) {
 	}
 }
 
-func (r *Room) viewLocked(m *Member) View {
-	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil || r.grace != nil,
-		Presenter: r.presenter == m, Following: m.following}
+// Counts are who is in the room: a presenter (0 or 1), members following, members free.
+func (r *Room) Counts() (presenters, followers, free int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.countsLocked()
+}
+
+func (r *Room) countsLocked() (presenters, followers, free int) {
 	for o := range r.members {
 		switch {
 		case o == r.presenter:
+			presenters++
 		case o.following:
-			v.Followers++
+			followers++
 		default:
-			v.Free++
+			free++
 		}
 	}
+	return presenters, followers, free
+}
+
+func (r *Room) viewLocked(m *Member) View {
+	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil || r.grace != nil,
+		Presenter: r.presenter == m, Following: m.following}
+	_, v.Followers, v.Free = r.countsLocked()
 	for _, retrain := range r.answers {
 		if retrain {
 			v.Retrain++

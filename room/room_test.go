@@ -20,6 +20,9 @@ func TestRoom(t *testing.T) {
 	if v := pr.View(); !v.Presenter || v.Followers != 2 || v.Free != 1 {
 		t.Fatalf("presenter's view: %+v, want 2 following (joined after) and 1 free (joined before)", v)
 	}
+	if p, f, free := r.Counts(); p != 1 || f != 2 || free != 1 {
+		t.Errorf("counts %d presenter, %d following, %d free; want 1, 2, 1", p, f, free)
+	}
 	s := &scenarios.Scenario{Name: "small"}
 	v0 := a.View().Version
 	pr.Publish(Stage{Scenario: s, Seed: 3, Pos: 5, Stop: -1, Quiz: -1})

@@ -51,6 +51,9 @@ func newMetrics(s *Server) *metrics {
 		gauge("cara_runs_cached", "Computed matrices held for sharing, watched or not.", func() float64 { return float64(s.runs.Stats().Finished) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_runs_started_total",
 			Help: "Matrix computations started (sessions sharing a run start one)."}, func() float64 { return float64(s.runs.Stats().Started) }),
+		gauge("cara_room_presenters", "Sessions presenting (0 or 1; --presenter-keys).", func() float64 { p, _, _ := s.room.Counts(); return float64(p) }),
+		gauge("cara_room_followers", "Sessions following the presenter.", func() float64 { _, f, _ := s.room.Counts(); return float64(f) }),
+		gauge("cara_room_free", "Sessions in the room not following (free, or no presenter on).", func() float64 { _, _, f := s.room.Counts(); return float64(f) }),
 		gauge("cara_cache_bytes", "Bytes held by the runs' recorded columns (cells and error bits).", func() float64 { return float64(s.runs.Stats().Bytes) }),
 	)
 	return m
