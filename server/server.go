@@ -42,9 +42,9 @@ type Config struct {
 	PresenterKeys  string // sessions logging in with these keys present ("" for a room without one)
 	ScenariosDir   string // also offer the *.yaml scenarios of this folder ("" for none)
 	MaxSessions    int
-	MaxComputing   int // matrices computed at once; 0 means the number of CPUs
+	MaxComputing   int // matrices computed at once; 0 means DefaultMaxComputing
 	CacheRuns      int // computed matrices kept after their last viewer leaves
-	Workers        int // engine workers per run; 0 shares the cores among MaxComputing runs
+	Workers        int // engine workers per run; 0 shares the cores but one among MaxComputing runs
 	MaxWork        float64
 	IdleTimeout    time.Duration
 	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
@@ -148,12 +148,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	opts = append(opts, authOpts...)
 	if cfg.MaxComputing == 0 {
-		cfg.MaxComputing = runtime.NumCPU()
+		cfg.MaxComputing = DefaultMaxComputing()
 	}
 	if cfg.Workers <= 0 {
-		// Runs computing at once share the cores rather than each taking all of them: as fast in
-		// total, and fewer busy goroutines for the sessions' own to queue behind.
-		cfg.Workers = max(1, runtime.GOMAXPROCS(0)/cfg.MaxComputing)
+		// Runs computing at once share the cores but one rather than each taking all of them: as
+		// fast in total, and the room's keys never wait for a core behind the engine's workers.
+		cfg.Workers = max(1, (runtime.GOMAXPROCS(0)-1)/cfg.MaxComputing)
 	}
 	s.cfg = cfg
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
@@ -186,6 +186,11 @@ func New(cfg Config) (*Server, error) {
 	s.ssh = srv
 	return s, nil
 }
+
+// DefaultMaxComputing is the matrices computed at once unless told otherwise: one per core but
+// one, which is kept for the sessions (a step, a what-if's replay) so that compute never starves
+// the room; one on a single core.
+func DefaultMaxComputing() int { return max(1, runtime.NumCPU()-1) }
 
 // Config is the server's configuration, defaults filled in.
 func (s *Server) Config() Config { return s.cfg }
