@@ -122,6 +122,7 @@ type sharedRun struct {
 	models     []sim.Model // kept for what-ifs (sim.Keep), models[t] = M_t; nil once over ModelBytes
 	dropped    bool        // the models went over ModelBytes
 	modelBytes int64       // sim.KeptBytes of models
+	stale      bool        // its scenario can no longer be opened (Retain): not kept once unwatched
 	base       *Base
 	err        error
 	changed    chan struct{} // closed and replaced at every change a watcher may wait for
@@ -182,6 +183,24 @@ func (r *Runs) Close() {
 	r.mu.Unlock()
 	r.close()
 	r.wg.Wait()
+}
+
+// Retain keeps the runs whose scenario keep accepts and lets go of the others: a finished run
+// nobody watches at once, a watched one when its last watcher leaves (the scenarios offered were
+// read again, and a file edited since is a new scenario nobody can open the old way).
+func (r *Runs) Retain(keep func(*scenarios.Scenario) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, run := range r.runs {
+		if keep(k.scenario) {
+			continue
+		}
+		run.stale = true
+		if run.watchers == 0 && run.state == runDone {
+			delete(r.runs, k)
+			r.idle = slices.DeleteFunc(r.idle, func(o runKey) bool { return o == k })
+		}
+	}
 }
 
 // Config is the registry's configuration, defaults filled in.
@@ -346,6 +365,10 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 		r.dropBaseLocked(run) // its compiled models and query streams go; the kept run stays
 		if r.runs[run.key] != run {
 			return // a failed or cancelled run is not kept
+		}
+		if run.stale {
+			delete(r.runs, run.key)
+			return
 		}
 		r.idle = append(r.idle, run.key)
 		for len(r.idle) > r.cfg.Cache {

@@ -7,6 +7,7 @@ package room
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
@@ -23,9 +24,15 @@ import (
 // free member. Members who join while a presenter is on follow; the others are free until they
 // choose to follow.
 type Room struct {
+	// Grace is how long followers keep following after the presenter leaves, for a presenter who
+	// reconnects (a laptop that slept, Wi-Fi that dropped): within it the next presenter has the
+	// room; after it the followers go free. Set it before the first Join; 0 frees them at once.
+	Grace time.Duration
+
 	mu        sync.Mutex
-	version   uint64 // counts every change a member may want to see
-	stageVer  uint64 // counts the presenter's stage changes
+	grace     *time.Timer // running while the room waits for its presenter to come back
+	version   uint64      // counts every change a member may want to see
+	stageVer  uint64      // counts the presenter's stage changes
 	stage     Stage
 	presenter *Member
 	members   map[*Member]struct{}
@@ -58,7 +65,7 @@ type View struct {
 	Version      uint64
 	Stage        Stage
 	StageVersion uint64
-	On           bool // a presenter is in the room
+	On           bool // a presenter is in the room (or may come back: Grace)
 	Presenter    bool // this member presents
 	Following    bool // this member follows
 	Followers    int  // members following (the presenter not counted)
@@ -86,11 +93,15 @@ func New() *Room {
 func (r *Room) Join(presenter bool) *Member {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	m := &Member{room: r, presenter: presenter, following: !presenter && r.presenter != nil}
+	m := &Member{room: r, presenter: presenter, following: !presenter && (r.presenter != nil || r.grace != nil)}
 	r.members[m] = struct{}{}
 	if presenter {
 		if old := r.presenter; old != nil {
 			old.presenter = false
+		}
+		if r.grace != nil {
+			r.grace.Stop() // back in time: the followers follow the presenter again
+			r.grace = nil
 		}
 		r.presenter = m
 		r.stage = Stage{Stop: -1, Quiz: -1}
@@ -114,12 +125,33 @@ func (m *Member) Leave() {
 	delete(r.answers, m)
 	if r.presenter == m {
 		r.presenter = nil
-		for o := range r.members {
-			o.following = false
-		}
 		clear(r.answers)
+		if r.Grace > 0 {
+			// The followers keep following (and the room shows on) for the grace.
+			r.grace = time.AfterFunc(r.Grace, r.endGrace)
+		} else {
+			r.freeLocked()
+		}
 	}
 	r.changedLocked()
+}
+
+// endGrace frees the followers of a presenter who did not come back in time.
+func (r *Room) endGrace() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.grace == nil || r.presenter != nil {
+		return
+	}
+	r.grace = nil
+	r.freeLocked()
+	r.changedLocked()
+}
+
+func (r *Room) freeLocked() {
+	for o := range r.members {
+		o.following = false
+	}
 }
 
 // Publish sets the room's stage; it is ignored unless m presents, and changes nothing (no version)
@@ -199,18 +231,31 @@ func (m *Member) Wait(ctx context.Context, after uint64) (View, bool) {
 	}
 }
 
-func (r *Room) viewLocked(m *Member) View {
-	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil,
-		Presenter: r.presenter == m, Following: m.following}
+// Counts are who is in the room: a presenter (0 or 1), members following, members free.
+func (r *Room) Counts() (presenters, followers, free int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.countsLocked()
+}
+
+func (r *Room) countsLocked() (presenters, followers, free int) {
 	for o := range r.members {
 		switch {
 		case o == r.presenter:
+			presenters++
 		case o.following:
-			v.Followers++
+			followers++
 		default:
-			v.Free++
+			free++
 		}
 	}
+	return presenters, followers, free
+}
+
+func (r *Room) viewLocked(m *Member) View {
+	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil || r.grace != nil,
+		Presenter: r.presenter == m, Following: m.following}
+	_, v.Followers, v.Free = r.countsLocked()
 	for _, retrain := range r.answers {
 		if retrain {
 			v.Retrain++

@@ -2,6 +2,7 @@ package room
 
 import (
 	"testing"
+	"time"
 
 	"github.com/cara-sim/cara/scenarios"
 )
@@ -18,6 +19,9 @@ func TestRoom(t *testing.T) {
 	a, b := r.Join(false), r.Join(false)
 	if v := pr.View(); !v.Presenter || v.Followers != 2 || v.Free != 1 {
 		t.Fatalf("presenter's view: %+v, want 2 following (joined after) and 1 free (joined before)", v)
+	}
+	if p, f, free := r.Counts(); p != 1 || f != 2 || free != 1 {
+		t.Errorf("counts %d presenter, %d following, %d free; want 1, 2, 1", p, f, free)
 	}
 	s := &scenarios.Scenario{Name: "small"}
 	v0 := a.View().Version
@@ -71,5 +75,35 @@ func TestRoom(t *testing.T) {
 	}
 	if v := pr2.View(); v.Followers+v.Free != 0 {
 		t.Errorf("an empty room counts %d", v.Followers+v.Free)
+	}
+}
+
+// A presenter who reconnects within the grace has the room back: the followers never went free.
+// One who does not come back in time leaves them free.
+func TestRoomGrace(t *testing.T) {
+	r := New()
+	r.Grace = 100 * time.Millisecond
+	pr := r.Join(true)
+	a := r.Join(false)
+	pr.Leave()
+	if v := a.View(); !v.On || !v.Following {
+		t.Fatalf("within the grace: %+v, want still following", v)
+	}
+	late := r.Join(false) // joins while the room waits: follows too
+	back := r.Join(true)  // the reconnected laptop
+	time.Sleep(2 * r.Grace)
+	for _, m := range []*Member{a, late} {
+		if v := m.View(); !v.On || !v.Following {
+			t.Errorf("after the presenter came back: %+v, want following", v)
+		}
+	}
+	if v := back.View(); v.Followers != 2 {
+		t.Errorf("the presenter back counts %d following, want 2", v.Followers)
+	}
+	back.Leave()
+	v0 := a.View().Version
+	v, ok := a.Wait(t.Context(), v0) // the grace ends: a change
+	if !ok || v.On || v.Following {
+		t.Errorf("after the grace: %+v, want free with no presenter", v)
 	}
 }

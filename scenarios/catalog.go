@@ -1,10 +1,12 @@
 package scenarios
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Entry is a scenario a catalog offers: embedded (by name) or a file.
@@ -18,28 +20,48 @@ type Entry struct {
 // connection): the entries, and each scenario loaded once, then shared by everyone who opens it. A
 // file is loaded when the catalog is read (its title is an entry's), an embedded scenario the
 // first time anyone opens it. Sharing the loaded scenario is also what lets runs be shared: a file
-// edited and read again is a new scenario. Safe for concurrent use.
+// edited and read again (Reload) is a new scenario, one unchanged the same. Safe for concurrent use.
 type Catalog struct {
 	entries []Entry
-	store   *catalogStore // shared by the catalogs Plus makes of this one
-	extra   map[string]*Scenario
-}
-
-type catalogStore struct {
-	mu     sync.Mutex
-	loaded map[string]*catalogLoad
+	dir     string
+	paths   []string
+	prior   map[string]*Scenario // by Ref: the scenarios catalogs before this one loaded (Reload)
+	mu      sync.Mutex
+	loaded  map[string]*catalogLoad
+	// A catalog Plus made: the scenarios it adds (a user's uploads), and the catalog it adds them
+	// to, which loads the rest (so their runs stay shared).
+	extra map[string]*Scenario
+	base  *Catalog
 }
 
 type catalogLoad struct {
 	once sync.Once
 	s    *Scenario
 	err  error
+	done atomic.Bool // s and err are set
 }
 
 // NewCatalog lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths,
 // loading each file once.
-func NewCatalog(dir string, paths []string) *Catalog {
-	c := &Catalog{store: &catalogStore{loaded: map[string]*catalogLoad{}}}
+func NewCatalog(dir string, paths []string) *Catalog { return readCatalog(dir, paths, nil) }
+
+// Reload reads the catalog again (a server's SIGHUP): the entries as they are now, and each
+// scenario loaded anew, except that one whose Identity is unchanged is the scenario loaded before,
+// the same value, so that whatever is keyed by it (a registry's runs) carries over.
+func (c *Catalog) Reload() *Catalog { return readCatalog(c.dir, c.paths, c) }
+
+func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
+	c := &Catalog{dir: dir, paths: paths, prior: map[string]*Scenario{}, loaded: map[string]*catalogLoad{}}
+	if prev != nil {
+		prev.mu.Lock()
+		maps.Copy(c.prior, prev.prior)
+		for ref, l := range prev.loaded {
+			if l.done.Load() && l.s != nil {
+				c.prior[ref] = l.s
+			}
+		}
+		prev.mu.Unlock()
+	}
 	for _, i := range Embedded() {
 		c.entries = append(c.entries, Entry{Ref: i.Name, Title: i.Title, About: i.About})
 	}
@@ -49,7 +71,7 @@ func NewCatalog(dir string, paths []string) *Catalog {
 	}
 	for _, f := range append(files, paths...) {
 		e := Entry{Ref: f, Title: f}
-		s, err := Load(f, Options{})
+		s, err := c.load(f)
 		if err == nil {
 			e.Title, e.About = s.Title+"  ("+f+")", s.About
 		} else {
@@ -57,7 +79,8 @@ func NewCatalog(dir string, paths []string) *Catalog {
 		}
 		l := &catalogLoad{}
 		l.once.Do(func() { l.s, l.err = s, err })
-		c.store.loaded[f] = l
+		l.done.Store(true)
+		c.loaded[f] = l
 		c.entries = append(c.entries, e)
 	}
 	return c
@@ -75,15 +98,49 @@ func (c *Catalog) Load(ref string) (*Scenario, error) {
 	if s, ok := c.extra[ref]; ok {
 		return s, nil
 	}
-	c.store.mu.Lock()
-	l, ok := c.store.loaded[ref]
+	if c.base != nil {
+		return c.base.Load(ref)
+	}
+	c.mu.Lock()
+	l, ok := c.loaded[ref]
 	if !ok {
 		l = &catalogLoad{}
-		c.store.loaded[ref] = l
+		c.loaded[ref] = l
 	}
-	c.store.mu.Unlock()
-	l.once.Do(func() { l.s, l.err = Load(ref, Options{}) })
+	c.mu.Unlock()
+	l.once.Do(func() {
+		l.s, l.err = c.load(ref)
+		l.done.Store(true)
+	})
 	return l.s, l.err
+}
+
+// load loads ref, or gives the scenario a catalog before had for it if it is the same.
+func (c *Catalog) load(ref string) (*Scenario, error) {
+	s, err := Load(ref, Options{})
+	if err != nil {
+		return s, err
+	}
+	if old := c.prior[ref]; old != nil && old.identity == s.identity {
+		return old, nil
+	}
+	return s, nil
+}
+
+// Offers reports whether s is a scenario this catalog has loaded (or, embedded, would load the
+// same): a scenario it does not offer can no longer be opened from it.
+func (c *Catalog) Offers(s *Scenario) bool {
+	if s.Path == "" && s.origin != nil && s.origin.dir == "" {
+		return true // embedded: the same in every catalog of this program
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.loaded {
+		if l.s == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Name is what a user types for an entry: an embedded scenario's name, or a file's name without
@@ -104,11 +161,15 @@ func (c *Catalog) Lookup(name string) (string, bool) {
 }
 
 // Plus returns the catalog with more entries, each already loaded (a user's uploads): the
-// catalog's own entries stay shared with it, so their runs stay shared too.
+// catalog's own entries are still loaded by it, so their runs stay shared.
 func (c *Catalog) Plus(extra []Entry, loaded []*Scenario) *Catalog {
-	out := &Catalog{entries: append(slices.Clip(c.entries), extra...), store: c.store, extra: map[string]*Scenario{}}
-	for ref, s := range c.extra {
-		out.extra[ref] = s
+	base := c
+	if c.base != nil {
+		base = c.base
+	}
+	out := &Catalog{entries: append(slices.Clip(c.entries), extra...), base: base, extra: maps.Clone(c.extra)}
+	if out.extra == nil {
+		out.extra = map[string]*Scenario{}
 	}
 	for i, e := range extra {
 		out.extra[e.Ref] = loaded[i]

@@ -35,3 +35,42 @@ func TestCatalogReadsOnce(t *testing.T) {
 		t.Errorf("a new catalog (SIGHUP) has %d entries, want %d", len(again.Entries()), n+1)
 	}
 }
+
+// Read again, a catalog gives the very scenario it gave before for a file that is unchanged (and
+// for an embedded one), and a new one for a file edited; it offers only what it gives now.
+func TestCatalogReload(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
+	same, edited := filepath.Join(dir, "same.yaml"), filepath.Join(dir, "edited.yaml")
+	os.WriteFile(same, src, 0o644)
+	os.WriteFile(edited, src, 0o644)
+	c := NewCatalog(dir, nil)
+	a, _ := c.Load(same)
+	b, _ := c.Load(edited)
+	e, err := c.Load("circle-d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Identity() == "" || a.Identity() == b.Identity() {
+		t.Errorf("identities %q and %q: two files at two paths should differ", a.Identity(), b.Identity())
+	}
+	os.WriteFile(edited, bytes.Replace(src, []byte("retrain_cost: 0.5"), []byte("retrain_cost: 0.7"), 1), 0o644)
+	c2 := c.Reload()
+	a2, _ := c2.Load(same)
+	b2, _ := c2.Load(edited)
+	e2, _ := c2.Load("circle-d")
+	if a2 != a || e2 != e {
+		t.Error("an unchanged file, or an embedded scenario, is another scenario after Reload")
+	}
+	if b2 == b || b2.RetrainCost(0) != 0.7 {
+		t.Errorf("the edited file: same scenario %v, R %v", b2 == b, b2.RetrainCost(0))
+	}
+	if !c2.Offers(a) || c2.Offers(b) || !c2.Offers(e) || !c2.Offers(b2) {
+		t.Errorf("offers: unchanged %v, edited before %v, embedded %v, edited now %v", c2.Offers(a), c2.Offers(b), c2.Offers(e), c2.Offers(b2))
+	}
+	// A reading knows the scenarios of every one before it, not only of the last (which may never
+	// have loaded them).
+	if e4, _ := c2.Reload().Reload().Load("circle-d"); e4 != e {
+		t.Error("an embedded scenario loaded two readings ago is another scenario")
+	}
+}

@@ -16,7 +16,8 @@ import (
 
 // csvTable finds the CSV file a scenario names (relative to the scenario's folder dir, or
 // searched for an embedded scenario when dir is "", or only where an untrusted scenario may look)
-// and reads it. It returns where the file was found, for messages. A file that is not a regular
+// and reads it. It returns where the file was found, for messages, and notes it among what the
+// scenario was read from (identity). A file that is not a regular
 // one (a FIFO, `--data <(zcat d.csv.gz)`) is read once, under the load's context, and kept: the
 // reader may pass over it twice, and a tour's what-ifs load the scenario again.
 func (l *loader) csvTable(dir, path string, opt TableOptions) (tab *Table, resolved string, err error) {
@@ -28,6 +29,7 @@ func (l *loader) csvTable(dir, path string, opt TableOptions) (tab *Table, resol
 	if err != nil {
 		return nil, "", err
 	}
+	l.read = append(l.read, resolved)
 	if ctxio.Blocking(resolved) {
 		if opt.src, err = l.opt.spool.read(l.opt.Context, resolved); err != nil {
 			return nil, "", err

@@ -275,6 +275,7 @@ type loader struct {
 	smallest, smallestAt int      // the fewest points in a batch, and that batch
 	notes                []string // Scenario.Notes
 	tables               []*Table // the CSV tables read, for contentHash
+	read                 []string // the CSV files read, as found (identity)
 }
 
 // Parse reads a scenario from src. name is the file's name for errors; dir is the folder that
@@ -302,6 +303,7 @@ func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) 
 		return nil, l.wrap(err)
 	}
 	s.origin = &origin{file: name, src: src, dir: dir, opt: opt, sets: l.sets}
+	s.identity = l.identity()
 	return s, nil
 }
 

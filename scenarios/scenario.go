@@ -35,8 +35,9 @@ type Scenario struct {
 	Tour               []Stop             // the scenario's lesson, stops in batch order (tour.go); nil when it has none
 	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
 
-	origin  *origin // what it was read from, to read it again under a what-if
-	content []byte  // the loader's contentHash, for Hash
+	origin   *origin // what it was read from, to read it again under a what-if
+	content  []byte  // the loader's contentHash, for Hash
+	identity string  // Identity
 
 	newStream func(seed uint64) (sim.Stream, error)
 }

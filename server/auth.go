@@ -3,8 +3,13 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"crypto/subtle"
 	"fmt"
+	"net"
 	"os"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
@@ -48,39 +53,138 @@ func hasKey(keys []ssh.PublicKey, k ssh.PublicKey) bool {
 	return false
 }
 
-// presenterAuth is the authentication of a room with presenters: a presenter's key gets in, and
-// the room's other clients authenticate as they would without presenters (--authorized-keys,
-// --password-file, or nothing in an open room, where any key, or none, gets in). Which key a
-// session authenticated with is what makes it a presenter (isPresenter).
-func (s *Server) presenterAuth() ([]ssh.Option, error) {
-	keys, err := readKeys(s.cfg.PresenterKeys)
-	if err != nil {
-		return nil, fmt.Errorf("--presenter-keys: %w", err)
-	}
-	if len(keys) == 0 {
-		return nil, fmt.Errorf("--presenter-keys %s: no public key in it", s.cfg.PresenterKeys)
-	}
-	s.presenters.Store(&keys)
-	open := s.cfg.AuthorizedKeys == "" && s.cfg.PasswordFile == ""
-	opts := []ssh.Option{wish.WithPublicKeyAuth(func(_ ssh.Context, k ssh.PublicKey) bool {
-		switch {
-		case hasKey(*s.presenters.Load(), k):
-			return true
-		case s.cfg.AuthorizedKeys != "":
-			// Read at each login, as --authorized-keys is without presenters: edits take effect.
-			students, err := readKeys(s.cfg.AuthorizedKeys)
-			if err != nil {
-				s.cfg.Log.Warn("authorized keys", "err", err)
-			}
-			return hasKey(students, k)
+// authOptions are the server's authentication: a presenter's key gets in; the room's other clients
+// authenticate with --authorized-keys (read at each login, so edits take effect), --password-file,
+// or nothing in an open room (any key, or none, gets in). Which key a session authenticated with is
+// what makes it a presenter (isPresenter). A refused login is counted, logged with its address,
+// and a wrong password is answered more slowly each time from the same address (loginBackoff).
+func (s *Server) authOptions() ([]ssh.Option, error) {
+	var opts []ssh.Option
+	if s.cfg.PresenterKeys != "" {
+		keys, err := readKeys(s.cfg.PresenterKeys)
+		if err != nil {
+			return nil, fmt.Errorf("--presenter-keys: %w", err)
 		}
-		return open
-	})}
-	if open {
+		if len(keys) == 0 {
+			return nil, fmt.Errorf("--presenter-keys %s: no public key in it", s.cfg.PresenterKeys)
+		}
+		s.presenters.Store(&keys)
+	}
+	open := s.cfg.AuthorizedKeys == "" && s.cfg.PasswordFile == ""
+	if s.cfg.PresenterKeys != "" || s.cfg.AuthorizedKeys != "" {
+		opts = append(opts, wish.WithPublicKeyAuth(func(ctx ssh.Context, k ssh.PublicKey) bool {
+			if keys := s.presenters.Load(); keys != nil && hasKey(*keys, k) {
+				return true
+			}
+			ok := open
+			if s.cfg.AuthorizedKeys != "" {
+				students, err := readKeys(s.cfg.AuthorizedKeys)
+				if err != nil {
+					s.cfg.Log.Warn("authorized keys", "err", err)
+				}
+				ok = hasKey(students, k)
+			}
+			if !ok {
+				// Not slowed: a client offers each of its keys in turn before a password.
+				s.refused(ctx, "publickey")
+			}
+			return ok
+		}))
+	}
+	if s.cfg.PasswordFile != "" {
+		b, err := os.ReadFile(s.cfg.PasswordFile)
+		if err != nil {
+			return nil, fmt.Errorf("--password-file: %w", err)
+		}
+		want := []byte(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+		if len(want) == 0 {
+			return nil, fmt.Errorf("--password-file %s: the first line is empty", s.cfg.PasswordFile)
+		}
+		opts = append(opts, wish.WithPasswordAuth(func(ctx ssh.Context, pw string) bool {
+			if subtle.ConstantTimeCompare([]byte(pw), want) == 1 {
+				s.logins.succeeded(host(ctx.RemoteAddr()))
+				return true
+			}
+			wait := s.refused(ctx, "password")
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			return false
+		}))
+	}
+	if open && s.cfg.PresenterKeys != "" {
 		// Clients without a key: keyboard-interactive with no questions, as no authentication was.
 		opts = append(opts, wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }))
 	}
 	return opts, nil
+}
+
+// refused counts and logs a refused login, and says how long to hold a wrong password's answer.
+func (s *Server) refused(ctx ssh.Context, method string) time.Duration {
+	s.metrics.authFailures.WithLabelValues(method).Inc()
+	addr := host(ctx.RemoteAddr())
+	n, wait := s.logins.failed(addr, time.Now())
+	s.cfg.Log.Warn("login refused", "client", ctx.RemoteAddr().String(), "user", ctx.User(), "method", method, "failures", n)
+	return wait
+}
+
+func host(a net.Addr) string {
+	h, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return h
+}
+
+// loginBackoff remembers recent login failures per address: each wrong password from an address
+// is answered twice as slowly as the one before (from 100 ms, at most 5 s), until a login from it
+// succeeds or it has been quiet for ten minutes. A guesser's rate falls from about a thousand a
+// second to one every few seconds; a student who mistypes once waits a tenth of a second.
+type loginBackoff struct {
+	mu    sync.Mutex
+	by    map[string]*loginFailures
+	first time.Duration // the first wait
+	most  time.Duration
+	quiet time.Duration // failures older than this are forgotten
+}
+
+type loginFailures struct {
+	n    int
+	last time.Time
+}
+
+func newLoginBackoff() *loginBackoff {
+	return &loginBackoff{by: map[string]*loginFailures{}, first: 100 * time.Millisecond, most: 5 * time.Second, quiet: 10 * time.Minute}
+}
+
+// failed records a failure from addr at now: the failures counted, and the wait before answering.
+func (b *loginBackoff) failed(addr string, now time.Time) (int, time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.by) > 4096 { // many addresses: forget the quiet ones
+		for a, f := range b.by {
+			if now.Sub(f.last) > b.quiet {
+				delete(b.by, a)
+			}
+		}
+	}
+	f, ok := b.by[addr]
+	if !ok || now.Sub(f.last) > b.quiet {
+		f = &loginFailures{}
+		b.by[addr] = f
+	}
+	f.n++
+	f.last = now
+	return f.n, min(b.first<<min(f.n-1, 16), b.most)
+}
+
+func (b *loginBackoff) succeeded(addr string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.by, addr)
 }
 
 // isPresenter reports whether a session authenticated with a presenter's key.

@@ -85,9 +85,16 @@ func windowOf(sess ssh.Session) *window {
 // forwards. Here window changes are clamped, answered and coalesced (window), a pty-req's size is
 // clamped before upstream sees it, agent forwarding and signals are refused, and everything else
 // goes on to upstream, which answers it.
-func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx ssh.Context) {
+func (s *Server) sessionChannel(srv *ssh.Server, sc *gossh.ServerConn, newChan gossh.NewChannel, ctx ssh.Context) {
+	c, ok := s.admitSession(ctx, sc, newChan)
+	if !ok {
+		return
+	}
+	if c != nil {
+		defer c.sessions.Add(-1)
+	}
 	win := newWindow()
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{newChan, win}, channelContext{ctx, win})
+	ssh.DefaultSessionHandler(srv, sc, filteredChannel{newChan, win}, channelContext{ctx, win}) // until the channel closes
 }
 
 // filteredChannel is a session channel whose requests pass through filterRequests.

@@ -1,6 +1,12 @@
 package server
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -29,6 +35,18 @@ func goroutinesBack(t *testing.T, what string, idle int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// atPicker connects a 120x40 session and waits for the picker.
+func atPicker(t *testing.T, addr string) (*gossh.Client, *gossh.Session, *screen) {
+	t.Helper()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	return c, sess, sc
 }
 
 // request sends a channel request and fails unless it is answered, as want, within 2 s.
@@ -184,4 +202,178 @@ func TestHostileRequests(t *testing.T) {
 	c.Close()
 	c2.Close()
 	goroutinesBack(t, "requests", idle)
+}
+
+// A paste that never ends (ESC[200~ and a megabyte, no end) does not freeze the session: a second
+// later q quits as it should, and the megabyte cost a linear scan, not a quadratic one.
+func TestHostilePaste(t *testing.T) {
+	_, addr, _ := startServing(t, Config{})
+	idle := runtime.NumGoroutine()
+	c, sess, sc := atPicker(t, addr)
+	defer c.Close()
+	start := time.Now()
+	sc.in.Write([]byte("\x1b[200~"))
+	sc.in.Write(bytes.Repeat([]byte("x"), 1<<20))
+	time.Sleep(pasteTimeout + 200*time.Millisecond)
+	sc.send("q")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+		t.Logf("q quit %v after the paste began", time.Since(start).Round(10*time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not quit 5 s after an unterminated paste")
+	}
+	c.Close()
+	goroutinesBack(t, "paste", idle)
+}
+
+// Wrong passwords are counted (cara_auth_failures_total), logged with the address, and answered
+// more slowly each time from the same address: four take at least 0.1 + 0.2 + 0.4 + 0.8 s. The
+// right one still gets in, and starts the count again.
+func TestHostileLogins(t *testing.T) {
+	pw := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pw, []byte("tulip\n"), 0o600)
+	srv, addr, logs := startServing(t, Config{PasswordFile: pw})
+	idle := runtime.NumGoroutine()
+	start := time.Now()
+	for range 4 {
+		if c, err := dial(t, addr, gossh.Password("rose")); err == nil {
+			c.Close()
+			t.Fatal("a wrong password got in")
+		}
+	}
+	took := time.Since(start)
+	if took < 1500*time.Millisecond {
+		t.Errorf("four wrong passwords answered in %v, want at least 1.5 s", took)
+	}
+	if got := scrape(t, srv.metricsURL)[`cara_auth_failures_total{method="password"}`]; got != 4 {
+		t.Errorf("cara_auth_failures_total %v, want 4", got)
+	}
+	if n := strings.Count(logs.String(), `msg="login refused" client=127.0.0.1:`); n != 4 {
+		t.Errorf("%d login refusals logged, want 4:\n%s", n, logs.String())
+	}
+	c, err := dial(t, addr, gossh.Password("tulip"))
+	if err != nil {
+		t.Fatalf("the right password after four wrong ones: %v", err)
+	}
+	c.Close()
+	if n, wait := srv.logins.failed("127.0.0.1", time.Now()); n != 1 || wait != 100*time.Millisecond {
+		t.Errorf("after a login: failure %d waits %v, want the count started again", n, wait)
+	}
+	t.Logf("four wrong passwords: %v", took.Round(10*time.Millisecond))
+	goroutinesBack(t, "logins", idle)
+}
+
+// One client cannot fill the room: a fourth session on one connection is refused, a third
+// connection from one address (with a limit of two) is closed at once, and a connection that never
+// speaks SSH is closed at the connect timeout.
+func TestHostileCaps(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{MaxPerAddress: 2, MaxSessions: 10, ConnectTimeout: 300 * time.Millisecond})
+	idle := runtime.NumGoroutine()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		s, err := c.NewSession()
+		if i < 3 && err != nil {
+			t.Fatalf("session %d: %v", i+1, err)
+		}
+		if i == 3 {
+			if err == nil || !strings.Contains(err.Error(), "at most 3 sessions on one connection") {
+				t.Errorf("a fourth session on one connection: %v", err)
+			}
+			continue
+		}
+		defer s.Close()
+	}
+	silent, err := net.Dial("tcp", addr) // the second from this address: never says a word
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) { // until accepted
+		srv.addrs.mu.Lock()
+		n := srv.addrs.n["127.0.0.1"]
+		srv.addrs.mu.Unlock()
+		if n == 2 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if _, err := dial(t, addr); err == nil {
+		t.Error("a third connection from one address got in")
+	}
+	silent.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	buf := make([]byte, 256)
+	for {
+		if _, err := silent.Read(buf); err != nil { // the server's version line, then the close
+			break
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("a silent connection lasted %v, connect timeout 300 ms", d)
+	}
+	m := scrape(t, srv.metricsURL)
+	for _, reason := range []string{"per_connection", "per_address", "connect_timeout"} {
+		if m[`cara_sessions_refused_total{reason="`+reason+`"}`] != 1 {
+			t.Errorf("refused for %s: %v, want 1", reason, m[`cara_sessions_refused_total{reason="`+reason+`"}`])
+		}
+	}
+	c.Close()
+	silent.Close()
+	goroutinesBack(t, "caps", idle)
+}
+
+// A client that stops answering (a closed laptop: here, one that never reads the server's
+// requests) is closed after three unanswered keepalives, and counted.
+func TestHostileKeepAlive(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{KeepAlive: 100 * time.Millisecond})
+	idle := runtime.NumGoroutine()
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, chans, _, err := gossh.NewClientConn(raw, addr, &gossh.ClientConfig{User: "student", HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(cc, chans, make(chan *gossh.Request)) // the server's requests are never read
+	sess, sc := openPTY(t, c)
+	sc.waitFor(t, "pick a scenario")
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a client that answers no keepalive was still connected after 5 s")
+	}
+	if got := scrape(t, srv.metricsURL)["cara_keepalive_closed_total"]; got != 1 {
+		t.Errorf("cara_keepalive_closed_total %v, want 1", got)
+	}
+	raw.Close()
+	goroutinesBack(t, "keepalive", idle)
+}
+
+// On shutdown every student reads why their session ended, and their ssh exits with status 1
+// (not 0, as if they had quit).
+func TestShutdownMessage(t *testing.T) {
+	srv, addr, _ := startServing(t, Config{})
+	c, sess, sc := atPicker(t, addr)
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	go srv.Shutdown(ctx)
+	select {
+	case err := <-done:
+		var ee *gossh.ExitError
+		if !errors.As(err, &ee) || ee.ExitStatus() != 1 {
+			t.Errorf("ssh ended with %v, want exit status 1", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session outlived the shutdown")
+	}
+	sc.waitFor(t, goodbye)
 }

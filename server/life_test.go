@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/internal/simtest"
 )
 
 // scrape reads a Prometheus text page into series -> value (series with their labels as written).
@@ -200,15 +203,28 @@ func TestServePanicKeepsTheRoom(t *testing.T) {
 	}
 }
 
-// The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
-func TestServeReload(t *testing.T) {
-	dir, err := os.MkdirTemp(".", "reload-") // relative, so the picker shows the file names whole
+// scenarioDir is a folder of scenarios for a server, each file a copy of testdata/small.yaml (whose
+// text it returns too): relative, so the picker shows the file names whole.
+func scenarioDir(t *testing.T, files ...string) (string, []byte) {
+	t.Helper()
+	dir, err := os.MkdirTemp(".", "reload-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	src, _ := os.ReadFile(filepath.Join("testdata", "small.yaml"))
-	os.WriteFile(filepath.Join(dir, "small.yaml"), src, 0o644)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src, err := os.ReadFile(filepath.Join("testdata", "small.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		os.WriteFile(filepath.Join(dir, f), src, 0o644)
+	}
+	return dir, src
+}
+
+// The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
+func TestServeReload(t *testing.T) {
+	dir, src := scenarioDir(t, "small.yaml")
 	srv, addr, logs := startServing(t, Config{ScenariosDir: dir})
 	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
 	look := func() string {
@@ -232,5 +248,43 @@ func TestServeReload(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "scenarios read again") {
 		t.Error("the reload is not logged")
+	}
+}
+
+// SIGHUP keeps the runs of the scenarios whose files did not change: a student opening one after
+// the reload watches the run computed before (no computation started); the run of a file edited
+// is let go at once, and not counted any more.
+func TestServeReloadKeepsRuns(t *testing.T) {
+	dir, src := scenarioDir(t, "a.yaml", "b.yaml")
+	srv, addr, _ := startServing(t, Config{ScenariosDir: dir})
+	// open runs a file to its end, and leaves it.
+	open := func(file string) {
+		t.Helper()
+		c, err := dial(t, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		sess, sc := openPTY(t, c)
+		defer sess.Close()
+		sc.waitFor(t, "pick a scenario")
+		sc.send("/" + file + "\r\r") // filter the list down to it, and open it
+		sc.waitFor(t, "computed all")
+		sc.send("q")
+		sc.waitFor(t, "pick a scenario")
+	}
+	open("a.yaml")
+	open("b.yaml")
+	cached := func() int { return srv.Runs().Len() }
+	simtest.Eventually(t, "both runs idle in the cache", func() bool { return srv.Runs().Stats().Watchers == 0 && cached() == 2 })
+	os.WriteFile(filepath.Join(dir, "b.yaml"), bytes.Replace(src, []byte("retrain_cost: 0.5"), []byte("retrain_cost: 0.7"), 1), 0o644)
+	srv.Reload()
+	if n := cached(); n != 1 {
+		t.Errorf("%d runs held after the reload, want 1 (a.yaml's; b.yaml was edited)", n)
+	}
+	started := srv.Runs().Stats().Started
+	open("a.yaml")
+	if got := srv.Runs().Stats().Started; got != started {
+		t.Errorf("a.yaml, unchanged, was computed again after the reload (%d runs started, %d before)", got, started)
 	}
 }

@@ -14,23 +14,32 @@ import (
 // and its run registry, counters of refusals and recovered panics, and the Go runtime's standard
 // ones (go_goroutines among them). Each server has its own registry, so tests can run several.
 type metrics struct {
-	reg     *prometheus.Registry
-	refused *prometheus.CounterVec
-	panics  prometheus.Counter
-	execs   prometheus.Counter
+	reg             *prometheus.Registry
+	refused         *prometheus.CounterVec
+	panics          prometheus.Counter
+	authFailures    *prometheus.CounterVec
+	keepAliveClosed prometheus.Counter
+	execs           prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_sessions_refused_total",
-			Help: "SSH sessions refused, by reason: room_full, no_pty, exec."}, []string{"reason"}),
+			Help: "SSH sessions and connections refused, by reason: room_full, no_pty, exec, per_address, per_connection, connect_timeout."}, []string{"reason"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
 			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
 		execs: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_commands_total",
 			Help: "Headless commands run for clients (ssh HOST run ...), once admitted and given a compute slot."}),
+		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_auth_failures_total",
+			Help: "Logins refused, by method: password (each answered more slowly from the same address), publickey."}, []string{"method"}),
 	}
-	for _, r := range []string{"room_full", "no_pty", "exec"} {
+	m.keepAliveClosed = prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_keepalive_closed_total",
+		Help: "Connections closed because the client stopped answering keepalives (--keepalive)."})
+	for _, method := range []string{"password", "publickey"} {
+		m.authFailures.WithLabelValues(method)
+	}
+	for _, r := range []string{"room_full", "no_pty", "exec", "per_address", "per_connection", "connect_timeout"} {
 		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
 	}
 	gauge := func(name, help string, f func() float64) prometheus.Collector {
@@ -38,13 +47,16 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
-		m.refused, m.panics, m.execs,
+		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed,
 		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
 		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),
 		gauge("cara_runs_cached", "Computed matrices held for sharing, watched or not.", func() float64 { return float64(s.runs.Stats().Finished) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_runs_started_total",
 			Help: "Matrix computations started (sessions sharing a run start one)."}, func() float64 { return float64(s.runs.Stats().Started) }),
+		gauge("cara_room_presenters", "Sessions presenting (0 or 1; --presenter-keys).", func() float64 { p, _, _ := s.room.Counts(); return float64(p) }),
+		gauge("cara_room_followers", "Sessions following the presenter.", func() float64 { _, f, _ := s.room.Counts(); return float64(f) }),
+		gauge("cara_room_free", "Sessions in the room not following (free, or no presenter on).", func() float64 { _, _, f := s.room.Counts(); return float64(f) }),
 		gauge("cara_cache_bytes", "Bytes held by the runs' recorded columns (cells and error bits).", func() float64 { return float64(s.runs.Stats().Bytes) }),
 	)
 	return m

@@ -7,7 +7,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,13 +42,21 @@ type Config struct {
 	PresenterKeys  string // sessions logging in with these keys present ("" for a room without one)
 	ScenariosDir   string // also offer the *.yaml scenarios of this folder ("" for none)
 	MaxSessions    int
-	MaxComputing   int // matrices computed at once; 0 means the number of CPUs
+	MaxComputing   int // matrices computed at once; 0 means DefaultMaxComputing
 	CacheRuns      int // computed matrices kept after their last viewer leaves
-	Workers        int // engine workers per run; 0 shares the cores among MaxComputing runs
+	Workers        int // engine workers per run; 0 shares the cores but one among MaxComputing runs
 	MaxWork        float64
 	IdleTimeout    time.Duration
-	Open           bool // let anyone in on a non-loopback address, without keys or password
-	Log            *slog.Logger
+	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
+	// Per client: connections open from one address (0: no limit), sessions on one connection
+	// (0: 3), how long a connection may take to open its first session (0: 20 s), and how often
+	// a silent client is asked whether it is there (0: never; three unanswered close it).
+	MaxPerAddress      int
+	MaxSessionsPerConn int
+	ConnectTimeout     time.Duration
+	KeepAlive          time.Duration
+	Open               bool // let anyone in on a non-loopback address, without keys or password
+	Log                *slog.Logger
 	// Exec, when set, runs `ssh HOST COMMAND ...` headless (exec.go): the client's command line,
 	// its channel as standard input and output, the offered scenarios; it returns the exit status.
 	// Without it a command is refused.
@@ -89,6 +95,9 @@ type Server struct {
 	// metricsURL is where ServeMetrics listens (tests listen on port 0).
 	metricsURL string
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
+	logins     *loginBackoff
+	addrs      addresses
+	stopping   atomic.Bool // Shutdown has begun
 	// execSlots holds one token per headless command computing (at most MaxComputing).
 	execSlots chan struct{}
 	uploads   *uploads
@@ -126,47 +135,36 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	opts := []ssh.Option{wish.WithAddress(cfg.Listen), wish.WithHostKeyPath(cfg.HostKey), wish.WithIdleTimeout(cfg.IdleTimeout)}
-	s := &Server{cfg: cfg, room: room.New()}
+	if cfg.MaxSessionsPerConn <= 0 {
+		cfg.MaxSessionsPerConn = defaultSessionsPerConn
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = defaultConnectTimeout
+	}
+	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{n: map[string]int{}}}
+	s.room.Grace = cfg.PresenterGrace
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
 		}
-		if cfg.PresenterKeys == "" {
-			opts = append(opts, wish.WithAuthorizedKeys(cfg.AuthorizedKeys))
-		}
 	}
-	if cfg.PresenterKeys != "" {
-		auth, err := s.presenterAuth()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, auth...)
+	s.metrics = newMetrics(s)
+	authOpts, err := s.authOptions()
+	if err != nil {
+		return nil, err
 	}
-	if cfg.PasswordFile != "" {
-		b, err := os.ReadFile(cfg.PasswordFile)
-		if err != nil {
-			return nil, fmt.Errorf("--password-file: %w", err)
-		}
-		want := []byte(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
-		if len(want) == 0 {
-			return nil, fmt.Errorf("--password-file %s: the first line is empty", cfg.PasswordFile)
-		}
-		opts = append(opts, wish.WithPasswordAuth(func(_ ssh.Context, pw string) bool {
-			return subtle.ConstantTimeCompare([]byte(pw), want) == 1
-		}))
-	}
+	opts = append(opts, authOpts...)
 	if cfg.MaxComputing == 0 {
-		cfg.MaxComputing = runtime.NumCPU()
+		cfg.MaxComputing = DefaultMaxComputing()
 	}
 	if cfg.Workers <= 0 {
-		// Runs computing at once share the cores rather than each taking all of them: as fast in
-		// total, and fewer busy goroutines for the sessions' own to queue behind.
-		cfg.Workers = max(1, runtime.GOMAXPROCS(0)/cfg.MaxComputing)
+		// Runs computing at once share the cores but one rather than each taking all of them: as
+		// fast in total, and the room's keys never wait for a core behind the engine's workers.
+		cfg.Workers = max(1, (runtime.GOMAXPROCS(0)-1)/cfg.MaxComputing)
 	}
 	s.cfg = cfg
 	s.execSlots = make(chan struct{}, cfg.MaxComputing)
 	s.uploads = newUploads()
-	s.metrics = newMetrics(s)
 	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
 	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
@@ -176,6 +174,7 @@ func New(cfg Config) (*Server, error) {
 	// program ended in a bug.
 	opts = append(opts, func(srv *ssh.Server) error {
 		srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+		srv.ConnCallback = s.accept
 		return nil
 	}, wish.WithMiddleware(
 		s.apologise,
@@ -197,6 +196,11 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// DefaultMaxComputing is the matrices computed at once unless told otherwise: one per core but
+// one, which is kept for the sessions (a step, a what-if's replay) so that compute never starves
+// the room; one on a single core.
+func DefaultMaxComputing() int { return max(1, runtime.NumCPU()-1) }
+
 // Config is the server's configuration, defaults filled in.
 func (s *Server) Config() Config { return s.cfg }
 
@@ -206,9 +210,15 @@ func (s *Server) Runs() *live.Runs { return s.runs }
 // Serve accepts connections on ln until the server is shut down.
 func (s *Server) Serve(ln net.Listener) error { return s.ssh.Serve(ln) }
 
-// Shutdown stops accepting, gives open sessions until ctx ends to close, then closes them; every run
+// Shutdown stops accepting, ends every session's program (each student reads why, and their ssh
+// exits with status 1), gives the connections until ctx ends to close, then closes them; every run
 // is cancelled and the metrics stop.
 func (s *Server) Shutdown(ctx context.Context) {
+	s.stopping.Store(true)
+	s.guards.Range(func(_, g any) bool {
+		g.(*guard).quit()
+		return true
+	})
 	if err := s.ssh.Shutdown(ctx); err != nil {
 		s.ssh.Close()
 	}
@@ -228,11 +238,14 @@ func (s *Server) Close() {
 }
 
 // Reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
-// what they opened.
+// what they opened. A scenario whose file is unchanged is the same scenario, and keeps its runs;
+// the runs of one edited are let go (at once when nobody watches them).
 func (s *Server) Reload() {
-	c := scenarios.NewCatalog(s.cfg.ScenariosDir, nil)
+	c := s.catalog.Load().Reload()
 	s.catalog.Store(c)
-	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir)
+	before := s.runs.Len()
+	s.runs.Retain(c.Offers)
+	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir, "runs_kept", s.runs.Len(), "runs_dropped", before-s.runs.Len())
 	if s.cfg.PresenterKeys != "" {
 		keys, err := readKeys(s.cfg.PresenterKeys)
 		if err == nil && len(keys) == 0 {
@@ -332,7 +345,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.cfg.onMsg != nil {
 		g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
 	}
-	p := tea.NewProgram(g, tea.WithInput(untilEOF{sess, cancel}), tea.WithOutput(sess), tea.WithAltScreen(),
+	p := tea.NewProgram(g, tea.WithInput(newInput(ctx, sess, cancel)), tea.WithOutput(sess), tea.WithAltScreen(),
 		tea.WithContext(ctx))
 	g.quit = func() { go p.Quit() }
 	g.done = cancel
@@ -343,34 +356,28 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	return p
 }
 
+// goodbye is what every session reads when the server shuts down.
+const goodbye = "cara: the server is shutting down; thank you for coming."
+
 // apologise runs after a session's program has ended (the program middleware calls it): it ends
-// the program's context, and tells the client when a bug ended the program.
+// the program's context, and tells the client when a bug or the server's shutdown ended the
+// program (its ssh then exits with status 1).
 func (s *Server) apologise(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if v, ok := s.guards.LoadAndDelete(sess); ok {
 			g := v.(*guard)
 			g.done()
-			if g.failed.Load() {
+			switch {
+			case g.failed.Load():
 				wish.Fatalln(sess, apology)
+				return
+			case s.stopping.Load():
+				wish.Fatalln(sess, goodbye)
 				return
 			}
 		}
 		next(sess)
 	}
-}
-
-// untilEOF reads a session's input and ends the session's context when the client closes it.
-type untilEOF struct {
-	r      io.Reader
-	cancel context.CancelFunc
-}
-
-func (u untilEOF) Read(b []byte) (int, error) {
-	n, err := u.r.Read(b)
-	if err != nil {
-		u.cancel()
-	}
-	return n, err
 }
 
 // logSessions logs connects, disconnects and their duration, one line each.

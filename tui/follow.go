@@ -94,6 +94,9 @@ func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
 	changed := func(same bool) bool { return all || !same }
+	if all {
+		p.wi.open = false // joining: the presenter decides the what-if, not the follower's own bar
+	}
 	if changed(old.Whatif == st.Whatif) && st.Whatif != p.shownSets() {
 		var sets []string
 		if st.Whatif != "" {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -82,8 +81,11 @@ that anyone who can reach the port may use it.`,
 	f.StringVar(&cfg.PresenterKeys, "presenter-keys", "", "sessions logging in with these public keys (an authorized_keys file) present: the others follow them")
 	f.StringVar(&cfg.ScenariosDir, "scenarios", "", "also offer the *.yaml scenarios of this folder (read again on SIGHUP)")
 	f.IntVar(&cfg.MaxSessions, "max-sessions", 50, "sessions at once; more are told the room is full")
-	f.IntVar(&cfg.MaxComputing, "max-computing", runtime.NumCPU(), "matrices computed at once; more wait in a queue")
+	f.IntVar(&cfg.MaxComputing, "max-computing", server.DefaultMaxComputing(), "matrices computed at once (default: the cores but one, kept for the room's keys); more wait in a queue")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", 30*time.Minute, "close sessions idle this long")
+	f.IntVar(&cfg.MaxPerAddress, "max-per-address", 20, "connections at once from one address (0: no limit; raise it for a room behind one NAT)")
+	f.DurationVar(&cfg.KeepAlive, "keepalive", 15*time.Second, "ask a silent client this often whether it is there; three unanswered close its connection (0: never)")
+	f.DurationVar(&cfg.PresenterGrace, "presenter-grace", time.Minute, "followers keep following a presenter who left this long, for one who reconnects")
 	f.BoolVar(&cfg.Open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
 	f.IntVar(&cfg.CacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
 	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long")
@@ -154,7 +156,7 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 			sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
 			srv.Shutdown(sctx)
-			return nil
+			return ctx.Err() // interrupted (SIGINT, SIGTERM): exit status 130, as every command
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net/http"
 	"os/exec"
@@ -89,8 +90,9 @@ func TestServeProcess(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Errorf("exit after SIGINT: %v", err)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("exit after SIGINT: %v, want status 130 (interrupted)", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no exit 10 s after SIGINT")
