@@ -175,12 +175,19 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	p.plot = g
 	cv := newCanvas(w, h)
 	g.draw(cv, a.gw, 0, inks)
-	if f.st.Mono {
-		// Without colour, a letter on each line tells them apart: staggered so no two share a column.
+	if f.st.Glyphs {
+		// Without colour, or with 16 colours too few for nine algorithms, each line carries the
+		// key its end label uses when names do not fit (O, T, CT, PH): staggered so no two share
+		// a column.
 		for i, s := range ss {
 			if n := len(s.v); n > 0 {
 				j := n * (i + 1) / (len(ss) + 1)
-				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name, f.rp.provisional), ink{})
+				k := ink{}
+				if !f.st.Mono {
+					k = f.algoInk(s.name)
+					k.bold = true
+				}
+				cv.text(a.gw+a.col(s.start+j), a.row(s.v[j]), algoKey(s.name, f.rp.provisional), k)
 			}
 		}
 	}
@@ -262,17 +269,6 @@ func chartEnd(f *frame) int {
 	return T
 }
 
-func monoLetter(a algos.Name, provisional bool) rune {
-	switch a {
-	case "oracle":
-		return []rune(algoKey(a, provisional))[0]
-	case "cara-ct":
-		return 'C'
-	case "page-hinkley":
-		return 'H'
-	}
-	return []rune(shortName(a))[0]
-}
 
 // endLabel is the label of the lines that end at one value: its names (short keys when the full
 // ones do not fit), then the value, over one row or more.
