@@ -269,7 +269,6 @@ func chartEnd(f *frame) int {
 	return T
 }
 
-
 // endLabel is the label of the lines that end at one value: its names (short keys when the full
 // ones do not fit), then the value, over one row or more.
 type endLabel struct {
