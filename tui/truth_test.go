@@ -370,3 +370,24 @@ func TestBoundsPerLoadedScenario(t *testing.T) {
 		t.Errorf("covcon-d and covcon-d with 20 points a batch share bounds %v", got[0].lo)
 	}
 }
+
+// A line that ends more than twice as high as every other runs off the top of the chart, marked ↑
+// in its label, rather than flattening the others against zero.
+func TestChartClipsTheOutlier(t *testing.T) {
+	mk := func(never float64) []series {
+		return []series{{name: "oracle", v: []float64{1, 10}}, {name: "cara-t", v: []float64{1, 40}},
+			{name: "never", v: []float64{1, 30, never}}}
+	}
+	if got := fitted(mk(150)); len(got) != 2 || got[0].name != "oracle" || got[1].name != "cara-t" {
+		t.Errorf("Never-retrain at 150 against 40: fitted to %v", got)
+	}
+	if got := fitted(mk(70)); len(got) != 3 {
+		t.Errorf("Never-retrain at 70 against 40: fitted to %d series, want all", len(got))
+	}
+	ss := mk(150)
+	a := valueAxis(fitted(ss), 10)
+	ls := endLabels(ss, a.lo, a.hi, 10, 40, false)
+	if ls[0].names[0] != "never" || !ls[0].over || ls[0].row != 0 || !strings.HasPrefix(ls[0].rows[0][len(ls[0].rows[0])-1].text, "↑") {
+		t.Errorf("the outlier's label %+v, want ↑ on the top row", ls[0])
+	}
+}
