@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,9 +47,32 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 	cmd.Flags().IntVar(&f.trees, "trees", 0, "replace the random forest's number of trees (0: as the scenario says)")
 	cmd.Flags().Int64Var(&f.seed, "seed", -1, "the seed (default: the scenario's)")
 	if withR {
-		cmd.Flags().Float64VarP(&f.r, "retrain-cost", "R", math.NaN(), "a constant retraining cost R, replacing the scenario's")
+		f.r = math.NaN()
+		cmd.Flags().VarP(optionalFloat{&f.r}, "retrain-cost", "R", "a constant retraining cost R, replacing the scenario's (default: the scenario's)")
 	}
 }
+
+// optionalFloat is a float flag that may be left out: NaN until given, and the help says nothing
+// of a default rather than "(default NaN)".
+type optionalFloat struct{ v *float64 }
+
+func (o optionalFloat) String() string {
+	if o.v == nil || math.IsNaN(*o.v) {
+		return ""
+	}
+	return strconv.FormatFloat(*o.v, 'g', -1, 64)
+}
+
+func (o optionalFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	*o.v = v
+	return nil
+}
+
+func (o optionalFloat) Type() string { return "float" }
 
 // registerDetectorReset adds --detector-reset to a command that replays the drift detectors.
 func (f *scenarioFlags) registerDetectorReset(cmd *cobra.Command) {
