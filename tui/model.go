@@ -400,7 +400,12 @@ func (p *Player) actions() []action {
 		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
 			cur := p.selected()
 			p.vis = (p.vis + 1) % len(visibleSets)
-			p.sel = max(slices.Index(p.visible(), cur), 0)
+			// The selection stays; when it is not shown any more, the first shown after the
+			// Oracle takes it (the Oracle's path is drawn anyway).
+			p.sel = slices.Index(p.visible(), cur)
+			if p.sel < 0 {
+				p.sel = min(1, len(p.visible())-1)
+			}
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
@@ -832,8 +837,8 @@ type boxCache struct {
 func (p *Player) box(i int, r rect, f *frame) string {
 	pn := p.panes[i]
 	w, h := r.w, r.h
+	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
 	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	body := pn.View(f, w-4, h-2)
 	focus := i == p.focus
 	c := &p.boxes[i]
 	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {

@@ -141,7 +141,8 @@ func TestRestartAsks(t *testing.T) {
 	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
 		t.Errorf("N in the guess round: seed %d, overlay %T, notice %q", p.s.Seed, p.overlay, p.notice)
 	}
-	press(p, "g", "N")
+	p.guess.on = false // the round over, its answer still shown (a follower's wait, say)
+	press(p, "N")
 	if p.s.Seed != seed || !strings.Contains(p.notice, "waits for the answer shown") {
 		t.Errorf("N over a reveal: seed %d, notice %q", p.s.Seed, p.notice)
 	}
@@ -389,5 +390,39 @@ func TestChartClipsTheOutlier(t *testing.T) {
 	ls := endLabels(ss, a.lo, a.hi, 10, 40, false)
 	if ls[0].names[0] != "never" || !ls[0].over || ls[0].row != 0 || !strings.HasPrefix(ls[0].rows[0][len(ls[0].rows[0])-1].text, "↑") {
 		t.Errorf("the outlier's label %+v, want ↑ on the top row", ls[0])
+	}
+}
+
+// Polish: v keeps the selection where it can and never moves it to the Oracle; g ending the round
+// takes its last reveal down; the decisions' title names the glyphs the strips are drawn in.
+func TestPolish(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	press(p, "v")
+	if p.selected() != algos.NameCaraT {
+		t.Errorf("v: selection %s, want CARA-T kept", p.selected())
+	}
+	press(p, "v")
+	if p.selected() == algos.NameOracle {
+		t.Error("v moved the selection to the Oracle")
+	}
+	press(p, "v")
+	goTo(p, p.opt.Scenario.Offline)
+	press(p, "g", "l", "k")
+	if p.callout == nil || p.callout.kind != calloutReveal {
+		t.Fatal("no reveal")
+	}
+	press(p, "g")
+	if p.callout != nil {
+		t.Errorf("the reveal outlives the round: %+v", p.callout)
+	}
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{160, "│ retrain"}, {10, "⡇ retrain"}} {
+		dp := p.panes[paneDecisions].(*decisionsPane)
+		dp.View(p.frame(), c.w, 14)
+		if title := dp.Title(p.frame()); !strings.Contains(title, c.want) {
+			t.Errorf("decisions %d wide: title %q, want %q", c.w, title, c.want)
+		}
 	}
 }
