@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/sim"
 )
 
 // resultsRow is the results pane's row of an algorithm as its words ("Oracle", "RETRAIN", ...).
@@ -259,7 +261,7 @@ func TestScatterLegendWholeNames(t *testing.T) {
 	for _, model := range []int{7, 27, 98, 1234} {
 		for w := 8; w <= 80; w++ {
 			cv := newCanvas(w, 3)
-			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0)
+			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0, true)
 			text := ansi.Strip(cv.String(asciiStyles()))
 			if i := strings.Index(text, "(M_"); i >= 0 && !strings.Contains(text, fmt.Sprintf("(M_%d)", model)) {
 				t.Errorf("M_%d at width %d: %q", model, w, text)
@@ -423,6 +425,57 @@ func TestPolish(t *testing.T) {
 		dp.View(p.frame(), c.w, 14)
 		if title := dp.Title(p.frame()); !strings.Contains(title, c.want) {
 			t.Errorf("decisions %d wide: title %q, want %q", c.w, title, c.want)
+		}
+	}
+}
+
+// The scatter draws the true decision boundary of a generated scenario: small.yaml's concept is
+// x2 > x1 (then x2 < x1), so the cells it marks lie on the diagonal; CSV data, whose concept is
+// unknown, get none.
+func TestScatterTrueBoundary(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	b, err := p.s.Stream.Batch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd := newBounds(2)
+	bd.lo, bd.hi = []float64{0, 0}, []float64{1, 1}
+	a := axesFor(bd, 0, 1, 40, 20, 1)
+	edge := boundary(p.s.Stream, 2, b, a)
+	n := 0
+	for i, on := range edge {
+		if !on {
+			continue
+		}
+		n++
+		x := a.xlo + (float64(i%a.pw)+0.5)/float64(a.pw)*(a.xhi-a.xlo)
+		y := a.ylo + (float64(a.ph-1-i/a.pw)+0.5)/float64(a.ph)*(a.yhi-a.ylo)
+		if math.Abs(x-y) > 2*(a.yhi-a.ylo)/float64(a.ph) {
+			t.Errorf("boundary cell %d at (%.2f, %.2f), off the diagonal", i, x, y)
+		}
+	}
+	if n < a.ph/2 {
+		t.Errorf("%d boundary cells on a %dx%d plot", n, a.pw, a.ph)
+	}
+	if boundary(struct{ sim.Stream }{p.s.Stream}, 2, b, a) != nil {
+		t.Error("a stream without a concept has a boundary")
+	}
+}
+
+// A query over data keeps the class in sight: ⊕ over class 0, ⊗ over class 1, + alone.
+func TestQueriesKeepClasses(t *testing.T) {
+	for _, c := range []struct {
+		cell scatterCell
+		want rune
+	}{
+		{scatterCell{n: [2]int{3, 1}, q: 1}, '⊕'},
+		{scatterCell{n: [2]int{0, 2}, q: 2}, '⊗'},
+		{scatterCell{n: [2]int{0, 2}, wrong: [2]int{0, 1}, q: 2}, '⊗'},
+		{scatterCell{q: 1}, '+'},
+		{scatterCell{n: [2]int{2, 0}}, 'o'},
+	} {
+		if r, _ := scatterGlyph(c.cell); r != c.want {
+			t.Errorf("%+v: %q, want %q", c.cell, r, c.want)
 		}
 	}
 }

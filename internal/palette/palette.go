@@ -132,6 +132,7 @@ var Classes = [2]Colour{x256(141, 14), x256(216, 5)}
 var (
 	Query     = x256(231, 15) // the batch's queries
 	Trail     = x256(240, 8)  // earlier batches, faint
+	Boundary  = x256(237, 8)  // behind the scatter's cells that the true decision boundary crosses
 	WrongBg   = x256(52, 1)   // background behind a misclassified point
 	Cursor    = x256(231, 15) // the heat map's cursor
 	Hidden    = x256(240, 8)  // cells of batches not revealed yet (dots)
