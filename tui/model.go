@@ -444,7 +444,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
 		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
 		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
-		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
+		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
 		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},

@@ -479,3 +479,35 @@ func TestQueriesKeepClasses(t *testing.T) {
 		}
 	}
 }
+
+// A, B and C on the focused matrix show either term of C = A − B on a scale of its own (the
+// paper's figure 8e/f puts A beside C); C comes back to C, whose scale never moved.
+func TestMatrixShowsAOrB(t *testing.T) {
+	p := pumped(t, ansi256Styles(), 160, 48)
+	goTo(p, p.opt.Scenario.Batches-1)
+	heat := p.heat
+	mp := p.panes[paneMatrix].(*matrixPane)
+	for _, c := range []struct {
+		key, title string
+		term       func(*sim.Cell) float64
+	}{{"A", "A[t', t] = QDM", func(c *sim.Cell) float64 { return c.A }}, {"B", "B[t', t] = QDM", func(c *sim.Cell) float64 { return c.B }},
+		{"C", "Cost matrix C[t', t]", func(c *sim.Cell) float64 { return c.C() }}} {
+		press(p, "1", c.key)
+		f := p.frame()
+		if title := mp.Title(f); !strings.HasPrefix(title, c.title) {
+			t.Errorf("%s: title %q", c.key, title)
+		}
+		if v, _, _ := mp.data(f).value(1, 5); v != c.term(p.s.Matrix.Cell(1, 5)) {
+			t.Errorf("%s: cell (1, 5) drawn as %v", c.key, v)
+		}
+		if legend := ansi.Strip(mp.legendTall(f)[0]); !strings.HasSuffix(legend, " "+c.key) {
+			t.Errorf("%s: colour bar %q", c.key, legend)
+		}
+		if !strings.Contains(stripANSI(p.View()), c.title) {
+			t.Errorf("%s: the screen does not show it", c.key)
+		}
+	}
+	if p.heat != heat {
+		t.Error("A and B moved C's scale")
+	}
+}
