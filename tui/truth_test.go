@@ -511,3 +511,17 @@ func TestMatrixShowsAOrB(t *testing.T) {
 		t.Error("A and B moved C's scale")
 	}
 }
+
+// At 80x24 a callout about a cell leaves the cell and the readout that gives its value in sight.
+func TestCalloutClearOfItsCell(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
+	goTo(p, 11)
+	mp := p.panes[paneMatrix].(*matrixPane)
+	mp.cursorOn, mp.cur = true, [2]int{0, 11}
+	p.setFocus(paneMatrix)
+	p.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
+	view := stripANSI(p.View())
+	if !strings.Contains(view, "◆") || !strings.Contains(view, "t'=0 t=11  C ") || !strings.Contains(view, "tour 2/8") {
+		t.Errorf("the callout covers its cell or the readout:\n%s", view)
+	}
+}
