@@ -71,6 +71,7 @@ var tourStops = sync.OnceValue(func() map[string]int {
 	}
 	return out
 })
+
 func (i entryItem) FilterValue() string { return i.e.Ref + " " + i.e.Title }
 
 // Picker chooses a scenario and opens it in a Player: a filterable list of titles on the left,
