@@ -690,7 +690,7 @@ func (p *Player) status() string {
 	if wi := p.whatIfStatus(false); wi != "" {
 		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
 	}
-	line := func(short bool, drop int) string {
+	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string
 		for _, s := range parts {
 			switch {
@@ -703,10 +703,34 @@ func (p *Player) status() string {
 		}
 		return " " + strings.Join(keep, " · ") + " "
 	}
-	out := line(false, 5)
-	for drop := 5; width(out) > p.w && drop >= 0; drop-- {
-		out = line(true, drop)
+	// The form is chosen for the widest the parts get in this run (the last batch, "offline",
+	// every column computed, playing at the top speed), so that it does not flip between two
+	// wordings as the player steps, plays or pauses.
+	widest := slices.Clone(parts)
+	T := p.s.Matrix.Batches()
+	for i, s := range widest {
+		switch {
+		case strings.HasPrefix(s.short, "batch "):
+			widest[i] = statusPart{fmt.Sprintf("batch %d/%d offline", T-1, T-1), fmt.Sprintf("batch %d/%d", T-1, T-1), s.rank}
+		case strings.HasSuffix(s.short, "batches/s"):
+			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
+		case s.long == comp:
+			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
+			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
+		}
 	}
+	terse, drop := false, 5
+	for width(line(widest, terse, drop)) > p.w {
+		if !terse {
+			terse = true
+			continue
+		}
+		if drop == 0 {
+			break
+		}
+		drop--
+	}
+	out := line(parts, terse, drop)
 	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
 }
 

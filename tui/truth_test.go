@@ -525,3 +525,28 @@ func TestCalloutClearOfItsCell(t *testing.T) {
 		t.Errorf("the callout covers its cell or the readout:\n%s", view)
 	}
 }
+
+// The status line keeps one wording as the player steps, plays and pauses: its form is chosen for
+// the widest it gets in the run, not for the batch shown.
+func TestStatusWordingStable(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 100, 30)
+	for w := 60; w <= 180; w += 2 {
+		resize(p, w, 30)
+		var forms []string
+		for i, at := range []int{3, 9, 10, 60, 99} {
+			goTo(p, at)
+			p.playing, p.speed = i%2 == 0, i%len(speeds)
+			s := strings.Replace(stripANSI(p.status()), "▶ playing", "paused", 1)
+			forms = append(forms, fmt.Sprint(strings.Contains(s, "paused, "), strings.Contains(s, "(the scenario's)"), strings.Count(s, "·")))
+			if width(s) > w {
+				t.Errorf("%d wide: status at %d is %d wide", w, at, width(s))
+			}
+		}
+		for _, f := range forms[1:] {
+			if f != forms[0] {
+				t.Errorf("%d wide: the status line changes wording as the player steps: %v", w, forms)
+				break
+			}
+		}
+	}
+}
