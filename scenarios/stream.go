@@ -36,6 +36,13 @@ func (s *stream) Len() int            { return s.data.Len() }
 func (s *stream) Features() int       { return s.data.Features() }
 func (s *stream) Drifts() []sim.Drift { return s.data.Drifts() }
 
+// TrueLabels labels points x by the concept of batch t, without noise: the true decision boundary
+// of a generated scenario (the player draws it faintly). ok is false for data read from a CSV,
+// whose concept is unknown.
+func (s *stream) TrueLabels(t int, x sim.Points) (y []uint8, ok bool, err error) {
+	return s.data.Label(t, x)
+}
+
 // Batch implements sim.Stream.
 func (s *stream) Batch(t int) (*sim.Batch, error) {
 	x, y, err := s.data.Data(t)

@@ -129,6 +129,9 @@ func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
 		if x, y, ok := mp.cellAt(f, r, mp.cur[0], mp.cur[1]); ok {
 			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
 		}
+		// The readout under the matrix gives the cell's value, which a stop's text quotes.
+		ml := mp.layout(f, r.w-4, r.h-2)
+		out = append(out, rect{x: r.x, y: r.y + 1 + ml.readoutY, w: min(r.w, 40), h: 1, shown: true})
 	}
 	if pane >= 0 && pane < numPanes && pane != paneMatrix {
 		if r := l.boxes[pane]; r.shown && !r.collapsed {

@@ -129,6 +129,32 @@ func (a chartAxes) col(t int) int { return (t - a.off) * a.pw / max(a.end-a.off,
 
 func (a chartAxes) ticks() []float64 { t, _ := niceTicks(a.lo, a.hi, max(2, min(5, a.ph/2))); return t }
 
+// fitted are the series the value axis is fitted to: all of them, unless one line ends more than
+// twice as high as every other (Never-retrain, usually), which would flatten the rest against
+// zero; that one runs off the top, and its end label says so (↑).
+func fitted(ss []series) []series {
+	if len(ss) < 3 {
+		return ss
+	}
+	top, second, at := math.Inf(-1), math.Inf(-1), -1
+	for i, s := range ss {
+		for _, v := range s.v {
+			switch {
+			case i == at:
+				top = max(top, v)
+			case v > top:
+				second, top, at = max(second, top), v, i
+			default:
+				second = max(second, v)
+			}
+		}
+	}
+	if at < 0 || second <= 0 || top <= 2*second {
+		return ss
+	}
+	return append(slices.Clone(ss[:at]), ss[at+1:]...)
+}
+
 // valueAxis fits the series' values from 0 and extends the range to round ticks.
 func valueAxis(ss []series, ph int) chartAxes {
 	a := chartAxes{ph: ph}
@@ -152,7 +178,7 @@ func valueAxis(ss []series, ph int) chartAxes {
 
 func (p *chartPane) draw(f *frame, w, h int) string {
 	ss := p.chartSeries(f)
-	a := valueAxis(ss, max(h-2, 2))
+	a := valueAxis(fitted(ss), max(h-2, 2))
 	// Labels take at most a third of the pane: a label too long for that uses short names, and
 	// wraps over several rows if it is still too long.
 	lw := max(w/3, 12)
@@ -175,12 +201,19 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	p.plot = g
 	cv := newCanvas(w, h)
 	g.draw(cv, a.gw, 0, inks)
-	if f.st.Mono {
-		// Without colour, a letter on each line tells them apart: staggered so no two share a column.
+	if f.st.Glyphs {
+		// Without colour, or with 16 colours too few for nine algorithms, each line carries the
+		// key its end label uses when names do not fit (O, T, CT, PH): staggered so no two share
+		// a column.
 		for i, s := range ss {
 			if n := len(s.v); n > 0 {
 				j := n * (i + 1) / (len(ss) + 1)
-				cv.set(a.gw+a.col(s.start+j), a.row(s.v[j]), monoLetter(s.name, f.rp.provisional), ink{})
+				k := ink{}
+				if !f.st.Mono {
+					k = f.algoInk(s.name)
+					k.bold = true
+				}
+				cv.text(a.gw+a.col(s.start+j), a.row(s.v[j]), algoKey(s.name, f.rp.provisional), k)
 			}
 		}
 	}
@@ -262,18 +295,6 @@ func chartEnd(f *frame) int {
 	return T
 }
 
-func monoLetter(a algos.Name, provisional bool) rune {
-	switch a {
-	case "oracle":
-		return []rune(algoKey(a, provisional))[0]
-	case "cara-ct":
-		return 'C'
-	case "page-hinkley":
-		return 'H'
-	}
-	return []rune(shortName(a))[0]
-}
-
 // endLabel is the label of the lines that end at one value: its names (short keys when the full
 // ones do not fit), then the value, over one row or more.
 type endLabel struct {
@@ -283,6 +304,7 @@ type endLabel struct {
 	rows  [][]labelPart
 	// provisional: the Oracle's line is the best so far (replay.provisional)
 	provisional bool
+	over        bool // the value is above the axis: the line runs off the top
 }
 
 // labelPart is an algorithm's name (name set) or the value (name empty).
@@ -308,6 +330,9 @@ func rowWidth(parts []labelPart) int {
 // layout breaks the label into rows of at most w columns.
 func (l *endLabel) layout(w int) {
 	value := short(l.v)
+	if l.over {
+		value = "↑" + value // off the top of the axis
+	}
 	names := func(keys bool) []labelPart {
 		var out []labelPart
 		for _, a := range l.names {
@@ -359,12 +384,12 @@ func endLabels(ss []series, lo, hi float64, rows, w int, provisional bool) []end
 			}
 		}
 		if !found {
-			out = append(out, endLabel{names: []algos.Name{s.name}, v: v, provisional: provisional})
+			out = append(out, endLabel{names: []algos.Name{s.name}, v: v, provisional: provisional, over: v > hi})
 		}
 	}
 	for i := range out {
 		out[i].layout(w)
-		out[i].row = rows - 1 - int(math.Round((out[i].v-lo)/(hi-lo)*float64(rows*4-1)))/4
+		out[i].row = max(rows-1-int(math.Round((out[i].v-lo)/(hi-lo)*float64(rows*4-1)))/4, 0) // off the top: the top row
 	}
 	// Highest value first (the top row), so pushing labels apart keeps them in the lines' order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].v > out[j].v })
@@ -402,7 +427,7 @@ func packLabels(ls []endLabel, w int) []endLabel {
 			cur.names = append(cur.names, l.names...)
 			continue
 		}
-		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}, provisional: l.provisional})
+		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}, provisional: l.provisional, over: l.over})
 		cur = &out[len(out)-1]
 	}
 	for i := 1; i < len(out); i++ {

@@ -13,9 +13,15 @@ import (
 // batch axis with the current batch marked. A batch has a column of its own, or, when the pane is
 // narrower than the online block, half a braille cell, so that no two retrains ever merge.
 // Clicking a batch jumps there.
-type decisionsPane struct{}
+type decisionsPane struct {
+	per int // batches a column in the last drawing: the title's legend says how they are drawn
+}
 
 func (p *decisionsPane) Title(f *frame) string {
+	if p.per == 2 {
+		// Two batches a column: the strips are braille, a retrain a full half-column of dots.
+		return "Decisions: ⡇ retrain, ⣀ keep, 2 batches a column (click to jump)"
+	}
 	return "Decisions: │ retrain, · keep (click to jump)"
 }
 
@@ -70,6 +76,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	}
 	off, T := f.scen.Offline, f.m.Batches()
 	g := p.geom(f, w)
+	p.per = g.per
 	cv := newCanvas(w, h)
 	dim := inkOf(palette.Axis)
 	rows := f.shown()

@@ -53,6 +53,9 @@ func (p *Player) toggleGuess() tea.Cmd {
 	g := &p.guess
 	g.on = !g.on
 	if !g.on {
+		if p.callout != nil && p.callout.kind == calloutReveal {
+			p.callout = nil // the round's last answer goes with it
+		}
 		a, n := g.score()
 		p.notice = fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n)
 		return nil

@@ -246,6 +246,7 @@ type heatData struct {
 	cursorOn  bool
 	// provisional: the Oracle's path is the best so far, drawn dashed and faint
 	provisional bool
+	show        byte // 'A' or 'B' to draw that term of C instead of C (0 or 'C': C)
 }
 
 // glyph is a path mark's glyph: the best so far's keeps dashed.
@@ -272,12 +273,15 @@ func (d *heatData) value(tp, t int) (v float64, ok, hidden bool) {
 		return 0, false, false
 	case t > d.pos:
 		return 0, false, true
-	case tp == t:
+	case tp == t && d.show != 'A' && d.show != 'B':
 		return d.r(t), true, false
 	}
 	c := d.m.Cell(tp, t)
 	if !c.Done {
 		return 0, false, true
+	}
+	if d.show == 'A' || d.show == 'B' {
+		return termOf(c, d.show), true, false
 	}
 	return c.C(), true, false
 }

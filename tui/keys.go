@@ -22,6 +22,7 @@ type keyMap struct {
 	Pane                                           [numPanes]key.Binding
 	// Pane 1 (the cost matrix): the cursor and its moves.
 	Cursor, Up, Down, Left, Right key.Binding
+	Show                          key.Binding // A, B or C: which matrix the heat map shows
 	// Pane 2: cumulative cost or the gap to the Oracle.
 	Gap key.Binding
 	// Pane 4: the next pair of features.
@@ -66,6 +67,7 @@ func newKeys() keyMap {
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit at once"),
 
 		Cursor: b([]string{"m"}, "m", "cell cursor"),
+		Show:   b([]string{"A", "B", "C"}, "A/B/C", "show A, B or C = A − B"),
 		Up:     b([]string{"up", "k"}, "↑↓←→", "move cursor"),
 		Down:   b([]string{"down", "j"}, "↓", "cursor down"),
 		// Only the arrows move the cursor sideways, so h and l still step.
@@ -155,7 +157,14 @@ func helpLine(st *Styles, c contextKeys, width int) string {
 	pinned := h.ShortHelpView([]key.Binding{c.k.Help, c.k.Quit})
 	sep := st.Help.Render(" • ")
 	h.Width = width - ansi.StringWidth(pinned) - ansi.StringWidth(sep)
-	rest := h.ShortHelpView(c.ShortHelp())
+	// bubbles' help adds every item when the one that overflows leaves no room for its ellipsis:
+	// drop items from the end until the line fits.
+	keys := c.ShortHelp()
+	rest := h.ShortHelpView(keys)
+	for len(keys) > 0 && ansi.StringWidth(rest) > h.Width {
+		keys = keys[:len(keys)-1]
+		rest = h.ShortHelpView(keys) + st.Help.Render(" …")
+	}
 	if h.Width <= 0 || rest == "" {
 		return truncate(pinned, width)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/sim"
 )
 
 // matrixPane is pane 1, the cost matrix as the paper's figure 4a: the upper triangle of C as a
@@ -25,6 +27,7 @@ type matrixPane struct {
 	marks    []uint8
 	canvas   *canvas // the last drawn, for tests
 	sampled  [2]int  // batches per drawn cell across and down when the overview samples (0: it does not)
+	show     byte    // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key      matrixKey
 	cache    string
 }
@@ -35,13 +38,55 @@ type matrixKey struct {
 	heat             heatScale
 	cursorOn, zoomed bool
 	cur, win         [2]int
+	show             byte
+	computed         int // A's and B's scales grow with the columns computed
 }
 
 func (p *matrixPane) Title(f *frame) string {
-	if f.zoomed {
-		return "Cost matrix C[t', t], zoomed (arrows move the cursor, esc back)"
+	what := "Cost matrix C[t', t]"
+	switch p.show {
+	case 'A':
+		what = "A[t', t] = QDM(Q_t, D_t, M_t'), the first term of C"
+	case 'B':
+		what = "B[t', t] = QDM(Q_t, D_t', M_t'), the term C subtracts"
 	}
-	return "Cost matrix C[t', t]: row t' model, column t batch"
+	if f.zoomed {
+		return what + ", zoomed (arrows move the cursor, esc back)"
+	}
+	if p.show == 'A' || p.show == 'B' {
+		return what + " (C: back to C)"
+	}
+	return what + ": row t' model, column t batch"
+}
+
+// term is the letter of the matrix shown: A, B or C.
+func (p *matrixPane) term() string {
+	if p.show == 'A' || p.show == 'B' {
+		return string(p.show)
+	}
+	return "C"
+}
+
+// termScale is the colour scale of A or B: from zero to the largest computed cell, its own (C's
+// scale, fixed for the run, stays C's).
+func termScale(m *sim.Matrix, computed int, show byte) heatScale {
+	h := newHeatScale()
+	for t := range computed {
+		for tp := 0; tp <= t; tp++ {
+			if c := m.Cell(tp, t); c.Done {
+				h.addValue(termOf(c, show))
+			}
+		}
+	}
+	h.final = true
+	return h
+}
+
+func termOf(c *sim.Cell, show byte) float64 {
+	if show == 'A' {
+		return c.A
+	}
+	return c.B
 }
 
 // Legend placements.
@@ -160,8 +205,12 @@ func (p *matrixPane) legendTall(f *frame) []string {
 	// R is marked on the bar (the diagonal's colour follows it); its value joins the marks when
 	// that makes the legend no wider.
 	r := f.r(max(f.pos, 0))
-	bar, labels := colourBar(st, f.heat, r)
-	lines := []string{bar.String(st) + st.Dim.Render(" C"), labels.String(st)}
+	heat := f.heat
+	if p.term() != "C" {
+		heat, r = termScale(f.m, f.computed, p.show), math.NaN() // no R on A's or B's scale
+	}
+	bar, labels := colourBar(st, heat, r)
+	lines := []string{bar.String(st) + st.Dim.Render(" "+p.term()), labels.String(st)}
 	lines = append(lines, p.pathLegend(f)...)
 	marks := "▼ now  ≋ known drift"
 	wide := 0
@@ -172,7 +221,7 @@ func (p *matrixPane) legendTall(f *frame) []string {
 	if r > f.heat.top() {
 		rText += "▸"
 	}
-	if width(marks)+2+width(rText) <= wide {
+	if width(marks)+2+width(rText) <= wide && p.term() == "C" {
 		marks += "  " + rText
 	}
 	lines = append(lines, st.Dim.Render(marks))
@@ -254,7 +303,11 @@ func (p *matrixPane) data(f *frame) *heatData {
 		sel = nil
 	}
 	p.marks = buildMarks(p.marks, f.m.Batches(), f.pos, sel, or)
-	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: f.heat, marks: p.marks, provisional: f.rp.provisional,
+	scale := f.heat
+	if p.term() != "C" {
+		scale = termScale(f.m, f.computed, p.show)
+	}
+	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: scale, marks: p.marks, provisional: f.rp.provisional, show: p.show,
 		selColour: palette.Algo(f.selected), cursor: p.cur, cursorOn: p.cursorOn || f.zoomed}
 }
 
@@ -274,7 +327,7 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if g := l.g; !g.block && g.cols > 0 && g.rows > 0 {
 		p.sampled = [2]int{(g.nc + g.cols - 1) / g.cols, (g.nr + 2*g.rows - 1) / (2 * g.rows)}
 	}
-	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win}
+	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win, p.show, f.computed}
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
@@ -543,13 +596,17 @@ func containsStr(xs []string, s string) bool {
 func (p *matrixPane) Keys(f *frame, focused bool) []key.Binding {
 	k := p.keys
 	if focused && (p.cursorOn || f.zoomed) {
-		return []key.Binding{k.Up, k.Cursor}
+		return []key.Binding{k.Up, k.Cursor, k.Show}
 	}
-	return []key.Binding{k.Cursor}
+	return []key.Binding{k.Cursor, k.Show}
 }
 
 func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
 	k := p.keys
+	if focused && key.Matches(msg, k.Show) {
+		p.show = msg.String()[0]
+		return true, nil
+	}
 	if key.Matches(msg, k.Cursor) {
 		if p.cursorOn {
 			p.cursorOn = false

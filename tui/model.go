@@ -432,7 +432,12 @@ func (p *Player) actions() []action {
 		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
 			cur := p.selected()
 			p.vis = (p.vis + 1) % len(visibleSets)
-			p.sel = max(slices.Index(p.visible(), cur), 0)
+			// The selection stays; when it is not shown any more, the first shown after the
+			// Oracle takes it (the Oracle's path is drawn anyway).
+			p.sel = slices.Index(p.visible(), cur)
+			if p.sel < 0 {
+				p.sel = min(1, len(p.visible())-1)
+			}
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
@@ -473,7 +478,7 @@ func (p *Player) keyGroups() []keyGroup {
 		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
 		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
 		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
-		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up}},
+		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
 		{"2 Cumulative cost", []key.Binding{k.Gap}},
 		{"4 Batch", []key.Binding{k.Features}},
 		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
@@ -722,7 +727,7 @@ func (p *Player) status() string {
 	if wi := p.whatIfStatus(false); wi != "" {
 		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
 	}
-	line := func(short bool, drop int) string {
+	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string
 		for _, s := range parts {
 			switch {
@@ -735,10 +740,34 @@ func (p *Player) status() string {
 		}
 		return " " + strings.Join(keep, " · ") + " "
 	}
-	out := line(false, 5)
-	for drop := 5; width(out) > p.w && drop >= 0; drop-- {
-		out = line(true, drop)
+	// The form is chosen for the widest the parts get in this run (the last batch, "offline",
+	// every column computed, playing at the top speed), so that it does not flip between two
+	// wordings as the player steps, plays or pauses.
+	widest := slices.Clone(parts)
+	T := p.s.Matrix.Batches()
+	for i, s := range widest {
+		switch {
+		case strings.HasPrefix(s.short, "batch "):
+			widest[i] = statusPart{fmt.Sprintf("batch %d/%d offline", T-1, T-1), fmt.Sprintf("batch %d/%d", T-1, T-1), s.rank}
+		case strings.HasSuffix(s.short, "batches/s"):
+			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
+		case s.long == comp:
+			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
+			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
+		}
 	}
+	terse, drop := false, 5
+	for width(line(widest, terse, drop)) > p.w {
+		if !terse {
+			terse = true
+			continue
+		}
+		if drop == 0 {
+			break
+		}
+		drop--
+	}
+	out := line(parts, terse, drop)
 	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
 }
 
@@ -875,8 +904,8 @@ type boxCache struct {
 func (p *Player) box(i int, r rect, f *frame) string {
 	pn := p.panes[i]
 	w, h := r.w, r.h
+	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
 	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	body := pn.View(f, w-4, h-2)
 	focus := i == p.focus
 	c := &p.boxes[i]
 	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {

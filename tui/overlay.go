@@ -67,6 +67,7 @@ var glossaryTerms = [][2]string{
 	{"Oracle", "the cheapest strategy in hindsight over the whole online block (the paper's DP); \"best so far\", while the matrix computes, is the cheapest over the batches seen"},
 	{"SCPE", "100 × |cost − the Oracle's| / the Oracle's: how far above the Oracle, in percent"},
 	{"query acc.", "the share of batch t's queries the model in use answers right, before the decision at t"},
+	{"O T CT P N M A D PH", "the chart's short names: Oracle, CARA-T, CARA-CT, CARA-P, Never-retrain, Markov, ADWIN, DDM, Page-Hinkley; ↑ marks a line off the top"},
 }
 
 // glossary is the help's list of the words the panes use, wrapped at w.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -21,8 +22,27 @@ import (
 // entryItem is an Entry in the list: its title, and its name under it.
 type entryItem struct{ e scenarios.Entry }
 
-func (i entryItem) Title() string       { return i.e.Title }
-func (i entryItem) Description() string { return i.e.Ref }
+func (i entryItem) Title() string { return i.e.Title }
+
+// Description is the entry's name, and the length of its tour when it has one (t plays it).
+func (i entryItem) Description() string {
+	if n := tourStops()[i.e.Ref]; n > 0 {
+		return fmt.Sprintf("%s · tour of %d stops", i.e.Ref, n)
+	}
+	return i.e.Ref
+}
+
+// tourStops is the number of tour stops of each embedded scenario that has a tour.
+var tourStops = sync.OnceValue(func() map[string]int {
+	out := map[string]int{}
+	for _, i := range scenarios.Embedded() {
+		if i.Stops > 0 {
+			out[i.Name] = i.Stops
+		}
+	}
+	return out
+})
+
 func (i entryItem) FilterValue() string { return i.e.Ref + " " + i.e.Title }
 
 // Picker chooses a scenario and opens it in a Player: a filterable list of titles on the left,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -217,12 +218,12 @@ func axesFor(bd *bounds, fx, fy, w, h, legend int) scatterAxes {
 	}
 	a.gw++
 	a.pw, a.ph = max(w-a.gw-1, 4), max(h-3-legend, 2)
-	// Equal scales when the two ranges are alike (a round cloud stays round; a terminal cell is
-	// about twice as tall as it is wide).
+	// Equal scales (a round cloud stays round; a terminal cell is about twice as tall as it is
+	// wide) when they waste little of the pane: at least 3/4 of it stays plot.
 	xr, yr := a.xhi-a.xlo, a.yhi-a.ylo
-	if r := xr / yr; r > 1.0/3 && r < 3 {
-		k := math.Min(float64(a.pw)/xr, 2*float64(a.ph)/yr)
-		a.pw, a.ph = max(int(k*xr+0.5), 4), max(int(k*yr/2+0.5), 2)
+	k := math.Min(float64(a.pw)/xr, 2*float64(a.ph)/yr)
+	if pw, ph := max(int(k*xr+0.5), 4), max(int(k*yr/2+0.5), 2); 4*pw*ph >= 3*a.pw*a.ph {
+		a.pw, a.ph = pw, ph
 	}
 	return a
 }
@@ -263,18 +264,73 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 		bd.add(b.X)
 		bd.add(b.Q)
 	}
-	a := axesFor(bd, fx, fy, w, h, legendLines(st, w, model))
+	_, knows := f.stream.(trueLabeller)
+	a := axesFor(bd, fx, fy, w, h, legendLines(st, w, model, knows))
 	cells := p.count(f, t, b, a, model)
+	edge := boundary(f.stream, t, b, a)
 	cv := newCanvas(w, h)
 	const top = 1 // the features' names
 	for i, c := range cells {
-		if r, k := scatterGlyph(c); r != 0 {
+		r, k := scatterGlyph(c)
+		switch {
+		case edge == nil || !edge[i]:
+		case r == 0:
+			r, k = '∙', ink{fg: palette.Axis}
+		case !st.Glyphs && k.bg.Hex == "":
+			k.bg = palette.Boundary
+		}
+		if r != 0 {
 			cv.set(a.gw+i%a.pw, top+i/a.pw, r, k)
 		}
 	}
 	drawScatterAxes(cv, f, a, top)
-	drawScatterLegend(cv, st, model, w, h, top+a.ph+2)
+	drawScatterLegend(cv, st, model, w, h, top+a.ph+2, edge != nil)
 	return cv.String(st)
+}
+
+// trueLabeller is a stream that knows its concept (a generated scenario's label expression).
+type trueLabeller interface {
+	TrueLabels(t int, x sim.Points) ([]uint8, bool, error)
+}
+
+// boundary marks the plot cells the true decision boundary of batch t crosses: the concept's
+// label, evaluated at each cell's centre (the features not plotted at the batch's means), differs
+// from the next cell's to the right or below. nil when the concept is unknown (CSV data).
+func boundary(s sim.Stream, t int, b *sim.Batch, a scatterAxes) []bool {
+	tl, ok := s.(trueLabeller)
+	if !ok || b.X.Len() == 0 {
+		return nil
+	}
+	d := b.X.D
+	mean := make([]float64, d)
+	for i := range b.X.Len() {
+		for j, v := range b.X.Row(i) {
+			mean[j] += v / float64(b.X.Len())
+		}
+	}
+	grid := sim.Points{D: d, V: make([]float64, 0, a.pw*a.ph*d)}
+	for r := range a.ph {
+		for c := range a.pw {
+			row := slices.Clone(mean)
+			row[a.fx] = a.xlo + (float64(c)+0.5)/float64(a.pw)*(a.xhi-a.xlo)
+			if a.fy != a.fx {
+				row[a.fy] = a.ylo + (float64(a.ph-1-r)+0.5)/float64(a.ph)*(a.yhi-a.ylo)
+			}
+			grid.V = append(grid.V, row...)
+		}
+	}
+	y, ok, err := tl.TrueLabels(t, grid)
+	if !ok || err != nil || len(y) != a.pw*a.ph {
+		return nil
+	}
+	edge := make([]bool, len(y))
+	for i := range y {
+		c, r := i%a.pw, i/a.pw
+		if c+1 < a.pw && y[i] != y[i+1] || r+1 < a.ph && y[i] != y[i+a.pw] {
+			edge[i] = true
+		}
+	}
+	return edge
 }
 
 // count tallies the batch's points, its queries and the earlier batches' points by plot cell.
@@ -333,9 +389,13 @@ func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
 	for _, v := range a.xTicks() {
 		x := min(a.x(v), a.pw-1)
 		cv.set(a.gw+x, top+a.ph, '┬', dim)
+		// A label is never cut at the pane's edge: the last one moves left to fit.
 		if label := tick(v, a.xstep); x >= next {
-			cv.text(a.gw+x, top+a.ph+1, label, dim)
-			next = x + len(label) + 1
+			lx := min(x, cv.w-a.gw-len(label))
+			if lx >= next {
+				cv.text(a.gw+lx, top+a.ph+1, label, dim)
+				next = lx + len(label) + 1
+			}
 		}
 	}
 }
@@ -351,7 +411,7 @@ func (it legendItem) width() int { return len([]rune(it.glyph)) + len([]rune(it.
 
 // scatterLegend lays the legend out in lines of at most w columns, whole entries only (a name is
 // never cut: "wrong (M_27)", not "wrong (M_2"); on a line too short for an entry it goes.
-func scatterLegend(st *Styles, model, w int) [][]legendItem {
+func scatterLegend(st *Styles, model, w int, boundaryShown bool) [][]legendItem {
 	c0, c1 := ink{fg: palette.Classes[0]}, ink{fg: palette.Classes[1]}
 	wrong := ink{fg: palette.Query, bg: palette.WrongBg, bold: true}
 	if st.Mono {
@@ -359,7 +419,11 @@ func scatterLegend(st *Styles, model, w int) [][]legendItem {
 	}
 	items := []legendItem{
 		{"o", c0, " class 0"}, {"x", c1, " class 1"}, {"O X", wrong, fmt.Sprintf(" wrong (M_%d)", model)},
-		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
+		{"+", ink{fg: palette.Query, bold: true}, " query"}, {"⊕ ⊗", ink{bold: true}, " query on class 0, 1"},
+		{"·", ink{fg: palette.Trail}, fmt.Sprintf(" %d before", trail)},
+	}
+	if boundaryShown {
+		items = append(items, legendItem{"∙", ink{fg: palette.Axis}, " true boundary"})
 	}
 	var out [][]legendItem
 	x := 0
@@ -379,9 +443,9 @@ func scatterLegend(st *Styles, model, w int) [][]legendItem {
 }
 
 // drawScatterLegend writes the legend from row y, on as many lines as it takes and h allows.
-func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
+func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int, boundaryShown bool) {
 	dim := inkOf(palette.Axis)
-	for _, line := range scatterLegend(st, model, w) {
+	for _, line := range scatterLegend(st, model, w, boundaryShown) {
 		if y >= h {
 			return
 		}
@@ -398,10 +462,12 @@ func drawScatterLegend(cv *canvas, st *Styles, model, w, h, y int) {
 }
 
 // legendLines is how many lines the scatter's legend takes at width w.
-func legendLines(st *Styles, w, model int) int { return len(scatterLegend(st, model, w)) }
+func legendLines(st *Styles, w, model int, boundaryShown bool) int {
+	return len(scatterLegend(st, model, w, boundaryShown))
+}
 
-// scatterGlyph draws a cell: a query on top, else the majority class (capital and on dark red when
-// the model errs on a point there), else the trail.
+// scatterGlyph draws a cell: the majority class (capital and on dark red when the model errs on a
+// point there; ⊕ ⊗ with a query on it), a query alone, else the trail.
 func scatterGlyph(c scatterCell) (rune, ink) {
 	cls := 0
 	if c.n[1] > c.n[0] {
@@ -420,6 +486,10 @@ func scatterGlyph(c scatterCell) (rune, ink) {
 		k.bg, k.bold = palette.WrongBg, true
 	}
 	switch {
+	case c.q > 0 && c.n[0]+c.n[1] > 0:
+		// A query over data keeps the class in sight: o and x with a cross in them.
+		k.bold = true
+		return []rune{'⊕', '⊗'}[cls], k
 	case c.q > 0:
 		return '+', ink{fg: palette.Query, bg: k.bg, bold: true}
 	case c.n[0]+c.n[1] > 0:

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/sim"
 )
 
 // resultsRow is the results pane's row of an algorithm as its words ("Oracle", "RETRAIN", ...).
@@ -142,7 +144,8 @@ func TestRestartAsks(t *testing.T) {
 	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
 		t.Errorf("N in the guess round: seed %d, overlay %T, notice %q", p.s.Seed, p.overlay, p.notice)
 	}
-	press(p, "g", "N")
+	p.guess.on = false // the round over, its answer still shown (a follower's wait, say)
+	press(p, "N")
 	if p.s.Seed != seed || !strings.Contains(p.notice, "waits for the answer shown") {
 		t.Errorf("N over a reveal: seed %d, notice %q", p.s.Seed, p.notice)
 	}
@@ -259,7 +262,7 @@ func TestScatterLegendWholeNames(t *testing.T) {
 	for _, model := range []int{7, 27, 98, 1234} {
 		for w := 8; w <= 80; w++ {
 			cv := newCanvas(w, 3)
-			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0)
+			drawScatterLegend(cv, asciiStyles(), model, w, 3, 0, true)
 			text := ansi.Strip(cv.String(asciiStyles()))
 			if i := strings.Index(text, "(M_"); i >= 0 && !strings.Contains(text, fmt.Sprintf("(M_%d)", model)) {
 				t.Errorf("M_%d at width %d: %q", model, w, text)
@@ -360,11 +363,188 @@ func TestGlossaryAndSampling(t *testing.T) {
 func TestBoundsPerLoadedScenario(t *testing.T) {
 	var got []*bounds
 	runs := live.NewRuns(live.RunsConfig{Workers: 2})
-	for _, sets := range [][]string{nil, {"data.size=20"}} {
+	for _, sets := range [][]string{nil, {"data.size=200"}} {
 		sess := finished(t, loadEmbedded(t, "covcon-d", sets...), runs)
 		got = append(got, scanBounds(sess)().(boundsMsg).b)
 	}
 	if got[0] == got[1] || slices.Equal(got[0].lo, got[1].lo) {
-		t.Errorf("covcon-d and covcon-d with 20 points a batch share bounds %v", got[0].lo)
+		t.Errorf("covcon-d and covcon-d with 200 points a batch share bounds %v", got[0].lo)
+	}
+}
+
+// A line that ends more than twice as high as every other runs off the top of the chart, marked ↑
+// in its label, rather than flattening the others against zero.
+func TestChartClipsTheOutlier(t *testing.T) {
+	mk := func(never float64) []series {
+		return []series{{name: "oracle", v: []float64{1, 10}}, {name: "cara-t", v: []float64{1, 40}},
+			{name: "never", v: []float64{1, 30, never}}}
+	}
+	if got := fitted(mk(150)); len(got) != 2 || got[0].name != "oracle" || got[1].name != "cara-t" {
+		t.Errorf("Never-retrain at 150 against 40: fitted to %v", got)
+	}
+	if got := fitted(mk(70)); len(got) != 3 {
+		t.Errorf("Never-retrain at 70 against 40: fitted to %d series, want all", len(got))
+	}
+	ss := mk(150)
+	a := valueAxis(fitted(ss), 10)
+	ls := endLabels(ss, a.lo, a.hi, 10, 40, false)
+	if ls[0].names[0] != "never" || !ls[0].over || ls[0].row != 0 || !strings.HasPrefix(ls[0].rows[0][len(ls[0].rows[0])-1].text, "↑") {
+		t.Errorf("the outlier's label %+v, want ↑ on the top row", ls[0])
+	}
+}
+
+// Polish: v keeps the selection where it can and never moves it to the Oracle; g ending the round
+// takes its last reveal down; the decisions' title names the glyphs the strips are drawn in.
+func TestPolish(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	press(p, "v")
+	if p.selected() != algos.NameCaraT {
+		t.Errorf("v: selection %s, want CARA-T kept", p.selected())
+	}
+	press(p, "v")
+	if p.selected() == algos.NameOracle {
+		t.Error("v moved the selection to the Oracle")
+	}
+	press(p, "v")
+	goTo(p, p.opt.Scenario.Offline)
+	press(p, "g", "l", "k")
+	if p.callout == nil || p.callout.kind != calloutReveal {
+		t.Fatal("no reveal")
+	}
+	press(p, "g")
+	if p.callout != nil {
+		t.Errorf("the reveal outlives the round: %+v", p.callout)
+	}
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{160, "│ retrain"}, {10, "⡇ retrain"}} {
+		dp := p.panes[paneDecisions].(*decisionsPane)
+		dp.View(p.frame(), c.w, 14)
+		if title := dp.Title(p.frame()); !strings.Contains(title, c.want) {
+			t.Errorf("decisions %d wide: title %q, want %q", c.w, title, c.want)
+		}
+	}
+}
+
+// The scatter draws the true decision boundary of a generated scenario: small.yaml's concept is
+// x2 > x1 (then x2 < x1), so the cells it marks lie on the diagonal; CSV data, whose concept is
+// unknown, get none.
+func TestScatterTrueBoundary(t *testing.T) {
+	p := pumped(t, asciiStyles(), 120, 36)
+	b, err := p.s.Stream.Batch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd := newBounds(2)
+	bd.lo, bd.hi = []float64{0, 0}, []float64{1, 1}
+	a := axesFor(bd, 0, 1, 40, 20, 1)
+	edge := boundary(p.s.Stream, 2, b, a)
+	n := 0
+	for i, on := range edge {
+		if !on {
+			continue
+		}
+		n++
+		x := a.xlo + (float64(i%a.pw)+0.5)/float64(a.pw)*(a.xhi-a.xlo)
+		y := a.ylo + (float64(a.ph-1-i/a.pw)+0.5)/float64(a.ph)*(a.yhi-a.ylo)
+		if math.Abs(x-y) > 2*(a.yhi-a.ylo)/float64(a.ph) {
+			t.Errorf("boundary cell %d at (%.2f, %.2f), off the diagonal", i, x, y)
+		}
+	}
+	if n < a.ph/2 {
+		t.Errorf("%d boundary cells on a %dx%d plot", n, a.pw, a.ph)
+	}
+	if boundary(struct{ sim.Stream }{p.s.Stream}, 2, b, a) != nil {
+		t.Error("a stream without a concept has a boundary")
+	}
+}
+
+// A query over data keeps the class in sight: ⊕ over class 0, ⊗ over class 1, + alone.
+func TestQueriesKeepClasses(t *testing.T) {
+	for _, c := range []struct {
+		cell scatterCell
+		want rune
+	}{
+		{scatterCell{n: [2]int{3, 1}, q: 1}, '⊕'},
+		{scatterCell{n: [2]int{0, 2}, q: 2}, '⊗'},
+		{scatterCell{n: [2]int{0, 2}, wrong: [2]int{0, 1}, q: 2}, '⊗'},
+		{scatterCell{q: 1}, '+'},
+		{scatterCell{n: [2]int{2, 0}}, 'o'},
+	} {
+		if r, _ := scatterGlyph(c.cell); r != c.want {
+			t.Errorf("%+v: %q, want %q", c.cell, r, c.want)
+		}
+	}
+}
+
+// A, B and C on the focused matrix show either term of C = A − B on a scale of its own (the
+// paper's figure 8e/f puts A beside C); C comes back to C, whose scale never moved.
+func TestMatrixShowsAOrB(t *testing.T) {
+	p := pumped(t, ansi256Styles(), 160, 48)
+	goTo(p, p.opt.Scenario.Batches-1)
+	heat := p.heat
+	mp := p.panes[paneMatrix].(*matrixPane)
+	for _, c := range []struct {
+		key, title string
+		term       func(*sim.Cell) float64
+	}{{"A", "A[t', t] = QDM", func(c *sim.Cell) float64 { return c.A }}, {"B", "B[t', t] = QDM", func(c *sim.Cell) float64 { return c.B }},
+		{"C", "Cost matrix C[t', t]", func(c *sim.Cell) float64 { return c.C() }}} {
+		press(p, "1", c.key)
+		f := p.frame()
+		if title := mp.Title(f); !strings.HasPrefix(title, c.title) {
+			t.Errorf("%s: title %q", c.key, title)
+		}
+		if v, _, _ := mp.data(f).value(1, 5); v != c.term(p.s.Matrix.Cell(1, 5)) {
+			t.Errorf("%s: cell (1, 5) drawn as %v", c.key, v)
+		}
+		if legend := ansi.Strip(mp.legendTall(f)[0]); !strings.HasSuffix(legend, " "+c.key) {
+			t.Errorf("%s: colour bar %q", c.key, legend)
+		}
+		if !strings.Contains(stripANSI(p.View()), c.title) {
+			t.Errorf("%s: the screen does not show it", c.key)
+		}
+	}
+	if p.heat != heat {
+		t.Error("A and B moved C's scale")
+	}
+}
+
+// At 80x24 a callout about a cell leaves the cell and the readout that gives its value in sight.
+func TestCalloutClearOfItsCell(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
+	goTo(p, 11)
+	mp := p.panes[paneMatrix].(*matrixPane)
+	mp.cursorOn, mp.cur = true, [2]int{0, 11}
+	p.setFocus(paneMatrix)
+	p.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
+	view := stripANSI(p.View())
+	if !strings.Contains(view, "◆") || !strings.Contains(view, "t'=0 t=11  C ") || !strings.Contains(view, "tour 2/8") {
+		t.Errorf("the callout covers its cell or the readout:\n%s", view)
+	}
+}
+
+// The status line keeps one wording as the player steps, plays and pauses: its form is chosen for
+// the widest it gets in the run, not for the batch shown.
+func TestStatusWordingStable(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 100, 30)
+	for w := 60; w <= 180; w += 2 {
+		resize(p, w, 30)
+		var forms []string
+		for i, at := range []int{3, 9, 10, 60, 99} {
+			goTo(p, at)
+			p.playing, p.speed = i%2 == 0, i%len(speeds)
+			s := strings.Replace(stripANSI(p.status()), "▶ playing", "paused", 1)
+			forms = append(forms, fmt.Sprint(strings.Contains(s, "paused, "), strings.Contains(s, "(the scenario's)"), strings.Count(s, "·")))
+			if width(s) > w {
+				t.Errorf("%d wide: status at %d is %d wide", w, at, width(s))
+			}
+		}
+		for _, f := range forms[1:] {
+			if f != forms[0] {
+				t.Errorf("%d wide: the status line changes wording as the player steps: %v", w, forms)
+				break
+			}
+		}
 	}
 }

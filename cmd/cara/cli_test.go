@@ -402,3 +402,13 @@ func TestReproduceProtocolFlags(t *testing.T) {
 		}
 	}
 }
+
+// -R's default is the scenario's, said in words: no command's help says "(default NaN)".
+func TestRetrainCostHelp(t *testing.T) {
+	for _, cmd := range []string{"play", "run", "sweep"} {
+		out, errOut, _ := caraIO(t, cmd, "--help")
+		if help := out + errOut; strings.Contains(help, "NaN") || !strings.Contains(help, "--retrain-cost") && cmd != "sweep" {
+			t.Errorf("cara %s --help:\n%s", cmd, help)
+		}
+	}
+}

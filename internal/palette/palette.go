@@ -19,18 +19,21 @@ type Colour struct {
 	X16  uint8  // ANSI colour 0-15
 }
 
-// algo maps an algorithm name to its colour. The 256 and 16-colour entries are the nearest the
-// terminal libraries would pick, written down so that the heat scales can be kept clear of them.
+// algo maps an algorithm name to its colour. The 256-colour entries are the nearest the terminal
+// libraries would pick, written down so that the heat scales can be kept clear of them. The 16
+// ANSI colours are too few for nine algorithms and the scales: each algorithm has one of its own
+// all the same, none the dim grey (8) that vanishes on a black background, and the panes add a
+// letter or a name wherever two of them could meet.
 var algo = map[algos.Name]Colour{
 	"oracle":       {"#CC79A7", 175, 13}, // reddish purple
 	"cara-t":       {"#D55E00", 166, 9},  // vermillion: the paper draws CARA-T in red
 	"cara-ct":      {"#E69F00", 178, 3},  // orange
 	"cara-p":       {"#F0E442", 221, 11}, // yellow
-	"never":        {"#999999", 102, 8},  // grey
+	"never":        {"#999999", 102, 10}, // grey (bright green at 16 colours, where grey is the heat's)
 	"markov":       {"#56B4E9", 74, 6},   // sky blue
 	"adwin":        {"#0072B2", 25, 12},  // blue
 	"ddm":          {"#009E73", 36, 2},   // bluish green
-	"page-hinkley": {"#A6761D", 136, 3},  // brown
+	"page-hinkley": {"#A6761D", 136, 1},  // brown (red at 16 colours)
 }
 
 var unknown = Colour{"#777777", 243, 7}
@@ -129,6 +132,7 @@ var Classes = [2]Colour{x256(141, 14), x256(216, 5)}
 var (
 	Query     = x256(231, 15) // the batch's queries
 	Trail     = x256(240, 8)  // earlier batches, faint
+	Boundary  = x256(237, 8)  // behind the scatter's cells that the true decision boundary crosses
 	WrongBg   = x256(52, 1)   // background behind a misclassified point
 	Cursor    = x256(231, 15) // the heat map's cursor
 	Hidden    = x256(240, 8)  // cells of batches not revealed yet (dots)

@@ -104,3 +104,18 @@ func lightness(c Colour) float64 {
 	}
 	return 116*math.Cbrt(y) - 16
 }
+
+// At 16 colours every algorithm still has a colour of its own, and none is black or the dim grey
+// that vanishes on a black terminal.
+func TestAlgorithms16Colours(t *testing.T) {
+	seen := map[uint8]algos.Name{}
+	for name, c := range algo {
+		if other, ok := seen[c.X16]; ok {
+			t.Errorf("%s and %s share 16-colour %d", name, other, c.X16)
+		}
+		if c.X16 == 0 || c.X16 == 8 {
+			t.Errorf("%s is 16-colour %d: unreadable on a black terminal", name, c.X16)
+		}
+		seen[c.X16] = name
+	}
+}
