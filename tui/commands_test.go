@@ -84,6 +84,9 @@ func TestPlayerEditor(t *testing.T) {
 		t.Fatal("e did not open the editor on the scenario's text")
 	}
 	text := p.edit.area.Value()
+	if p.edit.area.Line() != 0 || !strings.Contains(ansi.Strip(p.View()), " 1 name: small") {
+		t.Errorf("the editor opens at line %d, not at the top:\n%s", p.edit.area.Line(), ansi.Strip(p.View()))
+	}
 	editText(t, p, strings.Replace(text, "batches: 12", "batches: twelve", 1))
 	if v := ansi.Strip(p.View()); p.edit.err == nil || !strings.Contains(v, "small.yaml:7:10") {
 		t.Fatalf("a typo at line 7: err %v, view:\n%s", p.edit.err, v)

@@ -67,6 +67,11 @@ func (p *Player) openEditor() tea.Cmd {
 	e := &editor{area: a, from: p.trusted(p.opt.Scenario), s: p.opt.Scenario}
 	p.edit = e
 	p.sizeEditor()
+	// The text starts at its top (SetValue leaves the cursor at its end).
+	for i := 0; i < 4*e.area.LineCount() && e.area.Line() > 0; i++ {
+		e.area.CursorUp()
+	}
+	e.area.CursorStart()
 	return e.area.Focus()
 }
 
