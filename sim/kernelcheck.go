@@ -13,7 +13,7 @@ import (
 const flatKernel = 0.99
 
 // kernelSample bounds the queries, and the data points, whose pairs KernelSpread compares.
-const kernelSample = 256
+const kernelSample = 128
 
 // sample takes up to kernelSample rows evenly from the points of every batch (the same ones for
 // a stream).
@@ -45,15 +45,17 @@ const narrowKernel = 1e-6
 // KernelSpread is the median of exp(-gamma ||q - x||^2) over pairs of a query and a data point,
 // each drawn evenly from every batch; NaN without queries.
 func KernelSpread(batches []*Batch, gamma float64) float64 {
-	return kernelQuantile(batches, gamma, 0.5)
+	med, _ := kernelQuantiles(batches, gamma)
+	return med
 }
 
-// kernelQuantile is the q-quantile of exp(-gamma ||q - x||^2) over the pairs KernelSpread takes.
-func kernelQuantile(batches []*Batch, gamma float64, quantile float64) float64 {
+// kernelQuantiles are the median and the 99th percentile of exp(-gamma ||q - x||^2) over the pairs
+// KernelSpread takes (sorted once: a what-if pays this on every change of gamma or queries).
+func kernelQuantiles(batches []*Batch, gamma float64) (median, p99 float64) {
 	qs := sample(batches, func(b *Batch) Points { return b.Q })
 	xs := sample(batches, func(b *Batch) Points { return b.X })
 	if len(qs) == 0 || len(xs) == 0 {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
 	sims := make([]float64, 0, len(qs)*len(xs))
 	for _, q := range qs {
@@ -67,7 +69,7 @@ func kernelQuantile(batches []*Batch, gamma float64, quantile float64) float64 {
 		}
 	}
 	slices.Sort(sims)
-	return sims[min(int(quantile*float64(len(sims))), len(sims)-1)]
+	return sims[len(sims)/2], sims[len(sims)*99/100]
 }
 
 // kernelWarning says when the kernel cannot tell the queries apart, naming gamma, where it came
@@ -75,8 +77,7 @@ func kernelQuantile(batches []*Batch, gamma float64, quantile float64) float64 {
 // offline data): with features on different scales, scale's one pooled variance is set by the
 // largest, or by the gap between the features' means.
 func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int) string {
-	med := KernelSpread(batches, gamma)
-	near := kernelQuantile(batches, gamma, 0.99)
+	med, near := kernelQuantiles(batches, gamma)
 	if !(med > flatKernel) && !(near < narrowKernel) {
 		return ""
 	}

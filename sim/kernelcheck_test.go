@@ -70,3 +70,40 @@ func (f fixedStream) Len() int                    { return len(f) }
 func (f fixedStream) Features() int               { return f[0].X.D }
 func (f fixedStream) Batch(t int) (*Batch, error) { return f[t], nil }
 func (f fixedStream) Drifts() []Drift             { return nil }
+
+// A what-if's matrix (Requery) carries the warning of its own gamma, not the run's.
+func TestRequeryKernelWarning(t *testing.T) {
+	s := testStream{T: 8, n: 200, nq: 20, drift: 4}
+	m, err := Run(t.Context(), Config{Scenario: "rq", Stream: s, Trainer: NearestCentroid{}, Seed: 2, Offline: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings()) != 0 {
+		t.Fatalf("the run warns: %q", m.Warnings())
+	}
+	data, queries := streamPoints(t, s)
+	for _, tc := range []struct {
+		gamma float64
+		want  string
+	}{{m.Gamma, ""}, {1e9, "the kernel is so narrow"}, {1e-9, "the kernel hardly tells the queries apart"}} {
+		w, err := Requery(m, data, queries, tc.gamma, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(w.Warnings(), "; "); tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("gamma %g: warnings %q, want %q", tc.gamma, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkKernelWarning(b *testing.B) {
+	s := testStream{T: 100, n: 1000, nq: 100, drift: 50}
+	var bs []*Batch
+	for t := range 100 {
+		bt, _ := s.Batch(t)
+		bs = append(bs, bt)
+	}
+	for b.Loop() {
+		kernelWarning(GammaSpec{}, 10, bs, 25)
+	}
+}

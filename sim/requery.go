@@ -29,6 +29,14 @@ func Requery(m *Matrix, data, queries []Points, gamma float64, workers int) (*Ma
 	}
 	out := NewMatrix(T, m.Offline())
 	out.Scenario, out.Gamma, out.Drifts = m.Scenario, gamma, m.Drifts
+	// Other queries or another gamma may leave the kernel flat (or blind) where the run's was not.
+	bs := make([]*Batch, T)
+	for t := range bs {
+		bs[t] = &Batch{T: t, X: data[t], Q: queries[t]}
+	}
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, bs, m.Offline()); w != "" {
+		out.notes = append(out.notes, w)
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
