@@ -2,6 +2,7 @@ package tui
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -43,6 +44,24 @@ func BenchmarkStepView120x36(b *testing.B) {
 	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), NewStyles(profileRenderer(termenv.ANSI256)), 120, 36))
 }
 
+// The same step with the heat map drawn and rendered on ntcharts' canvas (every cell set in its
+// canvas.Model, rendered by its View with a lipgloss style per cell) instead of its own grid: the
+// measurement behind the heat map keeping its renderer (docs/DESIGN.md).
+func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
+	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
+	p.panes[paneMatrix].(*matrixPane).render = heatViaNtcharts
+	benchSteps(b, p)
+}
+
+// heatViaNtcharts draws the heat map's cells on an ntcharts canvas and renders them there.
+func heatViaNtcharts(g *cellGrid, st *Styles) []string {
+	cv := newCanvas(g.w, g.h)
+	for i, c := range g.cells {
+		cv.set(i%g.w, i/g.w, c.r, c.k)
+	}
+	return strings.Split(cv.String(st), "\n")
+}
+
 // benchSteps steps between batch 30 and the last, one step and one view per iteration.
 func benchSteps(b *testing.B, p *Player) {
 	press(p, "end")
@@ -69,6 +88,31 @@ func BenchmarkStepCovconD200x60(b *testing.B) {
 	}
 	s.Model = sim.NearestCentroid{}
 	benchSteps(b, pumpedScenario(b, s, colorStyles(), 200, 60))
+}
+
+// The covcon-d step with the heat map on ntcharts' canvas.
+func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
+	s, err := scenarios.Load("covcon-d", scenarios.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Model = sim.NearestCentroid{}
+	p := pumpedScenario(b, s, colorStyles(), 200, 60)
+	p.panes[paneMatrix].(*matrixPane).render = heatViaNtcharts
+	benchSteps(b, p)
+}
+
+// The heat map alone, drawn afresh on ntcharts' canvas.
+func BenchmarkHeat100Ntcharts(b *testing.B) {
+	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
+	press(p, "end")
+	f := p.frame()
+	mp := p.panes[paneMatrix].(*matrixPane)
+	mp.render = heatViaNtcharts
+	for b.Loop() {
+		mp.cache = ""
+		mp.View(f, 104, 56)
+	}
 }
 
 // The heat map alone, drawn afresh: a 100x100 matrix with two paths at one screen column per

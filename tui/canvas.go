@@ -1,19 +1,28 @@
 package tui
 
 import (
+	"math"
 	"strings"
 
+	ntcanvas "github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/canvas/graph"
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// canvas is a grid of terminal cells, each a rune and an ink, that the heat map, the charts and
-// the scatter draw into. It writes its own escape sequences, one per change of ink along a line:
-// rendering a 100x50 heat map cell by cell through lipgloss would cost a style render per cell.
+// canvas is what the cumulative-cost chart, the decisions strip and the batch scatter draw on: an
+// ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
+// helpers) with each cell's ink beside it. The inks become lipgloss styles only when the canvas is
+// rendered, with the session's Styles: a served player's renderer is its SSH session's, so no
+// style can be made before.
 type canvas struct {
-	w, h  int
-	cells []cell
+	w, h int
+	m    ntcanvas.Model
+	inks []ink
 }
 
+// cell is a canvas cell read back: its rune (' ' when empty) and its ink.
 type cell struct {
 	r rune
 	k ink
@@ -21,34 +30,46 @@ type cell struct {
 
 func newCanvas(w, h int) *canvas {
 	w, h = max(w, 0), max(h, 0)
-	c := &canvas{w: w, h: h, cells: make([]cell, w*h)}
-	for i := range c.cells {
-		c.cells[i].r = ' '
-	}
-	return c
+	return &canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]ink, w*h)}
 }
 
 func (c *canvas) in(x, y int) bool { return x >= 0 && y >= 0 && x < c.w && y < c.h }
 
-// at returns the cell at (x, y); nil outside the canvas.
+// at returns a copy of the cell at (x, y); nil outside the canvas.
 func (c *canvas) at(x, y int) *cell {
 	if !c.in(x, y) {
 		return nil
 	}
-	return &c.cells[y*c.w+x]
+	r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune
+	if r == 0 {
+		r = ' '
+	}
+	return &cell{r, c.inks[y*c.w+x]}
 }
 
 func (c *canvas) set(x, y int, r rune, k ink) {
-	if p := c.at(x, y); p != nil {
-		p.r, p.k = r, k
+	if c.in(x, y) {
+		c.m.SetCell(ntcanvas.Point{X: x, Y: y}, ntcanvas.Cell{Rune: r})
+		c.inks[y*c.w+x] = k
+	}
+}
+
+// braille adds the dots of the braille rune r to those at (x, y), in ink k (ntcharts' graph
+// combines the patterns).
+func (c *canvas) braille(x, y int, r rune, k ink) {
+	if c.in(x, y) {
+		graph.DrawBrailleRune(&c.m, ntcanvas.Point{X: x, Y: y}, r, lipgloss.Style{})
+		c.inks[y*c.w+x] = k
 	}
 }
 
 // text writes s from (x, y) on one line, clipped at the right edge, and returns the column after
 // it. Every rune is taken as one column wide, which holds for every glyph the panes use.
-func (c *canvas) text(x, y int, s string, k ink) int {
+func (c *canvas) text(x, y int, s string, k ink) int { return writeText(c.set, x, y, s, k) }
+
+func writeText(set func(x, y int, r rune, k ink), x, y int, s string, k ink) int {
 	for _, r := range s {
-		c.set(x, y, r, k)
+		set(x, y, r, k)
 		x++
 	}
 	return x
@@ -62,8 +83,121 @@ func (c *canvas) runeAt(x, y int) rune {
 	return 0
 }
 
-// lines renders the canvas, one string per row.
-func (c *canvas) lines(st *Styles) []string {
+// String renders the canvas through ntcharts, each cell in its ink's style.
+func (c *canvas) String(st *Styles) string {
+	for i, k := range c.inks {
+		if k != (ink{}) {
+			c.m.SetCellStyle(ntcanvas.Point{X: i % c.w, Y: i / c.w}, st.inkStyle(k))
+		}
+	}
+	return c.m.View()
+}
+
+// brailleGrid is a chart's plot: one ntcharts braille grid (2 x 4 dots a cell) per series, on
+// axes the chart fixes (a batch's dots and a value's row are computed here, not fitted to the
+// data by ntcharts), drawn in order so that a cell's ink is the last series' to draw in it.
+type brailleGrid struct {
+	w, h  int // terminal cells
+	grids []*graph.BrailleGrid
+	dots  [][][2]int // per series (index = id), the dots it drew: for tests
+}
+
+func newBrailleGrid(w, h int) *brailleGrid { return &brailleGrid{w: w, h: h} }
+
+func (g *brailleGrid) dot(id, x, y int) {
+	if x < 0 || y < 0 || x >= 2*g.w || y >= 4*g.h {
+		return
+	}
+	for len(g.grids) <= id {
+		// The grid's own value range is unused: dots are set at grid points.
+		g.grids = append(g.grids, graph.NewBrailleGrid(g.w, g.h, 0, 1, 0, 1))
+		g.dots = append(g.dots, nil)
+	}
+	g.grids[id].Set(ntcanvas.Point{X: x, Y: y})
+	g.dots[id] = append(g.dots[id], [2]int{x, y})
+}
+
+// stepLine draws a series as steps: value v[i] held from batch start+i to the next batch, then a
+// vertical jump to v[i+1], over an x axis of batches [x0, x1) and a y axis [lo, hi].
+func (g *brailleGrid) stepLine(id int, s series, x0, x1 int, lo, hi float64) {
+	W, H := 2*g.w, 4*g.h
+	dx := func(t int) int { return (t - x0) * W / max(x1-x0, 1) }
+	dy := func(v float64) int { return H - 1 - int(math.Round((v-lo)/(hi-lo)*float64(H-1))) }
+	for i, v := range s.v {
+		t := s.start + i
+		a, b := dx(t), dx(t+1)-1
+		y := dy(v)
+		for x := a; x <= max(a, b); x++ {
+			g.dot(id, x, y)
+		}
+		if i+1 < len(s.v) {
+			y2 := dy(s.v[i+1])
+			x := dx(t + 1)
+			for yy := min(y, y2); yy <= max(y, y2); yy++ {
+				g.dot(id, x, yy)
+			}
+		}
+	}
+}
+
+// draw puts the grid on cv at (x0, y0), series by series, each in its ink.
+func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
+	for id, bg := range g.grids {
+		for y, row := range bg.BraillePatterns() {
+			for x, r := range row {
+				if r != runes.BrailleBlockOffset {
+					cv.braille(x0+x, y0+y, r, inks[id])
+				}
+			}
+		}
+	}
+}
+
+// cellGrid is the heat map's surface: a grid of runes and inks with a renderer of its own that
+// writes one escape sequence per change of ink along a line. The heat map redraws up to 200x60
+// cells a step, and ntcharts' canvas, which renders each cell with lipgloss, misses the frame
+// budget there (docs/DESIGN.md has the measurement).
+type cellGrid struct {
+	w, h  int
+	cells []cell
+}
+
+func newCellGrid(w, h int) *cellGrid {
+	w, h = max(w, 0), max(h, 0)
+	c := &cellGrid{w: w, h: h, cells: make([]cell, w*h)}
+	for i := range c.cells {
+		c.cells[i].r = ' '
+	}
+	return c
+}
+
+// at returns the cell at (x, y); nil outside the grid.
+func (c *cellGrid) at(x, y int) *cell {
+	if x < 0 || y < 0 || x >= c.w || y >= c.h {
+		return nil
+	}
+	return &c.cells[y*c.w+x]
+}
+
+func (c *cellGrid) set(x, y int, r rune, k ink) {
+	if p := c.at(x, y); p != nil {
+		p.r, p.k = r, k
+	}
+}
+
+// text is canvas.text.
+func (c *cellGrid) text(x, y int, s string, k ink) int { return writeText(c.set, x, y, s, k) }
+
+// runeAt is the rune at (x, y), or 0 outside.
+func (c *cellGrid) runeAt(x, y int) rune {
+	if p := c.at(x, y); p != nil {
+		return p.r
+	}
+	return 0
+}
+
+// lines renders the grid, one string per row.
+func (c *cellGrid) lines(st *Styles) []string {
 	out := make([]string, c.h)
 	var b strings.Builder
 	for y := range c.h {
@@ -95,8 +229,8 @@ func (c *canvas) lines(st *Styles) []string {
 	return out
 }
 
-// String renders the canvas as one block.
-func (c *canvas) String(st *Styles) string { return strings.Join(c.lines(st), "\n") }
+// String renders the grid as one block.
+func (c *cellGrid) String(st *Styles) string { return strings.Join(c.lines(st), "\n") }
 
 // truncate cuts a possibly styled line to w terminal columns, with an ellipsis when it cuts.
 func truncate(s string, w int) string {

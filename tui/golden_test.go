@@ -45,13 +45,13 @@ func content(box string) [][]rune {
 	return out
 }
 
-// Golden views of every pane at 80x24, 120x36 and 160x48, without colours and in 256 colours, on a
-// 100-batch run at batch 60 (go test ./tui -run TestGoldenPanes -update rewrites
-// testdata/TestGoldenPanes).
+// Golden views of every pane at 80x24, 120x36 and 160x48, without colours and in 256 colours, on
+// the hand-made synthetic run (synthetic_test.go) at batch 20, so that only a change to the screen
+// changes them (go test ./tui -run TestGoldenPanes -update rewrites testdata/TestGoldenPanes).
 func TestGoldenPanes(t *testing.T) {
 	for _, prof := range profiles {
-		p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), prof.st(), 80, 24)
-		goTo(p, 60)
+		p := syntheticPlayer(t, prof.st(), 80, 24)
+		goTo(p, synthGoldenAt)
 		for _, size := range checkSizes {
 			resize(p, size[0], size[1])
 			for i := range numPanes {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -163,8 +164,11 @@ func TestStepLine(t *testing.T) {
 			t.Errorf("dot %v missing", d)
 		}
 	}
-	// Cell (0, 1) holds dots x 0..1, y 4..7: the line at y 7 is its two bottom dots.
-	if r := g.bits[10]; r != 0x40|0x80 {
-		t.Errorf("cell (0, 1) bits %#x, want the two bottom dots", r)
+	// Cell (0, 1) holds dots x 0..1, y 4..7: the line at y 7 is its two bottom dots, drawn on the
+	// canvas as the braille pattern of dots 7 and 8.
+	cv := newCanvas(10, 2)
+	g.draw(cv, 0, 0, []ink{{}, inkOf(palette.Axis)})
+	if c := cv.at(0, 1); c.r != 0x2800|0x40|0x80 || c.k != inkOf(palette.Axis) {
+		t.Errorf("cell (0, 1) %q %+v, want the two bottom dots in the series' ink", c.r, c.k)
 	}
 }

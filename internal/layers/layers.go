@@ -22,6 +22,6 @@ var Order = []string{
 	"cmd/cara",
 }
 
-// Charm is the packages that may import Charm's (github.com/charmbracelet/...): the screen, the
-// server, the command line.
+// Charm is the packages that may import Charm's (github.com/charmbracelet/...) and ntcharts, which
+// is built on them: the screen, the server, the command line.
 var Charm = []string{"tui", "server", "cmd/cara"}

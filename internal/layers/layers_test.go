@@ -21,7 +21,7 @@ func TestLayers(t *testing.T) {
 		}
 		imports := append(append(slices.Clone(p.Imports), p.TestImports...), p.XTestImports...)
 		for _, imp := range imports {
-			if strings.HasPrefix(imp, "github.com/charmbracelet/") && !slices.Contains(Charm, pkg) {
+			if isCharm(imp) && !slices.Contains(Charm, pkg) {
 				t.Errorf("%s imports %s: only %v may import Charm's packages", pkg, imp, Charm)
 			}
 			own, ok := strings.CutPrefix(imp, module)
@@ -37,4 +37,9 @@ func TestLayers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// isCharm reports whether an import is Charm's or a terminal UI package built on it (ntcharts).
+func isCharm(imp string) bool {
+	return strings.HasPrefix(imp, "github.com/charmbracelet/") || strings.HasPrefix(imp, "github.com/NimbleMarkets/ntcharts")
 }
