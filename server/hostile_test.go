@@ -120,13 +120,18 @@ func TestHostileHugeTerminal(t *testing.T) {
 	if ms.HeapInuse > 200<<20 {
 		t.Errorf("heap in use %.0f MB with one huge terminal", float64(ms.HeapInuse)/(1<<20))
 	}
-	mark = sc.mark()
 	request(t, sess, "window-change", resize(120, 40), true)
+	mark = sc.mark()
 	sc.send("l")
 	if err := sc.waitAfter(mark, "batch 1/", 5*time.Second); err != nil {
 		t.Error(err)
 	}
-	if strings.Contains(sc.String()[mark:], "cara draws at most") {
+	mark = sc.mark() // every frame from here is drawn at 120x40
+	sc.send("l")
+	if err := sc.waitAfter(mark, "batch 2/", 5*time.Second); err != nil {
+		t.Error(err)
+	}
+	if strings.Contains(sc.since(mark), "cara draws at most") {
 		t.Error("the note stayed at 120x40")
 	}
 	sess.Close()
