@@ -50,14 +50,17 @@ type Stage struct {
 	Speed    int     // index into the player's speeds
 	Scale    float64 // R as a multiple of the scenario's
 	Whatif   string  // the what-if in force: its --set overrides, one a line ("" for none)
-	Selected algos.Name
-	Visible  int // index into the visible sets
-	Focus    int // the focused pane
-	Zoomed   bool
-	CursorOn bool
-	Cursor   [2]int // (t', t)
-	Stop     int    // the tour stop whose callout shows; -1 when none does
-	Quiz     int    // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
+	// WhatifName is how the presenter's player names that what-if ("queries follow the data
+	// (20 % of each batch)"), so the followers read the same words.
+	WhatifName string
+	Selected   algos.Name
+	Visible    int // index into the visible sets
+	Focus      int // the focused pane
+	Zoomed     bool
+	CursorOn   bool
+	Cursor     [2]int // (t', t)
+	Stop       int    // the tour stop whose callout shows; -1 when none does
+	Quiz       int    // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
 }
 
 // View is a member's snapshot of the room.

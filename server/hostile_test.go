@@ -49,6 +49,26 @@ func atPicker(t *testing.T, addr string) (*gossh.Client, *gossh.Session, *screen
 	return c, sess, sc
 }
 
+// withPTY connects and asks for a cols x rows terminal, but does not start the shell.
+func withPTY(t *testing.T, addr string, cols, rows int) (*gossh.Client, *gossh.Session, *screen) {
+	t.Helper()
+	c, err := dial(t, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &screen{}
+	sc.in, _ = sess.StdinPipe()
+	sess.Stdout, sess.Stderr = sc, sc
+	if err := sess.RequestPty("xterm-256color", rows, cols, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	return c, sess, sc
+}
+
 // request sends a channel request and fails unless it is answered, as want, within 2 s.
 func request(t *testing.T, s *gossh.Session, name string, payload []byte, want bool) {
 	t.Helper()
@@ -81,20 +101,7 @@ func resize(cols, rows int) []byte {
 func TestHostileHugeTerminal(t *testing.T) {
 	_, addr, _ := startServing(t, Config{})
 	idle := runtime.NumGoroutine()
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := &screen{}
-	sc.in, _ = sess.StdinPipe()
-	sess.Stdout, sess.Stderr = sc, sc
-	if err := sess.RequestPty("xterm-256color", 4000, 8000, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
+	c, sess, sc := withPTY(t, addr, 8000, 4000)
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +120,18 @@ func TestHostileHugeTerminal(t *testing.T) {
 	if ms.HeapInuse > 200<<20 {
 		t.Errorf("heap in use %.0f MB with one huge terminal", float64(ms.HeapInuse)/(1<<20))
 	}
-	mark = sc.mark()
 	request(t, sess, "window-change", resize(120, 40), true)
+	mark = sc.mark()
 	sc.send("l")
 	if err := sc.waitAfter(mark, "batch 1/", 5*time.Second); err != nil {
 		t.Error(err)
 	}
-	if strings.Contains(sc.String()[mark:], "cara draws at most") {
+	mark = sc.mark() // every frame from here is drawn at 120x40
+	sc.send("l")
+	if err := sc.waitAfter(mark, "batch 2/", 5*time.Second); err != nil {
+		t.Error(err)
+	}
+	if strings.Contains(sc.since(mark), "cara draws at most") {
 		t.Error("the note stayed at 120x40")
 	}
 	sess.Close()
@@ -134,20 +146,7 @@ func TestHostileHugeTerminal(t *testing.T) {
 func TestHostileRequests(t *testing.T) {
 	srv, addr, _ := startServing(t, Config{MaxSessions: 10})
 	idle := runtime.NumGoroutine()
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := &screen{}
-	sc.in, _ = sess.StdinPipe()
-	sess.Stdout, sess.Stderr = sc, sc
-	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
+	c, sess, sc := withPTY(t, addr, 120, 40)
 	for i := range 3 {
 		request(t, sess, "window-change", resize(100+i, 30), true)
 	}

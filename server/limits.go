@@ -22,19 +22,25 @@ const (
 type conn struct {
 	net.Conn
 	addr     string
-	sessions atomic.Int32 // session channels open
-	started  atomic.Bool  // a session was opened: the connect deadline is off
-	deadline *time.Timer
+	sessions atomic.Int32               // session channels open
+	started  atomic.Bool                // a session was opened: the connect deadline is off
+	deadline atomic.Pointer[time.Timer] // set as its callback may already run
 	close    sync.Once
 	release  func()
 }
 
 func (c *conn) Close() error {
 	c.close.Do(func() {
-		c.deadline.Stop()
+		c.stopDeadline()
 		c.release()
 	})
 	return c.Conn.Close()
+}
+
+func (c *conn) stopDeadline() {
+	if t := c.deadline.Load(); t != nil {
+		t.Stop()
+	}
 }
 
 // connKey finds a connection's conn in its context.
@@ -67,12 +73,12 @@ func (s *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 			delete(s.addrs.n, addr)
 		}
 	}}
-	c.deadline = time.AfterFunc(s.cfg.ConnectTimeout, func() {
+	c.deadline.Store(time.AfterFunc(s.cfg.ConnectTimeout, func() {
 		if !c.started.Load() {
 			s.metrics.refused.WithLabelValues("connect_timeout").Inc()
 			c.Close()
 		}
-	})
+	}))
 	ctx.SetValue(connKey{}, c)
 	return c
 }
@@ -91,7 +97,7 @@ func (s *Server) admitSession(ctx ssh.Context, sc *gossh.ServerConn, nc gossh.Ne
 		return nil, false
 	}
 	if c.started.CompareAndSwap(false, true) {
-		c.deadline.Stop()
+		c.stopDeadline()
 		if s.cfg.KeepAlive > 0 {
 			go s.keepAlive(ctx, sc)
 		}

@@ -131,6 +131,13 @@ func (s *screen) String() string {
 	return s.buf.String()
 }
 
+// since is the output kept after mark.
+func (s *screen) since(mark int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(s.buf.Bytes()[min(max(mark-s.dropped, 0), s.buf.Len()):])
+}
+
 // mark is the position of the output's end, for waitAfter.
 func (s *screen) mark() int {
 	s.mu.Lock()

@@ -103,7 +103,7 @@ func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 			sets = strings.Split(st.Whatif, "\n")
 		}
 		// The presenter's what-if, computed once for the run: the followers' are shared.
-		cmds = append(cmds, p.ApplyWhatIf(sets))
+		cmds = append(cmds, p.applyNamedWhatIf(sets, st.WhatifName))
 	}
 	p.playing, p.speed = st.Playing, st.Speed
 	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
@@ -254,6 +254,9 @@ func (p *Player) stage() room.Stage {
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
 		Whatif: p.shownSets(), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
 		CursorOn: mp.cursorOn, Cursor: mp.cur, Stop: -1, Quiz: -1}
+	if st.Whatif != "" {
+		st.WhatifName = p.describe(p.wi.state, false)
+	}
 	if c := p.callout; p.tour != nil && c != nil && c.kind == calloutTour {
 		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next
 	}

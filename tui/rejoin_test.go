@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,5 +31,25 @@ func TestRejoinResetsWhatIf(t *testing.T) {
 	if !fol.room.following || fol.wi.open || fol.s.WhatIf != nil {
 		t.Errorf("rejoined: following %v, bar open %v, what-if %v; want following the presenter's (none), bar closed",
 			fol.room.following, fol.wi.open, fol.s.WhatIf)
+	}
+}
+
+// Presenter and follower name a what-if in the same words: the presenter's bar choice ("queries
+// follow the data (...)"), not the --set overrides it comes to.
+func TestFollowerNamesWhatIfAsPresenter(t *testing.T) {
+	pres, fol, _ := roomPlayers(t, smallTour(t))
+	fol = deliver(t, fol)
+	press(pres, "w")
+	m, cmd := pres.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	pres = m.(*Player)
+	pumpCmd(t, pres, cmd)
+	press(pres, "esc")
+	fol = deliver(t, fol)
+	want := pres.describe(pres.wi.state, false)
+	if want == "" || strings.Contains(want, "=") {
+		t.Fatalf("the presenter's words for the what-if: %q", want)
+	}
+	if got := fol.describe(fol.wi.state, false); got != want || fol.s.WhatIf == nil {
+		t.Errorf("the follower says %q (what-if %v), the presenter %q", got, fol.s.WhatIf != nil, want)
 	}
 }

@@ -4,7 +4,9 @@
 // the cumulative costs on a braille canvas, the decisions of every algorithm, the batch's data on
 // fixed axes, a results table and the scenario's description; each pane owns its keys. Every
 // style is built here from one lipgloss renderer, so the SSH server can give each session the
-// colours its terminal supports.
+// colours its terminal supports. It is the screen only: the runs it shows are package live's
+// (Session turns a run subscription into messages), the workshop room package room's (follow.go is
+// the player's side of it), the catalog package scenarios', and the server package server's.
 package tui
 
 import (

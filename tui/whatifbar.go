@@ -51,8 +51,10 @@ type whatIfState struct {
 	spread   int   // index into spreads
 	gamma    int   // gamma x 2^gamma
 	// external is a what-if given whole (a tour's stop, a presenter): the bar's choices stand
-	// aside until the bar changes one.
+	// aside until the bar changes one. name, when set, is how it is described (a presenter's
+	// words for it).
 	external []string
+	name     string
 }
 
 // scenario reports whether the state is the scenario itself.
@@ -161,6 +163,9 @@ func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
 // static at (0.50, 0.50) sd 0.05, gamma x2". short is for a narrow status line.
 func (p *Player) describe(st whatIfState, short bool) string {
 	if st.external != nil {
+		if st.name != "" {
+			return st.name
+		}
 		return strings.Join(st.external, ", ")
 	}
 	var parts []string
@@ -349,7 +354,7 @@ func (p *Player) arrow(msg tea.KeyMsg, st *whatIfState) bool {
 
 func equalState(a, b whatIfState) bool {
 	return a.queries == b.queries && a.alt == b.alt && a.fraction == b.fraction && slices.Equal(a.centre, b.centre) &&
-		a.spread == b.spread && a.gamma == b.gamma && slices.Equal(a.external, b.external)
+		a.spread == b.spread && a.gamma == b.gamma && slices.Equal(a.external, b.external) && a.name == b.name
 }
 
 // setWhatIf makes st the what-if: the scenario itself at once, anything else computed off the UI
@@ -370,12 +375,15 @@ func (p *Player) setWhatIf(st whatIfState) tea.Cmd {
 
 // ApplyWhatIf shows the what-if of sets (--set overrides of queries, kernel or retrain_cost), as a
 // tour's stop or a presenter gives it; nil returns to the scenario. The bar then names the sets.
-func (p *Player) ApplyWhatIf(sets []string) tea.Cmd {
+func (p *Player) ApplyWhatIf(sets []string) tea.Cmd { return p.applyNamedWhatIf(sets, "") }
+
+// applyNamedWhatIf is ApplyWhatIf with the words that describe the what-if (a presenter's).
+func (p *Player) applyNamedWhatIf(sets []string, name string) tea.Cmd {
 	if len(sets) == 0 {
 		return p.setWhatIf(whatIfState{fraction: p.wi.state.fraction, centre: p.wi.state.centre, spread: p.wi.state.spread})
 	}
 	st := p.wi.state
-	st.external = slices.Clone(sets)
+	st.external, st.name = slices.Clone(sets), name
 	return p.setWhatIf(st)
 }
 
