@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -571,5 +572,43 @@ func TestDefaultFeaturePair(t *testing.T) {
 	}
 	if got := newBounds(2).pair(); got != [2]int{0, 1} {
 		t.Errorf("two features: %v", got)
+	}
+}
+
+// Every stop of the embedded tours, played in the player as a student plays it, states the run's
+// numbers: no template is left unfilled ("…" or a brace) once the matrix is in, a stop's what-if
+// included. The 4-batch tours always, covcon-d without -short, every tour with CARA_TOURS=all.
+func TestToursFilledOnScreen(t *testing.T) {
+	names := []string{"scenario1-far", "scenario1-near", "scenario2"}
+	if !testing.Short() {
+		names = append(names, "covcon-d")
+	}
+	if os.Getenv("CARA_TOURS") == "all" {
+		names = append(names, "covcon-s", "gauss-d", "circle-d")
+	}
+	for _, name := range names {
+		s := loadEmbedded(t, name)
+		p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+		pumpCmd(t, p, p.toggleTour())
+		for i := range s.Tour {
+			for step := 0; p.tour != nil && (p.tour.i != i || !p.tour.arrived); step++ {
+				if step > 50 {
+					t.Fatalf("%s: stop %d never reached", name, i)
+				}
+				if _, ok := p.overlay.(*guessOverlay); ok {
+					press(p, "k")
+					continue
+				}
+				pumpCmd(t, p, p.tourSpace())
+			}
+			if p.callout == nil {
+				t.Fatalf("%s: stop %d has no callout", name, i)
+			}
+			p.View()
+			// The stop's own words, before the what-if's note (which quotes the override).
+			if text, _, _ := strings.Cut(p.callout.text, "\n\nWhat-if:"); strings.ContainsAny(text, "…{}") {
+				t.Errorf("%s, stop %d: %s", name, i, text)
+			}
+		}
 	}
 }
