@@ -612,3 +612,15 @@ func TestToursFilledOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// The results pane's offline note wraps at word boundaries instead of being cut.
+func TestOfflineNoteWraps(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 12)
+	for _, w := range []int{30, 54, 80} {
+		text := strings.Join(strings.Fields(stripANSI(p.panes[paneResults].View(p.frame(), w, 10))), " ")
+		if !strings.Contains(text, "once they are in") {
+			t.Errorf("%d wide: %q", w, text)
+		}
+	}
+}
