@@ -246,6 +246,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case boundsMsg:
 		if msg.s == p.s {
 			p.bounds = msg.b
+			if bp := p.panes[paneBatch].(*batchPane); !bp.pairChosen {
+				bp.pair = msg.b.pair()
+			}
 			if p.wi.open {
 				p.placeStatic()
 			}

@@ -31,7 +31,11 @@ func (p *resultsPane) Title(f *frame) string {
 func (p *resultsPane) Size(f *frame, w int) (want, least int) {
 	if len(f.rp.results) == 0 {
 		// Offline: the tuned line or the note, no table.
-		return len(p.warnings(f, w-4)) + 1 + 2, 3
+		n := len(p.warnings(f, w-4)) + 1 + 2
+		if f.pos < f.scen.Offline-1 {
+			n += len(p.offlineNote(f, w-4)) - 1
+		}
+		return n, 3
 	}
 	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
 	if f.you != nil {
@@ -94,7 +98,7 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	}
 	if len(f.rp.results) == 0 {
 		if f.pos < f.scen.Offline-1 {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.scen.Offline-1)))
+			lines = append(lines, p.offlineNote(f, w)...)
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -130,6 +134,16 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	}
 	lines = append(lines, algoTable(st, headers, rows, names, f.selected, f.rp.provisional, 2, []int{1, 5}, w))
 	return strings.Join(lines, "\n")
+}
+
+// offlineNote says when the table comes, wrapped at w (never cut inside a word).
+func (p *resultsPane) offlineNote(f *frame, w int) []string {
+	note := f.st.r.NewStyle().Width(max(w, 10)).Render(fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.scen.Offline-1))
+	out := strings.Split(note, "\n")
+	for i, l := range out {
+		out[i] = f.st.Dim.Render(strings.TrimRight(l, " "))
+	}
+	return out
 }
 
 // youName names the player's own strategy (the guess round's answers) among the results.

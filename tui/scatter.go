@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -18,20 +19,51 @@ import (
 // queries, so the axes stay put while you step and drift shows as movement.
 type bounds struct {
 	lo, hi []float64
+	// n, sum and sq give each feature's spread (its variance), which picks the pair of features
+	// the scatter opens on.
+	n       float64
+	sum, sq []float64
 }
 
 func (b *bounds) add(p sim.Points) {
 	for i := range p.Len() {
+		b.n++
 		for j, v := range p.Row(i) {
 			if j < len(b.lo) && !math.IsNaN(v) {
 				b.lo[j], b.hi[j] = min(b.lo[j], v), max(b.hi[j], v)
+				b.sum[j] += v
+				b.sq[j] += v * v
 			}
 		}
 	}
 }
 
+// pair is the pair of features the scatter opens on: the first two, unless there are more and
+// others spread more over their range (a feature that is a flat band most of the time, or a
+// cycle such as the time of day, shows little): then the two whose standard deviation is the
+// largest share of their range, in feature order.
+func (b *bounds) pair() [2]int {
+	d := len(b.lo)
+	if d <= 2 || b.n == 0 {
+		return [2]int{0, 1}
+	}
+	spread := make([]float64, d)
+	for j := range d {
+		mean := b.sum[j] / b.n
+		if r := b.hi[j] - b.lo[j]; r > 0 {
+			spread[j] = math.Sqrt(max(b.sq[j]/b.n-mean*mean, 0)) / r
+		}
+	}
+	order := make([]int, d)
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(spread[c], spread[a]) })
+	return [2]int{min(order[0], order[1]), max(order[0], order[1])}
+}
+
 func newBounds(d int) *bounds {
-	b := &bounds{lo: make([]float64, d), hi: make([]float64, d)}
+	b := &bounds{lo: make([]float64, d), hi: make([]float64, d), sum: make([]float64, d), sq: make([]float64, d)}
 	for j := range d {
 		b.lo[j], b.hi[j] = math.Inf(1), math.Inf(-1)
 	}
@@ -83,11 +115,12 @@ func featureNames(s sim.Stream) []string {
 // alike), with the previous batches left as a faint trail so that covariate drift shows as
 // movement. A wrong point keeps its class glyph, capitalised, on a dark red ground.
 type batchPane struct {
-	keys    *keyMap
-	pair    [2]int
-	batches *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
-	key     scatterKey
-	cache   string
+	keys       *keyMap
+	pair       [2]int
+	pairChosen bool                             // f was pressed: the scanned default pair no longer replaces it
+	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
+	key        scatterKey
+	cache      string
 }
 
 // scatterKey is what the scatter's drawing depends on.
@@ -142,6 +175,7 @@ func (p *batchPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) 
 		return false, nil
 	}
 	if d := f.stream.Features(); d > 2 {
+		p.pairChosen = true
 		p.pair[1]++
 		if p.pair[1] >= d {
 			p.pair[0] = (p.pair[0] + 1) % (d - 1)

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -545,6 +546,79 @@ func TestStatusWordingStable(t *testing.T) {
 				t.Errorf("%d wide: the status line changes wording as the player steps: %v", w, forms)
 				break
 			}
+		}
+	}
+}
+
+// With more than two features the scatter opens on the two that spread most over their range:
+// not a flat band, not a uniform cycle squeezing the rest.
+func TestDefaultFeaturePair(t *testing.T) {
+	b := newBounds(4)
+	pts := sim.Points{D: 4}
+	for i := range 100 {
+		x := float64(i) / 99
+		// 0: a flat band with one outlier; 1: spread; 2: constant; 3: spread
+		band := 0.01
+		if i == 0 {
+			band = 1
+		}
+		pts.V = append(pts.V, band, x, 0.5, 1-x*x)
+	}
+	b.add(pts)
+	if got := b.pair(); got != [2]int{1, 3} {
+		t.Errorf("pair %v, want [1 3]", got)
+	}
+	if got := newBounds(2).pair(); got != [2]int{0, 1} {
+		t.Errorf("two features: %v", got)
+	}
+}
+
+// Every stop of the embedded tours, played in the player as a student plays it, states the run's
+// numbers: no template is left unfilled ("…" or a brace) once the matrix is in, a stop's what-if
+// included. The 4-batch tours always, covcon-d without -short, every tour with CARA_TOURS=all.
+func TestToursFilledOnScreen(t *testing.T) {
+	names := []string{"scenario1-far", "scenario1-near", "scenario2"}
+	if !testing.Short() {
+		names = append(names, "covcon-d")
+	}
+	if os.Getenv("CARA_TOURS") == "all" {
+		names = append(names, "covcon-s", "gauss-d", "circle-d")
+	}
+	for _, name := range names {
+		s := loadEmbedded(t, name)
+		p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+		pumpCmd(t, p, p.toggleTour())
+		for i := range s.Tour {
+			for step := 0; p.tour != nil && (p.tour.i != i || !p.tour.arrived); step++ {
+				if step > 50 {
+					t.Fatalf("%s: stop %d never reached", name, i)
+				}
+				if _, ok := p.overlay.(*guessOverlay); ok {
+					press(p, "k")
+					continue
+				}
+				pumpCmd(t, p, p.tourSpace())
+			}
+			if p.callout == nil {
+				t.Fatalf("%s: stop %d has no callout", name, i)
+			}
+			p.View()
+			// The stop's own words, before the what-if's note (which quotes the override).
+			if text, _, _ := strings.Cut(p.callout.text, "\n\nWhat-if:"); strings.ContainsAny(text, "…{}") {
+				t.Errorf("%s, stop %d: %s", name, i, text)
+			}
+		}
+	}
+}
+
+// The results pane's offline note wraps at word boundaries instead of being cut.
+func TestOfflineNoteWraps(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 12)
+	for _, w := range []int{30, 54, 80} {
+		text := strings.Join(strings.Fields(stripANSI(p.panes[paneResults].View(p.frame(), w, 10))), " ")
+		if !strings.Contains(text, "once they are in") {
+			t.Errorf("%d wide: %q", w, text)
 		}
 	}
 }
