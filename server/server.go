@@ -318,7 +318,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 // member leaves with it too.
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	ctx, cancel := context.WithCancel(sess.Context())
-	st := tui.NewStyles(bm.MakeRenderer(sess))
+	st := tui.NewStyles(renderer(sess))
 	cat := s.catalogFor(sess)
 	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
 		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
