@@ -13,9 +13,9 @@ import (
 
 // canvas is what the cumulative-cost chart, the decisions strip and the batch scatter draw on: an
 // ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
-// helpers) with each cell's ink beside it. The inks become lipgloss styles only when the canvas is
-// rendered, with the session's Styles: a served player's renderer is its SSH session's, so no
-// style can be made before.
+// helpers) with each cell's ink beside it. The inks become escape sequences only when the canvas is
+// rendered (String), with the session's Styles: a served player's colour depth is its SSH
+// session's, so none can be chosen before.
 type canvas struct {
 	w, h int
 	m    ntcanvas.Model
@@ -83,14 +83,53 @@ func (c *canvas) runeAt(x, y int) rune {
 	return 0
 }
 
-// String renders the canvas through ntcharts, each cell in its ink's style.
+// String renders the canvas: its runes are read back from ntcharts' cells and written with their
+// inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
+// renders every cell through lipgloss, which made a step at 200x60 two to three times slower
+// (docs/DESIGN.md); the screen is the same cell for cell.
 func (c *canvas) String(st *Styles) string {
-	for i, k := range c.inks {
-		if k != (ink{}) {
-			c.m.SetCellStyle(ntcanvas.Point{X: i % c.w, Y: i / c.w}, st.inkStyle(k))
+	var b strings.Builder
+	for y := range c.h {
+		if y > 0 {
+			b.WriteByte('\n')
 		}
+		inks := c.inks[y*c.w : (y+1)*c.w]
+		writeInkLine(&b, st, c.w, func(x int) (rune, ink) {
+			if r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune; r != 0 {
+				return r, inks[x]
+			}
+			return ' ', inks[x]
+		})
 	}
-	return c.m.View()
+	return b.String()
+}
+
+// writeInkLine writes a line of n cells, cell x's rune and ink given by cellAt: an SGR sequence
+// where the ink changes (none for an ink without attributes at this depth, so NO_COLOR writes bare
+// runes), and a reset before the next ink and at the end of the line, so no ink runs past it.
+func writeInkLine(b *strings.Builder, st *Styles, n int, cellAt func(x int) (rune, ink)) {
+	open := false
+	var cur ink
+	for x := range n {
+		r, k := cellAt(x)
+		if x == 0 || k != cur {
+			if open {
+				b.WriteString("\x1b[0m")
+				open = false
+			}
+			if seq := st.seq(k); seq != "" {
+				b.WriteString("\x1b[")
+				b.WriteString(seq)
+				b.WriteByte('m')
+				open = true
+			}
+			cur = k
+		}
+		b.WriteRune(r)
+	}
+	if open {
+		b.WriteString("\x1b[0m")
+	}
 }
 
 // brailleGrid is a chart's plot: one ntcharts braille grid (2 x 4 dots a cell) per series, on
@@ -196,34 +235,14 @@ func (c *cellGrid) runeAt(x, y int) rune {
 	return 0
 }
 
-// lines renders the grid, one string per row.
+// lines renders the grid, one string per row (writeInkLine).
 func (c *cellGrid) lines(st *Styles) []string {
 	out := make([]string, c.h)
 	var b strings.Builder
 	for y := range c.h {
 		b.Reset()
-		open := false
-		var cur ink
-		for x := range c.w {
-			p := &c.cells[y*c.w+x]
-			if x == 0 || p.k != cur {
-				if open {
-					b.WriteString("\x1b[0m")
-					open = false
-				}
-				if seq := st.seq(p.k); seq != "" {
-					b.WriteString("\x1b[")
-					b.WriteString(seq)
-					b.WriteByte('m')
-					open = true
-				}
-				cur = p.k
-			}
-			b.WriteRune(p.r)
-		}
-		if open {
-			b.WriteString("\x1b[0m")
-		}
+		row := c.cells[y*c.w : (y+1)*c.w]
+		writeInkLine(&b, st, c.w, func(x int) (rune, ink) { return row[x].r, row[x].k })
 		out[y] = b.String()
 	}
 	return out
