@@ -220,3 +220,28 @@ func TestScreenOf(t *testing.T) {
 		}
 	}
 }
+
+// A reused canvas is blank: what the last drawing left (runes, braille dots, inks) is gone, and a
+// canvas of another size is a new one.
+func TestBlankCanvas(t *testing.T) {
+	st := colorStyles()
+	draw := func(cv *canvas, s string) string {
+		cv.text(1, 1, s, algoInk(algos.NameOracle))
+		cv.braille(0, 0, '⢀', inkOf(palette.Axis))
+		return cv.String(st)
+	}
+	var last *canvas
+	first := blankCanvas(&last, 8, 3)
+	draw(first, "long text")
+	first.set(7, 2, 'x', ink{fg: palette.Query, bold: true})
+	second := blankCanvas(&last, 8, 3)
+	if second != first {
+		t.Fatal("a canvas of the same size was not reused")
+	}
+	if got, want := draw(second, "ab"), draw(newCanvas(8, 3), "ab"); got != want {
+		t.Errorf("reused canvas:\n%q\nwant, as a new one:\n%q", got, want)
+	}
+	if third := blankCanvas(&last, 9, 3); third == first || third.w != 9 || last != third {
+		t.Errorf("a canvas of another size: reused %v, width %d, kept %v", third == first, third.w, last == third)
+	}
+}
