@@ -209,10 +209,10 @@ func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
 	}
 }
 
-// cellGrid is the heat map's surface: a grid of runes and inks with a renderer of its own that
-// writes one escape sequence per change of ink along a line. The heat map redraws up to 200x60
-// cells a step, and ntcharts' canvas, which renders each cell with lipgloss, misses the frame
-// budget there (docs/DESIGN.md has the measurement).
+// cellGrid is the heat map's surface: a grid of runes and inks, rendered by writeInkLine as the
+// canvas is. The heat map redraws up to 200x60 cells a step, and ntcharts' canvas rendered by its
+// View (a lipgloss style a cell) missed the frame budget there (docs/DESIGN.md has the
+// measurement); rendered by writeInkLine, it would not.
 type cellGrid struct {
 	w, h  int
 	cells []cell
