@@ -59,7 +59,7 @@ func heatViaNtcharts(g *cellGrid, st *Styles) []string {
 	for i, c := range g.cells {
 		cv.set(i%g.w, i/g.w, c.r, c.k)
 	}
-	return strings.Split(cv.String(st), "\n")
+	return strings.Split(viewViaNtcharts(cv, st), "\n")
 }
 
 // benchSteps steps between batch 30 and the last, one step and one view per iteration.

@@ -13,9 +13,9 @@ import (
 
 // canvas is what the cumulative-cost chart, the decisions strip and the batch scatter draw on: an
 // ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
-// helpers) with each cell's ink beside it. The inks become lipgloss styles only when the canvas is
-// rendered, with the session's Styles: a served player's renderer is its SSH session's, so no
-// style can be made before.
+// helpers) with each cell's ink beside it. The inks become escape sequences only when the canvas is
+// rendered (String), with the session's Styles: a served player's colour depth is its SSH
+// session's, so none can be chosen before.
 type canvas struct {
 	w, h int
 	m    ntcanvas.Model
@@ -31,6 +31,23 @@ type cell struct {
 func newCanvas(w, h int) *canvas {
 	w, h = max(w, 0), max(h, 0)
 	return &canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]ink, w*h)}
+}
+
+// blankCanvas returns a blank w x h canvas, *last's when it has that size, and keeps it in *last
+// for the next drawing. A pane redraws at the same size step after step, and ntcharts' canvas.New
+// allocates a lipgloss style with every cell (560 bytes: about 1 ms and as much garbage for a
+// 100x30 pane), where blanking the cells with its Fill takes some 30 µs. A pane's canvas is its
+// own: one session's, drawn from one goroutine.
+func blankCanvas(last **canvas, w, h int) *canvas {
+	c := *last
+	if c == nil || c.w != max(w, 0) || c.h != max(h, 0) {
+		c = newCanvas(w, h)
+		*last = c
+		return c
+	}
+	c.m.Fill(ntcanvas.Cell{})
+	clear(c.inks)
+	return c
 }
 
 func (c *canvas) in(x, y int) bool { return x >= 0 && y >= 0 && x < c.w && y < c.h }
@@ -83,14 +100,53 @@ func (c *canvas) runeAt(x, y int) rune {
 	return 0
 }
 
-// String renders the canvas through ntcharts, each cell in its ink's style.
+// String renders the canvas: its runes are read back from ntcharts' cells and written with their
+// inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
+// renders every cell through lipgloss, which made a step at 200x60 two to three times slower
+// (docs/DESIGN.md); the screen is the same cell for cell.
 func (c *canvas) String(st *Styles) string {
-	for i, k := range c.inks {
-		if k != (ink{}) {
-			c.m.SetCellStyle(ntcanvas.Point{X: i % c.w, Y: i / c.w}, st.inkStyle(k))
+	var b strings.Builder
+	for y := range c.h {
+		if y > 0 {
+			b.WriteByte('\n')
 		}
+		inks := c.inks[y*c.w : (y+1)*c.w]
+		writeInkLine(&b, st, c.w, func(x int) (rune, ink) {
+			if r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune; r != 0 {
+				return r, inks[x]
+			}
+			return ' ', inks[x]
+		})
 	}
-	return c.m.View()
+	return b.String()
+}
+
+// writeInkLine writes a line of n cells, cell x's rune and ink given by cellAt: an SGR sequence
+// where the ink changes (none for an ink without attributes at this depth, so NO_COLOR writes bare
+// runes), and a reset before the next ink and at the end of the line, so no ink runs past it.
+func writeInkLine(b *strings.Builder, st *Styles, n int, cellAt func(x int) (rune, ink)) {
+	open := false
+	var cur ink
+	for x := range n {
+		r, k := cellAt(x)
+		if x == 0 || k != cur {
+			if open {
+				b.WriteString("\x1b[0m")
+				open = false
+			}
+			if seq := st.seq(k); seq != "" {
+				b.WriteString("\x1b[")
+				b.WriteString(seq)
+				b.WriteByte('m')
+				open = true
+			}
+			cur = k
+		}
+		b.WriteRune(r)
+	}
+	if open {
+		b.WriteString("\x1b[0m")
+	}
 }
 
 // brailleGrid is a chart's plot: one ntcharts braille grid (2 x 4 dots a cell) per series, on
@@ -153,10 +209,10 @@ func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
 	}
 }
 
-// cellGrid is the heat map's surface: a grid of runes and inks with a renderer of its own that
-// writes one escape sequence per change of ink along a line. The heat map redraws up to 200x60
-// cells a step, and ntcharts' canvas, which renders each cell with lipgloss, misses the frame
-// budget there (docs/DESIGN.md has the measurement).
+// cellGrid is the heat map's surface: a grid of runes and inks, rendered by writeInkLine as the
+// canvas is. The heat map redraws up to 200x60 cells a step, and ntcharts' canvas rendered by its
+// View (a lipgloss style a cell) missed the frame budget there (docs/DESIGN.md has the
+// measurement); rendered by writeInkLine, it would not.
 type cellGrid struct {
 	w, h  int
 	cells []cell
@@ -196,34 +252,14 @@ func (c *cellGrid) runeAt(x, y int) rune {
 	return 0
 }
 
-// lines renders the grid, one string per row.
+// lines renders the grid, one string per row (writeInkLine).
 func (c *cellGrid) lines(st *Styles) []string {
 	out := make([]string, c.h)
 	var b strings.Builder
 	for y := range c.h {
 		b.Reset()
-		open := false
-		var cur ink
-		for x := range c.w {
-			p := &c.cells[y*c.w+x]
-			if x == 0 || p.k != cur {
-				if open {
-					b.WriteString("\x1b[0m")
-					open = false
-				}
-				if seq := st.seq(p.k); seq != "" {
-					b.WriteString("\x1b[")
-					b.WriteString(seq)
-					b.WriteByte('m')
-					open = true
-				}
-				cur = p.k
-			}
-			b.WriteRune(p.r)
-		}
-		if open {
-			b.WriteString("\x1b[0m")
-		}
+		row := c.cells[y*c.w : (y+1)*c.w]
+		writeInkLine(&b, st, c.w, func(x int) (rune, ink) { return row[x].r, row[x].k })
 		out[y] = b.String()
 	}
 	return out

@@ -25,6 +25,7 @@ type chartPane struct {
 	cache string
 	key   viewKey
 	plot  *brailleGrid // the last plot, for tests
+	cv    *canvas      // the last drawing's, blanked for the next
 }
 
 func (p *chartPane) Title(f *frame) string {
@@ -199,7 +200,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 		inks[i+1].bold = s.name == f.selected
 	}
 	p.plot = g
-	cv := newCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	g.draw(cv, a.gw, 0, inks)
 	if f.st.Glyphs {
 		// Without colour, or with 16 colours too few for nine algorithms, each line carries the

@@ -15,6 +15,8 @@ import (
 // Clicking a batch jumps there.
 type decisionsPane struct {
 	per int // batches a column in the last drawing: the title's legend says how they are drawn
+	// The last drawing's canvas, blanked for the next.
+	cv *canvas
 }
 
 func (p *decisionsPane) Title(f *frame) string {
@@ -77,7 +79,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	off, T := f.scen.Offline, f.m.Batches()
 	g := p.geom(f, w)
 	p.per = g.per
-	cv := newCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	dim := inkOf(palette.Axis)
 	rows := f.shown()
 	for y, r := range rows {

@@ -121,6 +121,7 @@ type batchPane struct {
 	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
 	key        scatterKey
 	cache      string
+	cv         *canvas // the last drawing's, blanked for the next
 }
 
 // scatterKey is what the scatter's drawing depends on.
@@ -302,7 +303,7 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 	a := axesFor(bd, fx, fy, w, h, legendLines(st, w, model, knows))
 	cells := p.count(f, t, b, a, model)
 	edge := boundary(f.stream, t, b, a)
-	cv := newCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	const top = 1 // the features' names
 	for i, c := range cells {
 		r, k := scatterGlyph(c)

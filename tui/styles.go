@@ -41,15 +41,14 @@ type Styles struct {
 	Chosen            lipgloss.Style // the what-if bar's current choice
 	Algo              map[algos.Name]lipgloss.Style
 
-	sgr    map[ink]string         // SGR parameters of each ink drawn so far
-	styles map[ink]lipgloss.Style // the style of each ink drawn on an ntcharts canvas so far
+	sgr map[ink]string // SGR parameters of each ink drawn so far
 }
 
 // NewStyles builds the styles for a renderer (lipgloss.DefaultRenderer() for a local terminal).
 func NewStyles(r *lipgloss.Renderer) *Styles {
 	p := r.ColorProfile()
 	s := &Styles{r: r, profile: p, Mono: p == termenv.Ascii, Glyphs: p == termenv.Ascii || p == termenv.ANSI,
-		Algo: map[algos.Name]lipgloss.Style{}, sgr: map[ink]string{}, styles: map[ink]lipgloss.Style{}}
+		Algo: map[algos.Name]lipgloss.Style{}, sgr: map[ink]string{}}
 	s.Title = r.NewStyle().Bold(true)
 	s.TitleFocus = r.NewStyle().Bold(true).Reverse(true)
 	border := lipgloss.RoundedBorder()
@@ -135,23 +134,6 @@ func (s *Styles) seq(k ink) string {
 	}
 	v := strings.Join(parts, ";")
 	s.sgr[k] = v
-	return v
-}
-
-// inkStyle is an ink as a lipgloss style of the session's renderer, with the attributes seq gives
-// it (a cell with a background is bold too).
-func (s *Styles) inkStyle(k ink) lipgloss.Style {
-	if v, ok := s.styles[k]; ok {
-		return v
-	}
-	v := s.r.NewStyle().Bold(k.bold || k.bg.Hex != "").Faint(k.faint)
-	if k.fg.Hex != "" {
-		v = v.Foreground(s.color(k.fg))
-	}
-	if k.bg.Hex != "" {
-		v = v.Background(s.color(k.bg))
-	}
-	s.styles[k] = v
 	return v
 }
 
