@@ -21,6 +21,18 @@ type commandState struct {
 	line commandLine
 	sets []string            // every override the command line has set, in order
 	base *scenarios.Scenario // the scenario as opened, before any change of its data or model
+	// orig is the run of base while the command line's scenario is another: the split view (W)
+	// shows it beside the new run. origRp is its replay at the batch shown.
+	orig   *Session
+	origRp replay
+}
+
+// dropOrig lets the "before" run go (back to the scenario, a new seed, the player closed).
+func (c *commandState) dropOrig() {
+	if c.orig != nil {
+		c.orig.Stop()
+		c.orig, c.origRp = nil, replay{}
+	}
 }
 
 // replayRoots are the paths a finished run is recomputed for without training again.
@@ -65,7 +77,7 @@ func (p *Player) runCommand(c scenarios.Command) tea.Cmd {
 		p.cmd.base = p.opt.Scenario
 	}
 	sets := c.Apply(p.cmd.sets)
-	replay, run := splitSets(sets)
+	replaySets, run := splitSets(sets)
 	_, was := splitSets(p.cmd.sets)
 	var reopen tea.Cmd
 	if !slices.Equal(run, was) {
@@ -83,15 +95,21 @@ func (p *Player) runCommand(c scenarios.Command) tea.Cmd {
 				}
 			}
 		}
+		if len(run) > 0 && p.cmd.orig == nil {
+			p.cmd.orig = p.s // reopen leaves it watched
+		}
 		p.opt.Scenario = s
 		reopen = p.reopen(p.s.Seed)
+		if len(run) == 0 {
+			p.cmd.dropOrig()
+		}
 	}
 	p.cmd.sets = sets
 	p.notice = "what-if: " + strings.Join(sets, ", ")
 	if len(sets) == 0 {
 		p.notice = "back to the scenario"
 	}
-	return tea.Batch(reopen, p.ApplyWhatIf(replay))
+	return tea.Batch(reopen, p.ApplyWhatIf(replaySets))
 }
 
 // commandStatus names the command line's change of data or model for the status line ("" for

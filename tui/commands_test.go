@@ -153,3 +153,34 @@ func TestPresenterCommandLineFollowed(t *testing.T) {
 		t.Errorf("a follower's : opened the command line (notice %q)", fol.notice)
 	}
 }
+
+// After a change of the model (a new run), W shows the run before beside the new one, on one
+// scale, with both costs in the table; reset lets the run before go.
+func TestSplitAgainstTheRunBefore(t *testing.T) {
+	p := pumped(t, asciiStyles(), 160, 48)
+	before := p.s
+	typeCommand(t, p, "set model={knn: {k: 3}}")
+	if p.cmd.orig != before || p.s == before {
+		t.Fatalf("the run before is not kept (orig %p, before %p, now %p)", p.cmd.orig, before, p.s)
+	}
+	goTo(p, 8)
+	drive(t, p, "W")
+	v := ansi.Strip(p.View())
+	for _, want := range []string{"Before: small", "run: model={knn: {k: 3}}", "before | now"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the split view lacks %q:\n%s", want, v)
+		}
+	}
+	if p.wi.open {
+		t.Error("W opened the what-if bar though there is a run to compare with")
+	}
+	own, now := p.cmd.origRp.results, p.rp.results
+	if len(own) == 0 || len(now) == 0 || own[0].Strategy.Cost() == now[0].Strategy.Cost() {
+		t.Errorf("the table compares nothing: before %d results, now %d", len(own), len(now))
+	}
+	drive(t, p, "W")
+	typeCommand(t, p, "reset")
+	if p.cmd.orig != nil || p.opt.Scenario != before.Scenario {
+		t.Errorf("reset kept the run before (%v) or left the scenario", p.cmd.orig != nil)
+	}
+}

@@ -197,6 +197,9 @@ func (p *Player) refresh() {
 	if p.s.WhatIf != nil && p.wi.split && err == nil {
 		p.rpOwn, p.err = p.s.evaluateOf(nil, p.pos, p.scale, p.opt.Scenario.Algorithms)
 	}
+	if o := p.cmd.orig; o != nil && p.wi.split && p.err == nil {
+		p.cmd.origRp, p.err = o.evaluateOf(nil, p.pos, p.scale, o.Scenario.Algorithms)
+	}
 }
 
 func (p *Player) ticker() tea.Cmd {
@@ -234,6 +237,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case queuedMsg:
 		return p, p.s.queued(msg)
 	case engineDoneMsg:
+		if o := p.cmd.orig; msg.s == o && o != p.s {
+			o.Done, o.Err = true, msg.err
+		}
 		if msg.s == p.s {
 			p.s.Done, p.s.Err = true, msg.err
 			p.heat.final = msg.err == nil
@@ -286,6 +292,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // column stores a computed column and shows a step that waited for it.
 func (p *Player) column(msg columnMsg) tea.Cmd {
+	if msg.s == p.cmd.orig && msg.s != p.s {
+		return msg.s.apply(msg) // the split view's "before" run, still computing
+	}
 	if msg.s != p.s {
 		return nil // a restarted session's leftovers
 	}
@@ -365,6 +374,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()
+		p.cmd.dropOrig()
 		p.leaveRoom()
 		if p.opt.Back != nil {
 			return p.opt.Back()
@@ -541,7 +551,10 @@ func (p *Player) escape() {
 }
 
 // restart runs the scenario again with the next seed.
-func (p *Player) restart() tea.Cmd { return p.reopen(p.s.Seed + 1) }
+func (p *Player) restart() tea.Cmd {
+	p.cmd.dropOrig() // its seed is not the new run's
+	return p.reopen(p.s.Seed + 1)
+}
 
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
@@ -586,7 +599,9 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 
 // reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
 func (p *Player) reopen(seed uint64) tea.Cmd {
-	p.s.Stop()
+	if p.s != p.cmd.orig { // the command line's "before" run stays watched for the split view
+		p.s.Stop()
+	}
 	s, err := p.opt.newSession(seed)
 	if err != nil {
 		p.err = err
@@ -778,16 +793,20 @@ func (p *Player) status() string {
 func (p *Player) frame() *frame { return p.frameOf(p.s.WhatIf, p.rp) }
 
 // frameOf is the frame of the what-if w (the run itself for nil) with its replay rp.
-func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame {
-	m, scen := p.s.view(w)
-	var stream sim.Stream = p.s.Stream
+func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame { return p.frameOfRun(p.s, w, rp) }
+
+// frameOfRun is frameOf for the run of session s: the player's, or the one the command line
+// changed away from (the split view's "before").
+func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
+	m, scen := s.view(w)
+	var stream sim.Stream = s.Stream
 	if w != nil && w.Batches != nil {
-		stream = p.wi.streamOf(p.s.Stream, w)
+		stream = p.wi.streamOf(s.Stream, w)
 	}
-	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: p.s.Stream.Drifts(),
-		pos: p.pos, computed: p.s.Computed, done: p.s.Done, rp: rp, r: p.s.retrainCostOf(w, p.scale), rScale: p.scale,
+	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
+		pos: p.pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.scale), rScale: p.scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(p.s.Stream), zoomed: p.maxed, you: p.youResult(), ask: -1}
+		features: featureNames(s.Stream), zoomed: p.maxed, you: p.youResult(), ask: -1}
 	if q, ok := p.overlay.(*guessOverlay); ok {
 		f.ask, f.askModel = q.t, p.yourModel(q.t)
 	}

@@ -21,7 +21,7 @@ import (
 func (p *Player) toggleSplit() tea.Cmd {
 	p.wi.split = !p.wi.split
 	p.refresh()
-	if p.wi.split && p.s.WhatIf == nil && !p.wi.open {
+	if p.wi.split && p.s.WhatIf == nil && p.cmd.orig == nil && !p.wi.open {
 		return p.openBar()
 	}
 	return nil
@@ -35,6 +35,12 @@ const splitMatrix = 12
 // else splitMatrix tall over a shortened table, else the table alone.
 func (p *Player) splitBody(f *frame, w, h int) string {
 	own := p.frameOf(nil, p.rpOwn)
+	before, after := " Scenario: "+p.opt.Scenario.Name+" ", ""
+	if o := p.cmd.orig; o != nil {
+		// The command line changed the data or the model: the run before beside the new one.
+		own = p.frameOfRun(o, nil, p.cmd.origRp)
+		before, after = " Before: "+o.Scenario.Name+" ", " "+p.commandStatus()+" "
+	}
 	own.split, f.split, own.zoomed, f.zoomed = true, true, false, false
 	need := len(own.visible) + 4 // the table's border, header and rule
 	matH := h - need
@@ -44,16 +50,23 @@ func (p *Player) splitBody(f *frame, w, h int) string {
 			matH = 0
 		}
 	}
-	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: scenario | what-if ", max(p.pos, 0))
+	sides := "scenario | what-if"
+	if p.cmd.orig != nil {
+		sides = "before | now"
+	}
+	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(p.pos, 0), sides)
 	cmp := drawBox(p.st, title, p.compare(own, f, w-4, h-matH-4), w, h-matH, false)
 	if matH == 0 {
 		return cmp
 	}
 	lw := w / 2
-	left := drawBox(p.st, " Scenario: "+p.opt.Scenario.Name+" ", p.split[0].View(own, lw-4, matH-2), lw, matH, false)
+	left := drawBox(p.st, before, p.split[0].View(own, lw-4, matH-2), lw, matH, false)
 	var right string
-	if p.s.WhatIf != nil {
-		title := " What-if: " + p.describe(p.wi.state, true) + " "
+	if p.s.WhatIf != nil || p.cmd.orig != nil {
+		title := after
+		if p.s.WhatIf != nil {
+			title = " What-if: " + p.describe(p.wi.state, true) + strings.TrimSuffix(after, " ") + " "
+		}
 		right = drawBox(p.st, title, p.split[1].View(f, w-lw-4, matH-2), w-lw, matH, true)
 	} else {
 		msg := "No what-if yet: choose one in the bar (w): other queries (s d c a), gamma (g G)."
@@ -81,11 +94,14 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 			slices.DeleteFunc(slices.Clone(shown), first)...)[:max(rows, 0)]
 	}
 	headers := []string{"algorithm", "scenario", "what-if", "change", "retrains", "query acc"}
+	if p.cmd.orig != nil {
+		headers[1], headers[2] = "before", "now"
+	}
 	var cells [][]string
 	var names []algos.Name
 	for _, a := range shown {
 		b, ok := wi.result(a.Algorithm)
-		if p.s.WhatIf == nil || !ok {
+		if (p.s.WhatIf == nil && p.cmd.orig == nil) || !ok {
 			b = algos.Result{Algorithm: a.Algorithm, QueryAccuracy: math.NaN()}
 		}
 		name := " " + a.Algorithm.Display()
@@ -93,7 +109,7 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 			name = "▶" + a.Algorithm.Display()
 		}
 		whatif, change, retrains, acc := "-", "", itoa(len(a.Strategy.Retrains)), frac(a.QueryAccuracy)
-		if p.s.WhatIf != nil && ok {
+		if (p.s.WhatIf != nil || p.cmd.orig != nil) && ok {
 			whatif, change = cost(b.Strategy.Cost()), signed(b.Strategy.Cost()-a.Strategy.Cost())
 			retrains += " → " + itoa(len(b.Strategy.Retrains))
 			acc += " → " + frac(b.QueryAccuracy)
