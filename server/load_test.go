@@ -21,7 +21,7 @@ import (
 // TestServeLoad is a room of 50 students on one server, measured: a measurement bounded in time,
 // run with
 //
-//	CARA_LOAD=1 go test -run 'ServeLoad$' -v -timeout 30m ./cmd/cara
+//	CARA_LOAD=1 go test -run 'ServeLoad$' -v -timeout 30m ./server
 //
 // (CARA_LOAD_SESSIONS=N for a smaller room.)
 // The server runs in a process of its own (this test binary again, as TestServeLoadServer), so its
