@@ -74,3 +74,14 @@ func TestCatalogReload(t *testing.T) {
 		t.Error("an embedded scenario loaded two readings ago is another scenario")
 	}
 }
+
+// From the repository's root `cara` offers ./scenarios/*.yaml: this package's folder, which holds
+// no scenario file of its own (the template is template.yaml.tmpl), so the picker lists no broken
+// entry there.
+func TestRepositoryFolderOffersNothingBroken(t *testing.T) {
+	for _, e := range NewCatalog(".", nil).Entries() {
+		if _, err := Load(e.Ref, Options{}); err != nil {
+			t.Errorf("the picker would offer %s, which does not load: %v", e.Ref, err)
+		}
+	}
+}

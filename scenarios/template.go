@@ -7,7 +7,10 @@ import (
 	"strings"
 )
 
-//go:embed template.yaml
+// The template is not a *.yaml file: from the repository's root, ./scenarios is the folder the
+// picker offers, and a {{NAME}} placeholder is not a scenario it can open.
+//
+//go:embed template.yaml.tmpl
 var template string
 
 // Template returns a new scenario file named name: every field of the format with a working value

@@ -56,7 +56,7 @@ func TestTemplateDocumentsEveryField(t *testing.T) {
 	}
 	for _, k := range keys {
 		if !regexp.MustCompile(`(^|[\s{,#])` + regexp.QuoteMeta(k) + `:`).MatchString(template) {
-			t.Errorf("the template (scenarios/template.yaml) does not mention %q", k)
+			t.Errorf("the template (scenarios/template.yaml.tmpl) does not mention %q", k)
 		}
 	}
 }
