@@ -159,7 +159,7 @@ func loadRoom(t *testing.T, n int, user func(i int) string) roomResult {
 				var mine []time.Duration
 				for _, k := range []struct{ key, shows string }{
 					{"l", "batch 1/99"}, {"l", "batch 2/99"}, {"l", "batch 3/99"},
-					{"G", "batch 99/99"}, {"h", "batch 98/99"}, {"h", "batch 97/99"}, {"h", "batch 96/99"},
+					{"\x1b[F", "batch 99/99"}, {"h", "batch 98/99"}, {"h", "batch 97/99"}, {"h", "batch 96/99"},
 					{"]", "R 25 "},
 				} {
 					mark := scr.mark()
@@ -248,8 +248,8 @@ func loadRoom(t *testing.T, n int, user func(i int) string) roomResult {
 		m["cara_cache_bytes"]/1e6, pct(steps, 0.5), pct(steps, 0.99), res.slowest.Round(time.Millisecond), len(steps), peak,
 		cpu.Round(time.Second), (cpu / time.Duration(n)).Round(10*time.Millisecond))
 	var by []string
-	for _, k := range []string{"l", "G", "h", "]"} {
-		by = append(by, fmt.Sprintf("%s %v", k, slowestBy[k].Round(time.Millisecond)))
+	for _, k := range []string{"l", "\x1b[F", "h", "]"} {
+		by = append(by, fmt.Sprintf("%q %v", k, slowestBy[k].Round(time.Millisecond)))
 	}
 	t.Logf("slowest by key: %s; load average at the end %s", strings.Join(by, ", "), loadAverage())
 	mu.Lock()
