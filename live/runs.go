@@ -96,9 +96,20 @@ type RunsStats struct {
 	Bytes     int64 // memory held by the runs' recorded columns and kept models (an estimate: cells, error bits, trees)
 }
 
+// runKey is a run's identity: the content of its scenario (scenarios.RunKey) and the seed, so
+// that the same change made twice (two students' `:set data.noise=0.2`) is one run; a scenario built
+// by hand, with no content to compare, is its own.
 type runKey struct {
-	scenario *scenarios.Scenario
+	content  string
+	scenario *scenarios.Scenario // only when content is ""
 	seed     uint64
+}
+
+func keyOf(s *scenarios.Scenario, seed uint64) runKey {
+	if c := s.RunKey(); c != "" {
+		return runKey{content: c, seed: seed}
+	}
+	return runKey{scenario: s, seed: seed}
 }
 
 type runState int
@@ -112,6 +123,7 @@ const (
 // sharedRun records one engine run's columns for any number of watchers. Guarded by Runs.mu.
 type sharedRun struct {
 	key        runKey
+	scenario   *scenarios.Scenario // the first watcher's: its content is every watcher's
 	cfg        sim.Config
 	state      runState
 	watchers   int
@@ -140,8 +152,8 @@ const replaysKept = 16
 // whatIfsKept bounds a run's what-ifs: a what-if of covcon-d holds about a megabyte.
 const whatIfsKept = 4
 
-func newSharedRun(k runKey) *sharedRun {
-	return &sharedRun{key: k, changed: make(chan struct{}), replays: memo.New[ReplayKey, []algos.Result](replaysKept),
+func newSharedRun(k runKey, s *scenarios.Scenario) *sharedRun {
+	return &sharedRun{key: k, scenario: s, changed: make(chan struct{}), replays: memo.New[ReplayKey, []algos.Result](replaysKept),
 		whatifs: memo.New[string, *WhatIf](whatIfsKept), ranges: memo.New[struct{}, Ranges](1)}
 }
 
@@ -192,7 +204,7 @@ func (r *Runs) Retain(keep func(*scenarios.Scenario) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for k, run := range r.runs {
-		if keep(k.scenario) {
+		if keep(run.scenario) {
 			continue
 		}
 		run.stale = true
@@ -232,13 +244,13 @@ func (r *Runs) Len() int {
 // watcher's own stream of (s, seed), used by a new run. The caller must leave exactly once (Leave is
 // idempotent).
 func (r *Runs) Watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *Watch {
-	k := runKey{s, seed}
+	k := keyOf(s, seed)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run, ok := r.runs[k]
 	switch {
 	case !ok:
-		run = newSharedRun(k)
+		run = newSharedRun(k, s)
 		cfg, err := s.Config(seed)
 		if r.closed {
 			err = errClosed
@@ -480,12 +492,12 @@ func (w *Watch) Base() (*Base, error) {
 		r.bases = append(slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run }), run)
 		return run.base, nil
 	}
-	m := matrixOf(run.key.scenario, run.events)
+	m := matrixOf(run.scenario, run.events)
 	models := run.models
 	if run.dropped || len(models) != m.Batches() {
 		models = nil
 	}
-	b, err := NewBase(run.key.scenario, run.key.seed, m, models, r.cfg.Workers)
+	b, err := NewBase(run.scenario, run.key.seed, m, models, r.cfg.Workers)
 	if err != nil {
 		return nil, err
 	}

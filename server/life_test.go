@@ -256,6 +256,9 @@ func TestServeReload(t *testing.T) {
 // is let go at once, and not counted any more.
 func TestServeReloadKeepsRuns(t *testing.T) {
 	dir, src := scenarioDir(t, "a.yaml", "b.yaml")
+	// Two files of one content would be one run (runs are keyed by content): b is another seed.
+	src = bytes.Replace(src, []byte("seed: 3"), []byte("seed: 4"), 1)
+	os.WriteFile(filepath.Join(dir, "b.yaml"), src, 0o644)
 	srv, addr, _ := startServing(t, Config{ScenariosDir: dir})
 	// open runs a file to its end, and leaves it.
 	open := func(file string) {

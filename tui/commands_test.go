@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -182,5 +183,35 @@ func TestSplitAgainstTheRunBefore(t *testing.T) {
 	typeCommand(t, p, "reset")
 	if p.cmd.orig != nil || p.opt.Scenario != before.Scenario {
 		t.Errorf("reset kept the run before (%v) or left the scenario", p.cmd.orig != nil)
+	}
+}
+
+// Two students who make the same change share one new run: runs are keyed by the scenario's
+// content, not by which load of it a player holds.
+func TestSameChangeSameRun(t *testing.T) {
+	runs := live.NewRuns(live.RunsConfig{Workers: 2})
+	t.Cleanup(runs.Close)
+	s := loadSmall(t)
+	open := func() *Player {
+		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 36, Runs: runs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pump(t, p)
+		return p
+	}
+	a, b := open(), open()
+	started := runs.Stats().Started
+	typeCommand(t, a, "set model={knn: {k: 3}}")
+	typeCommand(t, b, "set model={knn: {k: 3}}")
+	if a.opt.Scenario == b.opt.Scenario {
+		t.Fatal("the two players hold one load: the test shows nothing")
+	}
+	if got := runs.Stats().Started - started; got != 1 {
+		t.Errorf("the same change made twice started %d runs, want 1 shared", got)
+	}
+	typeCommand(t, b, "set model={knn: {k: 5}}")
+	if got := runs.Stats().Started - started; got != 2 {
+		t.Errorf("another change started %d runs in all, want 2", got)
 	}
 }
