@@ -166,14 +166,8 @@ func TestServePanicKeepsTheRoom(t *testing.T) {
 		}
 		return nil
 	}})
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, sc := atPicker(t, addr)
 	defer c.Close()
-	calm, sc := openPTY(t, c)
-	defer calm.Close()
-	sc.waitFor(t, "pick a scenario")
 	sc.send(strings.Repeat("j", 11) + "\r")
 	sc.waitFor(t, "computed all")
 	for i, key := range []string{"!", "@"} {
@@ -228,13 +222,8 @@ func TestServeReload(t *testing.T) {
 	srv, addr, logs := startServing(t, Config{ScenariosDir: dir})
 	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
 	look := func() string {
-		c, err := dial(t, addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, _, sc := atPicker(t, addr)
 		defer c.Close()
-		sess, sc := openPTY(t, c)
-		defer sess.Close()
 		sc.waitFor(t, "small.yaml")
 		time.Sleep(100 * time.Millisecond)
 		return sc.String()
@@ -263,14 +252,8 @@ func TestServeReloadKeepsRuns(t *testing.T) {
 	// open runs a file to its end, and leaves it.
 	open := func(file string) {
 		t.Helper()
-		c, err := dial(t, addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, _, sc := atPicker(t, addr)
 		defer c.Close()
-		sess, sc := openPTY(t, c)
-		defer sess.Close()
-		sc.waitFor(t, "pick a scenario")
 		sc.send("/" + file + "\r\r") // filter the list down to it, and open it
 		sc.waitFor(t, "computed all")
 		sc.send("q")

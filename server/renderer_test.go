@@ -10,14 +10,8 @@ import (
 // shows is the student's.
 func TestServeAsksTheTerminalNothing(t *testing.T) {
 	addr := startServer(t, Config{})
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, sc := atPicker(t, addr)
 	defer c.Close()
-	sess, sc := openPTY(t, c)
-	defer sess.Close()
-	sc.waitFor(t, "pick a scenario")
 	sc.send("\r")
 	sc.waitFor(t, "covcon-d · seed 0 · ")
 	out := sc.String()

@@ -220,14 +220,8 @@ func startPTY(c *gossh.Client) (*gossh.Session, *screen, error) {
 
 func TestServeEndToEnd(t *testing.T) {
 	addr := startServer(t, Config{})
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, sess, sc := atPicker(t, addr)
 	defer c.Close()
-	sess, sc := openPTY(t, c)
-	defer sess.Close()
-	sc.waitFor(t, "pick a scenario")
 	// The offered file comes after the 11 embedded scenarios.
 	sc.send(strings.Repeat("j", 11))
 	sc.waitFor(t, "Small: a test scenario")
@@ -335,14 +329,8 @@ var _ = ssh.ErrServerClosed
 // The server's budget refuses a scenario too big for it, in the picker, and the session goes on.
 func TestServeBudget(t *testing.T) {
 	addr := startServer(t, Config{MaxWork: 1000})
-	c, err := dial(t, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, sc := atPicker(t, addr)
 	defer c.Close()
-	sess, sc := openPTY(t, c)
-	defer sess.Close()
-	sc.waitFor(t, "pick a scenario")
 	sc.send("\r") // covcon-d: 1e7 units of work
 	sc.waitFor(t, "too big for this machine's budget")
 	sc.send("q")
