@@ -83,7 +83,7 @@ func remoteArgs(args []string, offered func(name string) (string, bool)) (scenar
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !contains(allowed, name) {
+		if !slices.Contains(allowed, name) {
 			return "", nil, errRemote{fmt.Sprintf("%s: not taken over SSH (nothing a client sends may name the server's files or tune it); %s takes %s", a, args[0], flagList(allowed))}
 		}
 		if !hasValue {
@@ -95,19 +95,10 @@ func remoteArgs(args []string, offered func(name string) (string, bool)) (scenar
 		}
 		out = append(out, "--"+longFlag(name)+"="+value)
 	}
-	if scenario == "" && args[0] != "list" && !contains(out, "--help") && !contains(out, "-h") {
+	if scenario == "" && args[0] != "list" && !slices.Contains(out, "--help") && !slices.Contains(out, "-h") {
 		return "", nil, errRemote{fmt.Sprintf("%s needs a scenario: a name this server offers (ssh HOST list) or - for a file on standard input", args[0])}
 	}
 	return scenario, out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func longFlag(name string) string {
@@ -190,7 +181,7 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		argv[i] = "-"
 		stdin = bytes.NewReader(text)
 	}
-	if argv[0] == "list" && !contains(argv, "--help") && !contains(argv, "-h") {
+	if argv[0] == "list" && !slices.Contains(argv, "--help") && !slices.Contains(argv, "-h") {
 		// What this server offers, which is more than the embedded scenarios `cara list` shows.
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, e := range offered.Entries() {
