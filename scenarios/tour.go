@@ -309,8 +309,7 @@ func (l *loader) whatif(i int, w rawWhatif) ([]Override, error) {
 		if o.err != "" {
 			return nil, o.place.errorf(field+"."+o.Path, "%s", o.err)
 		}
-		root, _, _ := strings.Cut(o.Path, ".")
-		if !slices.Contains(whatifPaths, root) {
+		if !Replayable(o.Path) {
 			return nil, o.place.errorf(field, "%s: a what-if changes only queries, kernel (gamma) or retrain_cost: what the player recomputes without training again", o.Path)
 		}
 		if _, err := parseOverride(o.String()); err != nil {

@@ -61,7 +61,7 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		if root, _, _ := strings.Cut(o.path, "."); !slices.Contains(whatifPaths, root) {
+		if !Replayable(o.path) {
 			return nil, fmt.Errorf("--set %s: a what-if changes only %s: what a finished run is recomputed for without training a model again",
 				o.path, strings.Join(whatifPaths, ", "))
 		}
@@ -74,6 +74,13 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	out.Path, out.Tour, out.WhatIfQueries = s.Path, s.Tour, s.WhatIfQueries
 	out.origin = &origin{file: s.origin.file, src: s.origin.src, dir: s.origin.dir, opt: s.origin.opt, sets: l.sets}
 	return out, nil
+}
+
+// Replayable reports whether a --set of path (a dotted path) changes only what a finished run is
+// recomputed for without training again: what Scenario.WhatIf takes. Any other change is a new run.
+func Replayable(path string) bool {
+	root, _, _ := strings.Cut(strings.TrimSpace(path), ".")
+	return slices.Contains(whatifPaths, root)
 }
 
 // whatif reads the whatif section: each query alternative's name, and its block as the what-if

@@ -35,15 +35,11 @@ func (c *commandState) dropOrig() {
 	}
 }
 
-// replayRoots are the paths a finished run is recomputed for without training again.
-var replayRoots = []string{"queries", "kernel", "retrain_cost"}
-
 // splitSets parts overrides into those a replay serves and those that need a new run.
 func splitSets(sets []string) (replay, run []string) {
 	for _, s := range sets {
-		root, _, _ := strings.Cut(strings.TrimSpace(s), "=")
-		root, _, _ = strings.Cut(root, ".")
-		if slices.Contains(replayRoots, root) {
+		path, _, _ := strings.Cut(s, "=")
+		if scenarios.Replayable(path) {
 			replay = append(replay, s)
 		} else {
 			run = append(run, s)
