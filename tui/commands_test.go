@@ -215,3 +215,42 @@ func TestSameChangeSameRun(t *testing.T) {
 		t.Errorf("another change started %d runs in all, want 2", got)
 	}
 }
+
+// A player standing at a batch while the matrix computes shows the best so far; when the last
+// column arrives the panes show the paper's Oracle without a key pressed.
+func TestOracleWhenTheLastColumnArrives(t *testing.T) {
+	s := loadSmall(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: asciiStyles(), Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue := []tea.Cmd{p.Init()}
+	stepped := false
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			_, next := p.Update(msg)
+			queue = append(queue, next)
+			if col, ok := msg.(columnMsg); ok && !stepped && p.s.Computed >= 7 && p.s.Computed < s.Batches && col.s == p.s {
+				goTo(p, 6)
+				stepped = true
+				if !p.rp.provisional {
+					t.Fatalf("at 6 with %d of %d columns the replay is not the best so far", p.s.Computed, s.Batches)
+				}
+			}
+		}
+	}
+	if !stepped {
+		t.Skip("the engine delivered every column at once: nothing to see")
+	}
+	if p.rp.provisional || strings.Contains(ansi.Strip(p.View()), "best so far") {
+		t.Errorf("all %d columns in, the panes still show the best so far", p.s.Computed)
+	}
+}

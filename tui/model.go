@@ -311,6 +311,9 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 		p.refresh()
 		p.revealDue()
 	}
+	if p.rp.provisional && p.s.Computed == p.s.Matrix.Batches() {
+		p.refresh() // the last column: the Oracle shown is the paper's now, not the best so far
+	}
 	return cmd
 }
 
