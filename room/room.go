@@ -40,27 +40,39 @@ type Room struct {
 	changed   chan struct{}    // closed and replaced at every change
 }
 
+// Shown is what a player shows of its run: the batch, whether it plays and how fast, R's scale,
+// the algorithm selected, the pane in focus, the matrix cursor. A player embeds it and a Stage
+// carries it, so following a presenter is applying the fields of Shown that changed.
+type Shown struct {
+	Pos      int
+	Playing  bool
+	Speed    int     // index into the player's speeds
+	Scale    float64 // R as a multiple of the scenario's
+	Selected algos.Name
+	Visible  int // index into the visible sets
+	Focus    int // the focused pane
+	Zoomed   bool
+	Cursor   Cursor
+}
+
+// Cursor is the matrix's cell cursor.
+type Cursor struct {
+	On bool
+	At [2]int // (t', t)
+}
+
 // Stage is what a presenter shows, as followers apply it. It is a value: a follower that missed
 // versions loses nothing by applying the newest.
 type Stage struct {
 	Scenario *scenarios.Scenario // nil while the presenter chooses a scenario
 	Seed     uint64
-	Pos      int
-	Playing  bool
-	Speed    int     // index into the player's speeds
-	Scale    float64 // R as a multiple of the scenario's
-	Whatif   string  // the what-if in force: its --set overrides, one a line ("" for none)
+	Shown
+	Whatif string // the what-if in force: its --set overrides, one a line ("" for none)
 	// WhatifName is how the presenter's player names that what-if ("queries follow the data
 	// (20 % of each batch)"), so the followers read the same words.
 	WhatifName string
-	Selected   algos.Name
-	Visible    int // index into the visible sets
-	Focus      int // the focused pane
-	Zoomed     bool
-	CursorOn   bool
-	Cursor     [2]int // (t', t)
-	Stop       int    // the tour stop whose callout shows; -1 when none does
-	Quiz       int    // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
+	Stop       int // the tour stop whose callout shows; -1 when none does
+	Quiz       int // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
 }
 
 // View is a member's snapshot of the room.

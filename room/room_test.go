@@ -25,7 +25,7 @@ func TestRoom(t *testing.T) {
 	}
 	s := &scenarios.Scenario{Name: "small"}
 	v0 := a.View().Version
-	pr.Publish(Stage{Scenario: s, Seed: 3, Pos: 5, Stop: -1, Quiz: -1})
+	pr.Publish(Stage{Scenario: s, Seed: 3, Shown: Shown{Pos: 5}, Stop: -1, Quiz: -1})
 	v, ok := a.Wait(t.Context(), v0)
 	if !ok || v.Stage.Pos != 5 || v.Stage.Scenario != s {
 		t.Fatalf("follower's view after a publish: %+v", v)
@@ -34,7 +34,7 @@ func TestRoom(t *testing.T) {
 	if a.View().Version != v.Version {
 		t.Error("publishing the same stage made a version")
 	}
-	a.Publish(Stage{Pos: 9}) // not the presenter: ignored
+	a.Publish(Stage{Shown: Shown{Pos: 9}}) // not the presenter: ignored
 	if a.View().Stage.Pos != 5 {
 		t.Error("a follower's publish changed the stage")
 	}

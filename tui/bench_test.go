@@ -68,9 +68,9 @@ func benchSteps(b *testing.B, p *Player) {
 	dir := "left"
 	for b.Loop() {
 		switch {
-		case p.pos <= 30:
+		case p.Pos <= 30:
 			dir = "right"
-		case p.pos >= p.s.Matrix.Batches()-1:
+		case p.Pos >= p.s.Matrix.Batches()-1:
 			dir = "left"
 		}
 		press(p, dir)

@@ -125,8 +125,8 @@ func overlap(a, b rect) int {
 func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
 	var out []rect
 	mp := p.panes[paneMatrix].(*matrixPane)
-	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cursorOn || f.zoomed) {
-		if x, y, ok := mp.cellAt(f, r, mp.cur[0], mp.cur[1]); ok {
+	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
+		if x, y, ok := mp.cellAt(f, r, mp.cur.At[0], mp.cur.At[1]); ok {
 			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
 		}
 		// The readout under the matrix gives the cell's value, which a stop's text quotes.
@@ -139,7 +139,7 @@ func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
 		}
 	}
 	if pane == paneMatrix {
-		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !p.maxed {
+		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !p.Zoomed {
 			out = append(out, r)
 		}
 	}
@@ -164,7 +164,7 @@ func (p *Player) drawCallout(c *callout, f *frame, l screenLayout, w, h int) (st
 		c.text = c.fill()
 	}
 	bw := min(calloutMaxW, w)
-	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !p.maxed && m.shown && w-m.w >= 40 {
+	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !p.Zoomed && m.shown && w-m.w >= 40 {
 		bw = min(bw, w-m.w)
 	}
 	box := c.view(p.st, bw, h)

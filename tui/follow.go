@@ -2,7 +2,7 @@ package tui
 
 import (
 	"context"
-	"slices"
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -93,11 +93,10 @@ func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 	}
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
-	changed := func(same bool) bool { return all || !same }
 	if all {
 		p.wi.open = false // joining: the presenter decides the what-if, not the follower's own bar
 	}
-	if changed(old.Whatif == st.Whatif) && st.Whatif != p.shownSets() {
+	if (all || old.Whatif != st.Whatif) && st.Whatif != p.shownSets() {
 		var sets []string
 		if st.Whatif != "" {
 			sets = strings.Split(st.Whatif, "\n")
@@ -105,26 +104,31 @@ func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 		// The presenter's what-if, computed once for the run: the followers' are shared.
 		cmds = append(cmds, p.applyNamedWhatIf(sets, st.WhatifName))
 	}
-	p.playing, p.speed = st.Playing, st.Speed
 	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
-	if changed(old.Visible == st.Visible) {
-		p.vis = st.Visible % len(visibleSets)
+	// What a follower changes on their own view (the focus, the cursor) stays until the presenter
+	// changes it: only the fields that changed since the last stage applied are applied.
+	sh, was := st.Shown, old.Shown
+	if all {
+		was = room.Shown{Pos: -1, Scale: math.NaN(), Focus: -1, Visible: -1}
 	}
-	if changed(old.Selected == st.Selected) {
-		p.sel = max(slices.Index(p.visible(), st.Selected), 0)
+	p.Playing, p.Speed = sh.Playing, sh.Speed
+	if was.Visible != sh.Visible {
+		p.Visible = sh.Visible % len(visibleSets)
 	}
-	if changed(old.Focus == st.Focus) {
-		p.setFocus(st.Focus)
+	if was.Selected != sh.Selected {
+		p.Selected = sh.Selected
 	}
-	if changed(old.Zoomed == st.Zoomed) {
-		p.maxed = st.Zoomed
+	if was.Focus != sh.Focus {
+		p.setFocus(sh.Focus)
 	}
-	if changed(old.CursorOn == st.CursorOn && old.Cursor == st.Cursor) {
-		mp := p.panes[paneMatrix].(*matrixPane)
-		mp.cursorOn, mp.cur = st.CursorOn, st.Cursor
+	if was.Zoomed != sh.Zoomed || all {
+		p.Zoomed = sh.Zoomed
 	}
-	if p.scale != st.Scale {
-		p.scale = st.Scale
+	if was.Cursor != sh.Cursor || all {
+		p.Cursor = sh.Cursor
+	}
+	if p.Scale != sh.Scale {
+		p.Scale = sh.Scale
 		p.refresh()
 	}
 	if c := p.callout; c != nil && (c.kind == calloutReveal || c.kind == calloutWait) && st.Pos != old.Pos {
@@ -139,7 +143,7 @@ func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
 // show goes to batch t, or as far as the engine has computed, then on as its columns come.
 func (p *Player) show(t int) {
 	p.goTo(t)
-	if t > p.pos {
+	if t > p.Pos {
 		p.ahead = t
 	} else {
 		p.ahead = 0
@@ -250,10 +254,9 @@ func (p *Player) presenterKeys() []key.Binding {
 
 // stage is what this player shows, as the room's followers apply it.
 func (p *Player) stage() room.Stage {
-	mp := p.panes[paneMatrix].(*matrixPane)
-	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Pos: p.pos, Playing: p.playing, Speed: p.speed, Scale: p.scale,
-		Whatif: p.shownSets(), Selected: p.selected(), Visible: p.vis, Focus: p.focus, Zoomed: p.maxed,
-		CursorOn: mp.cursorOn, Cursor: mp.cur, Stop: -1, Quiz: -1}
+	sh := p.Shown
+	sh.Selected = p.selected()
+	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: p.shownSets(), Stop: -1, Quiz: -1}
 	if st.Whatif != "" {
 		st.WhatifName = p.describe(p.wi.state, false)
 	}

@@ -279,7 +279,7 @@ func TestCursorOnDiagonalShowsR(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	press(p, "end", "1", "m")
 	mp := p.panes[paneMatrix].(*matrixPane)
-	mp.cur = [2]int{9, 9}
+	mp.cur.At = [2]int{9, 9}
 	press(p, "]") // R 0.5 x 1.25
 	if r := mp.readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
 		t.Errorf("readout on the diagonal %q, want R 0.625", r)
@@ -346,8 +346,8 @@ func TestAboutScrolls(t *testing.T) {
 	f := p.frame()
 	r := p.layout(f, p.w, p.bodyHeight()).boxes[paneAbout]
 	p.Update(tea.MouseMsg{X: r.x + 3, Y: r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
-	if ap.vp.YOffset != 1 || p.pos != 0 {
-		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.vp.YOffset, p.pos)
+	if ap.vp.YOffset != 1 || p.Pos != 0 {
+		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.vp.YOffset, p.Pos)
 	}
 }
 

@@ -60,10 +60,10 @@ func (p *Player) toggleGuess() tea.Cmd {
 		p.notice = fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n)
 		return nil
 	}
-	p.playing = false
+	p.Playing = false
 	p.notice = fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", p.opt.Scenario.Offline+1, p.s.Matrix.Batches()-1)
-	if p.needsGuess(p.pos + 1) {
-		return p.ask(p.pos + 1)
+	if p.needsGuess(p.Pos + 1) {
+		return p.ask(p.Pos + 1)
 	}
 	return nil
 }
@@ -71,21 +71,21 @@ func (p *Player) toggleGuess() tea.Cmd {
 // needsGuess reports whether the round asks about batch t before showing it.
 func (p *Player) needsGuess(t int) bool {
 	_, answered := p.guess.answers[t]
-	return p.guess.on && !answered && t > p.opt.Scenario.Offline && t < p.s.Matrix.Batches() && p.pos == t-1
+	return p.guess.on && !answered && t > p.opt.Scenario.Offline && t < p.s.Matrix.Batches() && p.Pos == t-1
 }
 
 // guessStep is called before the player steps or plays into batch pos+1: true when it asks first.
 func (p *Player) guessStep() (tea.Cmd, bool) {
-	if !p.needsGuess(p.pos + 1) {
+	if !p.needsGuess(p.Pos + 1) {
 		return nil, false
 	}
-	p.playing = false
-	return p.ask(p.pos + 1), true
+	p.Playing = false
+	return p.ask(p.Pos + 1), true
 }
 
 // ask puts up the question about batch t.
 func (p *Player) ask(t int) tea.Cmd {
-	p.playing = false
+	p.Playing = false
 	if p.callout != nil && p.callout.kind != calloutTour {
 		p.callout = nil
 	}
@@ -125,7 +125,7 @@ func (p *Player) answer(t int, retrain bool) tea.Cmd {
 		return nil
 	}
 	p.goTo(t)
-	if p.pos < t {
+	if p.Pos < t {
 		p.ahead = t // shown, and revealed, when the engine has it
 		return nil
 	}
@@ -152,7 +152,7 @@ func (p *Player) reveal(t int) tea.Cmd {
 // revealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
 // it; an answer given before the engine had the batch).
 func (p *Player) revealDue() {
-	t := p.pos
+	t := p.Pos
 	if _, ok := p.guess.answers[t]; !ok {
 		return
 	}
@@ -182,7 +182,7 @@ func (p *Player) oracleRetrains(t int) bool {
 // shownCosts is the cost matrix the panes show (the what-if's when one is shown) at the R in force.
 func (p *Player) shownCosts() algos.Costs {
 	m, _ := p.s.Shown()
-	return algos.Costs{M: m, R: p.s.retrainCost(p.scale)}
+	return algos.Costs{M: m, R: p.s.retrainCost(p.Scale)}
 }
 
 // revealLines say what the Oracle did at t, what the answer was and the score, what each choice
@@ -233,23 +233,23 @@ func word(retrain bool) string {
 func (p *Player) youResult() *algos.Result {
 	g := &p.guess
 	off := p.opt.Scenario.Offline
-	if len(g.answers) == 0 || p.pos < off || p.pos >= p.s.Computed {
+	if len(g.answers) == 0 || p.Pos < off || p.Pos >= p.s.Computed {
 		return nil
 	}
 	m, _ := p.s.Shown()
-	k := youCache{pos: p.pos, answers: len(g.answers), scale: p.scale, m: m, provisional: p.rp.provisional}
+	k := youCache{pos: p.Pos, answers: len(g.answers), scale: p.Scale, m: m, provisional: p.rp.provisional}
 	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
 		return c.res
 	}
 	var retrains []int
 	for b, retrain := range g.answers {
-		if retrain && b > off && b <= p.pos {
+		if retrain && b > off && b <= p.Pos {
 			retrains = append(retrains, b)
 		}
 	}
 	slices.Sort(retrains)
-	c := algos.Costs{M: m, R: p.s.retrainCost(p.scale)}
-	s := algos.Replay(c, off, p.pos, algos.Fixed(retrains))
+	c := algos.Costs{M: m, R: p.s.retrainCost(p.Scale)}
+	s := algos.Replay(c, off, p.Pos, algos.Fixed(retrains))
 	// The Oracle the other rows are compared with, as the results show it: its cost up to the
 	// batch shown.
 	oracle := math.NaN()
@@ -308,7 +308,7 @@ func (p *Player) questionCallout(t int) *callout {
 		c.head = append([]string{strings.TrimSpace(p.sayText(p.opt.Scenario.Tour[i])), ""}, c.head...)
 	}
 	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
-		tp, tp, t, tp, t, num(p.s.retrainCost(p.scale)(t)), tp, tp, t)
+		tp, tp, t, tp, t, num(p.s.retrainCost(p.Scale)(t)), tp, tp, t)
 	if a, n := p.guess.score(); n > 0 {
 		c.text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}

@@ -56,8 +56,8 @@ const (
 // focused pane, with the results under it when there is room.
 func (p *Player) layout(f *frame, w, h int) screenLayout {
 	var l screenLayout
-	if p.maxed {
-		l.boxes[p.focus] = rect{0, 0, w, h, true, false}
+	if p.Zoomed {
+		l.boxes[p.Focus] = rect{0, 0, w, h, true, false}
 		return l
 	}
 	if w < wideMinW || h < wideMinH {
@@ -88,7 +88,7 @@ type slot struct {
 // stack lays out the right-hand column at x, w wide and h tall.
 func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
 	slots := p.slots(f, w)
-	used := openSlots(slots, p.focus, h)
+	used := openSlots(slots, p.Focus, h)
 	share(slots, h-used)
 	place(l, slots, x, w)
 }
@@ -205,12 +205,12 @@ func (p *Player) smallLayout(f *frame, w, h int) screenLayout {
 	bodyH := h - 1
 	main := bodyH
 	rw, rl := p.panes[paneResults].Size(f, w)
-	_, least := p.panes[p.focus].Size(f, w)
-	if p.focus != paneResults && main-max(rw, rl) >= max(least, 12) {
+	_, least := p.panes[p.Focus].Size(f, w)
+	if p.Focus != paneResults && main-max(rw, rl) >= max(least, 12) {
 		main -= max(rw, rl)
 		l.boxes[paneResults] = rect{0, 1 + main, w, bodyH - main, true, false}
 	}
-	l.boxes[p.focus] = rect{0, 1, w, main, true, false}
+	l.boxes[p.Focus] = rect{0, 1, w, main, true, false}
 	return l
 }
 
@@ -219,7 +219,7 @@ func (p *Player) tabLine(f *frame, l screenLayout, w int) string {
 	var b strings.Builder
 	for i := range p.panes {
 		label := fmt.Sprintf(" %d %s ", i+1, tabNames[i])
-		if i == p.focus {
+		if i == p.Focus {
 			b.WriteString(p.st.StatusKey.Render(label))
 		} else {
 			b.WriteString(p.st.Dim.Render(label))

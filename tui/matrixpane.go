@@ -10,6 +10,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -19,17 +20,16 @@ import (
 // the model kept), batch ticks on both axes, the offline block and the known drifts marked above.
 // Maximised, it zooms to one screen cell per matrix cell around a cursor that reads out the cell.
 type matrixPane struct {
-	keys     *keyMap
-	cursorOn bool
-	cur      [2]int // (t', t)
-	win      [2]int // the zoom window's first row and column
-	winSet   bool
-	marks    []uint8
-	canvas   *cellGrid // the last drawn, for tests
-	sampled  [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
-	show     byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
-	key      matrixKey
-	cache    string
+	keys    *keyMap
+	cur     *room.Cursor // the player's (room.Shown), so a follower's stage moves it
+	win     [2]int       // the zoom window's first row and column
+	winSet  bool
+	marks   []uint8
+	canvas  *cellGrid // the last drawn, for tests
+	sampled [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
+	show    byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
+	key     matrixKey
+	cache   string
 	// render, when set, renders the heat map's grid in place of its own renderer: the benchmark
 	// that measures ntcharts' canvas for the heat map sets it.
 	render func(*cellGrid, *Styles) []string
@@ -311,7 +311,7 @@ func (p *matrixPane) data(f *frame) *heatData {
 		scale = termScale(f.m, f.computed, p.show)
 	}
 	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: scale, marks: p.marks, provisional: f.rp.provisional, show: p.show,
-		selColour: palette.Algo(f.selected), cursor: p.cur, cursorOn: p.cursorOn || f.zoomed}
+		selColour: palette.Algo(f.selected), cursor: p.cur.At, cursorOn: p.cur.On || f.zoomed}
 }
 
 func (p *matrixPane) View(f *frame, w, h int) string {
@@ -330,7 +330,7 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if g := l.g; !g.block && g.cols > 0 && g.rows > 0 {
 		p.sampled = [2]int{(g.nc + g.cols - 1) / g.cols, (g.nr + 2*g.rows - 1) / (2 * g.rows)}
 	}
-	k := matrixKey{f.key(w, h, 0), f.heat, p.cursorOn, f.zoomed, p.cur, p.win, p.show, f.computed}
+	k := matrixKey{f.key(w, h, 0), f.heat, p.cur.On, f.zoomed, p.cur.At, p.win, p.show, f.computed}
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
@@ -356,7 +356,7 @@ func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
 		return
 	}
 	r0, c0 := p.win[0], p.win[1]
-	tp, t := p.cur[0], p.cur[1]
+	tp, t := p.cur.At[0], p.cur.At[1]
 	if !p.winSet {
 		c0 = max(f.pos, 0) + 3 - g.nc
 		r0 = max(f.pos, 0) + 2 - g.nr
@@ -370,10 +370,10 @@ func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
 
 // ensureCursor turns the cursor on at the selected algorithm's model and the current batch.
 func (p *matrixPane) ensureCursor(f *frame) {
-	if p.cursorOn {
+	if p.cur.On {
 		return
 	}
-	p.cursorOn = true
+	p.cur.On = true
 	t := max(f.pos, 0)
 	tp := max(t-1, 0)
 	if r, ok := f.result(f.selected); ok {
@@ -381,7 +381,7 @@ func (p *matrixPane) ensureCursor(f *frame) {
 			tp = r.Strategy.Model[i]
 		}
 	}
-	p.cur = [2]int{tp, t}
+	p.cur.At = [2]int{tp, t}
 }
 
 // drawAxes draws the offline bracket and drift marks, the column labels and axis, the row labels
@@ -390,7 +390,7 @@ func (p *matrixPane) drawAxes(cv *cellGrid, f *frame, l matrixLayout) {
 	drawBlocksRow(cv, f, l)
 	drawColumnAxis(cv, f, l)
 	drawRowAxis(cv, l)
-	if p.cursorOn || f.zoomed {
+	if p.cur.On || f.zoomed {
 		p.drawCursorLabels(cv, f, l)
 	}
 }
@@ -482,13 +482,13 @@ func (p *matrixPane) drawCursorLabels(cv *cellGrid, f *frame, l matrixLayout) {
 	if f.st.Mono {
 		hl = ink{}
 	}
-	if y := g.yOf(p.cur[0]); y >= 0 {
-		label := itoa(p.cur[0])
+	if y := g.yOf(p.cur.At[0]); y >= 0 {
+		label := itoa(p.cur.At[0])
 		cv.text(max(x0-1-len(label), 0), l.heatY+y, label, hl)
 	}
-	if x := g.xOf(p.cur[1]); x >= 0 {
+	if x := g.xOf(p.cur.At[1]); x >= 0 {
 		// Cleared around, so it does not run into a tick's label.
-		label := itoa(p.cur[1])
+		label := itoa(p.cur.At[1])
 		lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
 		cv.text(lx-1, l.labelsY, strings.Repeat(" ", len(label)+2), ink{})
 		cv.text(lx, l.labelsY, label, hl)
@@ -546,14 +546,14 @@ func (p *matrixPane) readout(f *frame) string {
 	if f.split {
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   W back to the panes", max(f.pos, 0)))
 	}
-	if !(p.cursorOn || f.zoomed) {
+	if !(p.cur.On || f.zoomed) {
 		if s := p.sampled; s[0] > 1 || s[1] > 1 {
 			// Say so: a cell of this overview is several cells of C.
 			return st.Dim.Render(fmt.Sprintf("▼ now t=%d   1 cell = %d×%d batches: z for detail · m cursor", max(f.pos, 0), s[0], s[1]))
 		}
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   m cursor · z zoom · click a cell", max(f.pos, 0)))
 	}
-	tp, t := p.cur[0], p.cur[1]
+	tp, t := p.cur.At[0], p.cur.At[1]
 	switch {
 	case t > f.pos:
 		return fmt.Sprintf("t'=%d t=%d: not revealed yet", tp, t)
@@ -602,7 +602,7 @@ func containsStr(xs []string, s string) bool {
 
 func (p *matrixPane) Keys(f *frame, focused bool) []key.Binding {
 	k := p.keys
-	if focused && (p.cursorOn || f.zoomed) {
+	if focused && (p.cur.On || f.zoomed) {
 		return []key.Binding{k.Up, k.Cursor, k.Show}
 	}
 	return []key.Binding{k.Cursor, k.Show}
@@ -615,17 +615,17 @@ func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd)
 		return true, nil
 	}
 	if key.Matches(msg, k.Cursor) {
-		if p.cursorOn {
-			p.cursorOn = false
+		if p.cur.On {
+			p.cur.On = false
 		} else {
 			p.ensureCursor(f)
 		}
 		return true, nil
 	}
-	if !focused || !(p.cursorOn || f.zoomed) {
+	if !focused || !(p.cur.On || f.zoomed) {
 		return false, nil
 	}
-	tp, t := p.cur[0], p.cur[1]
+	tp, t := p.cur.At[0], p.cur.At[1]
 	switch {
 	case key.Matches(msg, k.Up):
 		tp = max(tp-1, 0)
@@ -638,7 +638,7 @@ func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd)
 	default:
 		return false, nil
 	}
-	p.cur = [2]int{tp, t}
+	p.cur.At = [2]int{tp, t}
 	return true, nil
 }
 
@@ -653,6 +653,6 @@ func (p *matrixPane) Click(f *frame, x, y, w, h int) tea.Cmd {
 	if tp > t || t > f.pos {
 		return nil
 	}
-	p.cur, p.cursorOn = [2]int{tp, t}, true
+	p.cur.At, p.cur.On = [2]int{tp, t}, true
 	return nil
 }

@@ -71,20 +71,15 @@ type Options struct {
 
 // Player steps through one scenario. It is a tea.Model.
 type Player struct {
-	opt     Options
-	st      *Styles
-	keys    keyMap
-	s       *Session
-	pos     int
+	opt  Options
+	st   *Styles
+	keys keyMap
+	s    *Session
+	// Shown is what the player shows (the batch, speed, R's scale, selection, focus, cursor): the
+	// value a presenter's stage carries to the room.
+	room.Shown
 	ahead   int // a step asked for before its batch was computed: shown when it arrives
-	playing bool
-	speed   int
-	scale   float64 // R as a multiple of the scenario's
-	sel     int
-	vis     int
 	w, h    int
-	focus   int
-	maxed   bool    // the focused pane fills the screen
 	overlay overlay // drawn over the panes, taking the keys (nil when none)
 	rp      replay
 	err     error
@@ -128,15 +123,15 @@ func NewPlayer(opt Options) (*Player, error) {
 		}
 		st = NewStyles(r)
 	}
-	p := &Player{opt: opt, st: st, keys: newKeys(), s: s, pos: -1, speed: 2, scale: 1, w: 100, h: 32}
+	p := &Player{opt: opt, st: st, keys: newKeys(), s: s, Shown: room.Shown{Pos: -1, Speed: 2, Scale: 1}, w: 100, h: 32}
 	if opt.Width > 0 && opt.Height > 0 {
 		p.w, p.h = opt.Width, opt.Height
 	}
 	k := &p.keys
-	p.panes = []pane{&matrixPane{keys: k}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
+	p.panes = []pane{&matrixPane{keys: k, cur: &p.Cursor}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
 		&resultsPane{}, &aboutPane{keys: k}}
-	p.split = [2]*matrixPane{{keys: k}, {keys: k}}
-	p.sel = max(slices.Index(p.visible(), algos.NameCaraT), 0)
+	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
+	p.Selected = p.pick(algos.NameCaraT, 0)
 	p.resetScale()
 	p.guess.reset()
 	p.tourLeft = -1
@@ -175,7 +170,7 @@ func (p *Player) Init() tea.Cmd {
 
 func (p *Player) visible() []algos.Name {
 	var out []algos.Name
-	for _, a := range visibleSets[p.vis].algos {
+	for _, a := range visibleSets[p.Visible].algos {
 		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
 		}
@@ -183,29 +178,35 @@ func (p *Player) visible() []algos.Name {
 	return out
 }
 
-func (p *Player) selected() algos.Name {
+func (p *Player) selected() algos.Name { return p.pick(p.Selected, 0) }
+
+// pick is a when it is shown, else the shown algorithm at index or, past the end, the last.
+func (p *Player) pick(a algos.Name, index int) algos.Name {
 	v := p.visible()
-	return v[p.sel%len(v)]
+	if slices.Contains(v, a) {
+		return a
+	}
+	return v[min(index, len(v)-1)]
 }
 
 // refresh replays the algorithms at the current position and scale: on the what-if when one is
 // shown, and on the run itself too for the split view.
 func (p *Player) refresh() {
-	rp, err := p.s.evaluate(p.pos, p.scale, p.opt.Scenario.Algorithms)
+	rp, err := p.s.evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	p.rp, p.err = rp, err
 	p.rpOwn = rp
 	if p.s.WhatIf != nil && p.wi.split && err == nil {
-		p.rpOwn, p.err = p.s.evaluateOf(nil, p.pos, p.scale, p.opt.Scenario.Algorithms)
+		p.rpOwn, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	}
 	if o := p.cmd.orig; o != nil && p.wi.split && p.err == nil {
-		p.cmd.origRp, p.err = o.evaluateOf(nil, p.pos, p.scale, o.Scenario.Algorithms)
+		p.cmd.origRp, p.err = o.evaluateOf(nil, p.Pos, p.Scale, o.Scenario.Algorithms)
 	}
 }
 
 func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
-	rate := speeds[p.speed]
+	rate := speeds[p.Speed]
 	if p.tourRunning() {
 		rate = max(rate, tourRate)
 	}
@@ -302,12 +303,12 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	for _, ev := range msg.evs {
 		p.heat.addColumn(p.s.Matrix, ev.Index)
 	}
-	if p.pos < 0 {
-		p.pos = 0
+	if p.Pos < 0 {
+		p.Pos = 0
 		p.refresh()
 	}
-	if p.ahead > p.pos {
-		p.pos = min(p.ahead, p.s.Computed-1)
+	if p.ahead > p.Pos {
+		p.Pos = min(p.ahead, p.s.Computed-1)
 		p.refresh()
 		p.revealDue()
 	}
@@ -318,7 +319,7 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 }
 
 func (p *Player) play(msg tickMsg) tea.Cmd {
-	if msg.id != p.tick || !p.playing || p.room.following {
+	if msg.id != p.tick || !p.Playing || p.room.following {
 		return nil
 	}
 	if cmd, stop := p.tourStep(); stop {
@@ -327,14 +328,14 @@ func (p *Player) play(msg tickMsg) tea.Cmd {
 	if cmd, stop := p.guessStep(); stop {
 		return cmd
 	}
-	if p.pos+1 < p.s.Computed {
-		p.pos++
+	if p.Pos+1 < p.s.Computed {
+		p.Pos++
 		p.refresh()
 		if cmd, stop := p.tourStep(); stop {
 			return cmd
 		}
-	} else if p.s.Done && p.pos == p.s.Matrix.Batches()-1 {
-		p.playing = false
+	} else if p.s.Done && p.Pos == p.s.Matrix.Batches()-1 {
+		p.Playing = false
 		return nil
 	}
 	return p.ticker()
@@ -343,8 +344,8 @@ func (p *Player) play(msg tickMsg) tea.Cmd {
 // goTo shows batch t, or the last computed one when t is not computed yet.
 func (p *Player) goTo(t int) {
 	t = min(max(t, 0), p.s.Computed-1)
-	if t >= 0 && t != p.pos {
-		p.pos, p.ahead = t, 0
+	if t >= 0 && t != p.Pos {
+		p.Pos, p.ahead = t, 0
 		p.refresh()
 	}
 }
@@ -398,7 +399,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	f := p.frame()
-	if ok, cmd := p.panes[p.focus].Key(msg, f, true); ok {
+	if ok, cmd := p.panes[p.Focus].Key(msg, f, true); ok {
 		return p, cmd
 	}
 	if p.followBlocks(msg) {
@@ -410,7 +411,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	for i, pn := range p.panes {
-		if i == p.focus {
+		if i == p.Focus {
 			continue
 		}
 		if ok, cmd := pn.Key(msg, f, false); ok {
@@ -436,24 +437,21 @@ func (p *Player) actions() []action {
 		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
 		{&k.Play, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
 		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
-		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.pos - 1); return nil }},
+		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.Pos - 1); return nil }},
 		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
 		{&k.End, func(tea.KeyMsg) tea.Cmd { p.goTo(p.s.Computed - 1); return nil }},
-		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.speed = min(p.speed+1, len(speeds)-1); return nil }},
-		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.speed = max(p.speed-1, 0); return nil }},
-		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.scale *= 1.25; p.refresh(); return nil }},
-		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.scale /= 1.25; p.refresh(); return nil }},
-		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.sel = (p.sel + 1) % len(p.visible()); return nil }},
-		{&k.Prev, func(tea.KeyMsg) tea.Cmd { n := len(p.visible()); p.sel = (p.sel + n - 1) % n; return nil }},
+		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.Speed = min(p.Speed+1, len(speeds)-1); return nil }},
+		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
+		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
+		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.Scale /= 1.25; p.refresh(); return nil }},
+		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(1); return nil }},
+		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(-1); return nil }},
 		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
 			cur := p.selected()
-			p.vis = (p.vis + 1) % len(visibleSets)
+			p.Visible = (p.Visible + 1) % len(visibleSets)
 			// The selection stays; when it is not shown any more, the first shown after the
 			// Oracle takes it (the Oracle's path is drawn anyway).
-			p.sel = slices.Index(p.visible(), cur)
-			if p.sel < 0 {
-				p.sel = min(1, len(p.visible())-1)
-			}
+			p.Selected = p.pick(cur, 1)
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
@@ -462,7 +460,7 @@ func (p *Player) actions() []action {
 		{&k.Edit, func(tea.KeyMsg) tea.Cmd { return p.openEditor() }},
 		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
-		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.maxed = !p.maxed; return nil }},
+		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
 		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.toggleGuess() }},
@@ -473,7 +471,7 @@ func (p *Player) actions() []action {
 // contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
 // pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := append(p.workshopKeys(), p.panes[p.focus].Keys(f, true)...)
+	pane := append(p.workshopKeys(), p.panes[p.Focus].Keys(f, true)...)
 	if p.wi.open {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
@@ -504,12 +502,18 @@ func (p *Player) keyGroups() []keyGroup {
 	}
 }
 
+// nextAlgo selects the shown algorithm d places on from the selected one, round the end.
+func (p *Player) nextAlgo(d int) {
+	v := p.visible()
+	p.Selected = v[(slices.Index(v, p.selected())+d+len(v))%len(v)]
+}
+
 func (p *Player) togglePlay() tea.Cmd {
 	if p.tour != nil {
 		return p.tourSpace()
 	}
-	p.playing = !p.playing
-	if p.playing {
+	p.Playing = !p.Playing
+	if p.Playing {
 		return p.ticker()
 	}
 	return nil
@@ -521,20 +525,20 @@ func (p *Player) step() {
 		return
 	}
 	switch {
-	case p.pos+1 < p.s.Computed:
-		p.pos++
+	case p.Pos+1 < p.s.Computed:
+		p.Pos++
 		p.refresh()
-	case p.pos+1 < p.s.Matrix.Batches():
-		p.ahead = min(max(p.ahead, p.pos)+1, p.s.Matrix.Batches()-1)
+	case p.Pos+1 < p.s.Matrix.Batches():
+		p.ahead = min(max(p.ahead, p.Pos)+1, p.s.Matrix.Batches()-1)
 	}
 }
 
 func (p *Player) setFocus(i int) {
 	if i >= 0 && i < len(p.panes) {
-		if i != p.focus {
-			p.maxed = false
+		if i != p.Focus {
+			p.Zoomed = false
 		}
-		p.focus = i
+		p.Focus = i
 	}
 }
 
@@ -544,12 +548,12 @@ func (p *Player) escape() {
 	if p.closeCallout() {
 		return
 	}
-	if p.maxed {
-		p.maxed = false
+	if p.Zoomed {
+		p.Zoomed = false
 		return
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); mp.cursorOn {
-		mp.cursorOn = false
+	if mp := p.panes[paneMatrix].(*matrixPane); mp.cur.On {
+		mp.cur.On = false
 	}
 }
 
@@ -610,7 +614,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.pos, p.playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
+	p.s, p.Pos, p.Playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
 	p.resetScale()
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
@@ -645,7 +649,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 
 // wheel scrolls the focused pane under the mouse if it scrolls, and steps otherwise.
 func (p *Player) wheel(under, delta int) {
-	if under >= 0 && under == p.focus {
+	if under >= 0 && under == p.Focus {
 		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
 			return
 		}
@@ -658,7 +662,7 @@ func (p *Player) wheel(under, delta int) {
 		return
 	}
 	p.ahead = 0
-	p.goTo(p.pos - 1)
+	p.goTo(p.Pos - 1)
 }
 
 // click focuses the tab or pane under (x, y) and lets the pane answer at its content's (x, y).
@@ -684,9 +688,9 @@ func (p *Player) click(f *frame, l screenLayout, under, x, y int) tea.Cmd {
 func (p *Player) phase() string {
 	off := p.opt.Scenario.Offline
 	switch {
-	case p.pos < off-1:
+	case p.Pos < off-1:
 		return "offline"
-	case p.pos == off-1:
+	case p.Pos == off-1:
 		return "tuning"
 	}
 	return "online"
@@ -694,23 +698,23 @@ func (p *Player) phase() string {
 
 // R is the retraining cost in force at the current batch.
 func (p *Player) R() float64 {
-	return p.s.retrainCost(p.scale)(max(p.pos, 0))
+	return p.s.retrainCost(p.Scale)(max(p.Pos, 0))
 }
 
 // rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
 // "R 31.25 x1.56".
 func (p *Player) rText(short bool) string {
 	_, s := p.s.Shown()
-	same := math.Abs(p.scale-1) < 1e-12
+	same := math.Abs(p.Scale-1) < 1e-12
 	switch {
 	case same && short:
 		return "R " + num(p.R())
 	case same:
 		return fmt.Sprintf("R %s (the scenario's)", num(p.R()))
 	case short:
-		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.scale)
+		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.Scale)
 	}
-	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.scale, s.RetrainCostText)
+	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.Scale, s.RetrainCostText)
 }
 
 // statusPart is one part of the status line, in a long and a short form.
@@ -723,19 +727,19 @@ type statusPart struct {
 // useful parts left out.
 func (p *Player) status() string {
 	state, short := "paused", "paused"
-	if p.playing {
+	if p.Playing {
 		state, short = "▶ playing", "playing"
 	}
 	comp := p.s.progress() // the queue's place, the columns computed, or all
 	compShort := comp
-	vis := visibleSets[p.vis]
+	vis := visibleSets[p.Visible]
 	n := len(p.visible())
 	parts := []statusPart{
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
-		{fmt.Sprintf("batch %d/%d %s", max(p.pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.pos, 0), p.s.Matrix.Batches()-1), 0},
+		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
 		{p.rText(false), p.rText(true), 1},
-		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.speed]), 3},
+		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
@@ -807,9 +811,9 @@ func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 		stream = p.wi.streamOf(s.Stream, w)
 	}
 	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
-		pos: p.pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.scale), rScale: p.scale,
+		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(s.Stream), zoomed: p.maxed, you: p.youResult(), ask: -1}
+		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.youResult(), ask: -1}
 	if q, ok := p.overlay.(*guessOverlay); ok {
 		f.ask, f.askModel = q.t, p.yourModel(q.t)
 	}
@@ -931,7 +935,7 @@ func (p *Player) box(i int, r rect, f *frame) string {
 	w, h := r.w, r.h
 	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
 	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	focus := i == p.focus
+	focus := i == p.Focus
 	c := &p.boxes[i]
 	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
 		return c.out

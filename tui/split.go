@@ -54,7 +54,7 @@ func (p *Player) splitBody(f *frame, w, h int) string {
 	if p.cmd.orig != nil {
 		sides = "before | now"
 	}
-	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(p.pos, 0), sides)
+	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(p.Pos, 0), sides)
 	cmp := drawBox(p.st, title, p.compare(own, f, w-4, h-matH-4), w, h-matH, false)
 	if matH == 0 {
 		return cmp

@@ -63,7 +63,7 @@ func (p *Player) toggleTour() tea.Cmd {
 // callout goes.
 func (p *Player) endTour() {
 	p.tour = nil
-	p.playing = false
+	p.Playing = false
 	if p.callout != nil && p.callout.kind == calloutTour {
 		p.callout = nil
 	}
@@ -82,17 +82,17 @@ func (p *Player) toStop(i int) tea.Cmd {
 	if !keep && p.callout != nil && (p.callout.kind == calloutTour || p.callout.kind == calloutReveal) {
 		p.callout = nil
 	}
-	if target := tr.target(); target <= p.pos {
+	if target := tr.target(); target <= p.Pos {
 		p.goTo(target)
 		return tea.Batch(undo, p.arrive())
 	}
-	p.playing = true
+	p.Playing = true
 	return tea.Batch(undo, p.ticker())
 }
 
 // tourStep is called as the player plays: it stops at the tour's stop once it is reached.
 func (p *Player) tourStep() (tea.Cmd, bool) {
-	if !p.tourRunning() || p.pos < p.tour.target() {
+	if !p.tourRunning() || p.Pos < p.tour.target() {
 		return nil, false
 	}
 	return p.arrive(), true
@@ -100,7 +100,7 @@ func (p *Player) tourStep() (tea.Cmd, bool) {
 
 // arrive stops at the current stop: a quiz asks first, then the stop is shown.
 func (p *Player) arrive() tea.Cmd {
-	p.playing = false
+	p.Playing = false
 	st := p.tour.stops[p.tour.i]
 	if st.Quiz {
 		if _, ok := p.guess.answers[st.At]; !ok {
@@ -157,7 +157,7 @@ func (p *Player) focusOn(f scenarios.Focus) {
 	p.setFocus(int(f.Pane) - 1) // the panes in the tour's order are the player's, from 1
 	if f.Cell != nil {
 		mp := p.panes[paneMatrix].(*matrixPane)
-		mp.cursorOn, mp.cur = true, [2]int{f.Cell.Model, f.Cell.Batch}
+		mp.cur.On, mp.cur.At = true, [2]int{f.Cell.Model, f.Cell.Batch}
 	}
 }
 
@@ -203,9 +203,9 @@ func (p *Player) stopCallout(i int, note string, following bool) *callout {
 // and the callout says so.
 func (p *Player) sayText(st scenarios.Stop) string {
 	m, _ := p.s.Shown()
-	f := scenarios.Facts{M: m, R: p.s.retrainCost(p.scale), At: st.At}
+	f := scenarios.Facts{M: m, R: p.s.retrainCost(p.Scale), At: st.At}
 	if p.s.WhatIfSince.IsZero() {
-		f.Results = p.s.wholeBlock(p.scale)
+		f.Results = p.s.wholeBlock(p.Scale)
 	}
 	text := st.Text(f)
 	if p.s.Seed != p.opt.Scenario.Seed {

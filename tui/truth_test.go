@@ -64,11 +64,11 @@ func TestOracleIsThePapers(t *testing.T) {
 			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
 		}
 		mp := p.panes[paneMatrix].(*matrixPane)
-		mp.cursorOn, mp.cur = true, [2]int{at, at}
+		mp.cur.On, mp.cur.At = true, [2]int{at, at}
 		if r := mp.readout(p.frame()); !strings.Contains(r, "Oracle retrains here") {
 			t.Errorf("at %d the readout of C[%d, %d] is %q", at, at, at, r)
 		}
-		mp.cursorOn = false
+		mp.cur.On = false
 	}
 }
 
@@ -119,7 +119,7 @@ func TestFirstModelReadsTrain(t *testing.T) {
 		for _, r := range p.frame().shown() {
 			row := resultsRow(t, p, p.frame().label(r.Algorithm))
 			if row[0] != "train" || row[1] != "0" {
-				t.Errorf("%s: %s at the first online batch, %d: %v, want train and 0 retrains", p.opt.Scenario.Name, r.Algorithm, p.pos, row[:2])
+				t.Errorf("%s: %s at the first online batch, %d: %v, want train and 0 retrains", p.opt.Scenario.Name, r.Algorithm, p.Pos, row[:2])
 			}
 		}
 	}
@@ -137,9 +137,9 @@ func TestRestartAsks(t *testing.T) {
 		t.Fatalf("no question after g l: overlay %T", p.overlay)
 	}
 	press(p, "r", "r")
-	if p.s.Seed != seed || p.pos != p.opt.Scenario.Offline+1 || len(p.guess.answers) != 1 {
+	if p.s.Seed != seed || p.Pos != p.opt.Scenario.Offline+1 || len(p.guess.answers) != 1 {
 		t.Fatalf("r r in the guess round: seed %d at batch %d with %d answers; want seed %d, the answered batch, 1 answer",
-			p.s.Seed, p.pos, len(p.guess.answers), seed)
+			p.s.Seed, p.Pos, len(p.guess.answers), seed)
 	}
 	press(p, "N")
 	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
@@ -293,12 +293,12 @@ func TestGuessShowsTheBatch(t *testing.T) {
 	}
 	at := q.t
 	f := p.frame()
-	if f.ask != at || f.askModel != off || p.pos != at-1 {
-		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.pos, f.ask, f.askModel)
+	if f.ask != at || f.askModel != off || p.Pos != at-1 {
+		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.Pos, f.ask, f.askModel)
 	}
 	title := p.panes[paneBatch].Title(f)
-	if want := fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", at, off); title != want || p.focus != paneBatch {
-		t.Errorf("batch pane %q (focus %d), want %q in focus", title, p.focus, want)
+	if want := fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", at, off); title != want || p.Focus != paneBatch {
+		t.Errorf("batch pane %q (focus %d), want %q in focus", title, p.Focus, want)
 	}
 	if _, ok, hidden := p.panes[paneMatrix].(*matrixPane).data(f).value(off, at); ok || !hidden {
 		t.Errorf("column %d of C shows during the question", at)
@@ -312,8 +312,8 @@ func TestGuessShowsTheBatch(t *testing.T) {
 	}
 	press(p, "k")
 	f = p.frame()
-	if f.ask != -1 || p.pos != at || !strings.HasPrefix(p.panes[paneBatch].Title(f), fmt.Sprintf("Batch %d:", at)) {
-		t.Errorf("after the answer: batch pane %q at %d", p.panes[paneBatch].Title(f), p.pos)
+	if f.ask != -1 || p.Pos != at || !strings.HasPrefix(p.panes[paneBatch].Title(f), fmt.Sprintf("Batch %d:", at)) {
+		t.Errorf("after the answer: batch pane %q at %d", p.panes[paneBatch].Title(f), p.Pos)
 	}
 	if view := stripANSI(p.View()); !strings.Contains(view, fmt.Sprintf("Batch %d:", at)) || !strings.Contains(view, "guess · batch") {
 		t.Errorf("the reveal hides the batch:\n%s", view)
@@ -516,7 +516,7 @@ func TestCalloutClearOfItsCell(t *testing.T) {
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
 	goTo(p, 11)
 	mp := p.panes[paneMatrix].(*matrixPane)
-	mp.cursorOn, mp.cur = true, [2]int{0, 11}
+	mp.cur.On, mp.cur.At = true, [2]int{0, 11}
 	p.setFocus(paneMatrix)
 	p.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
 	view := stripANSI(p.View())
@@ -534,7 +534,7 @@ func TestStatusWordingStable(t *testing.T) {
 		var forms []string
 		for i, at := range []int{3, 9, 10, 60, 99} {
 			goTo(p, at)
-			p.playing, p.speed = i%2 == 0, i%len(speeds)
+			p.Playing, p.Speed = i%2 == 0, i%len(speeds)
 			s := strings.Replace(stripANSI(p.status()), "▶ playing", "paused", 1)
 			forms = append(forms, fmt.Sprint(strings.Contains(s, "paused, "), strings.Contains(s, "(the scenario's)"), strings.Count(s, "·")))
 			if width(s) > w {

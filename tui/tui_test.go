@@ -107,26 +107,26 @@ func goTo(p *Player, t int) {
 
 func TestStepBackAndR(t *testing.T) {
 	p := pumped(t, asciiStyles(), 100, 32)
-	if p.pos != 0 {
-		t.Fatalf("first column shows batch %d, want 0", p.pos)
+	if p.Pos != 0 {
+		t.Fatalf("first column shows batch %d, want 0", p.Pos)
 	}
 	press(p, "right", "right", "l")
-	if p.pos != 3 || p.phase() != "tuning" {
-		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.pos, p.phase())
+	if p.Pos != 3 || p.phase() != "tuning" {
+		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.phase())
 	}
 	press(p, "end")
-	if p.pos != 11 || p.phase() != "online" {
-		t.Fatalf("end: batch %d phase %s", p.pos, p.phase())
+	if p.Pos != 11 || p.phase() != "online" {
+		t.Fatalf("end: batch %d phase %s", p.Pos, p.phase())
 	}
 	press(p, "home")
 	// Keys typed faster than the terminal is read arrive as one message; each still counts.
 	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
-	if p.pos != 3 {
-		t.Errorf(`"lll" in one message: batch %d, want 3`, p.pos)
+	if p.Pos != 3 {
+		t.Errorf(`"lll" in one message: batch %d, want 3`, p.Pos)
 	}
 	press(p, "end", "left", "h")
-	if p.pos != 9 {
-		t.Errorf("two steps back from 11: batch %d", p.pos)
+	if p.Pos != 9 {
+		t.Errorf("two steps back from 11: batch %d", p.Pos)
 	}
 	press(p, "end")
 	before := p.rp.results
@@ -177,29 +177,29 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	}
 	mp := p.panes[paneMatrix].(*matrixPane)
 	press(p, "m")
-	if !mp.cursorOn || mp.cur[1] != 11 {
-		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cursorOn, mp.cur)
+	if !mp.cur.On || mp.cur.At[1] != 11 {
+		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cur.On, mp.cur.At)
 	}
-	mp.cur = [2]int{10, 11}
+	mp.cur.At = [2]int{10, 11}
 	press(p, "up", "up", "left")
-	if mp.cur != [2]int{8, 10} || p.pos != 11 {
-		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", mp.cur, p.pos)
+	if mp.cur.At != [2]int{8, 10} || p.Pos != 11 {
+		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", mp.cur.At, p.Pos)
 	}
 	if v := p.View(); !strings.Contains(v, "t'=8 t=10  C ") {
 		t.Errorf("cursor cell details missing from the view:\n%s", v)
 	}
 	// h and l still step while the arrows move the cursor.
 	press(p, "h")
-	if p.pos != 10 || mp.cur != [2]int{8, 10} {
-		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.pos, mp.cur)
+	if p.Pos != 10 || mp.cur.At != [2]int{8, 10} {
+		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.Pos, mp.cur.At)
 	}
 	// Another pane focused: the arrows step again.
 	press(p, "2", "right")
-	if p.pos != 11 {
-		t.Errorf("→ with pane 2 focused: batch %d, want 11", p.pos)
+	if p.Pos != 11 {
+		t.Errorf("→ with pane 2 focused: batch %d, want 11", p.Pos)
 	}
 	press(p, "esc")
-	if mp.cursorOn {
+	if mp.cur.On {
 		t.Error("esc left the cursor on")
 	}
 }
@@ -301,8 +301,8 @@ func TestFocusZoomAndHelp(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 160, 48)
 	goTo(p, 40)
 	press(p, "3")
-	if p.focus != paneDecisions {
-		t.Fatalf("3: focus %d", p.focus)
+	if p.Focus != paneDecisions {
+		t.Fatalf("3: focus %d", p.Focus)
 	}
 	press(p, "z")
 	f := p.frame()
@@ -311,7 +311,7 @@ func TestFocusZoomAndHelp(t *testing.T) {
 		t.Errorf("z: the decisions box is %dx%d, want the whole body 160x45", r.w, r.h)
 	}
 	press(p, "esc")
-	if p.maxed {
+	if p.Zoomed {
 		t.Error("esc did not restore the layout")
 	}
 	press(p, "1", "z")
@@ -324,8 +324,8 @@ func TestFocusZoomAndHelp(t *testing.T) {
 		t.Errorf("? did not show the keys:\n%s", v)
 	}
 	press(p, "x")
-	if p.overlay != nil || p.pos != 40 {
-		t.Errorf("a key after ?: overlay %v, batch %d (want closed, still 40)", p.overlay, p.pos)
+	if p.overlay != nil || p.Pos != 40 {
+		t.Errorf("a key after ?: overlay %v, batch %d (want closed, still 40)", p.overlay, p.Pos)
 	}
 }
 
@@ -349,16 +349,16 @@ func TestMouse(t *testing.T) {
 		}
 	}
 	click(x, dr.y+2)
-	if p.pos != 51 || p.focus != paneDecisions {
-		t.Errorf("click on the decisions at batch 51: batch %d, focus %d", p.pos, p.focus)
+	if p.Pos != 51 || p.Focus != paneDecisions {
+		t.Errorf("click on the decisions at batch 51: batch %d, focus %d", p.Pos, p.Focus)
 	}
 	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
-	if p.pos != 52 {
-		t.Errorf("wheel down: batch %d, want 52", p.pos)
+	if p.Pos != 52 {
+		t.Errorf("wheel down: batch %d, want 52", p.Pos)
 	}
 	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
-	if p.pos != 51 {
-		t.Errorf("wheel up: batch %d, want 51", p.pos)
+	if p.Pos != 51 {
+		t.Errorf("wheel up: batch %d, want 51", p.Pos)
 	}
 	mr := l.boxes[paneMatrix]
 	mp := p.panes[paneMatrix].(*matrixPane)
@@ -367,8 +367,8 @@ func TestMouse(t *testing.T) {
 	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
 	click(mr.x+2+ml.gw+hx, mr.y+1+ml.heatY+hy)
 	tp, tt := ml.g.cellAt(hx, hy)
-	if !mp.cursorOn || mp.cur != [2]int{tp, tt} || p.focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
-		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", mp.cur, mp.cursorOn, p.focus)
+	if !mp.cur.On || mp.cur.At != [2]int{tp, tt} || p.Focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
+		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", mp.cur.At, mp.cur.On, p.Focus)
 	}
 }
 
@@ -549,20 +549,20 @@ func TestStepWaitsForTheEngine(t *testing.T) {
 	fits <- struct{}{}
 	msg := cmd() // the first column
 	_, cmd = p.Update(msg)
-	if p.pos != 0 || p.s.Computed != 1 {
-		t.Fatalf("after the first column: pos %d computed %d", p.pos, p.s.Computed)
+	if p.Pos != 0 || p.s.Computed != 1 {
+		t.Fatalf("after the first column: pos %d computed %d", p.Pos, p.s.Computed)
 	}
 	press(p, "l", "l")
-	if p.pos != 0 {
-		t.Fatalf("stepped to %d before batch 1 was computed", p.pos)
+	if p.Pos != 0 {
+		t.Fatalf("stepped to %d before batch 1 was computed", p.Pos)
 	}
 	fits <- struct{}{}
 	fits <- struct{}{}
 	for p.s.Computed < 3 {
 		_, cmd = p.Update(cmd())
 	}
-	if p.pos != 2 {
-		t.Errorf("after columns 1 and 2 arrived, batch %d, want the 2 steps asked for", p.pos)
+	if p.Pos != 2 {
+		t.Errorf("after columns 1 and 2 arrived, batch %d, want the 2 steps asked for", p.Pos)
 	}
 	p.s.Stop()
 }

@@ -403,7 +403,7 @@ func TestWhatIfBarKeys(t *testing.T) {
 		t.Errorf("wide status line: %q", st)
 	}
 	p.w = 120
-	b, _ := p.frame().stream.Batch(p.pos)
+	b, _ := p.frame().stream.Batch(p.Pos)
 	if q := b.Q.Row(0); math.Abs(q[0]-float64(start[0]+1)*g.step()) > 0.6 || b.Q.Len() != 20 {
 		t.Errorf("the batch pane's queries: %d, first %v", b.Q.Len(), q)
 	}
@@ -428,13 +428,13 @@ func TestWhatIfBarKeys(t *testing.T) {
 	if !strings.Contains(v, "Scenario: small") || !strings.Contains(v, "Cost of each algorithm") || p.rpOwn.results == nil {
 		t.Errorf("split view:\n%s", v)
 	}
-	own, _ := p.s.evaluateOf(nil, p.pos, p.scale, p.opt.Scenario.Algorithms)
+	own, _ := p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	if p.rpOwn.results[0].Strategy.Cost() != own.results[0].Strategy.Cost() {
 		t.Error("the split view's scenario side is not the scenario's replay")
 	}
 	drive(t, p, "W", "]", "x")
-	if p.s.WhatIf != nil || p.scale != 1 || p.wi.state.queries != queriesOwn || p.wi.state.gamma != 0 || strings.Contains(p.status(), "what-if") {
-		t.Errorf("x: what-if %v, scale %v, state %+v", p.s.WhatIf, p.scale, p.wi.state)
+	if p.s.WhatIf != nil || p.Scale != 1 || p.wi.state.queries != queriesOwn || p.wi.state.gamma != 0 || strings.Contains(p.status(), "what-if") {
+		t.Errorf("x: what-if %v, scale %v, state %+v", p.s.WhatIf, p.Scale, p.wi.state)
 	}
 	drive(t, p, "esc")
 	if p.wi.open {

@@ -389,7 +389,7 @@ func (p *Player) applyNamedWhatIf(sets []string, name string) tea.Cmd {
 
 // backToScenario is x: queries, gamma and R as the scenario has them.
 func (p *Player) backToScenario() tea.Cmd {
-	p.scale = 1
+	p.Scale = 1
 	st := p.wi.state
 	st.queries, st.gamma, st.external = queriesOwn, 0, nil
 	cmd := p.setWhatIf(st)

@@ -44,16 +44,16 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.pos != 24 || fp.tour == nil || fp.tour.i != 2 || !fp.tour.arrived {
-		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.pos, fp.tour)
+	if fp.Pos != 24 || fp.tour == nil || fp.tour.i != 2 || !fp.tour.arrived {
+		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.tour)
 	}
 	c69 := num(fp.s.Matrix.Cell(6, 9).C())
 	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
 		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
 	}
 	mp := fp.panes[paneMatrix].(*matrixPane)
-	if !mp.cursorOn || mp.cur != [2]int{6, 9} || fp.focus != paneMatrix {
-		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cursorOn, mp.cur, fp.focus)
+	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
+		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cur.On, mp.cur.At, fp.Focus)
 	}
 	view := stripANSI(fp.View())
 	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=6 t=9  C " + c69} {
@@ -82,35 +82,35 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 func TestTourStops(t *testing.T) {
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
 	pumpCmd(t, p, p.toggleTour())
-	if p.pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.focus != paneMatrix {
-		t.Fatalf("first stop: batch %d callout %+v focus %d", p.pos, p.callout, p.focus)
+	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
+		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cursorOn || mp.cur != [2]int{1, 2} {
-		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cursorOn, mp.cur)
+	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cur.On || mp.cur.At != [2]int{1, 2} {
+		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
 	}
 	pumpCmd(t, p, p.tourSpace())
 	q, ok := p.overlay.(*guessOverlay)
-	if !ok || q.t != 6 || p.pos != 5 {
-		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.pos)
+	if !ok || q.t != 6 || p.Pos != 5 {
+		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.Pos)
 	}
 	if v := stripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
 	press(p, "r")
-	if p.pos != 6 || p.callout == nil || !strings.HasPrefix(p.callout.title, "tour 2/5") || len(p.callout.head) < 3 {
-		t.Fatalf("after answering: batch %d callout %+v", p.pos, p.callout)
+	if p.Pos != 6 || p.callout == nil || !strings.HasPrefix(p.callout.title, "tour 2/5") || len(p.callout.head) < 3 {
+		t.Fatalf("after answering: batch %d callout %+v", p.Pos, p.callout)
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
 	pumpCmd(t, p, p.tourSpace())
-	if p.pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.pos, p.tour.i, p.R(), p.callout)
+	if p.Pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.i, p.R(), p.callout)
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
 	pumpCmd(t, p, p.tourSpace())
-	if p.pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
-		t.Fatalf("at %d R %v what-if %+v", p.pos, p.R(), p.s.WhatIf)
+	if p.Pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.R(), p.s.WhatIf)
 	}
 	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
 		t.Error("the queries' what-if left the matrix as it was")
@@ -124,12 +124,12 @@ func TestTourStops(t *testing.T) {
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
 	pumpCmd(t, p, p.toggleTour())
-	if p.pos != 2 || p.tour.i != 0 {
-		t.Errorf("t again: batch %d stop %d", p.pos, p.tour.i)
+	if p.Pos != 2 || p.tour.i != 0 {
+		t.Errorf("t again: batch %d stop %d", p.Pos, p.tour.i)
 	}
 	pumpCmd(t, p, p.tourSpace())
-	if _, asked := p.overlay.(*guessOverlay); asked || p.pos != 6 {
-		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.pos)
+	if _, asked := p.overlay.(*guessOverlay); asked || p.Pos != 6 {
+		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
 	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
@@ -137,8 +137,8 @@ func TestTourStops(t *testing.T) {
 	}
 	press(p, "home")
 	pumpCmd(t, p, p.toggleTour())
-	if p.tour == nil || p.tour.i != 1 || p.pos != 6 {
-		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.pos)
+	if p.tour == nil || p.tour.i != 1 || p.Pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
@@ -165,8 +165,8 @@ func TestGuessRound(t *testing.T) {
 	var retrains []int
 	for b := off + 1; b < T; b++ {
 		press(p, "l")
-		if q, ok := p.overlay.(*guessOverlay); !ok || q.t != b || p.pos != b-1 {
-			t.Fatalf("step into %d: overlay %T at %d, want the question first", b, p.overlay, p.pos)
+		if q, ok := p.overlay.(*guessOverlay); !ok || q.t != b || p.Pos != b-1 {
+			t.Fatalf("step into %d: overlay %T at %d, want the question first", b, p.overlay, p.Pos)
 		}
 		answer := slices.Contains(oracle, b) != slices.Contains(wrong, b)
 		if answer {
@@ -175,8 +175,8 @@ func TestGuessRound(t *testing.T) {
 		} else {
 			press(p, "k")
 		}
-		if p.pos != b || p.callout == nil || p.callout.kind != calloutReveal {
-			t.Fatalf("after answering %d: batch %d callout %+v", b, p.pos, p.callout)
+		if p.Pos != b || p.callout == nil || p.callout.kind != calloutReveal {
+			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, p.callout)
 		}
 	}
 	agreed, of := p.guess.score()
@@ -267,8 +267,8 @@ func TestFollowPresenter(t *testing.T) {
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.pos != 5 || fol.R() != pres.R() || fol.s.Matrix == pres.s.Matrix {
-		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.pos, fol.R(), pres.pos, pres.R())
+	if fol.Pos != 5 || fol.R() != pres.R() || fol.s.Matrix == pres.s.Matrix {
+		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.R(), pres.Pos, pres.R())
 	}
 	if !strings.Contains(stripANSI(fol.status()), "· following ·") {
 		t.Errorf("follower's status: %q", stripANSI(fol.status()))
@@ -280,36 +280,36 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("a follower's help line: %q", h)
 	}
 	press(fol, "l", "]")
-	if fol.pos != 5 || fol.R() != pres.R() || !strings.Contains(fol.notice, "p to go free") {
-		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.pos, fol.R(), fol.notice)
+	if fol.Pos != 5 || fol.R() != pres.R() || !strings.Contains(fol.notice, "p to go free") {
+		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.R(), fol.notice)
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status()), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.pos, fol.room.following, stripANSI(fol.status()))
+	if fol.Pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status()), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.room.following, stripANSI(fol.status()))
 	}
 	if v := pres.room.m.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
 	}
 	goTo(pres, 7)
 	fol = deliver(t, fol)
-	if fol.pos != 3 {
-		t.Errorf("a free follower moved with the presenter to %d", fol.pos)
+	if fol.Pos != 3 {
+		t.Errorf("a free follower moved with the presenter to %d", fol.Pos)
 	}
 	m, cmd := fol.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.room.following || fol.pos != 7 || fol.R() != pres.R() {
-		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.pos, fol.R(), pres.pos, pres.R())
+	if !fol.room.following || fol.Pos != 7 || fol.R() != pres.R() {
+		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.R(), pres.Pos, pres.R())
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
 	pumpCmd(t, pres, pres.toggleTour())
 	fol = deliver(t, fol)
 	mp := fol.panes[paneMatrix].(*matrixPane)
-	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cursorOn || mp.cur != [2]int{1, 2} {
-		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cursorOn, mp.cur)
+	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cur.On, mp.cur.At)
 	}
 	if fol.callout.foot != "the presenter goes on · p to go free" {
 		t.Errorf("follower's callout foot %q", fol.callout.foot)
@@ -331,8 +331,8 @@ func TestFollowPresenter(t *testing.T) {
 	if !strings.Contains(head, "The room said 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter's reveal lacks the room's answers:\n%s", head)
 	}
-	if fol.pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
-		t.Errorf("the follower's reveal at %d: %+v", fol.pos, fol.callout)
+	if fol.Pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
+		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.callout)
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
 	pumpCmd(t, pres, pres.ApplyWhatIf([]string{"queries.size=5"}))
@@ -346,8 +346,8 @@ func TestFollowPresenter(t *testing.T) {
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
 	pres.room.m.Leave()
 	fol = deliver(t, fol)
-	if fol.room.following || fol.pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
-		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.pos, fol.notice)
+	if fol.room.following || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.Pos, fol.notice)
 	}
 	if fol.callout == nil || fol.callout.foot != "esc closes this" {
 		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.callout)
@@ -374,8 +374,8 @@ func TestFollowIntoScenario(t *testing.T) {
 	pump(t, np)
 	goTo(np, 4)
 	fol = deliver(t, fol)
-	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.pos != 4 || !fol.room.following {
-		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.pos, other)
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.room.following {
+		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.Pos, other)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
 		t.Errorf("%d runs started, want 2: the follower shares the presenter's", st.Started)
@@ -416,15 +416,15 @@ func TestPickerFollows(t *testing.T) {
 	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
 		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
 	}
-	pres.Publish(room.Stage{Scenario: s, Seed: 5, Pos: 2, Stop: -1, Quiz: -1})
+	pres.Publish(room.Stage{Scenario: s, Seed: 5, Shown: room.Shown{Pos: 2}, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
 	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {
 		t.Fatalf("the presenter's scenario did not open: %T", model)
 	}
 	pumpCmd(t, pl, cmd)
-	if pl.pos != 2 {
-		t.Errorf("opened at batch %d, the presenter's is 2", pl.pos)
+	if pl.Pos != 2 {
+		t.Errorf("opened at batch %d, the presenter's is 2", pl.Pos)
 	}
 	// q: back in the picker, free; a scenario of one's own stays free.
 	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
