@@ -33,17 +33,6 @@ const (
 	calloutWait                      // a follower's answer, waiting for the presenter's reveal
 )
 
-// closeCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
-// presenter is gone); a stop of the tour being played stays until the tour moves on.
-func (p *Player) closeCallout() bool {
-	c := p.callout
-	if c == nil || (c.kind == calloutTour && (p.tour != nil || p.room.following)) {
-		return false
-	}
-	p.callout = nil
-	return true
-}
-
 // calloutMaxW is the widest callout: about 60 columns of text read well.
 const calloutMaxW = 66
 
@@ -120,11 +109,11 @@ func overlap(a, b rect) int {
 	return w * h
 }
 
-// calloutAvoid is what the callout should not cover: the matrix cell under the cursor (with a
-// margin, so its row and column labels show too) and the pane the callout is about.
-func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
+// calloutAvoid is what a callout about pane should not cover: the matrix cell under the cursor
+// of mp, the matrix's pane (with a margin, so its row and column labels show too) and the pane the
+// callout is about.
+func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, pane int) []rect {
 	var out []rect
-	mp := p.panes[paneMatrix].(*matrixPane)
 	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
 		if x, y, ok := mp.cellAt(f, r, mp.cur.At[0], mp.cur.At[1]); ok {
 			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
@@ -139,7 +128,7 @@ func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
 		}
 	}
 	if pane == paneMatrix {
-		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !p.Zoomed {
+		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !f.zoomed {
 			out = append(out, r)
 		}
 	}
@@ -157,23 +146,18 @@ func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
 	return r.x + 2 + l.gw + cx, r.y + 1 + l.heatY + cy, true
 }
 
-// drawCallout draws c over the body (w x h): as wide as reads well, or as the column beside the
-// matrix when it is about the matrix, placed clear of what it is about.
-func (p *Player) drawCallout(c *callout, f *frame, l screenLayout, w, h int) (string, int, int) {
+// draw draws the callout over a body of w x h where the panes of frame f are laid out as l (mp
+// the matrix's pane): as wide as reads well, or as the column beside the matrix when it is about
+// the matrix, placed clear of what it is about.
+func (c *callout) draw(f *frame, l screenLayout, mp *matrixPane, w, h int) (string, int, int) {
 	if c.fill != nil {
 		c.text = c.fill()
 	}
 	bw := min(calloutMaxW, w)
-	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !p.Zoomed && m.shown && w-m.w >= 40 {
+	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !f.zoomed && m.shown && w-m.w >= 40 {
 		bw = min(bw, w-m.w)
 	}
-	box := c.view(p.st, bw, h)
-	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), p.calloutAvoid(f, l, c.pane))
+	box := c.view(f.st, bw, h)
+	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), calloutAvoid(mp, f, l, c.pane))
 	return box, x, y
-}
-
-// drawCalloutNow is drawCallout as the player lays out a body of w x h now (for an overlay).
-func (p *Player) drawCalloutNow(c *callout, w, h int) (string, int, int) {
-	f := p.frame()
-	return p.drawCallout(c, f, p.layout(f, w, h), w, h)
 }

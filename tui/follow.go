@@ -45,170 +45,187 @@ func Relay(ctx context.Context, m *room.Member, send func(tea.Msg)) {
 }
 
 // onRoom takes the room's newest view: a presenter's counts, a follower's stage to show, the
-// presenter's arrival or departure. Following into another scenario opens a new player.
+// presenter's arrival or departure. Following into another scenario opens a new player, which
+// follows from there in place of this one.
 func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
-	r := &p.room
+	if !p.room.receive(p, v) {
+		return p, nil
+	}
+	st := v.Stage
+	switch {
+	case st.Scenario == nil:
+		return p, nil // the presenter is choosing: keep showing the last
+	case st.Scenario != p.opt.Scenario:
+		opt := p.opt
+		opt.Scenario, opt.Seed, opt.Width, opt.Height, opt.Tour = st.Scenario, st.Seed, p.w, p.h, false
+		np, err := NewPlayer(opt)
+		if err != nil {
+			p.notice = "cannot follow the presenter: " + err.Error()
+			return p, nil
+		}
+		p.s.Stop()
+		np.room = p.room
+		np.room.fresh = true
+		np.tick++
+		cmd := np.room.follow(np, st)
+		return np, tea.Batch(np.Init(), cmd)
+	}
+	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
+	return p, p.room.follow(p, st)
+}
+
+// followWhatIf implements stage: the presenter's what-if, computed once for the run (the
+// followers' are shared).
+func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
+	if joining {
+		p.wi.open = false // the presenter decides the what-if, not the follower's own bar
+	}
+	if sets == p.shownSets() {
+		return nil
+	}
+	var list []string
+	if sets != "" {
+		list = strings.Split(sets, "\n")
+	}
+	return p.applyNamedWhatIf(list, name)
+}
+
+// receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
+// and reports whether the presenter's stage is to be shown now.
+func (r *roomSide) receive(s stage, v room.View) bool {
 	was, wasOn, wasPresenter := r.following, r.view.On, r.view.Presenter
 	r.view = v
 	switch {
 	case wasPresenter && !v.Presenter:
-		p.notice = "another presenter took over; you are free (p follows them)"
+		s.say("another presenter took over; you are free (p follows them)")
 	case was && !v.On:
-		p.notice = "the presenter left: you keep what they showed, and you are free now"
+		s.say("the presenter left: you keep what they showed, and you are free now")
 	case !was && !v.Presenter && v.On && !wasOn:
-		p.notice = "a presenter is on: p to follow"
+		s.say("a presenter is on: p to follow")
 	}
 	r.following = v.Following && v.On
 	if !r.following {
 		if was {
-			p.leftAlone()
+			r.leftAlone(s)
 		}
-		return p, nil
+		return false
 	}
 	if !was {
 		r.fresh = true
 	}
 	if v.StageVersion == r.appliedVer && !r.fresh {
-		return p, nil // the room's counts changed, not the stage
+		return false // the room's counts changed, not the stage
 	}
 	r.appliedVer = v.StageVersion
-	return p.follow(v.Stage)
+	return true
 }
 
-// follow shows the presenter's stage: the fields that changed since the last one applied (all of
-// them on joining), so what a follower changes on their own view (a pane's focus, the cursor)
-// stays until the presenter changes it.
-func (p *Player) follow(st room.Stage) (tea.Model, tea.Cmd) {
-	r := &p.room
-	if st.Scenario == nil {
-		return p, nil // the presenter is choosing: keep showing the last
-	}
-	if st.Scenario != p.opt.Scenario {
-		return p.followInto(st)
-	}
+// follow shows the presenter's stage, of the scenario shown: the fields that changed since the
+// last one applied (all of them on joining), so what a follower changes on their own view (a
+// pane's focus, the cursor) stays until the presenter changes it.
+func (r *roomSide) follow(s stage, st room.Stage) tea.Cmd {
 	var cmds []tea.Cmd
-	if st.Seed != p.s.Seed {
-		cmds = append(cmds, p.reopen(st.Seed))
+	if st.Seed != s.scene().s.Seed {
+		cmds = append(cmds, s.reopen(st.Seed))
 		r.fresh = true
 	}
+	sc := s.scene() // after reopen: the new run
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
-	if all {
-		p.wi.open = false // joining: the presenter decides the what-if, not the follower's own bar
+	if all || old.Whatif != st.Whatif {
+		cmds = append(cmds, s.followWhatIf(st.Whatif, st.WhatifName, all))
 	}
-	if (all || old.Whatif != st.Whatif) && st.Whatif != p.shownSets() {
-		var sets []string
-		if st.Whatif != "" {
-			sets = strings.Split(st.Whatif, "\n")
-		}
-		// The presenter's what-if, computed once for the run: the followers' are shared.
-		cmds = append(cmds, p.applyNamedWhatIf(sets, st.WhatifName))
-	}
-	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
 	// What a follower changes on their own view (the focus, the cursor) stays until the presenter
 	// changes it: only the fields that changed since the last stage applied are applied.
 	sh, was := st.Shown, old.Shown
 	if all {
 		was = room.Shown{Pos: -1, Scale: math.NaN(), Focus: -1, Visible: -1}
 	}
-	p.Playing, p.Speed = sh.Playing, sh.Speed
+	v := sc.Shown
+	v.Playing, v.Speed = sh.Playing, sh.Speed
 	if was.Visible != sh.Visible {
-		p.Visible = sh.Visible % len(visibleSets)
+		v.Visible = sh.Visible % len(visibleSets)
 	}
 	if was.Selected != sh.Selected {
-		p.Selected = sh.Selected
+		v.Selected = sh.Selected
 	}
 	if was.Focus != sh.Focus {
-		p.setFocus(sh.Focus)
+		s.setFocus(sh.Focus)
 	}
 	if was.Zoomed != sh.Zoomed || all {
-		p.Zoomed = sh.Zoomed
+		v.Zoomed = sh.Zoomed
 	}
 	if was.Cursor != sh.Cursor || all {
-		p.Cursor = sh.Cursor
+		v.Cursor = sh.Cursor
 	}
-	if p.Scale != sh.Scale {
-		p.Scale = sh.Scale
-		p.refresh()
+	if v.Scale != sh.Scale {
+		v.Scale = sh.Scale
+		s.refresh()
 	}
-	if c := p.callout; c != nil && (c.kind == calloutReveal || c.kind == calloutWait) && st.Pos != old.Pos {
-		p.callout = nil
+	if c := sc.ws.callout; c != nil && (c.kind == calloutReveal || c.kind == calloutWait) && st.Pos != old.Pos {
+		sc.ws.callout = nil
 	}
-	p.show(st.Pos)
-	p.followQuiz(old, st, all)
-	p.followStop(st)
-	return p, tea.Batch(cmds...)
+	r.show(s, st.Pos)
+	r.followQuiz(s, old, st, all)
+	r.followStop(s, st)
+	return tea.Batch(cmds...)
 }
 
 // show goes to batch t, or as far as the engine has computed, then on as its columns come.
-func (p *Player) show(t int) {
-	p.goTo(t)
-	if t > p.Pos {
-		p.ahead = t
+func (r *roomSide) show(s stage, t int) {
+	sc := s.scene()
+	s.goTo(t)
+	if t > sc.Pos {
+		*sc.ahead = t
 	} else {
-		p.ahead = 0
+		*sc.ahead = 0
 	}
-	p.revealDue()
+	sc.ws.guess.revealDue(s)
 }
 
 // followQuiz opens the presenter's question, or closes it once the presenter has moved on.
-func (p *Player) followQuiz(old, st room.Stage, all bool) {
-	q, open := p.overlay.(*guessOverlay)
+func (r *roomSide) followQuiz(s stage, old, st room.Stage, all bool) {
+	sc := s.scene()
+	q, open := (*sc.overlay).(*guessOverlay)
 	switch {
 	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
-		if _, answered := p.guess.answers[st.Quiz]; !answered {
-			p.ask(st.Quiz)
+		if _, answered := sc.ws.guess.answers[st.Quiz]; !answered {
+			sc.ws.guess.ask(s, st.Quiz)
 		}
 	case st.Quiz < 0 && open && q.t == old.Quiz:
-		p.overlay = nil
+		*sc.overlay = nil
 	}
 }
 
 // followStop shows the callout of the presenter's tour stop, and takes it down when the
 // presenter's goes.
-func (p *Player) followStop(st room.Stage) {
+func (r *roomSide) followStop(s stage, st room.Stage) {
+	ws := s.scene().ws
 	switch {
 	case st.Stop >= 0:
-		p.callout = p.stopCallout(st.Stop, "", true)
-	case p.callout != nil && p.callout.kind == calloutTour:
-		p.callout = nil
+		ws.callout = stopCallout(s, st.Stop, "", true)
+	case ws.callout != nil && ws.callout.kind == calloutTour:
+		ws.callout = nil
 	}
-}
-
-// followInto opens the presenter's scenario in a new player that follows, in place of this one.
-func (p *Player) followInto(st room.Stage) (tea.Model, tea.Cmd) {
-	opt := p.opt
-	opt.Scenario, opt.Seed, opt.Width, opt.Height, opt.Tour = st.Scenario, st.Seed, p.w, p.h, false
-	np, err := NewPlayer(opt)
-	if err != nil {
-		p.notice = "cannot follow the presenter: " + err.Error()
-		return p, nil
-	}
-	p.s.Stop()
-	np.room = p.room
-	np.room.fresh = true
-	m, cmd := np.follow(st)
-	return m, tea.Batch(np.Init(), cmd)
 }
 
 // toggleFollow goes free, or follows the presenter again from where the presenter is now.
-func (p *Player) toggleFollow() tea.Cmd {
-	r := &p.room
+func (r *roomSide) toggleFollow(s stage) tea.Cmd {
 	switch {
 	case r.m == nil:
-		p.notice = "p follows a presenter in a workshop (cara serve --presenter-keys)"
+		s.say("p follows a presenter in a workshop (cara serve --presenter-keys)")
 		return nil
 	case r.presenting():
-		p.notice = "you are presenting: the room follows you"
+		s.say("you are presenting: the room follows you")
 		return nil
 	case r.following:
 		r.following = false
 		r.m.Follow(false)
-		p.leftAlone()
-		p.notice = "free: explore on your own; p follows the presenter again"
+		r.leftAlone(s)
+		s.say("free: explore on your own; p follows the presenter again")
 		return nil
 	case !r.view.On:
-		p.notice = "no presenter is on to follow"
+		s.say("no presenter is on to follow")
 		return nil
 	}
 	r.m.Follow(true)
@@ -218,49 +235,49 @@ func (p *Player) toggleFollow() tea.Cmd {
 
 // leftAlone is a follower going free (p, or the presenter gone): the presenter's question closes;
 // what the presenter showed stays, a stop's callout with it until esc.
-func (p *Player) leftAlone() {
-	if _, ok := p.overlay.(*guessOverlay); ok {
-		p.overlay = nil
+func (r *roomSide) leftAlone(s stage) {
+	sc := s.scene()
+	if _, ok := (*sc.overlay).(*guessOverlay); ok {
+		*sc.overlay = nil
 	}
-	switch c := p.callout; {
+	switch c := sc.ws.callout; {
 	case c == nil:
 	case c.kind == calloutWait:
-		p.callout = nil
+		sc.ws.callout = nil
 	default:
 		c.foot = "esc closes this"
 	}
 }
 
-// followBlocks keeps a follower's keys off what the presenter drives (the batch, play, R, the
-// tour, the guess round, the what-if): the key says how to go free instead. What a follower only looks at
-// (panes, zoom, cursor, algorithm, help) stays theirs.
-func (p *Player) followBlocks(msg tea.KeyMsg) bool {
-	if !p.room.following {
+// blocks keeps a follower's keys off what the presenter drives (the batch, play, R, the tour,
+// the guess round, the what-if): the key says how to go free instead. What a follower only looks
+// at (panes, zoom, cursor, algorithm, help) stays theirs.
+func (r *roomSide) blocks(s stage, msg tea.KeyMsg) bool {
+	if !r.following {
 		return false
 	}
-	if key.Matches(msg, p.presenterKeys()...) {
-		p.notice = "you follow the presenter: p to go free and explore on your own"
+	if key.Matches(msg, presenterKeys(s.scene().keys)...) {
+		s.say("you follow the presenter: p to go free and explore on your own")
 		return true
 	}
 	return false
 }
 
 // presenterKeys are the keys of what the presenter drives, which a follower's keys leave alone.
-func (p *Player) presenterKeys() []key.Binding {
-	k := &p.keys
+func presenterKeys(k *keyMap) []key.Binding {
 	return []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower, k.RUp, k.RDown, k.Restart,
 		k.Tour, k.Guess, k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}
 }
 
-// stage is what this player shows, as the room's followers apply it.
-func (p *Player) stage() room.Stage {
+// presented is what this player shows, as the room's followers apply it.
+func (p *Player) presented() room.Stage {
 	sh := p.Shown
 	sh.Selected = p.selected()
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: p.shownSets(), Stop: -1, Quiz: -1}
 	if st.Whatif != "" {
 		st.WhatifName = p.describe(p.wi.state, false)
 	}
-	if c := p.callout; p.tour != nil && c != nil && c.kind == calloutTour {
+	if c := p.callout; p.tour.on() && c != nil && c.kind == calloutTour {
 		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next
 	}
 	if q, ok := p.overlay.(*guessOverlay); ok {
@@ -269,17 +286,17 @@ func (p *Player) stage() room.Stage {
 	return st
 }
 
-// publish gives the room a presenter's stage after each message the player handled.
-func (p *Player) publish() {
-	if p.room.presenting() {
-		p.room.m.Publish(p.stage())
+// publish gives the room a presenter's stage (what stage returns) after each message the player
+// handled.
+func (r *roomSide) publish(stage func() room.Stage) {
+	if r.presenting() {
+		r.m.Publish(stage())
 	}
 }
 
-// roomStatus is the status line's account of the room: a presenter's followers, a follower's
-// state ("" when there is no room, or nothing to say).
-func (p *Player) roomStatus() (long, short string) {
-	r := &p.room
+// status is the status line's account of the room: a presenter's followers, a follower's state
+// ("" when there is no room, or nothing to say).
+func (r *roomSide) status() (long, short string) {
 	v := r.view
 	switch {
 	case r.m == nil:
@@ -297,10 +314,10 @@ func (p *Player) roomStatus() (long, short string) {
 	return "", ""
 }
 
-// leaveRoom is the player closing (q): a presenter's room sees no scenario until the next one
-// opens; a follower goes free.
-func (p *Player) leaveRoom() {
-	switch r := &p.room; {
+// leave is the player closing (q): a presenter's room sees no scenario until the next one opens;
+// a follower goes free.
+func (r *roomSide) leave() {
+	switch {
 	case r.presenting():
 		r.m.Publish(room.Stage{Stop: -1, Quiz: -1})
 	case r.following:

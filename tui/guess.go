@@ -48,58 +48,61 @@ func (g *guessRound) score() (agreed, of int) {
 	return agreed, len(g.agreed)
 }
 
-// toggleGuess starts or ends the guess round.
-func (p *Player) toggleGuess() tea.Cmd {
-	g := &p.guess
+// toggle starts or ends the guess round.
+func (g *guessRound) toggle(s stage) tea.Cmd {
+	sc := s.scene()
 	g.on = !g.on
 	if !g.on {
-		if p.callout != nil && p.callout.kind == calloutReveal {
-			p.callout = nil // the round's last answer goes with it
+		if c := sc.ws.callout; c != nil && c.kind == calloutReveal {
+			sc.ws.callout = nil // the round's last answer goes with it
 		}
 		a, n := g.score()
-		p.notice = fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n)
+		s.say(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))
 		return nil
 	}
-	p.Playing = false
-	p.notice = fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", p.opt.Scenario.Offline+1, p.s.Matrix.Batches()-1)
-	if p.needsGuess(p.Pos + 1) {
-		return p.ask(p.Pos + 1)
+	sc.Playing = false
+	s.say(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", sc.scen.Offline+1, sc.s.Matrix.Batches()-1))
+	if g.needs(sc, sc.Pos+1) {
+		return g.ask(s, sc.Pos+1)
 	}
 	return nil
 }
 
-// needsGuess reports whether the round asks about batch t before showing it.
-func (p *Player) needsGuess(t int) bool {
-	_, answered := p.guess.answers[t]
-	return p.guess.on && !answered && t > p.opt.Scenario.Offline && t < p.s.Matrix.Batches() && p.Pos == t-1
+// needs reports whether the round asks about batch t before showing it.
+func (g *guessRound) needs(sc scene, t int) bool {
+	_, answered := g.answers[t]
+	return g.on && !answered && t > sc.scen.Offline && t < sc.s.Matrix.Batches() && sc.Pos == t-1
 }
 
-// guessStep is called before the player steps or plays into batch pos+1: true when it asks first.
-func (p *Player) guessStep() (tea.Cmd, bool) {
-	if !p.needsGuess(p.Pos + 1) {
+// step is called before the player steps or plays into the next batch: true when it asks first.
+func (g *guessRound) step(s stage) (tea.Cmd, bool) {
+	sc := s.scene()
+	if !g.needs(sc, sc.Pos+1) {
 		return nil, false
 	}
-	p.Playing = false
-	return p.ask(p.Pos + 1), true
+	sc.Playing = false
+	return g.ask(s, sc.Pos+1), true
 }
 
 // ask puts up the question about batch t.
-func (p *Player) ask(t int) tea.Cmd {
-	p.Playing = false
-	if p.callout != nil && p.callout.kind != calloutTour {
-		p.callout = nil
+func (g *guessRound) ask(s stage, t int) tea.Cmd {
+	sc := s.scene()
+	sc.Playing = false
+	if c := sc.ws.callout; c != nil && c.kind != calloutTour {
+		sc.ws.callout = nil
 	}
-	p.overlay = &guessOverlay{p: p, t: t}
+	*sc.overlay = &guessOverlay{s: s, t: t}
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
-	p.setFocus(paneBatch)
+	s.setFocus(paneBatch)
 	return nil
 }
 
 // yourModel is the model the player's own strategy uses before batch t: the last batch before t
-// answered RETRAIN, or the first online batch, where every strategy trains.
-func (p *Player) yourModel(t int) int {
-	tp := p.opt.Scenario.Offline
-	for b, retrain := range p.guess.answers {
+// answered RETRAIN, or the first online batch (offline, the offline block's size), where every
+// strategy trains.
+func (g *guessRound) yourModel(t, offline int) int {
+	tp := offline
+	for b, retrain := range g.answers {
 		if retrain && b < t && b > tp {
 			tp = b
 		}
@@ -109,68 +112,73 @@ func (p *Player) yourModel(t int) int {
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
 // presenter to show it, and the room counts the answer.
-func (p *Player) answer(t int, retrain bool) tea.Cmd {
-	p.guess.answers[t] = retrain
-	p.guess.you = youCache{}
-	if p.room.presenting() {
+func (g *guessRound) answer(s stage, t int, retrain bool) tea.Cmd {
+	sc := s.scene()
+	g.answers[t] = retrain
+	g.you = youCache{}
+	r := &sc.ws.room
+	if r.presenting() {
 		// The room's answers as they stand when the presenter answers: the question closes with it.
-		v := p.room.m.View()
-		p.room.tally[t] = [2]int{v.Retrain, v.Keep}
+		v := r.m.View()
+		r.tally[t] = [2]int{v.Retrain, v.Keep}
 	}
-	if p.room.following {
-		p.room.m.Answer(t, retrain)
-		p.callout = &callout{kind: calloutWait, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t),
+	if r.following {
+		r.m.Answer(t, retrain)
+		sc.ws.callout = &callout{kind: calloutWait, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t),
 			text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
 			foot: "p to go free"}
 		return nil
 	}
-	p.goTo(t)
-	if p.Pos < t {
-		p.ahead = t // shown, and revealed, when the engine has it
+	s.goTo(t)
+	if sc.Pos < t {
+		*sc.ahead = t // shown, and revealed, when the engine has it
 		return nil
 	}
-	return p.reveal(t)
+	return g.reveal(s, t)
 }
 
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
-func (p *Player) reveal(t int) tea.Cmd {
-	if _, ok := p.guess.answers[t]; ok {
-		if _, done := p.guess.agreed[t]; !done {
-			p.guess.agreed[t] = p.guess.answers[t] == p.oracleRetrains(t)
+func (g *guessRound) reveal(s stage, t int) tea.Cmd {
+	sc := s.scene()
+	if _, ok := g.answers[t]; ok {
+		if _, done := g.agreed[t]; !done {
+			g.agreed[t] = g.answers[t] == oracleRetrains(sc.rp, t)
 		}
 	}
-	if tr := p.tour; tr != nil && !tr.arrived && tr.stops[tr.i].Quiz && tr.stops[tr.i].At == t {
-		return p.showStop()
+	if at, ok := sc.ws.tour.quizAhead(); ok && at == t {
+		return sc.ws.tour.showStop(s)
 	}
-	p.callout = &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t), head: p.revealLines(t)}
-	if p.guess.on {
-		p.callout.foot = "→ next question · g end the round"
+	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t), head: g.revealLines(s, t)}
+	if g.on {
+		c.foot = "→ next question · g end the round"
 	}
+	sc.ws.callout = c
 	return nil
 }
 
 // revealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
 // it; an answer given before the engine had the batch).
-func (p *Player) revealDue() {
-	t := p.Pos
-	if _, ok := p.guess.answers[t]; !ok {
+func (g *guessRound) revealDue(s stage) {
+	sc := s.scene()
+	t := sc.Pos
+	if _, ok := g.answers[t]; !ok {
 		return
 	}
-	if _, done := p.guess.agreed[t]; done {
+	if _, done := g.agreed[t]; done {
 		return
 	}
-	if p.callout == nil || p.callout.kind == calloutWait || p.callout.kind == calloutReveal {
-		p.reveal(t)
+	if c := sc.ws.callout; c == nil || c.kind == calloutWait || c.kind == calloutReveal {
+		g.reveal(s, t)
 	} else {
-		p.guess.agreed[t] = p.guess.answers[t] == p.oracleRetrains(t)
+		g.agreed[t] = g.answers[t] == oracleRetrains(sc.rp, t)
 	}
 }
 
 // oracleRetrains reports whether the Oracle retrains at t (t <= the batch shown) as every pane
 // shows it, from the one replay they all read: in hindsight over the whole online block once the
 // matrix is in, the best so far while it computes.
-func (p *Player) oracleRetrains(t int) bool {
-	for _, r := range p.rp.results {
+func oracleRetrains(rp *replay, t int) bool {
+	for _, r := range rp.results {
 		if r.Algorithm == algos.NameOracle {
 			_, ok := slices.BinarySearch(r.Strategy.Retrains, t)
 			return ok
@@ -179,44 +187,44 @@ func (p *Player) oracleRetrains(t int) bool {
 	return false
 }
 
-// shownCosts is the cost matrix the panes show (the what-if's when one is shown) at the R in force.
-func (p *Player) shownCosts() algos.Costs {
-	m, _ := p.s.Shown()
-	return algos.Costs{M: m, R: p.s.retrainCost(p.Scale)}
-}
-
 // revealLines say what the Oracle did at t, what the answer was and the score, what each choice
 // costs the player's own strategy at t, and, to a presenter, the room's answers.
-func (p *Player) revealLines(t int) []string {
-	st := p.st
-	if t >= p.s.Computed {
+func (g *guessRound) revealLines(s stage, t int) []string {
+	sc := s.scene()
+	st := sc.st
+	if t >= sc.s.Computed {
 		return nil
 	}
-	c := p.shownCosts()
+	// The cost matrix the panes show (the what-if's when one is shown) at the R in force.
+	m, _ := sc.s.Shown()
+	c := algos.Costs{M: m, R: sc.s.retrainCost(sc.Scale)}
 	who, hind := "the Oracle", "in hindsight over the whole online block"
-	if p.rp.provisional {
-		who, hind = bestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", p.opt.Scenario.Offline, t)
+	if sc.rp.provisional {
+		who, hind = bestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", sc.scen.Offline, t)
 	}
+	oracle := oracleRetrains(sc.rp, t)
 	or := "KEEPS its model"
-	if p.oracleRetrains(t) {
+	if oracle {
 		or = "RETRAINS"
 	}
 	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
-	a, n := p.guess.score()
-	if retrain, ok := p.guess.answers[t]; ok {
+	a, n := g.score()
+	if retrain, ok := g.answers[t]; ok {
 		mark := "✗ not as " + who
-		if retrain == p.oracleRetrains(t) {
+		if retrain == oracle {
 			mark = "✓ as " + who
 		}
 		lines = append(lines, fmt.Sprintf("You said %s: %s · score %d of %d", word(retrain), mark, a, n))
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	tp := p.yourModel(t)
+	tp := g.yourModel(t, sc.scen.Offline)
 	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
 		num(c.At(tp, t)), num(c.R(t))))
-	if n, ok := p.room.tally[t]; ok && p.room.presenting() {
-		lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
+	if r := &sc.ws.room; r.presenting() {
+		if n, ok := r.tally[t]; ok {
+			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
+		}
 	}
 	return lines
 }
@@ -228,37 +236,37 @@ func word(retrain bool) string {
 	return "KEEP"
 }
 
-// youResult is the player's own strategy over the online block so far, as a result beside the
+// result is the player's own strategy over the online block so far, as a result beside the
 // algorithms': replayed through algos as a fixed strategy, against the same Oracle.
-func (p *Player) youResult() *algos.Result {
-	g := &p.guess
-	off := p.opt.Scenario.Offline
-	if len(g.answers) == 0 || p.Pos < off || p.Pos >= p.s.Computed {
+func (g *guessRound) result(s stage) *algos.Result {
+	sc := s.scene()
+	off := sc.scen.Offline
+	if len(g.answers) == 0 || sc.Pos < off || sc.Pos >= sc.s.Computed {
 		return nil
 	}
-	m, _ := p.s.Shown()
-	k := youCache{pos: p.Pos, answers: len(g.answers), scale: p.Scale, m: m, provisional: p.rp.provisional}
+	m, _ := sc.s.Shown()
+	k := youCache{pos: sc.Pos, answers: len(g.answers), scale: sc.Scale, m: m, provisional: sc.rp.provisional}
 	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
 		return c.res
 	}
 	var retrains []int
 	for b, retrain := range g.answers {
-		if retrain && b > off && b <= p.Pos {
+		if retrain && b > off && b <= sc.Pos {
 			retrains = append(retrains, b)
 		}
 	}
 	slices.Sort(retrains)
-	c := algos.Costs{M: m, R: p.s.retrainCost(p.Scale)}
-	s := algos.Replay(c, off, p.Pos, algos.Fixed(retrains))
+	c := algos.Costs{M: m, R: sc.s.retrainCost(sc.Scale)}
+	strategy := algos.Replay(c, off, sc.Pos, algos.Fixed(retrains))
 	// The Oracle the other rows are compared with, as the results show it: its cost up to the
 	// batch shown.
 	oracle := math.NaN()
-	for _, r := range p.rp.results {
+	for _, r := range sc.rp.results {
 		if r.Algorithm == algos.NameOracle {
 			oracle = r.Strategy.Cost()
 		}
 	}
-	r := algos.Against(m, youName, s, oracle)
+	r := algos.Against(m, youName, strategy, oracle)
 	k.res = &r
 	g.you = k
 	return k.res
@@ -266,59 +274,65 @@ func (p *Player) youResult() *algos.Result {
 
 // guessOverlay is the question: it takes the keys until it is answered (r, k) or put off (esc).
 type guessOverlay struct {
-	p *Player
+	s stage
 	t int
 }
 
 func (o *guessOverlay) View(st *Styles, w, h int) (string, int, int) {
-	return o.p.drawCalloutNow(o.p.questionCallout(o.t), w, h)
+	sc := o.s.scene()
+	c := sc.ws.guess.question(o.s, o.t)
+	f := o.s.frame()
+	return c.draw(f, o.s.layout(f, w, h), sc.matrix, w, h)
 }
 
 // Key: r and k answer; esc (or q, g) puts the question off and leaves the batch unshown; p lets a
 // follower go free.
 func (o *guessOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
-	k := &o.p.keys
+	sc := o.s.scene()
+	k, ws := sc.keys, sc.ws
 	switch {
 	case key.Matches(msg, k.AnswerRetrain):
-		return true, o.p.answer(o.t, true)
+		return true, ws.guess.answer(o.s, o.t, true)
 	case key.Matches(msg, k.AnswerKeep):
-		return true, o.p.answer(o.t, false)
+		return true, ws.guess.answer(o.s, o.t, false)
 	case key.Matches(msg, k.Escape, k.Quit, k.Guess):
-		if tr := o.p.tour; tr != nil && !tr.arrived && tr.stops[tr.i].Quiz {
+		if _, ok := ws.tour.quizAhead(); ok {
 			// A quiz put off shows its stop all the same.
-			o.p.goTo(o.t)
-			return true, o.p.showStop()
+			o.s.goTo(o.t)
+			return true, ws.tour.showStop(o.s)
 		}
 		return true, nil
-	case key.Matches(msg, k.Follow) && o.p.room.following:
-		return true, o.p.toggleFollow()
+	case key.Matches(msg, k.Follow) && ws.room.following:
+		return true, ws.room.toggleFollow(o.s)
 	}
 	return false, nil
 }
 
-// questionCallout is the question about batch t, with the room's answers for a presenter.
-func (p *Player) questionCallout(t int) *callout {
-	st := p.st
-	tp := p.yourModel(t)
+// question is the callout asking about batch t, with the room's answers for a presenter.
+func (g *guessRound) question(s stage, t int) *callout {
+	sc := s.scene()
+	st := sc.st
+	tp := g.yourModel(t, sc.scen.Offline)
 	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t)}
 	c.head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
-	if i, ok := p.quizStop(t); ok {
+	if i, ok := quizStop(sc, t); ok {
 		// The tour's question: its own words first.
-		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(p.opt.Scenario.Tour), t)
-		c.head = append([]string{strings.TrimSpace(p.sayText(p.opt.Scenario.Tour[i])), ""}, c.head...)
+		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(sc.scen.Tour), t)
+		c.head = append([]string{strings.TrimSpace(sayText(s, sc.scen.Tour[i])), ""}, c.head...)
 	}
 	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
-		tp, tp, t, tp, t, num(p.s.retrainCost(p.Scale)(t)), tp, tp, t)
-	if a, n := p.guess.score(); n > 0 {
+		tp, tp, t, tp, t, num(sc.s.retrainCost(sc.Scale)(t)), tp, tp, t)
+	if a, n := g.score(); n > 0 {
 		c.text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}
-	if p.room.presenting() {
-		v := p.room.view
+	r := &sc.ws.room
+	if r.presenting() {
+		v := r.view
 		c.head = append(c.head, st.Bold.Render(fmt.Sprintf("The room: %d RETRAIN / %d KEEP", v.Retrain, v.Keep))+
 			st.Dim.Render(fmt.Sprintf(" (%d of %d following)", v.Retrain+v.Keep, v.Followers)))
 	}
 	c.foot = "r retrain · k keep · esc not now"
-	if p.room.following {
+	if r.following {
 		c.foot += " · p go free"
 	}
 	return c
@@ -345,11 +359,11 @@ func lines(s string) int {
 
 // quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a
 // presenter who does.
-func (p *Player) quizStop(t int) (int, bool) {
-	if p.tour == nil && !p.room.following {
+func quizStop(sc scene, t int) (int, bool) {
+	if !sc.ws.tour.on() && !sc.ws.room.following {
 		return 0, false
 	}
-	for i, st := range p.opt.Scenario.Tour {
+	for i, st := range sc.scen.Tour {
 		if st.Quiz && st.At == t {
 			return i, true
 		}

@@ -90,14 +90,9 @@ type Player struct {
 	panes []pane
 	boxes [numPanes]boxCache
 
-	// The workshop (tour.go, guess.go, follow.go): a tour being played, the guess round, the room,
-	// the callout over the panes, a one-line notice that the next key clears.
-	tour     *tourRun
-	tourLeft int // the stop where the tour was left (t takes it up there); -1 for none
-	guess    guessRound
-	room     roomSide
-	callout  *callout
-	notice   string
+	// The workshop (workshop.go): a tour, the guess round, the room, the callout over the panes.
+	workshop
+	notice string // a one-line notice that the next key clears
 
 	wi    whatIfBar
 	cmd   commandState   // the command line (:) and the what-if it has built
@@ -134,7 +129,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.Selected = p.pick(algos.NameCaraT, 0)
 	p.resetScale()
 	p.guess.reset()
-	p.tourLeft = -1
+	p.tour.left = -1
 	p.cmd.line = newCommandLine()
 	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
 	if opt.Member != nil {
@@ -163,7 +158,7 @@ func (p *Player) startHeat() {
 func (p *Player) Init() tea.Cmd {
 	var tour tea.Cmd
 	if p.opt.Tour {
-		tour = p.toggleTour()
+		tour = p.tour.toggle(p)
 	}
 	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
@@ -207,7 +202,7 @@ func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
 	rate := speeds[p.Speed]
-	if p.tourRunning() {
+	if p.tour.running() {
 		rate = max(rate, tourRate)
 	}
 	return tea.Tick(time.Duration(float64(time.Second)/rate), func(time.Time) tea.Msg { return tickMsg{id} })
@@ -217,7 +212,7 @@ func (p *Player) ticker() tea.Cmd {
 func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := p.update(msg)
 	if m == tea.Model(p) {
-		p.publish()
+		p.room.publish(p.presented)
 	}
 	return m, cmd
 }
@@ -310,7 +305,7 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	if p.ahead > p.Pos {
 		p.Pos = min(p.ahead, p.s.Computed-1)
 		p.refresh()
-		p.revealDue()
+		p.guess.revealDue(p)
 	}
 	if p.rp.provisional && p.s.Computed == p.s.Matrix.Batches() {
 		p.refresh() // the last column: the Oracle shown is the paper's now, not the best so far
@@ -322,16 +317,16 @@ func (p *Player) play(msg tickMsg) tea.Cmd {
 	if msg.id != p.tick || !p.Playing || p.room.following {
 		return nil
 	}
-	if cmd, stop := p.tourStep(); stop {
+	if cmd, stop := p.tour.step(p); stop {
 		return cmd
 	}
-	if cmd, stop := p.guessStep(); stop {
+	if cmd, stop := p.guess.step(p); stop {
 		return cmd
 	}
 	if p.Pos+1 < p.s.Computed {
 		p.Pos++
 		p.refresh()
-		if cmd, stop := p.tourStep(); stop {
+		if cmd, stop := p.tour.step(p); stop {
 			return cmd
 		}
 	} else if p.s.Done && p.Pos == p.s.Matrix.Batches()-1 {
@@ -379,7 +374,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// q goes back to the picker when there is one.
 		p.s.Stop()
 		p.cmd.dropOrig()
-		p.leaveRoom()
+		p.room.leave()
 		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
@@ -402,7 +397,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if ok, cmd := p.panes[p.Focus].Key(msg, f, true); ok {
 		return p, cmd
 	}
-	if p.followBlocks(msg) {
+	if p.room.blocks(p, msg) {
 		return p, nil
 	}
 	for _, a := range p.actions() {
@@ -462,23 +457,23 @@ func (p *Player) actions() []action {
 		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
-		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
-		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.toggleGuess() }},
-		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.toggleFollow() }},
+		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.guess.toggle(p) }},
+		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
 	}...)
 }
 
 // contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
 // pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := append(p.workshopKeys(), p.panes[p.Focus].Keys(f, true)...)
+	pane := append(p.workshop.helpKeys(&p.keys, p.overlay), p.panes[p.Focus].Keys(f, true)...)
 	if p.wi.open {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
 	}
 	c := contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
 	if p.room.following {
-		c.hide = p.presenterKeys()
+		c.hide = presenterKeys(&p.keys)
 	}
 	_, c.only = p.overlay.(*guessOverlay)
 	return c
@@ -509,8 +504,8 @@ func (p *Player) nextAlgo(d int) {
 }
 
 func (p *Player) togglePlay() tea.Cmd {
-	if p.tour != nil {
-		return p.tourSpace()
+	if p.tour.on() {
+		return p.tour.space(p)
 	}
 	p.Playing = !p.Playing
 	if p.Playing {
@@ -521,7 +516,7 @@ func (p *Player) togglePlay() tea.Cmd {
 
 // step shows the next batch, or waits for the engine to compute it.
 func (p *Player) step() {
-	if _, asked := p.guessStep(); asked {
+	if _, asked := p.guess.step(p); asked {
 		return
 	}
 	switch {
@@ -545,7 +540,7 @@ func (p *Player) setFocus(i int) {
 // escape backs out of one thing: a callout left on the screen, the maximised pane, then the
 // matrix cursor.
 func (p *Player) escape() {
-	if p.closeCallout() {
+	if p.workshop.closeCallout() {
 		return
 	}
 	if p.Zoomed {
@@ -567,7 +562,7 @@ func (p *Player) restart() tea.Cmd {
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
 func (p *Player) askRestart() {
 	switch {
-	case p.tour != nil:
+	case p.tour.on():
 		p.notice = "N (a new run) waits for the tour: t leaves it"
 	case p.guess.on:
 		p.notice = "N (a new run) waits for the guess round: g ends it"
@@ -618,7 +613,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 	p.resetScale()
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
-	p.resetWorkshop()
+	p.workshop.reset(p)
 	return tea.Batch(s.Start(), scanBounds(s))
 }
 
@@ -743,7 +738,7 @@ func (p *Player) status() string {
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
-	if long, short := p.roomStatus(); long != "" {
+	if long, short := p.room.status(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
 	if c := p.commandStatus(); c != "" {
@@ -813,9 +808,9 @@ func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
 		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.youResult(), ask: -1}
+		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.guess.result(p), ask: -1}
 	if q, ok := p.overlay.(*guessOverlay); ok {
-		f.ask, f.askModel = q.t, p.yourModel(q.t)
+		f.ask, f.askModel = q.t, p.guess.yourModel(q.t, p.opt.Scenario.Offline)
 	}
 	return f
 }
@@ -851,7 +846,7 @@ func (p *Player) View() string {
 		body = p.body(f, l, bodyH)
 	}
 	if c := p.callout; c != nil {
-		box, x, y := p.drawCallout(c, f, l, p.w, bodyH)
+		box, x, y := c.draw(f, l, p.panes[paneMatrix].(*matrixPane), p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {

@@ -57,10 +57,10 @@ func TestOracleIsThePapers(t *testing.T) {
 		if !slices.Equal(row[:3], want) {
 			t.Errorf("at %d the Oracle's row reads %v, want %v", at, row[:3], want)
 		}
-		if !p.oracleRetrains(at) {
+		if !oracleRetrains(&p.rp, at) {
 			t.Errorf("at %d the guess round says the Oracle keeps", at)
 		}
-		if lines := p.revealLines(at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
+		if lines := p.guess.revealLines(p, at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
 			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
 		}
 		mp := p.panes[paneMatrix].(*matrixPane)
@@ -163,7 +163,7 @@ func TestRestartAsks(t *testing.T) {
 		t.Errorf("N y: seed %d, want %d", p.s.Seed, seed+1)
 	}
 	q := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
-	pumpCmd(t, q, q.toggleTour())
+	pumpCmd(t, q, q.tour.toggle(q))
 	press(q, "N")
 	if q.s.Seed != q.opt.Scenario.Seed || q.overlay != nil || !strings.Contains(q.notice, "waits for the tour") {
 		t.Errorf("N in a tour: seed %d, overlay %T, notice %q", q.s.Seed, q.overlay, q.notice)
@@ -198,9 +198,9 @@ func TestTourOnAnotherSeed(t *testing.T) {
 	}
 	pump(t, p)
 	zero := finished(t, s, live.NewRuns(live.RunsConfig{}))
-	pumpCmd(t, p, p.tourSpace())
-	if p.tour == nil || p.tour.i != 1 || p.callout == nil {
-		t.Fatalf("not at the second stop: %+v", p.tour)
+	pumpCmd(t, p, p.tour.space(p))
+	if p.tour.run == nil || p.tour.run.i != 1 || p.callout == nil {
+		t.Fatalf("not at the second stop: %+v", p.tour.run)
 	}
 	mine, theirs := num(p.s.Matrix.Cell(0, 1).C()), num(zero.Matrix.Cell(0, 1).C())
 	if mine == theirs {
@@ -587,9 +587,9 @@ func TestToursFilledOnScreen(t *testing.T) {
 	for _, name := range names {
 		s := loadEmbedded(t, name)
 		p := pumpedScenario(t, s, asciiStyles(), 120, 36)
-		pumpCmd(t, p, p.toggleTour())
+		pumpCmd(t, p, p.tour.toggle(p))
 		for i := range s.Tour {
-			for step := 0; p.tour != nil && (p.tour.i != i || !p.tour.arrived); step++ {
+			for step := 0; p.tour.run != nil && (p.tour.run.i != i || !p.tour.run.arrived); step++ {
 				if step > 50 {
 					t.Fatalf("%s: stop %d never reached", name, i)
 				}
@@ -597,7 +597,7 @@ func TestToursFilledOnScreen(t *testing.T) {
 					press(p, "k")
 					continue
 				}
-				pumpCmd(t, p, p.tourSpace())
+				pumpCmd(t, p, p.tour.space(p))
 			}
 			if p.callout == nil {
 				t.Fatalf("%s: stop %d has no callout", name, i)

@@ -44,7 +44,7 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.Pos != 24 || fp.tour == nil || fp.tour.i != 2 || !fp.tour.arrived {
+	if fp.Pos != 24 || fp.tour.run == nil || fp.tour.run.i != 2 || !fp.tour.run.arrived {
 		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.tour)
 	}
 	c69 := num(fp.s.Matrix.Cell(6, 9).C())
@@ -81,14 +81,14 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
-	pumpCmd(t, p, p.toggleTour())
+	pumpCmd(t, p, p.tour.toggle(p))
 	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
 	}
 	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
 	}
-	pumpCmd(t, p, p.tourSpace())
+	pumpCmd(t, p, p.tour.space(p))
 	q, ok := p.overlay.(*guessOverlay)
 	if !ok || q.t != 6 || p.Pos != 5 {
 		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.Pos)
@@ -102,13 +102,13 @@ func TestTourStops(t *testing.T) {
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
-	pumpCmd(t, p, p.tourSpace())
-	if p.Pos != 10 || p.tour.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.i, p.R(), p.callout)
+	pumpCmd(t, p, p.tour.space(p))
+	if p.Pos != 10 || p.tour.run.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.run.i, p.R(), p.callout)
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
-	pumpCmd(t, p, p.tourSpace())
+	pumpCmd(t, p, p.tour.space(p))
 	if p.Pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
 		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.R(), p.s.WhatIf)
 	}
@@ -118,32 +118,32 @@ func TestTourStops(t *testing.T) {
 	if p.callout.foot != "space end the tour · t leave" {
 		t.Errorf("last stop's foot %q", p.callout.foot)
 	}
-	pumpCmd(t, p, p.tourSpace())
-	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
+	pumpCmd(t, p, p.tour.space(p))
+	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
 		t.Errorf("after the last stop: tour %v callout %v notice %q", p.tour, p.callout, p.notice)
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
-	pumpCmd(t, p, p.toggleTour())
-	if p.Pos != 2 || p.tour.i != 0 {
-		t.Errorf("t again: batch %d stop %d", p.Pos, p.tour.i)
+	pumpCmd(t, p, p.tour.toggle(p))
+	if p.Pos != 2 || p.tour.run.i != 0 {
+		t.Errorf("t again: batch %d stop %d", p.Pos, p.tour.run.i)
 	}
-	pumpCmd(t, p, p.tourSpace())
+	pumpCmd(t, p, p.tour.space(p))
 	if _, asked := p.overlay.(*guessOverlay); asked || p.Pos != 6 {
 		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
-	if p.tour != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
 	}
 	press(p, "home")
-	pumpCmd(t, p, p.toggleTour())
-	if p.tour == nil || p.tour.i != 1 || p.Pos != 6 {
+	pumpCmd(t, p, p.tour.toggle(p))
+	if p.tour.run == nil || p.tour.run.i != 1 || p.Pos != 6 {
 		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
 	press(q2, "t")
-	if q2.tour != nil || !strings.Contains(q2.notice, "has no tour") {
+	if q2.tour.run != nil || !strings.Contains(q2.notice, "has no tour") {
 		t.Errorf("no tour: %q", q2.notice)
 	}
 }
@@ -200,7 +200,7 @@ func TestGuessRound(t *testing.T) {
 	}
 	you := algos.Replay(c, off, last, algos.Fixed(retrains))
 	b := algos.Oracle(c, off, last).Cost()
-	r := p.youResult()
+	r := p.guess.result(p)
 	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
 		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
 	}
@@ -305,7 +305,7 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
-	pumpCmd(t, pres, pres.toggleTour())
+	pumpCmd(t, pres, pres.tour.toggle(pres))
 	fol = deliver(t, fol)
 	mp := fol.panes[paneMatrix].(*matrixPane)
 	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
@@ -315,7 +315,7 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("follower's callout foot %q", fol.callout.foot)
 	}
 	// The quiz: the follower is asked, answers KEEP, the presenter sees it counted, then reveals.
-	pumpCmd(t, pres, pres.tourSpace())
+	pumpCmd(t, pres, pres.tour.space(pres))
 	fol = deliver(t, fol)
 	if q, ok := fol.overlay.(*guessOverlay); !ok || q.t != 6 {
 		t.Fatalf("the follower is not asked: overlay %T", fol.overlay)
