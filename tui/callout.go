@@ -124,7 +124,7 @@ func overlap(a, b rect) int {
 // margin, so its row and column labels show too) and the pane the callout is about.
 func (p *Player) calloutAvoid(f *frame, l screenLayout, pane int) []rect {
 	var out []rect
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
 		if x, y, ok := mp.cellAt(f, r, mp.cur.At[0], mp.cur.At[1]); ok {
 			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})

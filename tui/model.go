@@ -87,8 +87,7 @@ type Player struct {
 	heat    heatScale
 	bounds  *bounds
 
-	panes []pane
-	boxes [numPanes]boxCache
+	panes paneSet
 
 	// The workshop (tour.go, guess.go, follow.go): a tour being played, the guess round, the room,
 	// the callout over the panes, a one-line notice that the next key clears.
@@ -128,8 +127,7 @@ func NewPlayer(opt Options) (*Player, error) {
 		p.w, p.h = opt.Width, opt.Height
 	}
 	k := &p.keys
-	p.panes = []pane{&matrixPane{keys: k, cur: &p.Cursor}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
-		&resultsPane{}, &aboutPane{keys: k}}
+	p.panes = newPaneSet(k, &p.Cursor)
 	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
 	p.Selected = p.pick(algos.NameCaraT, 0)
 	p.resetScale()
@@ -253,7 +251,7 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case boundsMsg:
 		if msg.s == p.s {
 			p.bounds = msg.b
-			if bp := p.panes[paneBatch].(*batchPane); !bp.pairChosen {
+			if bp := p.panes.batch; !bp.pairChosen {
 				bp.pair = msg.b.pair()
 			}
 			if p.wi.open {
@@ -399,7 +397,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	f := p.frame()
-	if ok, cmd := p.panes[p.Focus].Key(msg, f, true); ok {
+	if ok, cmd := p.panes.at(p.Focus).Key(msg, f, true); ok {
 		return p, cmd
 	}
 	if p.followBlocks(msg) {
@@ -410,7 +408,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return p, a.do(msg)
 		}
 	}
-	for i, pn := range p.panes {
+	for i, pn := range p.panes.list() {
 		if i == p.Focus {
 			continue
 		}
@@ -471,7 +469,7 @@ func (p *Player) actions() []action {
 // contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
 // pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := append(p.workshopKeys(), p.panes[p.Focus].Keys(f, true)...)
+	pane := append(p.workshopKeys(), p.panes.at(p.Focus).Keys(f, true)...)
 	if p.wi.open {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
@@ -534,7 +532,7 @@ func (p *Player) step() {
 }
 
 func (p *Player) setFocus(i int) {
-	if i >= 0 && i < len(p.panes) {
+	if i >= 0 && i < numPanes {
 		if i != p.Focus {
 			p.Zoomed = false
 		}
@@ -552,7 +550,7 @@ func (p *Player) escape() {
 		p.Zoomed = false
 		return
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); mp.cur.On {
+	if mp := p.panes.matrix; mp.cur.On {
 		mp.cur.On = false
 	}
 }
@@ -622,65 +620,39 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 	return tea.Batch(s.Start(), scanBounds(s))
 }
 
-// mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
-// steps, or scrolls a pane that scrolls.
+// mouse: a click focuses the tab or pane under it and lets the pane answer at its content's (x,
+// y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
+// otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.wi.split {
 		return nil
 	}
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	under := -1
-	for i, r := range l.boxes {
-		if r.contains(msg.X, msg.Y) {
-			under = i
-		}
-	}
+	under, tab := l.hit(msg.X, msg.Y)
 	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		p.wheel(under, -1)
-	case tea.MouseButtonWheelDown:
-		p.wheel(under, 1)
+	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
+		delta := 1
+		if msg.Button == tea.MouseButtonWheelUp {
+			delta = -1
+		}
+		switch {
+		case under >= 0 && under == p.Focus && under == paneAbout && p.panes.about.Wheel(delta):
+		case p.room.following:
+		case delta > 0:
+			p.step()
+		default:
+			p.ahead = 0
+			p.goTo(p.Pos - 1)
+		}
 	case tea.MouseButtonLeft:
-		return p.click(f, l, under, msg.X, msg.Y)
-	}
-	return nil
-}
-
-// wheel scrolls the focused pane under the mouse if it scrolls, and steps otherwise.
-func (p *Player) wheel(under, delta int) {
-	if under >= 0 && under == p.Focus {
-		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
-			return
+		if under < 0 {
+			return nil
 		}
-	}
-	if p.room.following {
-		return
-	}
-	if delta > 0 {
-		p.step()
-		return
-	}
-	p.ahead = 0
-	p.goTo(p.Pos - 1)
-}
-
-// click focuses the tab or pane under (x, y) and lets the pane answer at its content's (x, y).
-func (p *Player) click(f *frame, l screenLayout, under, x, y int) tea.Cmd {
-	if l.tabs && y == 0 {
-		for i, r := range l.tabX {
-			if x >= r[0] && x < r[1] {
-				p.setFocus(i)
-			}
+		p.setFocus(under)
+		if r := l.boxes[under]; !tab && !r.collapsed {
+			return p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2)
 		}
-		return nil
-	}
-	if under < 0 {
-		return nil
-	}
-	p.setFocus(under)
-	if r := l.boxes[under]; !r.collapsed {
-		return p.panes[under].Click(f, x-r.x-2, y-r.y-1, r.w-4, r.h-2)
 	}
 	return nil
 }
@@ -848,7 +820,7 @@ func (p *Player) View() string {
 		body = p.splitBody(f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
-		body = p.body(f, l, bodyH)
+		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
 	}
 	if c := p.callout; c != nil {
 		box, x, y := p.drawCallout(c, f, l, p.w, bodyH)
@@ -882,67 +854,6 @@ func (p *Player) View() string {
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
-}
-
-// body draws the panes where the layout put them, as bodyH lines.
-func (p *Player) body(f *frame, l screenLayout, bodyH int) string {
-	lines := make([]string, bodyH)
-	if l.tabs {
-		lines[0] = p.tabLine(f, l, p.w)
-	}
-	for i, r := range l.boxes {
-		if !r.shown {
-			continue
-		}
-		var box []string
-		if r.collapsed {
-			box = []string{p.bar(i, f, r.w)}
-		} else {
-			box = strings.Split(p.box(i, r, f), "\n")
-		}
-		for k, s := range box {
-			if y := r.y + k; y >= 0 && y < bodyH {
-				if r.x == 0 {
-					lines[y] = s
-				} else {
-					lines[y] = overlayAt(lines[y], s, r.x)
-				}
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// bar is a collapsed pane: its number and title on one line.
-func (p *Player) bar(i int, f *frame, w int) string {
-	s := fmt.Sprintf("▸ %d %s", i+1, p.panes[i].Title(f))
-	return p.st.Collapsed.Render(padRight(truncate(s, w), w))
-}
-
-// boxCache is a pane's last drawn box.
-type boxCache struct {
-	title, body string
-	r           rect
-	focus       bool
-	out         string
-}
-
-// box draws a pane in a border of the rect's size, its number and title in the top edge; the
-// focused pane's border is heavy and bright. A box whose content, size and focus are unchanged is
-// reused.
-func (p *Player) box(i int, r rect, f *frame) string {
-	pn := p.panes[i]
-	w, h := r.w, r.h
-	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
-	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	focus := i == p.Focus
-	c := &p.boxes[i]
-	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
-		return c.out
-	}
-	s := drawBox(p.st, title, body, w, h, focus)
-	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
-	return s
 }
 
 // drawBox draws body in a w x h border with title in its top edge; a focused box's border is

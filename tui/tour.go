@@ -156,7 +156,7 @@ func (p *Player) focusOn(f scenarios.Focus) {
 	}
 	p.setFocus(int(f.Pane) - 1) // the panes in the tour's order are the player's, from 1
 	if f.Cell != nil {
-		mp := p.panes[paneMatrix].(*matrixPane)
+		mp := p.panes.matrix
 		mp.cur.On, mp.cur.At = true, [2]int{f.Cell.Model, f.Cell.Batch}
 	}
 }

@@ -175,7 +175,7 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if len(p.visible()) == n {
 		t.Error("v did not change the visible algorithms")
 	}
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	press(p, "m")
 	if !mp.cur.On || mp.cur.At[1] != 11 {
 		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cur.On, mp.cur.At)
@@ -337,7 +337,7 @@ func TestMouse(t *testing.T) {
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
 	dr := l.boxes[paneDecisions]
-	dp := p.panes[paneDecisions].(*decisionsPane)
+	dp := p.panes.decisions
 	g := dp.geom(f, dr.w-4)
 	// Content x of batch 51: the labels, then (51 - 25) / per columns (a click takes the first
 	// batch of its column, and 51 is the first of a pair).
@@ -361,7 +361,7 @@ func TestMouse(t *testing.T) {
 		t.Errorf("wheel up: batch %d, want 51", p.Pos)
 	}
 	mr := l.boxes[paneMatrix]
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	f = p.frame()
 	ml := mp.layout(f, mr.w-4, mr.h-2)
 	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
@@ -579,7 +579,7 @@ func TestHelpFollowsFocus(t *testing.T) {
 		}
 	}
 	press(p, "2", "o")
-	if !p.panes[paneChart].(*chartPane).gap {
+	if !p.panes.chart.gap {
 		t.Error("o did not switch the chart to the gap to the Oracle")
 	}
 	// The keys of every pane are key.Bindings of the one key map.

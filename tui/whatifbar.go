@@ -221,7 +221,7 @@ func gammaFactor(k int) string {
 // pair is the two features the batch pane shows, which the arrows move the static centre along.
 func (p *Player) pair() [2]int {
 	d := p.s.Stream.Features()
-	bp := p.panes[paneBatch].(*batchPane)
+	bp := p.panes.batch
 	return [2]int{bp.pair[0] % d, bp.pair[1] % d}
 }
 

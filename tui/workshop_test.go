@@ -51,7 +51,7 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
 		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
 	}
-	mp := fp.panes[paneMatrix].(*matrixPane)
+	mp := fp.panes.matrix
 	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
 		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cur.On, mp.cur.At, fp.Focus)
 	}
@@ -85,7 +85,7 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cur.On || mp.cur.At != [2]int{1, 2} {
+	if mp := p.panes.matrix; !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
 	}
 	pumpCmd(t, p, p.tourSpace())
@@ -208,7 +208,7 @@ func TestGuessRound(t *testing.T) {
 		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
 	}
 	// The row shows, with its cost as the table writes costs.
-	view := stripANSI(p.panes[paneResults].View(p.frame(), 100, 20))
+	view := stripANSI(p.panes.results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
 		if strings.Contains(l, " You ") {
@@ -307,7 +307,7 @@ func TestFollowPresenter(t *testing.T) {
 	press(pres, "home")
 	pumpCmd(t, pres, pres.toggleTour())
 	fol = deliver(t, fol)
-	mp := fol.panes[paneMatrix].(*matrixPane)
+	mp := fol.panes.matrix
 	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cur.On, mp.cur.At)
 	}
