@@ -171,6 +171,23 @@ func helpLine(st *Styles, c contextKeys, width int) string {
 	return rest + sep + pinned
 }
 
+// keyGroups are the full help's groups: the player's keys, then each pane's.
+func (k *keyMap) groups() []keyGroup {
+	return []keyGroup{
+		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
+		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
+		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
+		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
+		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
+		{"2 Cumulative cost", []key.Binding{k.Gap}},
+		{"4 Batch", []key.Binding{k.Features}},
+		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
+		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
+		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
+			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
+	}
+}
+
 // keyGroup is one titled group of the full help.
 type keyGroup struct {
 	title string

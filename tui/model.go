@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -129,7 +128,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	k := &p.keys
 	p.panes = newPaneSet(k, &p.Cursor)
 	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
-	p.Selected = p.pick(algos.NameCaraT, 0)
+	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
 	p.resetScale()
 	p.guess.reset()
 	p.tourLeft = -1
@@ -176,11 +175,15 @@ func (p *Player) visible() []algos.Name {
 	return out
 }
 
-func (p *Player) selected() algos.Name { return p.pick(p.Selected, 0) }
+func (p *Player) selected() algos.Name { return pick(p.visible(), p.Selected, 0) }
 
-// pick is a when it is shown, else the shown algorithm at index or, past the end, the last.
-func (p *Player) pick(a algos.Name, index int) algos.Name {
-	v := p.visible()
+// next is the algorithm d places on from a in v, round the end.
+func next(v []algos.Name, a algos.Name, d int) algos.Name {
+	return v[(slices.Index(v, a)+d+len(v))%len(v)]
+}
+
+// pick is a when v has it, else v[index] or, past the end, the last.
+func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 	if slices.Contains(v, a) {
 		return a
 	}
@@ -442,14 +445,14 @@ func (p *Player) actions() []action {
 		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
 		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
 		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.Scale /= 1.25; p.refresh(); return nil }},
-		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(1); return nil }},
-		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(-1); return nil }},
+		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), 1); return nil }},
+		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), -1); return nil }},
 		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
 			cur := p.selected()
 			p.Visible = (p.Visible + 1) % len(visibleSets)
 			// The selection stays; when it is not shown any more, the first shown after the
 			// Oracle takes it (the Oracle's path is drawn anyway).
-			p.Selected = p.pick(cur, 1)
+			p.Selected = pick(p.visible(), cur, 1)
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
@@ -474,36 +477,12 @@ func (p *Player) contextKeys(f *frame) contextKeys {
 		k := &p.keys
 		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
 	}
-	c := contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
+	c := contextKeys{k: &p.keys, pane: pane, groups: p.keys.groups()}
 	if p.room.following {
 		c.hide = p.presenterKeys()
 	}
 	_, c.only = p.overlay.(*guessOverlay)
 	return c
-}
-
-// keyGroups are the full help's groups: the player's keys, then each pane's.
-func (p *Player) keyGroups() []keyGroup {
-	k := p.keys
-	return []keyGroup{
-		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
-		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
-		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
-		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
-		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
-		{"2 Cumulative cost", []key.Binding{k.Gap}},
-		{"4 Batch", []key.Binding{k.Features}},
-		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
-		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
-		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
-			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
-	}
-}
-
-// nextAlgo selects the shown algorithm d places on from the selected one, round the end.
-func (p *Player) nextAlgo(d int) {
-	v := p.visible()
-	p.Selected = v[(slices.Index(v, p.selected())+d+len(v))%len(v)]
 }
 
 func (p *Player) togglePlay() tea.Cmd {
@@ -555,12 +534,6 @@ func (p *Player) escape() {
 	}
 }
 
-// restart runs the scenario again with the next seed.
-func (p *Player) restart() tea.Cmd {
-	p.cmd.dropOrig() // its seed is not the new run's
-	return p.reopen(p.s.Seed + 1)
-}
-
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
 func (p *Player) askRestart() {
@@ -596,7 +569,8 @@ func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 
 func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	if s := msg.String(); s == "y" || s == "enter" {
-		return true, o.p.restart()
+		o.p.cmd.dropOrig() // its seed is not the new run's
+		return true, o.p.reopen(o.p.s.Seed + 1)
 	}
 	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
 	return true, nil
@@ -657,125 +631,11 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-func (p *Player) phase() string {
-	off := p.opt.Scenario.Offline
-	switch {
-	case p.Pos < off-1:
-		return "offline"
-	case p.Pos == off-1:
-		return "tuning"
-	}
-	return "online"
-}
-
-// R is the retraining cost in force at the current batch.
-func (p *Player) R() float64 {
-	return p.s.retrainCost(p.Scale)(max(p.Pos, 0))
-}
-
-// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
-// "R 31.25 x1.56".
-func (p *Player) rText(short bool) string {
-	_, s := p.s.Shown()
-	same := math.Abs(p.Scale-1) < 1e-12
-	switch {
-	case same && short:
-		return "R " + num(p.R())
-	case same:
-		return fmt.Sprintf("R %s (the scenario's)", num(p.R()))
-	case short:
-		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.Scale)
-	}
-	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.Scale, s.RetrainCostText)
-}
-
-// statusPart is one part of the status line, in a long and a short form.
-type statusPart struct {
-	long, short string
-	rank        int // dropped first when even the short line is too long: the highest
-}
-
-// status is the status line: every part in full when it fits, else shorter, else the least
-// useful parts left out.
-func (p *Player) status() string {
-	state, short := "paused", "paused"
-	if p.Playing {
-		state, short = "▶ playing", "playing"
-	}
-	comp := p.s.progress() // the queue's place, the columns computed, or all
-	compShort := comp
-	vis := visibleSets[p.Visible]
-	n := len(p.visible())
-	parts := []statusPart{
-		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
-		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
-		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
-		{p.rText(false), p.rText(true), 1},
-		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
-		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
-		{comp, compShort, 2},
-	}
-	if long, short := p.roomStatus(); long != "" {
-		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
-	}
-	if c := p.commandStatus(); c != "" {
-		parts = append(parts, statusPart{c, c, 0})
-	}
-	if wi := p.whatIfStatus(false); wi != "" {
-		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
-	}
-	line := func(parts []statusPart, short bool, drop int) string {
-		var keep []string
-		for _, s := range parts {
-			switch {
-			case s.rank > drop:
-			case short:
-				keep = append(keep, s.short)
-			default:
-				keep = append(keep, s.long)
-			}
-		}
-		return " " + strings.Join(keep, " · ") + " "
-	}
-	// The form is chosen for the widest the parts get in this run (the last batch, "offline",
-	// every column computed, playing at the top speed), so that it does not flip between two
-	// wordings as the player steps, plays or pauses.
-	widest := slices.Clone(parts)
-	T := p.s.Matrix.Batches()
-	for i, s := range widest {
-		switch {
-		case strings.HasPrefix(s.short, "batch "):
-			widest[i] = statusPart{fmt.Sprintf("batch %d/%d offline", T-1, T-1), fmt.Sprintf("batch %d/%d", T-1, T-1), s.rank}
-		case strings.HasSuffix(s.short, "batches/s"):
-			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
-		case s.long == comp:
-			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
-			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
-		}
-	}
-	terse, drop := false, 5
-	for width(line(widest, terse, drop)) > p.w {
-		if !terse {
-			terse = true
-			continue
-		}
-		if drop == 0 {
-			break
-		}
-		drop--
-	}
-	out := line(parts, terse, drop)
-	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
-}
-
 // frame is what the panes draw: the what-if when one is shown, else the run itself.
-func (p *Player) frame() *frame { return p.frameOf(p.s.WhatIf, p.rp) }
+func (p *Player) frame() *frame { return p.frameOfRun(p.s, p.s.WhatIf, p.rp) }
 
-// frameOf is the frame of the what-if w (the run itself for nil) with its replay rp.
-func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame { return p.frameOfRun(p.s, w, rp) }
-
-// frameOfRun is frameOf for the run of session s: the player's, or the one the command line
-// changed away from (the split view's "before").
+// frameOfRun is the frame of session s (the player's, or the one the command line changed away
+// from: the split view's "before") under the what-if w (the run itself for nil) with its replay rp.
 func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	m, scen := s.view(w)
 	var stream sim.Stream = s.Stream

@@ -241,7 +241,7 @@ func TestDiagonalFollowsR(t *testing.T) {
 	if s1 <= s0 || p.heat != heat {
 		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.heat)
 	}
-	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
+	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.frame().R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
 		t.Errorf("colour bars %q, %q", bar0, bar1)
 	}
 	press(p, "[", "[", "[", "[")

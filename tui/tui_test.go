@@ -111,12 +111,12 @@ func TestStepBackAndR(t *testing.T) {
 		t.Fatalf("first column shows batch %d, want 0", p.Pos)
 	}
 	press(p, "right", "right", "l")
-	if p.Pos != 3 || p.phase() != "tuning" {
-		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.phase())
+	if p.Pos != 3 || p.frame().phase() != "tuning" {
+		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.frame().phase())
 	}
 	press(p, "end")
-	if p.Pos != 11 || p.phase() != "online" {
-		t.Fatalf("end: batch %d phase %s", p.Pos, p.phase())
+	if p.Pos != 11 || p.frame().phase() != "online" {
+		t.Fatalf("end: batch %d phase %s", p.Pos, p.frame().phase())
 	}
 	press(p, "home")
 	// Keys typed faster than the terminal is read arrive as one message; each still counts.
@@ -131,10 +131,10 @@ func TestStepBackAndR(t *testing.T) {
 	press(p, "end")
 	before := p.rp.results
 	cell := *p.s.Matrix.Cell(2, 9)
-	r0 := p.R()
+	r0 := p.frame().R()
 	press(p, "]", "]", "]", "]", "]", "]", "]", "]")
-	if p.R() <= r0 {
-		t.Fatalf("] did not raise R: %v -> %v", r0, p.R())
+	if p.frame().R() <= r0 {
+		t.Fatalf("] did not raise R: %v -> %v", r0, p.frame().R())
 	}
 	after := p.rp.results
 	changed := false
@@ -156,8 +156,8 @@ func TestStepBackAndR(t *testing.T) {
 		}
 	}
 	press(p, "[", "[", "[", "[", "[", "[", "[", "[")
-	if d := p.R() - r0; d > 1e-12 || d < -1e-12 {
-		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.R(), r0)
+	if d := p.frame().R() - r0; d > 1e-12 || d < -1e-12 {
+		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.frame().R(), r0)
 	}
 }
 

@@ -524,7 +524,7 @@ func (p *Player) barView(w int) string {
 	default:
 		state = st.Dim.Render("showing the scenario")
 	}
-	line2 := fmt.Sprintf(" %s · %s · %s", gamma, p.rText(true), state)
+	line2 := fmt.Sprintf(" %s · %s · %s", gamma, p.frame().rText(true), state)
 	return strings.Join([]string{truncate(rule, w), truncate(line1, w), truncate(line2, w)}, "\n")
 }
 
