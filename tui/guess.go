@@ -283,14 +283,14 @@ func (o *guessOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, o.p.answer(o.t, true)
 	case key.Matches(msg, k.AnswerKeep):
 		return true, o.p.answer(o.t, false)
-	case key.Matches(msg, k.Escape, k.Quit, k.Guess):
+	case key.Matches(msg, k.NotNow):
 		if tr := o.p.tour; tr != nil && !tr.arrived && tr.stops[tr.i].Quiz {
 			// A quiz put off shows its stop all the same.
 			o.p.goTo(o.t)
 			return true, o.p.showStop()
 		}
 		return true, nil
-	case key.Matches(msg, k.Follow) && o.p.room.following:
+	case key.Matches(msg, k.GoFree):
 		return true, o.p.toggleFollow()
 	}
 	return false, nil

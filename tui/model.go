@@ -372,6 +372,7 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 // key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
 // the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	p.keys.enable(p.mode())
 	switch {
 	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
@@ -403,13 +404,14 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if ok, cmd := p.panes.at(p.Focus).Key(msg, f, true); ok {
 		return p, cmd
 	}
-	if p.followBlocks(msg) {
-		return p, nil
-	}
 	for _, a := range p.actions() {
 		if key.Matches(msg, *a.b) {
 			return p, a.do(msg)
 		}
+	}
+	if p.room.following && pressed(msg, p.keys.driven()) {
+		p.notice = "you follow the presenter: p to go free and explore on your own"
+		return p, nil
 	}
 	for i, pn := range p.panes.list() {
 		if i == p.Focus {
@@ -464,25 +466,33 @@ func (p *Player) actions() []action {
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
+		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
+		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
 		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.toggleGuess() }},
 		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.toggleFollow() }},
+		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.toggleFollow() }},
 	}...)
 }
 
-// contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
-// pane's; the player's; every pane's by group.
+// mode is the mode the player's keys are in now.
+func (p *Player) mode() mode {
+	_, question := p.overlay.(*guessOverlay)
+	return mode{tour: p.tour != nil, following: p.room.following, question: question, bar: p.wi.open}
+}
+
+// contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
+// question's answers, the tour's, a follower's), the what-if bar's while it is open, else the
+// focused pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := append(p.workshopKeys(), p.panes.at(p.Focus).Keys(f, true)...)
+	k := &p.keys
+	k.enable(p.mode())
+	pane := []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
 	if p.wi.open {
-		k := &p.keys
-		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
+		pane = append(pane, k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split)
+	} else {
+		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
 	}
-	c := contextKeys{k: &p.keys, pane: pane, groups: p.keys.groups()}
-	if p.room.following {
-		c.hide = p.presenterKeys()
-	}
-	_, c.only = p.overlay.(*guessOverlay)
-	return c
+	return contextKeys{k: k, pane: pane, groups: k.groups()}
 }
 
 func (p *Player) togglePlay() tea.Cmd {
