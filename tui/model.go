@@ -129,7 +129,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.panes = newPaneSet(k, &p.Cursor)
 	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
-	p.resetScale()
+	p.heat = heatOf(opt.Scenario)
 	p.guess.reset()
 	p.tourLeft = -1
 	p.cmd.line = newCommandLine()
@@ -140,20 +140,14 @@ func NewPlayer(opt Options) (*Player, error) {
 	return p, nil
 }
 
-// resetScale starts the colour scale of a new session from the scenario's R (a what-if's is added
-// when it arrives: whatIfShown).
-func (p *Player) resetScale() {
-	p.startHeat()
-	p.bounds = nil
-}
-
-// startHeat starts the colour scale from the scenario's R.
-func (p *Player) startHeat() {
-	p.heat = newHeatScale()
-	base := p.opt.Scenario.RetrainCost
-	for t := range p.opt.Scenario.Batches {
-		p.heat.addValue(base(t))
+// heatOf is the colour scale of a new run of s, started from its R (the cells are added as their
+// columns come, a what-if's when it arrives: whatIfShown).
+func heatOf(s *scenarios.Scenario) heatScale {
+	h := newHeatScale()
+	for t := range s.Batches {
+		h.addValue(s.RetrainCost(t))
 	}
+	return h
 }
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
@@ -597,7 +591,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		return nil
 	}
 	p.s, p.Pos, p.Playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
-	p.resetScale()
+	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
 	p.resetWorkshop()

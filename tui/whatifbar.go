@@ -416,7 +416,7 @@ func (p *Player) whatIfArrived(msg whatIfMsg) {
 // whatIfShown redraws with the what-if shown (or the scenario): the colour scale covers both the
 // run's cells and the what-if's, so that the two compare; the algorithms are replayed.
 func (p *Player) whatIfShown() {
-	p.startHeat()
+	p.heat = heatOf(p.opt.Scenario)
 	for t := range p.s.Computed {
 		p.heat.addColumn(p.s.Matrix, t)
 		if p.s.WhatIf != nil {
