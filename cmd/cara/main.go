@@ -69,7 +69,12 @@ func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code i
 			code = 1
 		}
 	}()
-	err := root.ExecuteContext(ctx)
+	return exitOf(root.ExecuteContext(ctx), stderr)
+}
+
+// exitOf says a command's error on stderr (escaped: it may quote a scenario's text) and returns
+// the exit status it stands for.
+func exitOf(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
