@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,9 +71,13 @@ func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
 	if dir != "" {
 		files, _ = filepath.Glob(filepath.Join(dir, "*.yaml"))
 	}
-	for _, f := range append(files, paths...) {
+	for i, f := range append(files, paths...) {
 		e := Entry{Ref: f, Title: f}
-		s, err := c.load(f)
+		var s *Scenario
+		err := notRegular(f, i < len(files))
+		if err == nil {
+			s, err = c.load(f)
+		}
 		if err == nil {
 			e.Title, e.About = s.Title+"  ("+f+")", s.About
 		} else {
@@ -84,6 +90,23 @@ func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
 		c.entries = append(c.entries, e)
 	}
 	return c
+}
+
+// notRegular refuses a file of the folder that is not a regular file (a FIFO named x.yaml would
+// block the catalog, and with it a picker or a server's reload, on its open). A path named on the
+// command line is read whatever it is: it may be a pipe on purpose.
+func notRegular(path string, inDir bool) error {
+	if !inDir {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s), not read", path, fi.Mode().Type())
+	}
+	return nil
 }
 
 // Entries lists the embedded scenarios, then *.yaml in dir, then paths: a catalog's entries.

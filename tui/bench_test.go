@@ -49,7 +49,7 @@ func BenchmarkStepView120x36(b *testing.B) {
 // measurement behind the heat map keeping its renderer (docs/DESIGN.md).
 func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
-	p.panes[paneMatrix].(*matrixPane).render = heatViaNtcharts
+	p.panes.matrix.render = heatViaNtcharts
 	benchSteps(b, p)
 }
 
@@ -98,7 +98,7 @@ func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
 	}
 	s.Model = sim.NearestCentroid{}
 	p := pumpedScenario(b, s, colorStyles(), 200, 60)
-	p.panes[paneMatrix].(*matrixPane).render = heatViaNtcharts
+	p.panes.matrix.render = heatViaNtcharts
 	benchSteps(b, p)
 }
 
@@ -107,7 +107,7 @@ func BenchmarkHeat100Ntcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	press(p, "end")
 	f := p.frame()
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	mp.render = heatViaNtcharts
 	for b.Loop() {
 		mp.cache = ""
@@ -121,7 +121,7 @@ func BenchmarkHeat100(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	press(p, "end")
 	f := p.frame()
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	for b.Loop() {
 		mp.cache = "" // no reuse: every cell drawn
 		mp.View(f, 104, 56)

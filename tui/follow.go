@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/room"
@@ -247,26 +246,6 @@ func (r *roomSide) leftAlone(s stage) {
 	default:
 		c.foot = "esc closes this"
 	}
-}
-
-// blocks keeps a follower's keys off what the presenter drives (the batch, play, R, the tour,
-// the guess round, the what-if): the key says how to go free instead. What a follower only looks
-// at (panes, zoom, cursor, algorithm, help) stays theirs.
-func (r *roomSide) blocks(s stage, msg tea.KeyMsg) bool {
-	if !r.following {
-		return false
-	}
-	if key.Matches(msg, presenterKeys(s.scene().keys)...) {
-		s.say("you follow the presenter: p to go free and explore on your own")
-		return true
-	}
-	return false
-}
-
-// presenterKeys are the keys of what the presenter drives, which a follower's keys leave alone.
-func presenterKeys(k *keyMap) []key.Binding {
-	return []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower, k.RUp, k.RDown, k.Restart,
-		k.Tour, k.Guess, k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}
 }
 
 // presented is what this player shows, as the room's followers apply it.

@@ -31,7 +31,7 @@ func resize(p *Player, w, h int) { p.Update(tea.WindowSizeMsg{Width: w, Height: 
 func paneBox(p *Player, i int) string {
 	press(p, string(rune('1'+i)))
 	p.View()
-	return p.boxes[i].out
+	return p.panes.boxes[i].out
 }
 
 // content is the inside of a box, without its colours: one []rune per line.
@@ -76,7 +76,7 @@ func TestMatrixPaneMarksAndTicks(t *testing.T) {
 		c := content(box)
 		f := p.frame()
 		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneMatrix]
-		mp := p.panes[paneMatrix].(*matrixPane)
+		mp := p.panes.matrix
 		l := mp.layout(f, r.w-4, r.h-2)
 		at := func(t int) rune { return c[l.heatY+l.g.yOf(t)][l.gw+l.g.xOf(t)] }
 		for _, tc := range []struct {
@@ -107,7 +107,7 @@ func TestMatrixPaneMarksAndTicks(t *testing.T) {
 // The colour of a cell does not change while you step: the scale is the whole run's.
 func TestMatrixScaleFixed(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), ansi256Styles(), 120, 36)
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	inkAt := func(pos int) (heatScale, ink, rune) {
 		goTo(p, pos)
 		p.View()
@@ -209,7 +209,7 @@ func TestBatchAxesFixed(t *testing.T) {
 	axes := func(pos int) []string {
 		goTo(p, pos)
 		var out []string
-		for _, s := range strings.Split(ansi.Strip(p.panes[paneBatch].View(p.frame(), 56, 18)), "\n") {
+		for _, s := range strings.Split(ansi.Strip(p.panes.batch.View(p.frame(), 56, 18)), "\n") {
 			switch {
 			case strings.Contains(s, "└"), strings.HasPrefix(s, "↑"):
 				out = append(out, s) // the x axis, the features' names
@@ -278,7 +278,7 @@ func TestLayoutTiles(t *testing.T) {
 func TestCursorOnDiagonalShowsR(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	press(p, "end", "1", "m")
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	mp.cur.At = [2]int{9, 9}
 	press(p, "]") // R 0.5 x 1.25
 	if r := mp.readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
@@ -337,7 +337,7 @@ func TestAboutScrolls(t *testing.T) {
 	s.About = strings.Repeat("A long description of the scenario, longer than the pane is tall. ", 30)
 	p := pumpedScenario(t, s, asciiStyles(), 60, 18)
 	press(p, "6")
-	ap := p.panes[paneAbout].(*aboutPane)
+	ap := p.panes.about
 	p.View()
 	press(p, "down", "down")
 	if ap.vp.YOffset != 2 {

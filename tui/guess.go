@@ -295,14 +295,14 @@ func (o *guessOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, ws.guess.answer(o.s, o.t, true)
 	case key.Matches(msg, k.AnswerKeep):
 		return true, ws.guess.answer(o.s, o.t, false)
-	case key.Matches(msg, k.Escape, k.Quit, k.Guess):
+	case key.Matches(msg, k.NotNow):
 		if _, ok := ws.tour.quizAhead(); ok {
 			// A quiz put off shows its stop all the same.
 			o.s.goTo(o.t)
 			return true, ws.tour.showStop(o.s)
 		}
 		return true, nil
-	case key.Matches(msg, k.Follow) && ws.room.following:
+	case key.Matches(msg, k.GoFree):
 		return true, ws.room.toggleFollow(o.s)
 	}
 	return false, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -29,8 +30,10 @@ type keyMap struct {
 	Features key.Binding
 	// Pane 6: scrolling.
 	ScrollUp, ScrollDown, PageUp, PageDown key.Binding
-	// Teaching: the tour, the guess round and its answers, following a presenter.
-	Tour, TourNext, Guess, AnswerRetrain, AnswerKeep, Follow key.Binding
+	// Teaching: the tour, the guess round and its answers, following a presenter. The same key
+	// says another thing in another mode (t starts the tour, or leaves it): one binding each, only
+	// one enabled at a time.
+	Tour, TourNext, LeaveTour, Guess, AnswerRetrain, AnswerKeep, NotNow, Follow, GoFree key.Binding
 	// What-ifs: the bar, the split view, back to the scenario; and the bar's own keys.
 	WhatIf, Split, Scenario                                key.Binding
 	Command, Edit                                          key.Binding
@@ -84,6 +87,9 @@ func newKeys() keyMap {
 
 		Tour:          b([]string{"t"}, "t", "tour: start/leave"),
 		TourNext:      b([]string{" "}, "space", "next stop"),
+		LeaveTour:     b([]string{"t"}, "t", "leave tour"),
+		NotNow:        b([]string{"esc", "q", "g"}, "esc", "not now"),
+		GoFree:        b([]string{"p"}, "p", "go free"),
 		Guess:         b([]string{"g"}, "g", "guess the decision"),
 		AnswerRetrain: b([]string{"r"}, "r", "answer RETRAIN"),
 		AnswerKeep:    b([]string{"k"}, "k", "answer KEEP"),
@@ -112,38 +118,107 @@ func newKeys() keyMap {
 	return k
 }
 
-// contextKeys are the help's keys where the player is: the focused pane's first, then the
-// player's. It is the help's KeyMap: one line of the most useful keys, or every key by group.
+// mode is where the player is, as far as its keys go. Each binding is enabled only in the modes
+// where it works (key.Binding.SetEnabled), so the dispatch (key.Matches) and the help (which
+// skips a disabled binding) follow the mode with no rule of their own.
+type mode struct {
+	tour      bool // a tour plays: space goes to the next stop, t leaves it
+	following bool // the player follows a presenter: what the presenter drives is off, p goes free
+	question  bool // the guess round asks: r and k answer, esc puts the question off
+	bar       bool // the what-if bar is open: its keys are on (g is gamma there, not the guess round)
+}
+
+// enable turns on the bindings that work in mode m and off the others.
+func (k *keyMap) enable(m mode) {
+	free := !m.question // a question takes every key but its own
+	for _, b := range k.all() {
+		b.SetEnabled(free)
+	}
+	for _, b := range k.driven() {
+		b.SetEnabled(free && !m.following)
+	}
+	k.AnswerRetrain.SetEnabled(m.question)
+	k.AnswerKeep.SetEnabled(m.question)
+	k.NotNow.SetEnabled(m.question)
+	k.ForceQuit.SetEnabled(true)
+	k.GoFree.SetEnabled(m.following)
+	k.Follow.SetEnabled(free && !m.following)
+	k.Play.SetEnabled(free && !m.following && !m.tour)
+	k.Tour.SetEnabled(free && !m.following && !m.tour)
+	k.TourNext.SetEnabled(free && !m.following && m.tour)
+	k.LeaveTour.SetEnabled(free && !m.following && m.tour)
+	k.Guess.SetEnabled(free && !m.following && !m.bar)
+	for _, b := range k.bar() {
+		b.SetEnabled(free && m.bar)
+	}
+}
+
+// all is every binding of the map.
+func (k *keyMap) all() []*key.Binding {
+	out := []*key.Binding{&k.Play, &k.Step, &k.Back, &k.Home, &k.End, &k.Faster, &k.Slower, &k.RUp, &k.RDown, &k.Next,
+		&k.Prev, &k.Visible, &k.Restart, &k.Focus, &k.Maximise, &k.Escape, &k.Help, &k.Quit, &k.ForceQuit, &k.Cursor,
+		&k.Up, &k.Down, &k.Left, &k.Right, &k.Show, &k.Gap, &k.Features, &k.ScrollUp, &k.ScrollDown, &k.PageUp,
+		&k.PageDown, &k.Tour, &k.TourNext, &k.LeaveTour, &k.Guess, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow,
+		&k.Follow, &k.GoFree, &k.WhatIf, &k.Split, &k.Scenario, &k.Command, &k.Edit}
+	for i := range k.Pane {
+		out = append(out, &k.Pane[i])
+	}
+	return append(out, k.bar()...)
+}
+
+// driven are the keys of what a presenter drives (the batch, play, R, the run, the tour, the guess
+// round, the what-if), which a follower's keys leave alone; what a follower only looks at (panes,
+// zoom, cursor, algorithm, help) stays theirs.
+func (k *keyMap) driven() []*key.Binding {
+	return []*key.Binding{&k.Play, &k.Step, &k.Back, &k.Home, &k.End, &k.Faster, &k.Slower, &k.RUp, &k.RDown,
+		&k.Restart, &k.Tour, &k.TourNext, &k.LeaveTour, &k.Guess, &k.WhatIf, &k.Split, &k.Scenario, &k.Command, &k.Edit}
+}
+
+// bar are the open what-if bar's own keys.
+func (k *keyMap) bar() []*key.Binding {
+	return []*key.Binding{&k.WIOwn, &k.WIData, &k.WIStatic, &k.WIAlt, &k.WIMove, &k.WINarrow, &k.WIWiden,
+		&k.WIGammaDown, &k.WIGammaUp, &k.WIGammaBack}
+}
+
+// pressed reports whether msg is one of the keys of bs, enabled or not: what a follower pressed
+// of the keys the presenter drives, to say why nothing happened.
+func pressed(msg tea.KeyMsg, bs []*key.Binding) bool {
+	for _, b := range bs {
+		if slices.Contains(b.Keys(), msg.String()) {
+			return true
+		}
+	}
+	return false
+}
+
+// contextKeys are the help's keys where the player is: the mode's and the focused pane's first,
+// then the player's. It is the help's KeyMap: one line of the most useful keys, or every key by
+// group. Disabled bindings (enable) show in neither.
 type contextKeys struct {
 	k      *keyMap
 	pane   []key.Binding
 	groups []keyGroup
-	hide   []key.Binding // keys that do nothing here (a follower's keys for what the presenter drives)
-	only   bool          // pane's keys are all that work (a question takes the keys)
 }
 
 // ShortHelp implements help.KeyMap.
 func (c contextKeys) ShortHelp() []key.Binding {
 	k := c.k
 	out := append([]key.Binding{}, c.pane...)
-	if c.only {
-		return out
-	}
 	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.RUp, k.RDown, k.Next, k.Visible, k.Focus, k.Maximise} {
-		// A key the context has given another meaning (space: the tour's next stop) shows once.
-		same := func(o key.Binding) bool { return slices.Equal(o.Keys(), b.Keys()) }
-		if !slices.ContainsFunc(out, same) && !slices.ContainsFunc(c.hide, same) {
+		// A key the context has given another meaning (an arrow: the static point's move) shows once.
+		same := func(o key.Binding) bool { return o.Enabled() && slices.Equal(o.Keys(), b.Keys()) }
+		if b.Enabled() && !slices.ContainsFunc(out, same) {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// FullHelp implements help.KeyMap.
+// FullHelp implements help.KeyMap: the groups' enabled keys, a group with none left out.
 func (c contextKeys) FullHelp() [][]key.Binding {
-	out := make([][]key.Binding, len(c.groups))
-	for i, g := range c.groups {
-		out[i] = g.keys
+	var out [][]key.Binding
+	for _, g := range c.groups {
+		out = append(out, g.keys)
 	}
 	return out
 }
@@ -154,8 +229,11 @@ func helpLine(st *Styles, c contextKeys, width int) string {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.HelpKey, st.Help, st.Help
 	h.Styles.Ellipsis = st.Help
-	pinned := h.ShortHelpView([]key.Binding{c.k.Help, c.k.Quit})
+	pinned := h.ShortHelpView([]key.Binding{c.k.Help, c.k.Quit}) // "" while a question takes the keys
 	sep := st.Help.Render(" • ")
+	if pinned == "" {
+		sep = ""
+	}
 	h.Width = width - ansi.StringWidth(pinned) - ansi.StringWidth(sep)
 	// bubbles' help adds every item when the one that overflows leaves no room for its ellipsis:
 	// drop items from the end until the line fits.
@@ -171,6 +249,23 @@ func helpLine(st *Styles, c contextKeys, width int) string {
 	return rest + sep + pinned
 }
 
+// keyGroups are the full help's groups: the player's keys, then each pane's.
+func (k *keyMap) groups() []keyGroup {
+	return []keyGroup{
+		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
+		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
+		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
+		{"Teaching", []key.Binding{k.Tour, k.TourNext, k.LeaveTour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.Follow, k.GoFree}},
+		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
+		{"2 Cumulative cost", []key.Binding{k.Gap}},
+		{"4 Batch", []key.Binding{k.Features}},
+		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
+		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
+		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
+			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
+	}
+}
+
 // keyGroup is one titled group of the full help.
 type keyGroup struct {
 	title string
@@ -182,16 +277,19 @@ type keyGroup struct {
 func fullHelp(st *Styles, c contextKeys, w int) string {
 	var b strings.Builder
 	for i, keys := range c.FullHelp() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(st.Bold.Render(c.groups[i].title) + "\n")
 		var items []string
 		for _, k := range keys {
-			if h := k.Help(); h.Key != "" {
+			if h := k.Help(); h.Key != "" && k.Enabled() {
 				items = append(items, st.HelpKey.Render(h.Key)+" "+h.Desc)
 			}
 		}
+		if len(items) == 0 {
+			continue // none works here (the bar's keys while it is closed)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(st.Bold.Render(c.groups[i].title) + "\n")
 		cur := ""
 		for _, it := range items {
 			switch {

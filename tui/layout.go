@@ -55,24 +55,29 @@ const (
 // shrinks to its title bar, the focused one never does. Small terminals: a tab line and the
 // focused pane, with the results under it when there is room.
 func (p *Player) layout(f *frame, w, h int) screenLayout {
+	return p.panes.layout(f, w, h, p.Focus, p.Zoomed)
+}
+
+// layout is Player.layout for the focused pane focus, zoomed or not.
+func (ps *paneSet) layout(f *frame, w, h, focus int, zoomed bool) screenLayout {
 	var l screenLayout
-	if p.Zoomed {
-		l.boxes[p.Focus] = rect{0, 0, w, h, true, false}
+	if zoomed {
+		l.boxes[focus] = rect{0, 0, w, h, true, false}
 		return l
 	}
 	if w < wideMinW || h < wideMinH {
-		return p.smallLayout(f, w, h)
+		return ps.smallLayout(f, w, h, focus)
 	}
 	// The matrix as large as a square allows, unless the right-hand column can then not hold the
 	// chart and the batch side by side while the matrix still would be fine narrower.
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := ps.matrix
 	want := mp.width(f, h)
 	lw := max(min(want, w-rightNarrow), 30)
 	if w-want < rightWide && w-rightWide >= mp.minWidth(f) {
 		lw = w - rightWide
 	}
 	l.boxes[paneMatrix] = rect{0, 0, lw, h, true, false}
-	p.stack(&l, f, lw, w-lw, h)
+	ps.stack(&l, f, lw, w-lw, h, focus)
 	return l
 }
 
@@ -86,20 +91,20 @@ type slot struct {
 }
 
 // stack lays out the right-hand column at x, w wide and h tall.
-func (p *Player) stack(l *screenLayout, f *frame, x, w, h int) {
-	slots := p.slots(f, w)
-	used := openSlots(slots, p.Focus, h)
+func (ps *paneSet) stack(l *screenLayout, f *frame, x, w, h, focus int) {
+	slots := ps.slots(f, w)
+	used := openSlots(slots, focus, h)
 	share(slots, h-used)
 	place(l, slots, x, w)
 }
 
 // slots are the right-hand column's rows, top to bottom: the chart and the batch side by side
 // when the column is wide enough for both, each on its own row otherwise.
-func (p *Player) slots(f *frame, w int) []*slot {
+func (ps *paneSet) slots(f *frame, w int) []*slot {
 	mk := func(panes ...int) *slot {
 		s := &slot{panes: panes}
 		for _, i := range panes {
-			want, least := p.panes[i].Size(f, w)
+			want, least := ps.at(i).Size(f, w)
 			s.want, s.least = max(s.want, want), max(s.least, least)
 		}
 		if len(panes) > 1 {
@@ -194,35 +199,35 @@ func place(l *screenLayout, slots []*slot, x, w int) {
 	}
 }
 
-func (p *Player) smallLayout(f *frame, w, h int) screenLayout {
+func (ps *paneSet) smallLayout(f *frame, w, h, focus int) screenLayout {
 	l := screenLayout{tabs: true}
 	x := 0
-	for i := range p.panes {
+	for i := range numPanes {
 		label := fmt.Sprintf(" %d %s ", i+1, tabNames[i])
 		l.tabX[i] = [2]int{x, x + ansi.StringWidth(label)}
 		x += ansi.StringWidth(label)
 	}
 	bodyH := h - 1
 	main := bodyH
-	rw, rl := p.panes[paneResults].Size(f, w)
-	_, least := p.panes[p.Focus].Size(f, w)
-	if p.Focus != paneResults && main-max(rw, rl) >= max(least, 12) {
+	rw, rl := ps.results.Size(f, w)
+	_, least := ps.at(focus).Size(f, w)
+	if focus != paneResults && main-max(rw, rl) >= max(least, 12) {
 		main -= max(rw, rl)
 		l.boxes[paneResults] = rect{0, 1 + main, w, bodyH - main, true, false}
 	}
-	l.boxes[p.Focus] = rect{0, 1, w, main, true, false}
+	l.boxes[focus] = rect{0, 1, w, main, true, false}
 	return l
 }
 
 // tabLine draws the small layout's tabs, the focused one highlighted.
-func (p *Player) tabLine(f *frame, l screenLayout, w int) string {
+func tabLine(st *Styles, focus, w int) string {
 	var b strings.Builder
-	for i := range p.panes {
+	for i := range numPanes {
 		label := fmt.Sprintf(" %d %s ", i+1, tabNames[i])
-		if i == p.Focus {
-			b.WriteString(p.st.StatusKey.Render(label))
+		if i == focus {
+			b.WriteString(st.StatusKey.Render(label))
 		} else {
-			b.WriteString(p.st.Dim.Render(label))
+			b.WriteString(st.Dim.Render(label))
 		}
 	}
 	return truncate(b.String(), w)

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -87,8 +86,7 @@ type Player struct {
 	heat    heatScale
 	bounds  *bounds
 
-	panes []pane
-	boxes [numPanes]boxCache
+	panes paneSet
 
 	// The workshop (workshop.go): a tour, the guess round, the room, the callout over the panes.
 	workshop
@@ -123,11 +121,10 @@ func NewPlayer(opt Options) (*Player, error) {
 		p.w, p.h = opt.Width, opt.Height
 	}
 	k := &p.keys
-	p.panes = []pane{&matrixPane{keys: k, cur: &p.Cursor}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
-		&resultsPane{}, &aboutPane{keys: k}}
+	p.panes = newPaneSet(k, &p.Cursor)
 	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
-	p.Selected = p.pick(algos.NameCaraT, 0)
-	p.resetScale()
+	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
+	p.heat = heatOf(opt.Scenario)
 	p.guess.reset()
 	p.tour.left = -1
 	p.cmd.line = newCommandLine()
@@ -138,20 +135,14 @@ func NewPlayer(opt Options) (*Player, error) {
 	return p, nil
 }
 
-// resetScale starts the colour scale of a new session from the scenario's R (a what-if's is added
-// when it arrives: whatIfShown).
-func (p *Player) resetScale() {
-	p.startHeat()
-	p.bounds = nil
-}
-
-// startHeat starts the colour scale from the scenario's R.
-func (p *Player) startHeat() {
-	p.heat = newHeatScale()
-	base := p.opt.Scenario.RetrainCost
-	for t := range p.opt.Scenario.Batches {
-		p.heat.addValue(base(t))
+// heatOf is the colour scale of a new run of s, started from its R (the cells are added as their
+// columns come, a what-if's when it arrives: whatIfShown).
+func heatOf(s *scenarios.Scenario) heatScale {
+	h := newHeatScale()
+	for t := range s.Batches {
+		h.addValue(s.RetrainCost(t))
 	}
+	return h
 }
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
@@ -173,11 +164,15 @@ func (p *Player) visible() []algos.Name {
 	return out
 }
 
-func (p *Player) selected() algos.Name { return p.pick(p.Selected, 0) }
+func (p *Player) selected() algos.Name { return pick(p.visible(), p.Selected, 0) }
 
-// pick is a when it is shown, else the shown algorithm at index or, past the end, the last.
-func (p *Player) pick(a algos.Name, index int) algos.Name {
-	v := p.visible()
+// next is the algorithm d places on from a in v, round the end.
+func next(v []algos.Name, a algos.Name, d int) algos.Name {
+	return v[(slices.Index(v, a)+d+len(v))%len(v)]
+}
+
+// pick is a when v has it, else v[index] or, past the end, the last.
+func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 	if slices.Contains(v, a) {
 		return a
 	}
@@ -248,7 +243,7 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case boundsMsg:
 		if msg.s == p.s {
 			p.bounds = msg.b
-			if bp := p.panes[paneBatch].(*batchPane); !bp.pairChosen {
+			if bp := p.panes.batch; !bp.pairChosen {
 				bp.pair = msg.b.pair()
 			}
 			if p.wi.open {
@@ -366,6 +361,7 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 // key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
 // the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	p.keys.enable(p.mode())
 	switch {
 	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
@@ -394,18 +390,19 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	f := p.frame()
-	if ok, cmd := p.panes[p.Focus].Key(msg, f, true); ok {
+	if ok, cmd := p.panes.at(p.Focus).Key(msg, f, true); ok {
 		return p, cmd
-	}
-	if p.room.blocks(p, msg) {
-		return p, nil
 	}
 	for _, a := range p.actions() {
 		if key.Matches(msg, *a.b) {
 			return p, a.do(msg)
 		}
 	}
-	for i, pn := range p.panes {
+	if p.room.following && pressed(msg, p.keys.driven()) {
+		p.notice = "you follow the presenter: p to go free and explore on your own"
+		return p, nil
+	}
+	for i, pn := range p.panes.list() {
 		if i == p.Focus {
 			continue
 		}
@@ -439,14 +436,14 @@ func (p *Player) actions() []action {
 		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
 		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
 		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.Scale /= 1.25; p.refresh(); return nil }},
-		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(1); return nil }},
-		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.nextAlgo(-1); return nil }},
+		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), 1); return nil }},
+		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), -1); return nil }},
 		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
 			cur := p.selected()
 			p.Visible = (p.Visible + 1) % len(visibleSets)
 			// The selection stays; when it is not shown any more, the first shown after the
 			// Oracle takes it (the Oracle's path is drawn anyway).
-			p.Selected = p.pick(cur, 1)
+			p.Selected = pick(p.visible(), cur, 1)
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
@@ -458,49 +455,33 @@ func (p *Player) actions() []action {
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
 		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.guess.toggle(p) }},
 		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
+		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
 	}...)
 }
 
-// contextKeys are the keys the help shows: the what-if bar's while it is open, else the focused
-// pane's; the player's; every pane's by group.
+// mode is the mode the player's keys are in now.
+func (p *Player) mode() mode {
+	_, question := p.overlay.(*guessOverlay)
+	return mode{tour: p.tour.on(), following: p.room.following, question: question, bar: p.wi.open}
+}
+
+// contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
+// question's answers, the tour's, a follower's), the what-if bar's while it is open, else the
+// focused pane's; the player's; every pane's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
-	pane := append(p.workshop.helpKeys(&p.keys, p.overlay), p.panes[p.Focus].Keys(f, true)...)
+	k := &p.keys
+	k.enable(p.mode())
+	pane := []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
 	if p.wi.open {
-		k := &p.keys
-		pane = []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split}
+		pane = append(pane, k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split)
+	} else {
+		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
 	}
-	c := contextKeys{k: &p.keys, pane: pane, groups: p.keyGroups()}
-	if p.room.following {
-		c.hide = presenterKeys(&p.keys)
-	}
-	_, c.only = p.overlay.(*guessOverlay)
-	return c
-}
-
-// keyGroups are the full help's groups: the player's keys, then each pane's.
-func (p *Player) keyGroups() []keyGroup {
-	k := p.keys
-	return []keyGroup{
-		{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
-		{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
-		{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
-		{"Teaching", []key.Binding{k.Tour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.Follow}},
-		{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.Show}},
-		{"2 Cumulative cost", []key.Binding{k.Gap}},
-		{"4 Batch", []key.Binding{k.Features}},
-		{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}},
-		{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}},
-		{"What-if bar (open)", []key.Binding{k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WIMove, k.WINarrow, k.WIWiden,
-			k.WIGammaDown, k.WIGammaUp, k.WIGammaBack, k.Escape}},
-	}
-}
-
-// nextAlgo selects the shown algorithm d places on from the selected one, round the end.
-func (p *Player) nextAlgo(d int) {
-	v := p.visible()
-	p.Selected = v[(slices.Index(v, p.selected())+d+len(v))%len(v)]
+	return contextKeys{k: k, pane: pane, groups: k.groups()}
 }
 
 func (p *Player) togglePlay() tea.Cmd {
@@ -529,7 +510,7 @@ func (p *Player) step() {
 }
 
 func (p *Player) setFocus(i int) {
-	if i >= 0 && i < len(p.panes) {
+	if i >= 0 && i < numPanes {
 		if i != p.Focus {
 			p.Zoomed = false
 		}
@@ -547,15 +528,9 @@ func (p *Player) escape() {
 		p.Zoomed = false
 		return
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); mp.cur.On {
+	if mp := p.panes.matrix; mp.cur.On {
 		mp.cur.On = false
 	}
-}
-
-// restart runs the scenario again with the next seed.
-func (p *Player) restart() tea.Cmd {
-	p.cmd.dropOrig() // its seed is not the new run's
-	return p.reopen(p.s.Seed + 1)
 }
 
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
@@ -593,7 +568,8 @@ func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 
 func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	if s := msg.String(); s == "y" || s == "enter" {
-		return true, o.p.restart()
+		o.p.cmd.dropOrig() // its seed is not the new run's
+		return true, o.p.reopen(o.p.s.Seed + 1)
 	}
 	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
 	return true, nil
@@ -610,195 +586,55 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		return nil
 	}
 	p.s, p.Pos, p.Playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
-	p.resetScale()
+	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
 	p.workshop.reset(p)
 	return tea.Batch(s.Start(), scanBounds(s))
 }
 
-// mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
-// steps, or scrolls a pane that scrolls.
+// mouse: a click focuses the tab or pane under it and lets the pane answer at its content's (x,
+// y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
+// otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.wi.split {
 		return nil
 	}
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	under := -1
-	for i, r := range l.boxes {
-		if r.contains(msg.X, msg.Y) {
-			under = i
-		}
-	}
+	under, tab := l.hit(msg.X, msg.Y)
 	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		p.wheel(under, -1)
-	case tea.MouseButtonWheelDown:
-		p.wheel(under, 1)
-	case tea.MouseButtonLeft:
-		return p.click(f, l, under, msg.X, msg.Y)
-	}
-	return nil
-}
-
-// wheel scrolls the focused pane under the mouse if it scrolls, and steps otherwise.
-func (p *Player) wheel(under, delta int) {
-	if under >= 0 && under == p.Focus {
-		if s, ok := p.panes[under].(scroller); ok && s.Wheel(delta) {
-			return
+	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
+		delta := 1
+		if msg.Button == tea.MouseButtonWheelUp {
+			delta = -1
 		}
-	}
-	if p.room.following {
-		return
-	}
-	if delta > 0 {
-		p.step()
-		return
-	}
-	p.ahead = 0
-	p.goTo(p.Pos - 1)
-}
-
-// click focuses the tab or pane under (x, y) and lets the pane answer at its content's (x, y).
-func (p *Player) click(f *frame, l screenLayout, under, x, y int) tea.Cmd {
-	if l.tabs && y == 0 {
-		for i, r := range l.tabX {
-			if x >= r[0] && x < r[1] {
-				p.setFocus(i)
-			}
-		}
-		return nil
-	}
-	if under < 0 {
-		return nil
-	}
-	p.setFocus(under)
-	if r := l.boxes[under]; !r.collapsed {
-		return p.panes[under].Click(f, x-r.x-2, y-r.y-1, r.w-4, r.h-2)
-	}
-	return nil
-}
-
-func (p *Player) phase() string {
-	off := p.opt.Scenario.Offline
-	switch {
-	case p.Pos < off-1:
-		return "offline"
-	case p.Pos == off-1:
-		return "tuning"
-	}
-	return "online"
-}
-
-// R is the retraining cost in force at the current batch.
-func (p *Player) R() float64 {
-	return p.s.retrainCost(p.Scale)(max(p.Pos, 0))
-}
-
-// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
-// "R 31.25 x1.56".
-func (p *Player) rText(short bool) string {
-	_, s := p.s.Shown()
-	same := math.Abs(p.Scale-1) < 1e-12
-	switch {
-	case same && short:
-		return "R " + num(p.R())
-	case same:
-		return fmt.Sprintf("R %s (the scenario's)", num(p.R()))
-	case short:
-		return fmt.Sprintf("R %s x%.3g", num(p.R()), p.Scale)
-	}
-	return fmt.Sprintf("R %s (x%.3g of %s)", num(p.R()), p.Scale, s.RetrainCostText)
-}
-
-// statusPart is one part of the status line, in a long and a short form.
-type statusPart struct {
-	long, short string
-	rank        int // dropped first when even the short line is too long: the highest
-}
-
-// status is the status line: every part in full when it fits, else shorter, else the least
-// useful parts left out.
-func (p *Player) status() string {
-	state, short := "paused", "paused"
-	if p.Playing {
-		state, short = "▶ playing", "playing"
-	}
-	comp := p.s.progress() // the queue's place, the columns computed, or all
-	compShort := comp
-	vis := visibleSets[p.Visible]
-	n := len(p.visible())
-	parts := []statusPart{
-		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
-		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
-		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, p.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
-		{p.rText(false), p.rText(true), 1},
-		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
-		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
-		{comp, compShort, 2},
-	}
-	if long, short := p.room.status(); long != "" {
-		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
-	}
-	if c := p.commandStatus(); c != "" {
-		parts = append(parts, statusPart{c, c, 0})
-	}
-	if wi := p.whatIfStatus(false); wi != "" {
-		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
-	}
-	line := func(parts []statusPart, short bool, drop int) string {
-		var keep []string
-		for _, s := range parts {
-			switch {
-			case s.rank > drop:
-			case short:
-				keep = append(keep, s.short)
-			default:
-				keep = append(keep, s.long)
-			}
-		}
-		return " " + strings.Join(keep, " · ") + " "
-	}
-	// The form is chosen for the widest the parts get in this run (the last batch, "offline",
-	// every column computed, playing at the top speed), so that it does not flip between two
-	// wordings as the player steps, plays or pauses.
-	widest := slices.Clone(parts)
-	T := p.s.Matrix.Batches()
-	for i, s := range widest {
 		switch {
-		case strings.HasPrefix(s.short, "batch "):
-			widest[i] = statusPart{fmt.Sprintf("batch %d/%d offline", T-1, T-1), fmt.Sprintf("batch %d/%d", T-1, T-1), s.rank}
-		case strings.HasSuffix(s.short, "batches/s"):
-			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
-		case s.long == comp:
-			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
-			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
+		case under >= 0 && under == p.Focus && under == paneAbout && p.panes.about.Wheel(delta):
+		case p.room.following:
+		case delta > 0:
+			p.step()
+		default:
+			p.ahead = 0
+			p.goTo(p.Pos - 1)
+		}
+	case tea.MouseButtonLeft:
+		if under < 0 {
+			return nil
+		}
+		p.setFocus(under)
+		if r := l.boxes[under]; !tab && !r.collapsed {
+			return p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2)
 		}
 	}
-	terse, drop := false, 5
-	for width(line(widest, terse, drop)) > p.w {
-		if !terse {
-			terse = true
-			continue
-		}
-		if drop == 0 {
-			break
-		}
-		drop--
-	}
-	out := line(parts, terse, drop)
-	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
+	return nil
 }
 
 // frame is what the panes draw: the what-if when one is shown, else the run itself.
-func (p *Player) frame() *frame { return p.frameOf(p.s.WhatIf, p.rp) }
+func (p *Player) frame() *frame { return p.frameOfRun(p.s, p.s.WhatIf, p.rp) }
 
-// frameOf is the frame of the what-if w (the run itself for nil) with its replay rp.
-func (p *Player) frameOf(w *live.WhatIf, rp replay) *frame { return p.frameOfRun(p.s, w, rp) }
-
-// frameOfRun is frameOf for the run of session s: the player's, or the one the command line
-// changed away from (the split view's "before").
+// frameOfRun is the frame of session s (the player's, or the one the command line changed away
+// from: the split view's "before") under the what-if w (the run itself for nil) with its replay rp.
 func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	m, scen := s.view(w)
 	var stream sim.Stream = s.Stream
@@ -843,10 +679,10 @@ func (p *Player) View() string {
 		body = p.splitBody(f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
-		body = p.body(f, l, bodyH)
+		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
 	}
 	if c := p.callout; c != nil {
-		box, x, y := c.draw(f, l, p.panes[paneMatrix].(*matrixPane), p.w, bodyH)
+		box, x, y := c.draw(f, l, p.panes.matrix, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
@@ -877,67 +713,6 @@ func (p *Player) View() string {
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
-}
-
-// body draws the panes where the layout put them, as bodyH lines.
-func (p *Player) body(f *frame, l screenLayout, bodyH int) string {
-	lines := make([]string, bodyH)
-	if l.tabs {
-		lines[0] = p.tabLine(f, l, p.w)
-	}
-	for i, r := range l.boxes {
-		if !r.shown {
-			continue
-		}
-		var box []string
-		if r.collapsed {
-			box = []string{p.bar(i, f, r.w)}
-		} else {
-			box = strings.Split(p.box(i, r, f), "\n")
-		}
-		for k, s := range box {
-			if y := r.y + k; y >= 0 && y < bodyH {
-				if r.x == 0 {
-					lines[y] = s
-				} else {
-					lines[y] = overlayAt(lines[y], s, r.x)
-				}
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// bar is a collapsed pane: its number and title on one line.
-func (p *Player) bar(i int, f *frame, w int) string {
-	s := fmt.Sprintf("▸ %d %s", i+1, p.panes[i].Title(f))
-	return p.st.Collapsed.Render(padRight(truncate(s, w), w))
-}
-
-// boxCache is a pane's last drawn box.
-type boxCache struct {
-	title, body string
-	r           rect
-	focus       bool
-	out         string
-}
-
-// box draws a pane in a border of the rect's size, its number and title in the top edge; the
-// focused pane's border is heavy and bright. A box whose content, size and focus are unchanged is
-// reused.
-func (p *Player) box(i int, r rect, f *frame) string {
-	pn := p.panes[i]
-	w, h := r.w, r.h
-	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
-	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	focus := i == p.Focus
-	c := &p.boxes[i]
-	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
-		return c.out
-	}
-	s := drawBox(p.st, title, body, w, h, focus)
-	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
-	return s
 }
 
 // drawBox draws body in a w x h border with title in its top edge; a focused box's border is

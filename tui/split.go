@@ -34,7 +34,7 @@ const splitMatrix = 12
 // splitBody draws the split view in w x h: the matrices as tall as the whole table leaves them,
 // else splitMatrix tall over a shortened table, else the table alone.
 func (p *Player) splitBody(f *frame, w, h int) string {
-	own := p.frameOf(nil, p.rpOwn)
+	own := p.frameOfRun(p.s, nil, p.rpOwn)
 	before, after := " Scenario: "+p.opt.Scenario.Name+" ", ""
 	if o := p.cmd.orig; o != nil {
 		// The command line changed the data or the model: the run before beside the new one.

@@ -63,7 +63,7 @@ func TestOracleIsThePapers(t *testing.T) {
 		if lines := p.guess.revealLines(p, at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
 			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
 		}
-		mp := p.panes[paneMatrix].(*matrixPane)
+		mp := p.panes.matrix
 		mp.cur.On, mp.cur.At = true, [2]int{at, at}
 		if r := mp.readout(p.frame()); !strings.Contains(r, "Oracle retrains here") {
 			t.Errorf("at %d the readout of C[%d, %d] is %q", at, at, at, r)
@@ -90,7 +90,7 @@ func TestBestSoFarWhileComputing(t *testing.T) {
 			t.Errorf("pane %d names the Oracle while the matrix computes:\n%s", i+1, box)
 		}
 	}
-	if legend := ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).pathLegend(p.frame()), " ")); !strings.Contains(legend, "○┄ best so far") {
+	if legend := ansi.Strip(strings.Join(p.panes.matrix.pathLegend(p.frame()), " ")); !strings.Contains(legend, "○┄ best so far") {
 		t.Errorf("matrix legend %q", legend)
 	}
 	// The evaluation itself: a session with columns missing replays the prefix, provisionally.
@@ -222,9 +222,9 @@ func TestTourOnAnotherSeed(t *testing.T) {
 // legend as drawn.
 func diagonalStep(p *Player, t int) (int, string) {
 	f := p.frame()
-	d := p.panes[paneMatrix].(*matrixPane).data(f)
+	d := p.panes.matrix.data(f)
 	v, _, _ := d.value(t, t)
-	return f.heat.step(v), ansi.Strip(strings.Join(p.panes[paneMatrix].(*matrixPane).legendTall(f), "\n"))
+	return f.heat.step(v), ansi.Strip(strings.Join(p.panes.matrix.legendTall(f), "\n"))
 }
 
 // The diagonal is R: its colour follows R on a scale that stays put for the other cells (] and a
@@ -241,7 +241,7 @@ func TestDiagonalFollowsR(t *testing.T) {
 	if s1 <= s0 || p.heat != heat {
 		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.heat)
 	}
-	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
+	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.frame().R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
 		t.Errorf("colour bars %q, %q", bar0, bar1)
 	}
 	press(p, "[", "[", "[", "[")
@@ -296,11 +296,11 @@ func TestGuessShowsTheBatch(t *testing.T) {
 	if f.ask != at || f.askModel != off || p.Pos != at-1 {
 		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.Pos, f.ask, f.askModel)
 	}
-	title := p.panes[paneBatch].Title(f)
+	title := p.panes.batch.Title(f)
 	if want := fmt.Sprintf("Batch %d, asked about: data by class, queries, errors of your M_%d", at, off); title != want || p.Focus != paneBatch {
 		t.Errorf("batch pane %q (focus %d), want %q in focus", title, p.Focus, want)
 	}
-	if _, ok, hidden := p.panes[paneMatrix].(*matrixPane).data(f).value(off, at); ok || !hidden {
+	if _, ok, hidden := p.panes.matrix.data(f).value(off, at); ok || !hidden {
 		t.Errorf("column %d of C shows during the question", at)
 	}
 	if r, ok := f.result(algos.NameOracle); ok && r.Strategy.End >= at {
@@ -312,8 +312,8 @@ func TestGuessShowsTheBatch(t *testing.T) {
 	}
 	press(p, "k")
 	f = p.frame()
-	if f.ask != -1 || p.Pos != at || !strings.HasPrefix(p.panes[paneBatch].Title(f), fmt.Sprintf("Batch %d:", at)) {
-		t.Errorf("after the answer: batch pane %q at %d", p.panes[paneBatch].Title(f), p.Pos)
+	if f.ask != -1 || p.Pos != at || !strings.HasPrefix(p.panes.batch.Title(f), fmt.Sprintf("Batch %d:", at)) {
+		t.Errorf("after the answer: batch pane %q at %d", p.panes.batch.Title(f), p.Pos)
 	}
 	if view := stripANSI(p.View()); !strings.Contains(view, fmt.Sprintf("Batch %d:", at)) || !strings.Contains(view, "guess · batch") {
 		t.Errorf("the reveal hides the batch:\n%s", view)
@@ -420,7 +420,7 @@ func TestPolish(t *testing.T) {
 		w    int
 		want string
 	}{{160, "│ retrain"}, {10, "⡇ retrain"}} {
-		dp := p.panes[paneDecisions].(*decisionsPane)
+		dp := p.panes.decisions
 		dp.View(p.frame(), c.w, 14)
 		if title := dp.Title(p.frame()); !strings.Contains(title, c.want) {
 			t.Errorf("decisions %d wide: title %q, want %q", c.w, title, c.want)
@@ -485,7 +485,7 @@ func TestMatrixShowsAOrB(t *testing.T) {
 	p := pumped(t, ansi256Styles(), 160, 48)
 	goTo(p, p.opt.Scenario.Batches-1)
 	heat := p.heat
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	for _, c := range []struct {
 		key, title string
 		term       func(*sim.Cell) float64
@@ -515,7 +515,7 @@ func TestMatrixShowsAOrB(t *testing.T) {
 func TestCalloutClearOfItsCell(t *testing.T) {
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
 	goTo(p, 11)
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	mp.cur.On, mp.cur.At = true, [2]int{0, 11}
 	p.setFocus(paneMatrix)
 	p.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
@@ -616,7 +616,7 @@ func TestOfflineNoteWraps(t *testing.T) {
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
 	goTo(p, 12)
 	for _, w := range []int{30, 54, 80} {
-		text := strings.Join(strings.Fields(stripANSI(p.panes[paneResults].View(p.frame(), w, 10))), " ")
+		text := strings.Join(strings.Fields(stripANSI(p.panes.results.View(p.frame(), w, 10))), " ")
 		if !strings.Contains(text, "once they are in") {
 			t.Errorf("%d wide: %q", w, text)
 		}

@@ -111,12 +111,12 @@ func TestStepBackAndR(t *testing.T) {
 		t.Fatalf("first column shows batch %d, want 0", p.Pos)
 	}
 	press(p, "right", "right", "l")
-	if p.Pos != 3 || p.phase() != "tuning" {
-		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.phase())
+	if p.Pos != 3 || p.frame().phase() != "tuning" {
+		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.frame().phase())
 	}
 	press(p, "end")
-	if p.Pos != 11 || p.phase() != "online" {
-		t.Fatalf("end: batch %d phase %s", p.Pos, p.phase())
+	if p.Pos != 11 || p.frame().phase() != "online" {
+		t.Fatalf("end: batch %d phase %s", p.Pos, p.frame().phase())
 	}
 	press(p, "home")
 	// Keys typed faster than the terminal is read arrive as one message; each still counts.
@@ -131,10 +131,10 @@ func TestStepBackAndR(t *testing.T) {
 	press(p, "end")
 	before := p.rp.results
 	cell := *p.s.Matrix.Cell(2, 9)
-	r0 := p.R()
+	r0 := p.frame().R()
 	press(p, "]", "]", "]", "]", "]", "]", "]", "]")
-	if p.R() <= r0 {
-		t.Fatalf("] did not raise R: %v -> %v", r0, p.R())
+	if p.frame().R() <= r0 {
+		t.Fatalf("] did not raise R: %v -> %v", r0, p.frame().R())
 	}
 	after := p.rp.results
 	changed := false
@@ -156,8 +156,8 @@ func TestStepBackAndR(t *testing.T) {
 		}
 	}
 	press(p, "[", "[", "[", "[", "[", "[", "[", "[")
-	if d := p.R() - r0; d > 1e-12 || d < -1e-12 {
-		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.R(), r0)
+	if d := p.frame().R() - r0; d > 1e-12 || d < -1e-12 {
+		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.frame().R(), r0)
 	}
 }
 
@@ -175,7 +175,7 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if len(p.visible()) == n {
 		t.Error("v did not change the visible algorithms")
 	}
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	press(p, "m")
 	if !mp.cur.On || mp.cur.At[1] != 11 {
 		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cur.On, mp.cur.At)
@@ -337,7 +337,7 @@ func TestMouse(t *testing.T) {
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
 	dr := l.boxes[paneDecisions]
-	dp := p.panes[paneDecisions].(*decisionsPane)
+	dp := p.panes.decisions
 	g := dp.geom(f, dr.w-4)
 	// Content x of batch 51: the labels, then (51 - 25) / per columns (a click takes the first
 	// batch of its column, and 51 is the first of a pair).
@@ -361,7 +361,7 @@ func TestMouse(t *testing.T) {
 		t.Errorf("wheel up: batch %d, want 51", p.Pos)
 	}
 	mr := l.boxes[paneMatrix]
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	f = p.frame()
 	ml := mp.layout(f, mr.w-4, mr.h-2)
 	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
@@ -579,7 +579,7 @@ func TestHelpFollowsFocus(t *testing.T) {
 		}
 	}
 	press(p, "2", "o")
-	if !p.panes[paneChart].(*chartPane).gap {
+	if !p.panes.chart.gap {
 		t.Error("o did not switch the chart to the gap to the Oracle")
 	}
 	// The keys of every pane are key.Bindings of the one key map.

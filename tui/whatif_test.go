@@ -468,8 +468,8 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 	}
 
 	pumpCmd(t, p, p.ApplyWhatIf([]string{"retrain_cost=2"}))
-	if p.s.WhatIf == nil || p.R() != 2 || !strings.Contains(p.status(), "what-if: retrain_cost=2") {
-		t.Errorf("given: R %v, status %q", p.R(), p.status())
+	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(), "what-if: retrain_cost=2") {
+		t.Errorf("given: R %v, status %q", p.frame().R(), p.status())
 	}
 	pumpCmd(t, p, p.ApplyWhatIf([]string{"data.noise=0.5"}))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {

@@ -221,7 +221,7 @@ func gammaFactor(k int) string {
 // pair is the two features the batch pane shows, which the arrows move the static centre along.
 func (p *Player) pair() [2]int {
 	d := p.s.Stream.Features()
-	bp := p.panes[paneBatch].(*batchPane)
+	bp := p.panes.batch
 	return [2]int{bp.pair[0] % d, bp.pair[1] % d}
 }
 
@@ -416,7 +416,7 @@ func (p *Player) whatIfArrived(msg whatIfMsg) {
 // whatIfShown redraws with the what-if shown (or the scenario): the colour scale covers both the
 // run's cells and the what-if's, so that the two compare; the algorithms are replayed.
 func (p *Player) whatIfShown() {
-	p.startHeat()
+	p.heat = heatOf(p.opt.Scenario)
 	for t := range p.s.Computed {
 		p.heat.addColumn(p.s.Matrix, t)
 		if p.s.WhatIf != nil {
@@ -524,7 +524,7 @@ func (p *Player) barView(w int) string {
 	default:
 		state = st.Dim.Render("showing the scenario")
 	}
-	line2 := fmt.Sprintf(" %s · %s · %s", gamma, p.rText(true), state)
+	line2 := fmt.Sprintf(" %s · %s · %s", gamma, p.frame().rText(true), state)
 	return strings.Join([]string{truncate(rule, w), truncate(line1, w), truncate(line2, w)}, "\n")
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/room"
@@ -69,7 +68,7 @@ type scene struct {
 
 func (p *Player) scene() scene {
 	return scene{Shown: &p.Shown, s: p.s, scen: p.opt.Scenario, rp: &p.rp, st: p.st, keys: &p.keys,
-		overlay: &p.overlay, ahead: &p.ahead, matrix: p.panes[paneMatrix].(*matrixPane), ws: &p.workshop}
+		overlay: &p.overlay, ahead: &p.ahead, matrix: p.panes.matrix, ws: &p.workshop}
 }
 
 func (p *Player) say(notice string) { p.notice = notice }
@@ -93,19 +92,4 @@ func (w *workshop) closeCallout() bool {
 	}
 	w.callout = nil
 	return true
-}
-
-// helpKeys are the keys the help line shows first while the question is up (o is the overlay
-// shown), a tour plays or a follower follows.
-func (w *workshop) helpKeys(k *keyMap, o overlay) []key.Binding {
-	if _, ok := o.(*guessOverlay); ok {
-		return []key.Binding{k.AnswerRetrain, k.AnswerKeep, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "not now"))}
-	}
-	switch {
-	case w.room.following:
-		return []key.Binding{key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "go free"))}
-	case w.tour.on():
-		return []key.Binding{k.TourNext, key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "leave tour"))}
-	}
-	return nil
 }

@@ -51,7 +51,7 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
 		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
 	}
-	mp := fp.panes[paneMatrix].(*matrixPane)
+	mp := fp.panes.matrix
 	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
 		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cur.On, mp.cur.At, fp.Focus)
 	}
@@ -85,7 +85,7 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
 	}
-	if mp := p.panes[paneMatrix].(*matrixPane); !mp.cur.On || mp.cur.At != [2]int{1, 2} {
+	if mp := p.panes.matrix; !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
 	}
 	pumpCmd(t, p, p.tour.space(p))
@@ -103,14 +103,14 @@ func TestTourStops(t *testing.T) {
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
 	pumpCmd(t, p, p.tour.space(p))
-	if p.Pos != 10 || p.tour.run.i != 3 || p.R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.run.i, p.R(), p.callout)
+	if p.Pos != 10 || p.tour.run.i != 3 || p.frame().R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.run.i, p.frame().R(), p.callout)
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
 	pumpCmd(t, p, p.tour.space(p))
-	if p.Pos != 11 || p.R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
-		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.R(), p.s.WhatIf)
+	if p.Pos != 11 || p.frame().R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().R(), p.s.WhatIf)
 	}
 	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
 		t.Error("the queries' what-if left the matrix as it was")
@@ -208,7 +208,7 @@ func TestGuessRound(t *testing.T) {
 		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
 	}
 	// The row shows, with its cost as the table writes costs.
-	view := stripANSI(p.panes[paneResults].View(p.frame(), 100, 20))
+	view := stripANSI(p.panes.results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
 		if strings.Contains(l, " You ") {
@@ -267,8 +267,8 @@ func TestFollowPresenter(t *testing.T) {
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.Pos != 5 || fol.R() != pres.R() || fol.s.Matrix == pres.s.Matrix {
-		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.R(), pres.Pos, pres.R())
+	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s.Matrix == pres.s.Matrix {
+		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
 	}
 	if !strings.Contains(stripANSI(fol.status()), "· following ·") {
 		t.Errorf("follower's status: %q", stripANSI(fol.status()))
@@ -280,8 +280,8 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("a follower's help line: %q", h)
 	}
 	press(fol, "l", "]")
-	if fol.Pos != 5 || fol.R() != pres.R() || !strings.Contains(fol.notice, "p to go free") {
-		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.R(), fol.notice)
+	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || !strings.Contains(fol.notice, "p to go free") {
+		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.frame().R(), fol.notice)
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
@@ -300,14 +300,14 @@ func TestFollowPresenter(t *testing.T) {
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.room.following || fol.Pos != 7 || fol.R() != pres.R() {
-		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.R(), pres.Pos, pres.R())
+	if !fol.room.following || fol.Pos != 7 || fol.frame().R() != pres.frame().R() {
+		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
 	pumpCmd(t, pres, pres.tour.toggle(pres))
 	fol = deliver(t, fol)
-	mp := fol.panes[paneMatrix].(*matrixPane)
+	mp := fol.panes.matrix
 	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cur.On, mp.cur.At)
 	}
@@ -380,11 +380,13 @@ func TestFollowIntoScenario(t *testing.T) {
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
 		t.Errorf("%d runs started, want 2: the follower shares the presenter's", st.Started)
 	}
-	// r: the presenter's next seed, and the follower's.
-	pumpCmd(t, np, np.restart())
+	// N, confirmed: the presenter's next seed, and the follower's.
+	np.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("N")})
+	_, cmd := np.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, np, cmd)
 	fol = deliver(t, fol)
 	if fol.s.Seed != 10 || fol.opt.Scenario != other {
-		t.Errorf("after the presenter's r: follower on seed %d", fol.s.Seed)
+		t.Errorf("after the presenter's N: follower on seed %d", fol.s.Seed)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 3 || st.Watchers != 2 {
 		t.Errorf("%d runs started, %d watchers: want 3 and the two players on the last", st.Started, st.Watchers)

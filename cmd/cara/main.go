@@ -52,6 +52,13 @@ func main() {
 	os.Exit(code)
 }
 
+// interrupted is a command's own account of what an interruption left (serve: the sessions it
+// closed), for main to print in place of the one about files and sweeps.
+type interrupted struct{ what string }
+
+func (e interrupted) Error() string        { return e.what }
+func (e interrupted) Is(target error) bool { return target == context.Canceled }
+
 // execute runs root and returns the exit status: 0 ok, 1 bad input, a failed run or a bug (a
 // panic, reported as one, never with Go's status 2, which scripts read as a usage mistake),
 // 2 usage, 130 interrupted.
@@ -62,10 +69,18 @@ func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code i
 			code = 1
 		}
 	}()
-	err := root.ExecuteContext(ctx)
+	return exitOf(root.ExecuteContext(ctx), stderr)
+}
+
+// exitOf says a command's error on stderr (escaped: it may quote a scenario's text) and returns
+// the exit status it stands for.
+func exitOf(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, new(interrupted)):
+		fmt.Fprintf(stderr, "cara: interrupted: %s\n", err)
+		return 130
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "cara: interrupted; files written so far are complete (a sweep resumes when run again)")
 		return 130

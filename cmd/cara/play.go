@@ -100,9 +100,22 @@ func openDefault(cmd *cobra.Command, paths []string) error {
 	return teaErr(err)
 }
 
-// teaErr hides bubbletea's "program was killed" on a Ctrl-C that already ended the UI cleanly.
+// errPlayerPanic is a panic bubbletea caught in the player: its trace is on the screen already
+// (bubbletea prints it as it restores the terminal), so main says only what it is.
+var errPlayerPanic = errors.New("internal error in the player (a bug in cara, not in your input; please report it with the command line and the trace above)")
+
+// teaErr is what ends a player, as the command's error: a panic is a bug (exit 1, never 0), an
+// interruption an interruption (130), and bubbletea's "program was killed" after the UI already
+// ended cleanly nothing.
 func teaErr(err error) error {
-	if err == nil || errors.Is(err, tea.ErrProgramKilled) {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramPanic):
+		return errPlayerPanic
+	case errors.Is(err, context.Canceled):
+		return context.Canceled
+	case errors.Is(err, tea.ErrProgramKilled):
 		return nil
 	}
 	return fmt.Errorf("terminal UI: %w", err)

@@ -156,7 +156,8 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 			sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
 			srv.Shutdown(sctx)
-			return ctx.Err() // interrupted (SIGINT, SIGTERM): exit status 130, as every command
+			// Exit status 130, as every interrupted command.
+			return interrupted{"the server stopped; every session was closed"}
 		}
 	}
 }

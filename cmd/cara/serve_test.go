@@ -82,6 +82,8 @@ func TestServeProcess(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGHUP)
 	expect(`msg="scenarios read again" entries=12`)
 	cmd.Process.Signal(syscall.SIGINT)
+	// What an interrupted server says is its own, not a sweep's.
+	expect(`^cara: interrupted: the server stopped; every session was closed$`)
 	go func() {
 		for range lines {
 		}

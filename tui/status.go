@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// phase is the block the frame's batch is in: the offline block but its last batch, the tuning at
+// that last batch, or the online block.
+func (f *frame) phase() string {
+	off := f.scen.Offline
+	switch {
+	case f.pos < off-1:
+		return "offline"
+	case f.pos == off-1:
+		return "tuning"
+	}
+	return "online"
+}
+
+// R is the retraining cost in force at the frame's batch.
+func (f *frame) R() float64 { return f.r(max(f.pos, 0)) }
+
+// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
+// "R 31.25 x1.56".
+func (f *frame) rText(short bool) string {
+	same := math.Abs(f.rScale-1) < 1e-12
+	switch {
+	case same && short:
+		return "R " + num(f.R())
+	case same:
+		return fmt.Sprintf("R %s (the scenario's)", num(f.R()))
+	case short:
+		return fmt.Sprintf("R %s x%.3g", num(f.R()), f.rScale)
+	}
+	return fmt.Sprintf("R %s (x%.3g of %s)", num(f.R()), f.rScale, f.scen.RetrainCostText)
+}
+
+// statusPart is one part of the status line, in a long and a short form.
+type statusPart struct {
+	long, short string
+	rank        int // dropped first when even the short line is too long: the highest
+}
+
+// status is the status line: every part in full when it fits, else shorter, else the least
+// useful parts left out.
+func (p *Player) status() string {
+	f := p.frame()
+	state, short := "paused", "paused"
+	if p.Playing {
+		state, short = "▶ playing", "playing"
+	}
+	comp := p.s.progress() // the queue's place, the columns computed, or all
+	compShort := comp
+	vis := visibleSets[p.Visible]
+	n := len(p.visible())
+	parts := []statusPart{
+		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
+		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
+		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
+		{f.rText(false), f.rText(true), 1},
+		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
+		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
+		{comp, compShort, 2},
+	}
+	if long, short := p.room.status(); long != "" {
+		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
+	}
+	if c := p.commandStatus(); c != "" {
+		parts = append(parts, statusPart{c, c, 0})
+	}
+	if wi := p.whatIfStatus(false); wi != "" {
+		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
+	}
+	line := func(parts []statusPart, short bool, drop int) string {
+		var keep []string
+		for _, s := range parts {
+			switch {
+			case s.rank > drop:
+			case short:
+				keep = append(keep, s.short)
+			default:
+				keep = append(keep, s.long)
+			}
+		}
+		return " " + strings.Join(keep, " · ") + " "
+	}
+	// The form is chosen for the widest the parts get in this run (the last batch, "offline",
+	// every column computed, playing at the top speed), so that it does not flip between two
+	// wordings as the player steps, plays or pauses.
+	widest := slices.Clone(parts)
+	T := p.s.Matrix.Batches()
+	for i, s := range widest {
+		switch {
+		case strings.HasPrefix(s.short, "batch "):
+			widest[i] = statusPart{fmt.Sprintf("batch %d/%d offline", T-1, T-1), fmt.Sprintf("batch %d/%d", T-1, T-1), s.rank}
+		case strings.HasSuffix(s.short, "batches/s"):
+			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
+		case s.long == comp:
+			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
+			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
+		}
+	}
+	terse, drop := false, 5
+	for width(line(widest, terse, drop)) > p.w {
+		if !terse {
+			terse = true
+			continue
+		}
+		if drop == 0 {
+			break
+		}
+		drop--
+	}
+	out := line(parts, terse, drop)
+	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
+}
