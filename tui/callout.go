@@ -109,9 +109,9 @@ func overlap(a, b rect) int {
 	return w * h
 }
 
-// calloutAvoid is what a callout about pane should not cover: the matrix cell under the cursor
-// of mp, the matrix's pane (with a margin, so its row and column labels show too) and the pane the
-// callout is about.
+// calloutAvoid is what a callout about pane should not cover: the cell under the cursor of mp
+// (the matrix's pane), with a margin so that its row and column labels show too; the readout under
+// the matrix; and the pane the callout is about.
 func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, pane int) []rect {
 	var out []rect
 	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
