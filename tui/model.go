@@ -100,10 +100,9 @@ type Player struct {
 	notice   string
 
 	wi    whatIfBar
-	cmd   commandState   // the command line (:) and the what-if it has built
-	edit  *editor        // the scenario editor (e); nil when closed
-	rpOwn replay         // the run's own replay, for the split view's scenario side
-	split [2]*matrixPane // the split view's two matrices
+	cmd   commandState // the command line (:) and the what-if it has built
+	edit  *editor      // the scenario editor (e); nil when closed
+	split splitView    // the split view (W)
 }
 
 type tickMsg struct{ id int }
@@ -130,7 +129,8 @@ func NewPlayer(opt Options) (*Player, error) {
 	k := &p.keys
 	p.panes = []pane{&matrixPane{keys: k, cur: &p.Cursor}, &chartPane{keys: k}, &decisionsPane{}, &batchPane{keys: k, pair: [2]int{0, 1}},
 		&resultsPane{}, &aboutPane{keys: k}}
-	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
+	p.split = newSplitView(k)
+	p.wi = newWhatIfBar(k, &p.panes[paneBatch].(*batchPane).pair)
 	p.Selected = p.pick(algos.NameCaraT, 0)
 	p.resetScale()
 	p.guess.reset()
@@ -194,11 +194,11 @@ func (p *Player) pick(a algos.Name, index int) algos.Name {
 func (p *Player) refresh() {
 	rp, err := p.s.evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	p.rp, p.err = rp, err
-	p.rpOwn = rp
-	if p.s.WhatIf != nil && p.wi.split && err == nil {
-		p.rpOwn, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
+	p.split.own = rp
+	if p.s.WhatIf != nil && p.split.on && err == nil {
+		p.split.own, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	}
-	if o := p.cmd.orig; o != nil && p.wi.split && p.err == nil {
+	if o := p.cmd.orig; o != nil && p.split.on && p.err == nil {
 		p.cmd.origRp, p.err = o.evaluateOf(nil, p.Pos, p.Scale, o.Scenario.Algorithms)
 	}
 }
@@ -228,10 +228,12 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
-		p.sizeEditor()
+		p.edit.resize(p.w, p.h)
 	case editPauseMsg, editCheckedMsg:
 		if p.edit != nil {
-			return p, p.editorUpdate(msg)
+			var cmd tea.Cmd
+			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			return p, cmd
 		}
 	case columnMsg:
 		return p, p.column(msg)
@@ -248,7 +250,7 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if p.wi.open {
 				warm = p.s.WarmWhatIf()
 			}
-			return p, tea.Batch(warm, p.startPending())
+			return p, tea.Batch(warm, p.wi.startPending(p))
 		}
 	case boundsMsg:
 		if msg.s == p.s {
@@ -257,13 +259,13 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				bp.pair = msg.b.pair()
 			}
 			if p.wi.open {
-				p.placeStatic()
+				p.wi.place(p)
 			}
 		}
 	case whatIfMsg:
-		p.whatIfArrived(msg)
+		p.wi.arrived(p, msg)
 	case commandMsg:
-		return p, p.runCommand(msg.cmd)
+		return p, p.cmd.run(p, &p.wi, msg.cmd)
 	case tickMsg:
 		return p, p.play(msg)
 	case jumpMsg:
@@ -274,7 +276,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, p.mouse(msg)
 	case tea.KeyMsg:
 		if p.edit != nil && !key.Matches(msg, p.keys.ForceQuit) {
-			return p, p.editorUpdate(msg)
+			var cmd tea.Cmd
+			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			return p, cmd
 		}
 		if p.cmd.line.open && !key.Matches(msg, p.keys.ForceQuit) {
 			return p, p.cmd.line.Update(msg)
@@ -394,7 +398,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return p, cmd
 	}
 	if p.wi.open {
-		if ok, cmd := p.barKey(msg); ok {
+		if ok, cmd := p.wi.key(p, msg); ok {
 			return p, cmd
 		}
 	}
@@ -455,11 +459,11 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
-		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
-		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.openCommand() }},
-		{&k.Edit, func(tea.KeyMsg) tea.Cmd { return p.openEditor() }},
-		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
-		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p) }},
+		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.open(p.w) }},
+		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p, p.w, p.h); return cmd }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p, &p.wi, &p.cmd) }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p) }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.toggleTour() }},
@@ -614,7 +618,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.Pos, p.Playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
+	p.s, p.Pos, p.Playing, p.rp, p.split.own, p.ahead = s, -1, false, replay{}, replay{}, 0
 	p.resetScale()
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
@@ -625,7 +629,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 // mouse: a click focuses the pane under it and lets the pane answer (a cell, a batch); the wheel
 // steps, or scrolls a pane that scrolls.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.wi.split {
+	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.split.on {
 		return nil
 	}
 	f := p.frame()
@@ -746,11 +750,11 @@ func (p *Player) status() string {
 	if long, short := p.roomStatus(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
-	if c := p.commandStatus(); c != "" {
+	if c := p.cmd.status(); c != "" {
 		parts = append(parts, statusPart{c, c, 0})
 	}
-	if wi := p.whatIfStatus(false); wi != "" {
-		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
+	if wi := p.wi.status(p, false); wi != "" {
+		parts = append(parts, statusPart{wi, p.wi.status(p, true), 0})
 	}
 	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string
@@ -838,14 +842,14 @@ func (p *Player) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
 	}
 	if p.edit != nil {
-		return p.editorView()
+		return p.edit.view(p, p.st, p.w)
 	}
 	f := p.frame()
 	bodyH := p.bodyHeight()
 	var body string
 	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
-	if p.wi.split {
-		body = p.splitBody(f, p.w, bodyH)
+	if p.split.on {
+		body = p.split.view(p, &p.wi, &p.cmd, f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
 		body = p.body(f, l, bodyH)
@@ -855,7 +859,7 @@ func (p *Player) View() string {
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
-		body += "\n" + p.barView(p.w)
+		body += "\n" + p.wi.view(p, p.st, p.w)
 	}
 	if p.overlay != nil {
 		box, x, y := p.overlay.View(p.st, p.w, bodyH)
