@@ -309,10 +309,13 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 	case key.Matches(msg, k.WIData):
 		st.queries = queriesData
 	case key.Matches(msg, k.WIStatic):
-		b.place(h)
 		if b.geom == nil {
-			h.fail(fmt.Errorf("what-if: static queries need the data's range, still being read"))
-			return true, nil
+			b.place(h)
+			if b.geom == nil {
+				h.fail(fmt.Errorf("what-if: static queries need the data's range, still being read"))
+				return true, nil
+			}
+			st.centre, st.spread = b.state.centre, b.state.spread // placed just now
 		}
 		st.queries = queriesStatic
 	case key.Matches(msg, k.WIAlt):
