@@ -21,15 +21,23 @@ type fakeHost struct {
 	fails  int // fail calls, nil (the error line cleared) included
 	shown  int // whatIfShown calls: the panes redrawn with the what-if or the scenario
 	notice string
+	seeds  []uint64 // reopen calls: a new run of options().Scenario on each seed
 }
 
-func (h *fakeHost) session() *Session                                { return h.s }
-func (h *fakeHost) options() *Options                                { return &h.opt }
-func (h *fakeHost) frame() *frame                                    { return &h.f }
-func (h *fakeHost) refresh()                                         {}
-func (h *fakeHost) whatIfShown()                                     { h.shown++ }
-func (h *fakeHost) rText(bool) string                                { return "R 0.5" }
-func (h *fakeHost) reopen(uint64) tea.Cmd                            { return nil }
+func (h *fakeHost) session() *Session { return h.s }
+func (h *fakeHost) options() *Options { return &h.opt }
+func (h *fakeHost) frame() *frame     { return &h.f }
+func (h *fakeHost) refresh()          {}
+func (h *fakeHost) whatIfShown()      { h.shown++ }
+func (h *fakeHost) rText(bool) string { return "R 0.5" }
+func (h *fakeHost) reopen(seed uint64) tea.Cmd {
+	s, err := NewSession(h.opt.Scenario, seed)
+	if err != nil {
+		panic(err) // the test's scenarios all load
+	}
+	h.s, h.seeds = s, append(h.seeds, seed)
+	return nil
+}
 func (h *fakeHost) frameOfRun(*Session, *live.WhatIf, replay) *frame { return &h.f }
 func (h *fakeHost) say(notice string)                                { h.notice = notice }
 func (h *fakeHost) fail(err error)                                   { h.err, h.fails = err, h.fails+1 }
