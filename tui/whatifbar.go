@@ -118,19 +118,21 @@ func (g *staticGeom) fixed(k int) string {
 }
 
 // whatIfHost is what the what-if parts (the bar, the tour's what-if, the command line, the editor,
-// the split view) ask of the player that shows them. *Player implements it; a test drives a part
-// with a fake.
+// the split view) ask of the player that shows them: its run and options, what its panes draw, and
+// a few general things to do. *Player implements it; the parts' tests drive them with a fake.
 type whatIfHost interface {
 	session() *Session // the run on screen, and the what-if it shows
 	options() *Options // the scenario the player runs (the command line and the editor change it), its trust
 	frame() *frame     // what the panes draw now: the styles, the batch shown, the data's range
-	refresh()          // replays at the batch shown
-	whatIfShown()      // the colour scale over the run and the what-if shown, then refresh
-	rText(short bool) string
-	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
+	// frameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
+	// with the replay rp: the split view's other side.
 	frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame
-	say(notice string) // the one-line notice, until the next key
-	fail(err error)    // the error line; nil clears it
+	rText(short bool) string    // R as the status line says it
+	refresh()                   // replays at the batch shown
+	whatIfShown()               // the colour scale over the run and the what-if shown, then refresh
+	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
+	say(notice string)          // the one-line notice, until the next key
+	fail(err error)             // the error line; nil clears it
 }
 
 func (p *Player) session() *Session { return p.s }
