@@ -48,8 +48,8 @@ func splitSets(sets []string) (replay, run []string) {
 	return replay, run
 }
 
-// open opens the command line, w wide. (A follower's : never gets here: followBlocks, in
-// follow.go, keeps the presenter's keys, : and e among them, off a follower's player.)
+// open opens the command line, w wide. A follower's : never gets here: the player keeps the keys
+// of what a presenter drives, : and e among them, from a follower (followBlocks).
 func (c *commandState) open(w int) tea.Cmd {
 	c.line.SetWidth(w)
 	return c.line.Open()

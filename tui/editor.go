@@ -46,8 +46,8 @@ type editCheckedMsg struct {
 	err     error
 }
 
-// openEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read.
-// (A follower's e never gets here: followBlocks, in follow.go, keeps it off.)
+// openEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
+// follower's e never gets here (see commandState.open).
 func openEditor(h whatIfHost, w, ht int) (*editor, tea.Cmd) {
 	opt := h.options()
 	text, err := opt.Scenario.Text()
