@@ -62,6 +62,20 @@ func (s whatIfState) scenario() bool {
 	return s.external == nil && s.queries == queriesOwn && s.gamma == 0
 }
 
+// widen steps the share of the data the queries follow, or the static queries' spread, d places;
+// false when the queries have neither.
+func (s *whatIfState) widen(d int) bool {
+	switch s.queries {
+	case queriesData:
+		s.fraction = min(max(s.fraction+d, 0), len(fractions)-1)
+	case queriesStatic:
+		s.spread = min(max(s.spread+d, 0), len(spreads)-1)
+	default:
+		return false
+	}
+	return true
+}
+
 // staticGeom is what the static queries are placed with: a decade and a step from the data's
 // range, each feature's range, and the number of queries a batch.
 type staticGeom struct {
@@ -335,12 +349,7 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 		if key.Matches(msg, k.WINarrow) {
 			d = -1
 		}
-		switch st.queries {
-		case queriesData:
-			st.fraction = min(max(st.fraction+d, 0), len(fractions)-1)
-		case queriesStatic:
-			st.spread = min(max(st.spread+d, 0), len(spreads)-1)
-		default:
+		if !st.widen(d) {
 			return true, nil
 		}
 	case key.Matches(msg, k.WIGammaDown):
