@@ -11,7 +11,7 @@ import (
 
 // What the command line (:) does with a command: the player keeps one list of overrides, the
 // command line's what-if. The part of it a finished run can be recomputed for (queries, kernel,
-// retrain_cost) goes through the player's one what-if path, ApplyWhatIf, at once; the rest (the
+// retrain_cost) goes through the one what-if path, the bar's apply, at once; the rest (the
 // data, the model, the offline block, the seed) is a scenario of its own, opened as a new run in
 // the registry, where a run of the same content is shared like any other, and the replayable part
 // applied to it when it is done. reset (or unset of every path) returns to the scenario opened.
@@ -48,70 +48,78 @@ func splitSets(sets []string) (replay, run []string) {
 	return replay, run
 }
 
-// openCommand opens the command line, unless the room decides what this player shows.
-func (p *Player) openCommand() tea.Cmd {
-	if p.room.following {
-		p.notice = ": waits: you follow the presenter (p goes free)"
-		return nil
-	}
-	p.cmd.line.SetWidth(p.w)
-	return p.cmd.line.Open()
+// open opens the command line, w wide. A follower's : never gets here: the player keeps the keys
+// of what a presenter drives, : and e among them, from a follower (followBlocks).
+func (c *commandState) open(w int) tea.Cmd {
+	c.line.SetWidth(w)
+	return c.line.Open()
 }
 
 // trusted is s as the player may change it: confined to the embedded data and the offered folder
 // when the player is served.
-func (p *Player) trusted(s *scenarios.Scenario) *scenarios.Scenario {
-	if p.opt.Untrusted {
-		return s.Confined(p.opt.FilesDir)
+func (o *Options) trusted(s *scenarios.Scenario) *scenarios.Scenario {
+	if o.Untrusted {
+		return s.Confined(o.FilesDir)
 	}
 	return s
 }
 
-// runCommand applies an entered command to the command line's what-if.
-func (p *Player) runCommand(c scenarios.Command) tea.Cmd {
-	if p.cmd.base == nil {
-		p.cmd.base = p.opt.Scenario
+// run applies an entered command to the command line's what-if: the replayable part through the
+// bar's what-if path, the rest as a new run of the player's.
+func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd scenarios.Command) tea.Cmd {
+	opt := h.options()
+	if c.base == nil {
+		c.base = opt.Scenario
 	}
-	sets := c.Apply(p.cmd.sets)
+	sets := cmd.Apply(c.sets)
 	replaySets, run := splitSets(sets)
-	_, was := splitSets(p.cmd.sets)
+	_, was := splitSets(c.sets)
 	var reopen tea.Cmd
 	if !slices.Equal(run, was) {
-		s := p.cmd.base
+		s := c.base
 		if len(run) > 0 {
 			var err error
-			if s, err = p.trusted(p.cmd.base).With(run); err != nil {
-				p.err = err
+			if s, err = opt.trusted(c.base).With(run); err != nil {
+				h.fail(err)
 				return nil
 			}
-			if p.opt.Check != nil {
-				if err := p.opt.Check(s); err != nil {
-					p.err = err
+			if opt.Check != nil {
+				if err := opt.Check(s); err != nil {
+					h.fail(err)
 					return nil
 				}
 			}
 		}
-		if len(run) > 0 && p.cmd.orig == nil {
-			p.cmd.orig = p.s // reopen leaves it watched
+		if len(run) > 0 && c.orig == nil {
+			c.orig = h.session() // reopen leaves it watched
 		}
-		p.opt.Scenario = s
-		reopen = p.reopen(p.s.Seed)
+		opt.Scenario = s
+		reopen = h.reopen(h.session().Seed)
 		if len(run) == 0 {
-			p.cmd.dropOrig()
+			c.dropOrig()
 		}
 	}
-	p.cmd.sets = sets
-	p.notice = "what-if: " + strings.Join(sets, ", ")
+	c.sets = sets
 	if len(sets) == 0 {
-		p.notice = "back to the scenario"
+		h.say("back to the scenario")
+	} else {
+		h.say("what-if: " + strings.Join(sets, ", "))
 	}
-	return tea.Batch(reopen, p.ApplyWhatIf(replaySets))
+	return tea.Batch(reopen, bar.apply(h, replaySets, ""))
 }
 
-// commandStatus names the command line's change of data or model for the status line ("" for
-// none): what the run on screen was computed from, beyond the scenario's file.
-func (p *Player) commandStatus() string {
-	_, run := splitSets(p.cmd.sets)
+// runEdited runs s, the editor's text, as the scenario opened: the command line's changes were
+// merged into the text, so they start over from it.
+func (c *commandState) runEdited(h whatIfHost, bar *whatIfBar, s *scenarios.Scenario) tea.Cmd {
+	h.options().Scenario, c.base, c.sets = s, s, nil
+	h.say("running the edited scenario (esc e to edit it again)")
+	return tea.Batch(h.reopen(h.session().Seed), bar.apply(h, nil, ""))
+}
+
+// status names the command line's change of data or model for the status line ("" for none):
+// what the run on screen was computed from, beyond the scenario's file.
+func (c *commandState) status() string {
+	_, run := splitSets(c.sets)
 	if len(run) == 0 {
 		return ""
 	}

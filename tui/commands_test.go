@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -252,5 +254,51 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 	}
 	if p.rp.provisional || strings.Contains(ansi.Strip(p.View()), "best so far") {
 		t.Errorf("all %d columns in, the panes still show the best so far", p.s.Computed)
+	}
+}
+
+// The command line's state over a fake player: a replayable set is a what-if through the bar, a
+// change of the model a new run on the same seed with the run before kept for the split view, a
+// bad value an error that changes nothing, and reset the scenario as opened.
+func TestCommandStateOverAHost(t *testing.T) {
+	sc := loadSmall(t)
+	first, err := NewSession(sc, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &fakeHost{s: first, opt: Options{Scenario: sc}}
+	keys := newKeys()
+	bar := newWhatIfBar(&keys, &[2]int{0, 1})
+	c := commandState{line: newCommandLine()}
+	run := func(line string) {
+		t.Helper()
+		cmd, err := scenarios.ParseCommand(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.err = nil
+		c.run(h, &bar, cmd)
+	}
+
+	run("retrain_cost=2")
+	if len(h.seeds) != 0 || !slices.Equal(bar.state.external, []string{"retrain_cost=2"}) || c.status() != "" || h.notice != "what-if: retrain_cost=2" {
+		t.Fatalf("retrain_cost=2: reopened on %v, bar %q, status %q, notice %q", h.seeds, bar.state.external, c.status(), h.notice)
+	}
+	run("set model={knn: {k: 3}}")
+	if m, ok := h.opt.Scenario.Model.(sim.KNN); !ok || m.K != 3 || !slices.Equal(h.seeds, []uint64{7}) || h.s.Scenario != h.opt.Scenario {
+		t.Fatalf("model={knn: {k: 3}}: model %v, reopened on %v", h.opt.Scenario.Model, h.seeds)
+	}
+	if c.orig != first || c.status() != "run: model={knn: {k: 3}}" || !slices.Equal(bar.state.external, []string{"retrain_cost=2"}) {
+		t.Errorf("model={knn: {k: 3}}: the run before kept %v, status %q, what-if %q", c.orig == first, c.status(), bar.state.external)
+	}
+	changed := h.opt.Scenario
+	run("set model.knn.k=many")
+	if h.err == nil || !strings.Contains(h.err.Error(), "model.knn.k") || h.opt.Scenario != changed || len(h.seeds) != 1 || len(c.sets) != 2 {
+		t.Errorf("a bad value: error %v, scenario changed %v, reopened on %v, sets %q", h.err, h.opt.Scenario != changed, h.seeds, c.sets)
+	}
+	shown := h.shown
+	run("reset")
+	if h.opt.Scenario != sc || c.orig != nil || !slices.Equal(h.seeds, []uint64{7, 7}) || !bar.state.scenario() || h.shown != shown+1 || h.notice != "back to the scenario" {
+		t.Errorf("reset: scenario as opened %v, run before %v, reopened on %v, bar %+v, notice %q", h.opt.Scenario == sc, c.orig != nil, h.seeds, bar.state, h.notice)
 	}
 }

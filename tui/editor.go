@@ -46,16 +46,14 @@ type editCheckedMsg struct {
 	err     error
 }
 
-// openEditor opens the editor on the scenario shown, w x h.
-func (p *Player) openEditor() tea.Cmd {
-	if p.room.following {
-		p.notice = "e waits: you follow the presenter (p goes free)"
-		return nil
-	}
-	text, err := p.opt.Scenario.Text()
+// openEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
+// follower's e never gets here (see commandState.open).
+func openEditor(h whatIfHost, w, ht int) (*editor, tea.Cmd) {
+	opt := h.options()
+	text, err := opt.Scenario.Text()
 	if err != nil {
-		p.err = err
-		return nil
+		h.fail(err)
+		return nil, nil
 	}
 	a := textarea.New()
 	a.CharLimit = editMax
@@ -64,34 +62,34 @@ func (p *Player) openEditor() tea.Cmd {
 	a.Prompt = ""
 	a.SetValue(string(text))
 	a.Cursor.SetMode(cursor.CursorStatic) // steady: see newCommandLine
-	e := &editor{area: a, from: p.trusted(p.opt.Scenario), s: p.opt.Scenario}
-	p.edit = e
-	p.sizeEditor()
+	e := &editor{area: a, from: opt.trusted(opt.Scenario), s: opt.Scenario}
+	e.resize(w, ht)
 	// The text starts at its top (SetValue leaves the cursor at its end).
 	for i := 0; i < 4*e.area.LineCount() && e.area.Line() > 0; i++ {
 		e.area.CursorUp()
 	}
 	e.area.CursorStart()
-	return e.area.Focus()
+	return e, e.area.Focus()
 }
 
-func (p *Player) sizeEditor() {
-	if p.edit != nil {
-		p.edit.area.SetWidth(max(p.w, 20))
-		p.edit.area.SetHeight(max(p.h-3, 3))
+// resize fits the editor to a w x h screen; a closed (nil) editor has nothing to fit.
+func (e *editor) resize(w, h int) {
+	if e != nil {
+		e.area.SetWidth(max(w, 20))
+		e.area.SetHeight(max(h-3, 3))
 	}
 }
 
-// editorUpdate takes a message while the editor is open.
-func (p *Player) editorUpdate(msg tea.Msg) tea.Cmd {
-	e := p.edit
+// update takes a message while the editor is open, and returns the editor, nil once it closes
+// (esc, or ctrl+s running the text through the command line's runEdited).
+func (e *editor) update(h whatIfHost, c *commandState, bar *whatIfBar, msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case editPauseMsg:
 		if msg.version != e.version {
-			return nil
+			return e, nil
 		}
 		text, from, v := []byte(e.area.Value()), e.from, e.version
-		return func() tea.Msg {
+		return e, func() tea.Msg {
 			s, err := from.Reparse(text)
 			return editCheckedMsg{v, s, err}
 		}
@@ -99,66 +97,60 @@ func (p *Player) editorUpdate(msg tea.Msg) tea.Cmd {
 		if msg.version == e.version {
 			e.checked, e.s, e.err = msg.version, msg.s, msg.err
 		}
-		return nil
+		return e, nil
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, editKeys.Close):
-			p.edit = nil
-			return nil
+			return nil, nil
 		case key.Matches(msg, editKeys.Run):
-			return p.runEdited()
+			return e.run(h, c, bar)
 		}
 		before := e.area.Value()
 		var cmd tea.Cmd
 		e.area, cmd = e.area.Update(msg)
 		if e.area.Value() == before {
-			return cmd
+			return e, cmd
 		}
 		e.version++
 		v := e.version
-		return tea.Batch(cmd, tea.Tick(editPause, func(time.Time) tea.Msg { return editPauseMsg{v} }))
+		return e, tea.Batch(cmd, tea.Tick(editPause, func(time.Time) tea.Msg { return editPauseMsg{v} }))
 	}
 	var cmd tea.Cmd
 	e.area, cmd = e.area.Update(msg)
-	return cmd
+	return e, cmd
 }
 
-// runEdited runs the edited text as a new run, once a check of this very text has passed.
-func (p *Player) runEdited() tea.Cmd {
-	e := p.edit
+// run runs the edited text as a new run, once a check of this very text has passed.
+func (e *editor) run(h whatIfHost, c *commandState, bar *whatIfBar) (*editor, tea.Cmd) {
 	switch {
 	case e.checked != e.version:
-		p.notice = "checking the text: ctrl+s again in a moment"
-		return func() tea.Msg { return editPauseMsg{e.version} }
+		h.say("checking the text: ctrl+s again in a moment")
+		return e, func() tea.Msg { return editPauseMsg{e.version} }
 	case e.err != nil:
-		return nil // the error is on screen
+		return e, nil // the error is on screen
 	}
-	if p.opt.Check != nil {
-		if err := p.opt.Check(e.s); err != nil {
+	if check := h.options().Check; check != nil {
+		if err := check(e.s); err != nil {
 			e.err = err
-			return nil
+			return e, nil
 		}
 	}
-	p.edit = nil
-	p.opt.Scenario, p.cmd.base, p.cmd.sets = e.s, e.s, nil
-	p.notice = "running the edited scenario (esc e to edit it again)"
-	return tea.Batch(p.reopen(p.s.Seed), p.ApplyWhatIf(nil))
+	return nil, c.runEdited(h, bar, e.s)
 }
 
-// editorView is the editor filling the screen: a title, the text, the check's outcome and keys.
-func (p *Player) editorView() string {
-	e := p.edit
-	title := p.st.Bold.Render(" Edit "+p.opt.Scenario.Name+" ") + p.st.Dim.Render("(in this session only; nothing is written to disk)")
-	state := p.st.Dim.Render(" checking…")
+// view is the editor filling a screen w wide: a title, the text, the check's outcome and keys.
+func (e *editor) view(h whatIfHost, st *Styles, w int) string {
+	title := st.Bold.Render(" Edit "+h.options().Scenario.Name+" ") + st.Dim.Render("(in this session only; nothing is written to disk)")
+	state := st.Dim.Render(" checking…")
 	switch {
 	case e.checked != e.version:
 	case e.err != nil:
-		state = p.st.Error.Render(" " + oneLineErr(e.err))
+		state = st.Error.Render(" " + oneLineErr(e.err))
 	default:
-		state = p.st.Bold.Render(" ok: ctrl+s runs it")
+		state = st.Bold.Render(" ok: ctrl+s runs it")
 	}
-	help := p.st.Help.Render(" ctrl+s run · esc close (the run stays) · the scenario format: cara new NAME writes a commented template")
-	return truncate(title, p.w) + "\n" + e.area.View() + "\n" + truncate(state, p.w) + "\n" + truncate(help, p.w)
+	help := st.Help.Render(" ctrl+s run · esc close (the run stays) · the scenario format: cara new NAME writes a commented template")
+	return truncate(title, w) + "\n" + e.area.View() + "\n" + truncate(state, w) + "\n" + truncate(help, w)
 }
 
 // oneLineErr keeps a multi-line loader message on the editor's one line.

@@ -79,14 +79,14 @@ func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	if joining {
 		p.wi.open = false // the presenter decides the what-if, not the follower's own bar
 	}
-	if sets == p.shownSets() {
+	if sets == shownSets(p.s) {
 		return nil
 	}
 	var list []string
 	if sets != "" {
 		list = strings.Split(sets, "\n")
 	}
-	return p.applyNamedWhatIf(list, name)
+	return p.wi.apply(p, list, name)
 }
 
 // receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
@@ -252,9 +252,9 @@ func (r *roomSide) leftAlone(s stage) {
 func (p *Player) presented() room.Stage {
 	sh := p.Shown
 	sh.Selected = p.selected()
-	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: p.shownSets(), Stop: -1, Quiz: -1}
+	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s), Stop: -1, Quiz: -1}
 	if st.Whatif != "" {
-		st.WhatifName = p.describe(p.wi.state, false)
+		st.WhatifName = p.wi.describe(p, p.wi.state, false)
 	}
 	if c := p.callout; p.tour.on() && c != nil && c.kind == calloutTour {
 		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next

@@ -93,10 +93,9 @@ type Player struct {
 	notice string // a one-line notice that the next key clears
 
 	wi    whatIfBar
-	cmd   commandState   // the command line (:) and the what-if it has built
-	edit  *editor        // the scenario editor (e); nil when closed
-	rpOwn replay         // the run's own replay, for the split view's scenario side
-	split [2]*matrixPane // the split view's two matrices
+	cmd   commandState // the command line (:) and the what-if it has built
+	edit  *editor      // the scenario editor (e); nil when closed
+	split splitView    // the split view (W)
 }
 
 type tickMsg struct{ id int }
@@ -122,7 +121,8 @@ func NewPlayer(opt Options) (*Player, error) {
 	}
 	k := &p.keys
 	p.panes = newPaneSet(k, &p.Cursor)
-	p.split = [2]*matrixPane{{keys: k, cur: new(room.Cursor)}, {keys: k, cur: new(room.Cursor)}}
+	p.split = newSplitView(k)
+	p.wi = newWhatIfBar(k, &p.panes.batch.pair)
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
 	p.heat = heatOf(opt.Scenario)
 	p.guess.reset()
@@ -184,11 +184,11 @@ func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 func (p *Player) refresh() {
 	rp, err := p.s.evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	p.rp, p.err = rp, err
-	p.rpOwn = rp
-	if p.s.WhatIf != nil && p.wi.split && err == nil {
-		p.rpOwn, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
+	p.split.own = rp
+	if p.s.WhatIf != nil && p.split.on && err == nil {
+		p.split.own, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	}
-	if o := p.cmd.orig; o != nil && p.wi.split && p.err == nil {
+	if o := p.cmd.orig; o != nil && p.split.on && p.err == nil {
 		p.cmd.origRp, p.err = o.evaluateOf(nil, p.Pos, p.Scale, o.Scenario.Algorithms)
 	}
 }
@@ -218,10 +218,12 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
-		p.sizeEditor()
+		p.edit.resize(p.w, p.h)
 	case editPauseMsg, editCheckedMsg:
 		if p.edit != nil {
-			return p, p.editorUpdate(msg)
+			var cmd tea.Cmd
+			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			return p, cmd
 		}
 	case columnMsg:
 		return p, p.column(msg)
@@ -238,7 +240,7 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if p.wi.open {
 				warm = p.s.WarmWhatIf()
 			}
-			return p, tea.Batch(warm, p.startPending())
+			return p, tea.Batch(warm, p.wi.startPending(p))
 		}
 	case boundsMsg:
 		if msg.s == p.s {
@@ -247,13 +249,13 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				bp.pair = msg.b.pair()
 			}
 			if p.wi.open {
-				p.placeStatic()
+				p.wi.place(p)
 			}
 		}
 	case whatIfMsg:
-		p.whatIfArrived(msg)
+		p.wi.arrived(p, msg)
 	case commandMsg:
-		return p, p.runCommand(msg.cmd)
+		return p, p.cmd.run(p, &p.wi, msg.cmd)
 	case tickMsg:
 		return p, p.play(msg)
 	case jumpMsg:
@@ -264,7 +266,9 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, p.mouse(msg)
 	case tea.KeyMsg:
 		if p.edit != nil && !key.Matches(msg, p.keys.ForceQuit) {
-			return p, p.editorUpdate(msg)
+			var cmd tea.Cmd
+			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			return p, cmd
 		}
 		if p.cmd.line.open && !key.Matches(msg, p.keys.ForceQuit) {
 			return p, p.cmd.line.Update(msg)
@@ -385,7 +389,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return p, cmd
 	}
 	if p.wi.open {
-		if ok, cmd := p.barKey(msg); ok {
+		if ok, cmd := p.wi.key(p, msg); ok {
 			return p, cmd
 		}
 	}
@@ -447,13 +451,23 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
-		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.openBar() }},
-		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.openCommand() }},
-		{&k.Edit, func(tea.KeyMsg) tea.Cmd { return p.openEditor() }},
-		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.toggleSplit() }},
-		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { return p.backToScenario() }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p) }},
+		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.open(p.w) }},
+		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p, p.w, p.h); return cmd }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p, &p.wi, &p.cmd) }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p) }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
-		{&k.Escape, func(tea.KeyMsg) tea.Cmd { p.escape(); return nil }},
+		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
+		{&k.Escape, func(tea.KeyMsg) tea.Cmd {
+			switch {
+			case p.workshop.closeCallout():
+			case p.Zoomed:
+				p.Zoomed = false
+			default:
+				p.Cursor.On = false
+			}
+			return nil
+		}},
 		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
 		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
 		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
@@ -518,21 +532,6 @@ func (p *Player) setFocus(i int) {
 	}
 }
 
-// escape backs out of one thing: a callout left on the screen, the maximised pane, then the
-// matrix cursor.
-func (p *Player) escape() {
-	if p.workshop.closeCallout() {
-		return
-	}
-	if p.Zoomed {
-		p.Zoomed = false
-		return
-	}
-	if mp := p.panes.matrix; mp.cur.On {
-		mp.cur.On = false
-	}
-}
-
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
 func (p *Player) askRestart() {
@@ -585,7 +584,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.Pos, p.Playing, p.rp, p.rpOwn, p.ahead = s, -1, false, replay{}, replay{}, 0
+	p.s, p.Pos, p.Playing, p.rp, p.split.own, p.ahead = s, -1, false, replay{}, replay{}, 0
 	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
@@ -597,7 +596,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
 // otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.wi.split {
+	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.split.on {
 		return nil
 	}
 	f := p.frame()
@@ -669,14 +668,14 @@ func (p *Player) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
 	}
 	if p.edit != nil {
-		return p.editorView()
+		return p.edit.view(p, p.st, p.w)
 	}
 	f := p.frame()
 	bodyH := p.bodyHeight()
 	var body string
 	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
-	if p.wi.split {
-		body = p.splitBody(f, p.w, bodyH)
+	if p.split.on {
+		body = p.split.view(p, &p.wi, &p.cmd, f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
 		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
@@ -686,7 +685,7 @@ func (p *Player) View() string {
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
-		body += "\n" + p.barView(p.w)
+		body += "\n" + p.wi.view(p, p.st, p.w)
 	}
 	if p.overlay != nil {
 		box, x, y := p.overlay.View(p.st, p.w, bodyH)

@@ -10,19 +10,31 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/room"
 )
 
 // The split view (W): the scenario's cost matrix and the what-if's side by side, each with its own
 // replay's paths on one colour scale, and under them each algorithm's cost in both. CovCon-D
 // against CovCon-S is then w, a (the file's alternative), W.
 
-// toggleSplit turns the split view on and off; turned on with no what-if yet, it opens the bar to
+// splitView is the split view's state in the player.
+type splitView struct {
+	on    bool
+	own   replay         // the run's own replay, for the scenario's side (Player.refresh)
+	panes [2]*matrixPane // the two matrices
+}
+
+func newSplitView(keys *keyMap) splitView {
+	return splitView{panes: [2]*matrixPane{{keys: keys, cur: new(room.Cursor)}, {keys: keys, cur: new(room.Cursor)}}}
+}
+
+// toggle turns the split view on and off; turned on with no what-if yet, it opens the bar to
 // choose one.
-func (p *Player) toggleSplit() tea.Cmd {
-	p.wi.split = !p.wi.split
-	p.refresh()
-	if p.wi.split && p.s.WhatIf == nil && p.cmd.orig == nil && !p.wi.open {
-		return p.openBar()
+func (v *splitView) toggle(h whatIfHost, bar *whatIfBar, c *commandState) tea.Cmd {
+	v.on = !v.on
+	h.refresh()
+	if v.on && h.session().WhatIf == nil && c.orig == nil && !bar.open {
+		return bar.show(h)
 	}
 	return nil
 }
@@ -31,59 +43,60 @@ func (p *Player) toggleSplit() tea.Cmd {
 // table alone.
 const splitMatrix = 12
 
-// splitBody draws the split view in w x h: the matrices as tall as the whole table leaves them,
-// else splitMatrix tall over a shortened table, else the table alone.
-func (p *Player) splitBody(f *frame, w, h int) string {
-	own := p.frameOfRun(p.s, nil, p.rpOwn)
-	before, after := " Scenario: "+p.opt.Scenario.Name+" ", ""
-	if o := p.cmd.orig; o != nil {
+// view draws the split view in w x ht beside f, the frame the panes draw: the matrices as tall as
+// the whole table leaves them, else splitMatrix tall over a shortened table, else the table alone.
+func (v *splitView) view(h whatIfHost, bar *whatIfBar, c *commandState, f *frame, w, ht int) string {
+	st, s := f.st, h.session()
+	own := h.frameOfRun(s, nil, v.own)
+	before, after := " Scenario: "+h.options().Scenario.Name+" ", ""
+	if o := c.orig; o != nil {
 		// The command line changed the data or the model: the run before beside the new one.
-		own = p.frameOfRun(o, nil, p.cmd.origRp)
-		before, after = " Before: "+o.Scenario.Name+" ", " "+p.commandStatus()+" "
+		own = h.frameOfRun(o, nil, c.origRp)
+		before, after = " Before: "+o.Scenario.Name+" ", " "+c.status()+" "
 	}
 	own.split, f.split, own.zoomed, f.zoomed = true, true, false, false
 	need := len(own.visible) + 4 // the table's border, header and rule
-	matH := h - need
+	matH := ht - need
 	if matH < splitMatrix {
 		matH = splitMatrix
-		if h-matH < 5 { // not even the Oracle and one more
+		if ht-matH < 5 { // not even the Oracle and one more
 			matH = 0
 		}
 	}
 	sides := "scenario | what-if"
-	if p.cmd.orig != nil {
+	if c.orig != nil {
 		sides = "before | now"
 	}
-	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(p.Pos, 0), sides)
-	cmp := drawBox(p.st, title, p.compare(own, f, w-4, h-matH-4), w, h-matH, false)
+	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(f.pos, 0), sides)
+	cmp := drawBox(st, title, compare(st, own, f, s.WhatIf != nil, c.orig != nil, w-4, ht-matH-4), w, ht-matH, false)
 	if matH == 0 {
 		return cmp
 	}
 	lw := w / 2
-	left := drawBox(p.st, before, p.split[0].View(own, lw-4, matH-2), lw, matH, false)
+	left := drawBox(st, before, v.panes[0].View(own, lw-4, matH-2), lw, matH, false)
 	var right string
-	if p.s.WhatIf != nil || p.cmd.orig != nil {
+	if s.WhatIf != nil || c.orig != nil {
 		title := after
-		if p.s.WhatIf != nil {
-			title = " What-if: " + p.describe(p.wi.state, true) + strings.TrimSuffix(after, " ") + " "
+		if s.WhatIf != nil {
+			title = " What-if: " + bar.describe(h, bar.state, true) + strings.TrimSuffix(after, " ") + " "
 		}
-		right = drawBox(p.st, title, p.split[1].View(f, w-lw-4, matH-2), w-lw, matH, true)
+		right = drawBox(st, title, v.panes[1].View(f, w-lw-4, matH-2), w-lw, matH, true)
 	} else {
 		msg := "No what-if yet: choose one in the bar (w): other queries (s d c a), gamma (g G)."
-		if wi := p.whatIfStatus(false); wi != "" {
+		if wi := bar.status(h, false); wi != "" {
 			msg = wi
 		}
-		body := p.st.r.NewStyle().Width(max(w-lw-4, 10)).Render(msg)
-		right = drawBox(p.st, " What-if ", body, w-lw, matH, true)
+		body := st.r.NewStyle().Width(max(w-lw-4, 10)).Render(msg)
+		right = drawBox(st, " What-if ", body, w-lw, matH, true)
 	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right) + "\n" + cmp
 }
 
 // compare is the split view's table: each visible algorithm's strategy cost, retrains and query
-// accuracy under the scenario and under the what-if, and the change in cost.
+// accuracy under the scenario and under the what-if (the run before and the run now, when before),
+// and the change in cost; whatIf says a what-if is shown.
 // At most rows algorithms are listed: the Oracle and the selected one first when not all fit.
-func (p *Player) compare(own, wi *frame, w, rows int) string {
-	st := p.st
+func compare(st *Styles, own, wi *frame, whatIf, before bool, w, rows int) string {
 	if len(own.rp.results) == 0 {
 		return st.Dim.Render(onlineNote(own))
 	}
@@ -94,14 +107,14 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 			slices.DeleteFunc(slices.Clone(shown), first)...)[:max(rows, 0)]
 	}
 	headers := []string{"algorithm", "scenario", "what-if", "change", "retrains", "query acc"}
-	if p.cmd.orig != nil {
+	if before {
 		headers[1], headers[2] = "before", "now"
 	}
 	var cells [][]string
 	var names []algos.Name
 	for _, a := range shown {
 		b, ok := wi.result(a.Algorithm)
-		if (p.s.WhatIf == nil && p.cmd.orig == nil) || !ok {
+		if (!whatIf && !before) || !ok {
 			b = algos.Result{Algorithm: a.Algorithm, QueryAccuracy: math.NaN()}
 		}
 		name := " " + a.Algorithm.Display()
@@ -109,7 +122,7 @@ func (p *Player) compare(own, wi *frame, w, rows int) string {
 			name = "▶" + a.Algorithm.Display()
 		}
 		whatif, change, retrains, acc := "-", "", itoa(len(a.Strategy.Retrains)), frac(a.QueryAccuracy)
-		if (p.s.WhatIf != nil || p.cmd.orig != nil) && ok {
+		if (whatIf || before) && ok {
 			whatif, change = cost(b.Strategy.Cost()), signed(b.Strategy.Cost()-a.Strategy.Cost())
 			retrains += " → " + itoa(len(b.Strategy.Retrains))
 			acc += " → " + frac(b.QueryAccuracy)

@@ -68,11 +68,11 @@ func (p *Player) status() string {
 	if long, short := p.room.status(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
-	if c := p.commandStatus(); c != "" {
+	if c := p.cmd.status(); c != "" {
 		parts = append(parts, statusPart{c, c, 0})
 	}
-	if wi := p.whatIfStatus(false); wi != "" {
-		parts = append(parts, statusPart{wi, p.whatIfStatus(true), 0})
+	if wi := p.wi.status(p, false); wi != "" {
+		parts = append(parts, statusPart{wi, p.wi.status(p, true), 0})
 	}
 	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string

@@ -311,7 +311,7 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	s := loadEmbedded(b, "covcon-d")
 	p := pumpedScenario(b, s, asciiStyles(), 120, 36)
 	press(p, "end")
-	if cmd := p.openBar(); cmd != nil {
+	if cmd := p.wi.show(p); cmd != nil {
 		cmd()
 	}
 	for p.bounds == nil {
@@ -425,11 +425,11 @@ func TestWhatIfBarKeys(t *testing.T) {
 	}
 	drive(t, p, "W")
 	v := p.View()
-	if !strings.Contains(v, "Scenario: small") || !strings.Contains(v, "Cost of each algorithm") || p.rpOwn.results == nil {
+	if !strings.Contains(v, "Scenario: small") || !strings.Contains(v, "Cost of each algorithm") || p.split.own.results == nil {
 		t.Errorf("split view:\n%s", v)
 	}
 	own, _ := p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	if p.rpOwn.results[0].Strategy.Cost() != own.results[0].Strategy.Cost() {
+	if p.split.own.results[0].Strategy.Cost() != own.results[0].Strategy.Cost() {
 		t.Error("the split view's scenario side is not the scenario's replay")
 	}
 	drive(t, p, "W", "]", "x")
@@ -467,15 +467,15 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status())
 	}
 
-	pumpCmd(t, p, p.ApplyWhatIf([]string{"retrain_cost=2"}))
+	pumpCmd(t, p, p.wi.apply(p, []string{"retrain_cost=2"}, ""))
 	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(), "what-if: retrain_cost=2") {
 		t.Errorf("given: R %v, status %q", p.frame().R(), p.status())
 	}
-	pumpCmd(t, p, p.ApplyWhatIf([]string{"data.noise=0.5"}))
+	pumpCmd(t, p, p.wi.apply(p, []string{"data.noise=0.5"}, ""))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {
 		t.Errorf("refused: %v", p.s.WhatIfErr)
 	}
-	pumpCmd(t, p, p.ApplyWhatIf(nil))
+	pumpCmd(t, p, p.wi.apply(p, nil, ""))
 	if p.s.WhatIf != nil || p.s.WhatIfErr != nil {
 		t.Errorf("nil: back to the scenario, got %v %v", p.s.WhatIf, p.s.WhatIfErr)
 	}

@@ -62,6 +62,20 @@ func (s whatIfState) scenario() bool {
 	return s.external == nil && s.queries == queriesOwn && s.gamma == 0
 }
 
+// widen steps the share of the data the queries follow, or the static queries' spread, d places;
+// false when the queries have neither.
+func (s *whatIfState) widen(d int) bool {
+	switch s.queries {
+	case queriesData:
+		s.fraction = min(max(s.fraction+d, 0), len(fractions)-1)
+	case queriesStatic:
+		s.spread = min(max(s.spread+d, 0), len(spreads)-1)
+	default:
+		return false
+	}
+	return true
+}
+
 // staticGeom is what the static queries are placed with: a decade and a step from the data's
 // range, each feature's range, and the number of queries a batch.
 type staticGeom struct {
@@ -117,21 +131,45 @@ func (g *staticGeom) fixed(k int) string {
 	return strconv.FormatFloat(float64(k)*g.step(), 'f', d, 64)
 }
 
+// whatIfHost is what the what-if parts (the bar, the tour's what-if, the command line, the editor,
+// the split view) ask of the player that shows them: its run and options, what its panes draw, and
+// a few general things to do. *Player implements it; the parts' tests drive them with a fake.
+type whatIfHost interface {
+	session() *Session // the run on screen, and the what-if it shows
+	options() *Options // the scenario the player runs (the command line and the editor change it), its trust
+	frame() *frame     // what the panes draw now: the styles, the batch shown, the data's range
+	// frameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
+	// with the replay rp: the split view's other side.
+	frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame
+	refresh()                   // replays at the batch shown
+	whatIfShown()               // the colour scale over the run and the what-if shown, then refresh
+	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
+	say(notice string)          // the one-line notice, until the next key
+	fail(err error)             // the error line; nil clears it
+}
+
+func (p *Player) session() *Session { return p.s }
+func (p *Player) options() *Options { return &p.opt }
+func (p *Player) fail(err error)    { p.err = err }
+
 // whatIfBar is the bar's state in the player.
 type whatIfBar struct {
+	keys   *keyMap
+	batch  *[2]int // the features the batch pane shows, which the arrows move the static centre along
 	open   bool
 	state  whatIfState
 	geom   *staticGeom // nil until the scatter's axes are known
 	opened bool        // the bar has opened once: "follow the data" has its start
-	split  bool        // W: the scenario and the what-if side by side
 	stream *batchesStream
 }
+
+func newWhatIfBar(keys *keyMap, batch *[2]int) whatIfBar { return whatIfBar{keys: keys, batch: batch} }
 
 // barLines is the bar's height: a title rule, the queries, gamma and R with the what-if's state.
 const barLines = 3
 
 // sets turns the bar's state into --set overrides, given the run's own gamma.
-func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
+func (b *whatIfBar) sets(h whatIfHost, st whatIfState, gamma float64) []string {
 	if st.external != nil {
 		return st.external
 	}
@@ -140,7 +178,7 @@ func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
 	case queriesData:
 		sets = append(sets, fmt.Sprintf("queries={from: data, fraction: %s}", decimal(fractions[st.fraction])))
 	case queriesStatic:
-		if g := p.wi.geom; g != nil {
+		if g := b.geom; g != nil {
 			mean := make([]string, len(st.centre))
 			for j, k := range st.centre {
 				mean[j] = decimal(float64(k) * g.step())
@@ -149,7 +187,7 @@ func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
 				strings.Join(mean, ", "), decimal(spreads[st.spread]*g.unit)))
 		}
 	case queriesAlt:
-		if alts := p.opt.Scenario.WhatIfQueries; st.alt < len(alts) {
+		if alts := h.options().Scenario.WhatIfQueries; st.alt < len(alts) {
 			sets = append(sets, alts[st.alt].Set)
 		}
 	}
@@ -161,7 +199,7 @@ func (p *Player) whatIfSets(st whatIfState, gamma float64) []string {
 
 // describe says what the state changes from the scenario, as the status line shows it: "queries
 // static at (0.50, 0.50) sd 0.05, gamma x2". short is for a narrow status line.
-func (p *Player) describe(st whatIfState, short bool) string {
+func (b *whatIfBar) describe(h whatIfHost, st whatIfState, short bool) string {
 	if st.external != nil {
 		if st.name != "" {
 			return st.name
@@ -178,8 +216,8 @@ func (p *Player) describe(st whatIfState, short bool) string {
 			parts = append(parts, "queries follow the data ("+f+")")
 		}
 	case queriesStatic:
-		if g := p.wi.geom; g != nil {
-			at := p.staticAt(st, g)
+		if g := b.geom; g != nil {
+			at := b.staticAt(h, st, g)
 			if short {
 				parts = append(parts, fmt.Sprintf("static %s sd %s", at, decimal(spreads[st.spread]*g.unit)))
 			} else {
@@ -187,7 +225,7 @@ func (p *Player) describe(st whatIfState, short bool) string {
 			}
 		}
 	case queriesAlt:
-		if alts := p.opt.Scenario.WhatIfQueries; st.alt < len(alts) {
+		if alts := h.options().Scenario.WhatIfQueries; st.alt < len(alts) {
 			parts = append(parts, "queries "+alts[st.alt].Name)
 		}
 	}
@@ -199,15 +237,15 @@ func (p *Player) describe(st whatIfState, short bool) string {
 
 // staticAt writes the static centre: "(0.50, 0.50)" for two features, the shown pair by name
 // otherwise.
-func (p *Player) staticAt(st whatIfState, g *staticGeom) string {
+func (b *whatIfBar) staticAt(h whatIfHost, st whatIfState, g *staticGeom) string {
 	if len(st.centre) == 2 {
 		return fmt.Sprintf("(%s, %s)", g.fixed(st.centre[0]), g.fixed(st.centre[1]))
 	}
 	if len(st.centre) == 1 {
 		return g.fixed(st.centre[0])
 	}
-	pair := p.pair()
-	names := featureNames(p.s.Stream)
+	pair := b.pair(h)
+	names := featureNames(h.session().Stream)
 	return fmt.Sprintf("%s %s, %s %s", names[pair[0]], g.fixed(st.centre[pair[0]]), names[pair[1]], g.fixed(st.centre[pair[1]]))
 }
 
@@ -219,22 +257,21 @@ func gammaFactor(k int) string {
 }
 
 // pair is the two features the batch pane shows, which the arrows move the static centre along.
-func (p *Player) pair() [2]int {
-	d := p.s.Stream.Features()
-	bp := p.panes.batch
-	return [2]int{bp.pair[0] % d, bp.pair[1] % d}
+func (b *whatIfBar) pair(h whatIfHost) [2]int {
+	d := h.session().Stream.Features()
+	return [2]int{b.batch[0] % d, b.batch[1] % d}
 }
 
-// openBar opens the what-if bar, placing the static queries from the scatter's axes once known,
-// and prepares the run for what-ifs in the background.
-func (p *Player) openBar() tea.Cmd {
-	p.wi.open = true
-	p.placeStatic()
-	if !p.wi.opened {
-		p.wi.opened = true
+// show opens the what-if bar, placing the static queries from the scatter's axes once known, and
+// prepares the run for what-ifs in the background.
+func (b *whatIfBar) show(h whatIfHost) tea.Cmd {
+	b.open = true
+	b.place(h)
+	if !b.opened {
+		b.opened = true
 		// "Follow the data" starts at the share of each batch the scenario's queries are.
-		_, points, queries, err := p.opt.Scenario.Work()
-		p.wi.state.fraction = slices.Index(fractions, 0.1)
+		_, points, queries, err := h.options().Scenario.Work()
+		b.state.fraction = slices.Index(fractions, 0.1)
 		if err == nil && points > 0 {
 			share := float64(queries) / float64(points)
 			best := 0
@@ -243,54 +280,62 @@ func (p *Player) openBar() tea.Cmd {
 					best = i
 				}
 			}
-			p.wi.state.fraction = best
+			b.state.fraction = best
 		}
 	}
-	return p.s.WarmWhatIf()
+	return h.session().WarmWhatIf()
 }
 
-// placeStatic sets the static queries' geometry once the scatter's axes are known.
-func (p *Player) placeStatic() {
-	if p.wi.geom != nil || p.bounds == nil {
+// place sets the static queries' geometry once the scatter's axes are known.
+func (b *whatIfBar) place(h whatIfHost) {
+	if b.geom != nil {
 		return
 	}
-	_, _, queries, err := p.opt.Scenario.Work()
+	bounds := h.frame().bounds
+	if bounds == nil {
+		return
+	}
+	_, _, queries, err := h.options().Scenario.Work()
 	if err != nil {
 		queries = 100
 	}
-	p.wi.geom = newStaticGeom(p.bounds, queries)
-	if p.wi.state.centre == nil {
-		p.wi.state.centre = p.wi.geom.start()
-		p.wi.state.spread = spreadStart
+	b.geom = newStaticGeom(bounds, queries)
+	if b.state.centre == nil {
+		b.state.centre = b.geom.start()
+		b.state.spread = spreadStart
 	}
 }
 
-// barKey handles a key of the open bar; keys it does not own go on to the player (space plays,
-// h and l step, [ and ] change R). Arrows move the static centre only while the queries are
-// static.
-func (p *Player) barKey(msg tea.KeyMsg) (bool, tea.Cmd) {
-	k := &p.keys
-	st := p.wi.state
+// key handles a key of the open bar; keys it does not own go on to the player (space plays, h and
+// l step, [ and ] change R). Arrows move the static centre only while the queries are static.
+// While the bar is open the player asks it first (Player.key), so its g, s, d, c, a, b, < and >
+// take the place of the player's and the panes' keys of the same letters.
+func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
+	k := b.keys
+	st := b.state
 	st.external = nil
 	switch {
 	case key.Matches(msg, k.Escape), key.Matches(msg, k.WhatIf), msg.String() == "enter":
-		p.wi.open = false
+		b.open = false
 		return true, nil
 	case key.Matches(msg, k.WIOwn):
 		st.queries = queriesOwn
 	case key.Matches(msg, k.WIData):
 		st.queries = queriesData
 	case key.Matches(msg, k.WIStatic):
-		p.placeStatic()
-		if p.wi.geom == nil {
-			p.err = fmt.Errorf("what-if: static queries need the data's range, still being read")
-			return true, nil
+		if b.geom == nil {
+			b.place(h)
+			if b.geom == nil {
+				h.fail(fmt.Errorf("what-if: static queries need the data's range, still being read"))
+				return true, nil
+			}
+			st.centre, st.spread = b.state.centre, b.state.spread // placed just now
 		}
 		st.queries = queriesStatic
 	case key.Matches(msg, k.WIAlt):
-		n := len(p.opt.Scenario.WhatIfQueries)
+		n := len(h.options().Scenario.WhatIfQueries)
 		if n == 0 {
-			p.err = fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", p.opt.Scenario.Name)
+			h.fail(fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.options().Scenario.Name))
 			return true, nil
 		}
 		if st.queries == queriesAlt {
@@ -302,12 +347,7 @@ func (p *Player) barKey(msg tea.KeyMsg) (bool, tea.Cmd) {
 		if key.Matches(msg, k.WINarrow) {
 			d = -1
 		}
-		switch st.queries {
-		case queriesData:
-			st.fraction = min(max(st.fraction+d, 0), len(fractions)-1)
-		case queriesStatic:
-			st.spread = min(max(st.spread+d, 0), len(spreads)-1)
-		default:
+		if !st.widen(d) {
 			return true, nil
 		}
 	case key.Matches(msg, k.WIGammaDown):
@@ -316,20 +356,20 @@ func (p *Player) barKey(msg tea.KeyMsg) (bool, tea.Cmd) {
 		st.gamma = min(st.gamma+1, gammaSteps)
 	case key.Matches(msg, k.WIGammaBack):
 		st.gamma = 0
-	case st.queries == queriesStatic && p.wi.geom != nil && p.arrow(msg, &st):
+	case st.queries == queriesStatic && b.geom != nil && b.arrow(h, msg, &st):
 	default:
 		return false, nil
 	}
-	if equalState(st, p.wi.state) {
+	if equalState(st, b.state) {
 		return true, nil
 	}
-	return true, p.setWhatIf(st)
+	return true, b.set(h, st)
 }
 
 // arrow moves the static centre by a key: the batch pane's x feature left and right, its y
 // feature up and down.
-func (p *Player) arrow(msg tea.KeyMsg, st *whatIfState) bool {
-	pair := p.pair()
+func (b *whatIfBar) arrow(h whatIfHost, msg tea.KeyMsg, st *whatIfState) bool {
+	pair := b.pair(h)
 	j, d := -1, 0
 	switch msg.String() {
 	case "left":
@@ -347,7 +387,7 @@ func (p *Player) arrow(msg tea.KeyMsg, st *whatIfState) bool {
 		j = 0
 	}
 	c := slices.Clone(st.centre)
-	c[j] = p.wi.geom.clamp(j, c[j]+d)
+	c[j] = b.geom.clamp(j, c[j]+d)
 	st.centre = c
 	return true
 }
@@ -357,60 +397,57 @@ func equalState(a, b whatIfState) bool {
 		a.spread == b.spread && a.gamma == b.gamma && slices.Equal(a.external, b.external) && a.name == b.name
 }
 
-// setWhatIf makes st the what-if: the scenario itself at once, anything else computed off the UI
+// set makes st the what-if: the scenario itself at once, anything else computed off the UI
 // goroutine (when the run is finished; until then it waits, and starts when the run ends).
-func (p *Player) setWhatIf(st whatIfState) tea.Cmd {
-	p.wi.state = st
-	p.err = nil
+func (b *whatIfBar) set(h whatIfHost, st whatIfState) tea.Cmd {
+	b.state = st
+	h.fail(nil)
+	s := h.session()
 	if st.scenario() {
-		p.s.ClearWhatIf()
-		p.whatIfShown()
+		s.ClearWhatIf()
+		h.whatIfShown()
 		return nil
 	}
-	if !p.s.Done || p.s.Err != nil {
+	if !s.Done || s.Err != nil {
 		return nil // startPending runs it when the run is done
 	}
-	return p.s.startWhatIf(func(gamma float64) []string { return p.whatIfSets(st, gamma) })
+	return s.startWhatIf(func(gamma float64) []string { return b.sets(h, st, gamma) })
 }
 
-// ApplyWhatIf shows the what-if of sets (--set overrides of queries, kernel or retrain_cost), as a
-// tour's stop or a presenter gives it; nil returns to the scenario. The bar then names the sets.
-func (p *Player) ApplyWhatIf(sets []string) tea.Cmd { return p.applyNamedWhatIf(sets, "") }
-
-// applyNamedWhatIf is ApplyWhatIf with the words that describe the what-if (a presenter's).
-func (p *Player) applyNamedWhatIf(sets []string, name string) tea.Cmd {
+// apply is the player's one what-if path from outside the bar: it shows the what-if of sets
+// (--set overrides of queries, kernel or retrain_cost) as a tour's stop, a presenter or the
+// command line gives it, named name when that is not empty (a presenter's words for it); nil
+// returns to the scenario. The bar then names the sets.
+func (b *whatIfBar) apply(h whatIfHost, sets []string, name string) tea.Cmd {
 	if len(sets) == 0 {
-		return p.setWhatIf(whatIfState{fraction: p.wi.state.fraction, centre: p.wi.state.centre, spread: p.wi.state.spread})
+		return b.set(h, whatIfState{fraction: b.state.fraction, centre: b.state.centre, spread: b.state.spread})
 	}
-	st := p.wi.state
+	st := b.state
 	st.external, st.name = slices.Clone(sets), name
-	return p.setWhatIf(st)
+	return b.set(h, st)
 }
 
-// backToScenario is x: queries, gamma and R as the scenario has them.
-func (p *Player) backToScenario() tea.Cmd {
-	p.Scale = 1
-	st := p.wi.state
+// back is x: queries and gamma as the scenario has them (the player puts R's scale back first).
+func (b *whatIfBar) back(h whatIfHost) tea.Cmd {
+	st := b.state
 	st.queries, st.gamma, st.external = queriesOwn, 0, nil
-	cmd := p.setWhatIf(st)
-	p.refresh()
-	return cmd
+	return b.set(h, st)
 }
 
 // startPending starts the what-if chosen while the run was computing, once it is done.
-func (p *Player) startPending() tea.Cmd {
-	if p.wi.state.scenario() || p.s.WhatIf != nil || !p.s.WhatIfSince.IsZero() {
+func (b *whatIfBar) startPending(h whatIfHost) tea.Cmd {
+	s := h.session()
+	if b.state.scenario() || s.WhatIf != nil || !s.WhatIfSince.IsZero() {
 		return nil
 	}
-	return p.setWhatIf(p.wi.state)
+	return b.set(h, b.state)
 }
 
-// whatIfArrived takes a what-if's message and redraws with it.
-func (p *Player) whatIfArrived(msg whatIfMsg) {
-	if !p.s.TakeWhatIf(msg) {
-		return
+// arrived takes a what-if's message and redraws with it.
+func (b *whatIfBar) arrived(h whatIfHost, msg whatIfMsg) {
+	if h.session().TakeWhatIf(msg) {
+		h.whatIfShown()
 	}
-	p.whatIfShown()
 }
 
 // whatIfShown redraws with the what-if shown (or the scenario): the colour scale covers both the
@@ -433,24 +470,25 @@ func (p *Player) whatIfShown() {
 	p.refresh()
 }
 
-// whatIfStatus is the status line's what-if: what differs from the scenario, whether it is still
+// status is the status line's what-if: what differs from the scenario, whether it is still
 // computing. Empty when the panes show the scenario and nothing computes.
-func (p *Player) whatIfStatus(short bool) string {
-	desc := p.describe(p.wi.state, short)
+func (b *whatIfBar) status(h whatIfHost, short bool) string {
+	desc := b.describe(h, b.state, short)
+	s := h.session()
 	switch {
-	case !p.s.WhatIfSince.IsZero():
+	case !s.WhatIfSince.IsZero():
 		return "what-if: computing " + desc + "…"
-	case p.s.WhatIf != nil:
+	case s.WhatIf != nil:
 		return "what-if: " + desc
-	case !p.wi.state.scenario() && !p.s.Done:
+	case !b.state.scenario() && !s.Done:
 		return "what-if: " + desc + " (when the run is done)"
 	}
 	return ""
 }
 
-// barView draws the bar's three lines, w wide.
-func (p *Player) barView(w int) string {
-	st := p.st
+// view draws the bar's three lines, w wide, in the styles st.
+func (b *whatIfBar) view(h whatIfHost, st *Styles, w int) string {
+	s := h.session()
 	title := "─ What-if "
 	hint := "s d c a queries · ←↑↓→ < > static · g G b gamma · [ ] R · x scenario · W split · esc close"
 	if width(title)+width(hint)+2 > w {
@@ -460,15 +498,15 @@ func (p *Player) barView(w int) string {
 
 	// The queries: each choice with its key, the current one bracketed and highlighted; when
 	// they do not fit, the others lose their details.
-	cur := p.wi.state
+	cur := b.state
 	type option struct{ long, short string }
 	opts := []option{{"s scenario's", "s scenario's"}, {"d data " + decimal(100*fractions[cur.fraction]) + " %", "d data"}}
 	static := option{"c static", "c static"}
-	if g := p.wi.geom; g != nil {
-		static.long = fmt.Sprintf("c static %s sd %s", p.staticAt(cur, g), decimal(spreads[cur.spread]*g.unit))
+	if g := b.geom; g != nil {
+		static.long = fmt.Sprintf("c static %s sd %s", b.staticAt(h, cur, g), decimal(spreads[cur.spread]*g.unit))
 	}
 	opts = append(opts, static)
-	alts := p.opt.Scenario.WhatIfQueries
+	alts := h.options().Scenario.WhatIfQueries
 	if len(alts) > 0 {
 		i := cur.alt % len(alts)
 		label := "a " + alts[i].Name
@@ -510,21 +548,21 @@ func (p *Player) barView(w int) string {
 	}
 	state := ""
 	switch {
-	case p.s.WhatIfErr != nil:
-		state = st.Error.Render("✗ " + p.s.WhatIfErr.Error())
-	case !p.s.WhatIfSince.IsZero():
-		state = fmt.Sprintf("computing… %s", time.Since(p.s.WhatIfSince).Round(10*time.Millisecond))
-	case !p.s.Done:
-		state = st.Dim.Render(fmt.Sprintf("a what-if needs the whole run: computed %d/%d", p.s.Computed, p.s.Matrix.Batches()))
-	case p.s.WhatIf != nil:
-		state = fmt.Sprintf("✓ recomputed in %s from the run's errors and models, nothing retrained", p.s.WhatIf.Took.Round(time.Millisecond))
-		if !p.s.WhatIf.Accuracy {
+	case s.WhatIfErr != nil:
+		state = st.Error.Render("✗ " + s.WhatIfErr.Error())
+	case !s.WhatIfSince.IsZero():
+		state = fmt.Sprintf("computing… %s", time.Since(s.WhatIfSince).Round(10*time.Millisecond))
+	case !s.Done:
+		state = st.Dim.Render(fmt.Sprintf("a what-if needs the whole run: computed %d/%d", s.Computed, s.Matrix.Batches()))
+	case s.WhatIf != nil:
+		state = fmt.Sprintf("✓ recomputed in %s from the run's errors and models, nothing retrained", s.WhatIf.Took.Round(time.Millisecond))
+		if !s.WhatIf.Accuracy {
 			state += st.Dim.Render(" (no query accuracy: the run kept no models)")
 		}
 	default:
 		state = st.Dim.Render("showing the scenario")
 	}
-	line2 := fmt.Sprintf(" %s · %s · %s", gamma, p.frame().rText(true), state)
+	line2 := fmt.Sprintf(" %s · %s · %s", gamma, h.frame().rText(true), state)
 	return strings.Join([]string{truncate(rule, w), truncate(line1, w), truncate(line2, w)}, "\n")
 }
 

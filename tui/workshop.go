@@ -73,6 +73,13 @@ func (p *Player) scene() scene {
 
 func (p *Player) say(notice string) { p.notice = notice }
 
+// tourWhatIf and undoWhatif are the stage's what-if: the bar's one path for every what-if.
+func (p *Player) tourWhatIf(sets []string) (*whatifUndo, string, tea.Cmd) {
+	return p.wi.tourWhatIf(p, sets)
+}
+
+func (p *Player) undoWhatif(u *whatifUndo) tea.Cmd { return p.wi.undoWhatif(p, u) }
+
 // reset forgets the tour and the guesses: the run they were about is gone.
 func (w *workshop) reset(s stage) {
 	if w.tour.on() {
