@@ -1,0 +1,242 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
+// message), one at a time, so no step is lost.
+func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for i, r := range runes {
+		if p.cmd.line.open || p.edit != nil { // `:` or `e` came first: the rest is typed there
+			m, cmd := p.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
+			return m, tea.Batch(append(cmds, cmd)...)
+		}
+		m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		cmds = append(cmds, cmd)
+		if m != tea.Model(p) {
+			return m, tea.Batch(cmds...)
+		}
+	}
+	return p, tea.Batch(cmds...)
+}
+
+// key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
+// the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
+func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	p.keys.enable(p.mode())
+	switch {
+	case key.Matches(msg, p.keys.ForceQuit):
+		p.s.Stop()
+		return p, tea.Quit
+	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
+		// q goes back to the picker when there is one.
+		p.s.Stop()
+		p.cmd.dropOrig()
+		p.room.leave()
+		if p.opt.Back != nil {
+			return p.opt.Back()
+		}
+		return p, tea.Quit
+	}
+	p.notice = ""
+	if o := p.overlay; o != nil {
+		done, cmd := o.Key(msg)
+		if done && p.overlay == o {
+			p.overlay = nil
+		}
+		return p, cmd
+	}
+	if p.wi.open {
+		if ok, cmd := p.wi.key(p, msg); ok {
+			return p, cmd
+		}
+	}
+	f := p.frame()
+	if ok, cmd := p.panes.at(p.Focus).Key(msg, f, true); ok {
+		return p, cmd
+	}
+	for _, a := range p.actions() {
+		if key.Matches(msg, *a.b) {
+			return p, a.do(msg)
+		}
+	}
+	if p.room.following && pressed(msg, p.keys.driven()) {
+		p.notice = "you follow the presenter: p to go free and explore on your own"
+		return p, nil
+	}
+	for i, pn := range p.panes.list() {
+		if i == p.Focus {
+			continue
+		}
+		if ok, cmd := pn.Key(msg, f, false); ok {
+			return p, cmd
+		}
+	}
+	return p, nil
+}
+
+// action is one of the player's own keys.
+type action struct {
+	b  *key.Binding
+	do func(tea.KeyMsg) tea.Cmd
+}
+
+func (p *Player) actions() []action {
+	k := &p.keys
+	var panes []action
+	for i := range k.Pane {
+		panes = append(panes, action{&k.Pane[i], func(tea.KeyMsg) tea.Cmd { p.setFocus(i); return nil }})
+	}
+	return append(panes, []action{
+		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
+		{&k.Play, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
+		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
+		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.Pos - 1); return nil }},
+		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
+		{&k.End, func(tea.KeyMsg) tea.Cmd { p.goTo(p.s.Computed - 1); return nil }},
+		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.Speed = min(p.Speed+1, len(speeds)-1); return nil }},
+		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
+		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
+		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.Scale /= 1.25; p.refresh(); return nil }},
+		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), 1); return nil }},
+		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), -1); return nil }},
+		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
+			cur := p.selected()
+			p.Visible = (p.Visible + 1) % len(visibleSets)
+			// The selection stays; when it is not shown any more, the first shown after the
+			// Oracle takes it (the Oracle's path is drawn anyway).
+			p.Selected = pick(p.visible(), cur, 1)
+			return nil
+		}},
+		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p) }},
+		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.open(p.w) }},
+		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p, p.w, p.h); return cmd }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p, &p.wi, &p.cmd) }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p) }},
+		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
+		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
+		{&k.Escape, func(tea.KeyMsg) tea.Cmd {
+			switch {
+			case p.workshop.closeCallout():
+			case p.Zoomed:
+				p.Zoomed = false
+			default:
+				p.Cursor.On = false
+			}
+			return nil
+		}},
+		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
+		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.guess.toggle(p) }},
+		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
+		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
+	}...)
+}
+
+// mode is the mode the player's keys are in now.
+func (p *Player) mode() mode {
+	_, question := p.overlay.(*guessOverlay)
+	return mode{tour: p.tour.on(), following: p.room.following, question: question, bar: p.wi.open}
+}
+
+// contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
+// question's answers, the tour's, a follower's), the what-if bar's while it is open, else the
+// focused pane's; the player's; every pane's by group.
+func (p *Player) contextKeys(f *frame) contextKeys {
+	k := &p.keys
+	k.enable(p.mode())
+	pane := []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
+	if p.wi.open {
+		pane = append(pane, k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split)
+	} else {
+		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
+	}
+	return contextKeys{k: k, pane: pane, groups: k.groups()}
+}
+
+// askRestart asks before restarting on the next seed, which throws away the run, the tour's place
+// and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
+func (p *Player) askRestart() {
+	switch {
+	case p.tour.on():
+		p.notice = "N (a new run) waits for the tour: t leaves it"
+	case p.guess.on:
+		p.notice = "N (a new run) waits for the guess round: g ends it"
+	case p.callout != nil && p.callout.kind != calloutTour:
+		p.notice = "N (a new run) waits for the answer shown: esc closes it"
+	default:
+		p.overlay = &restartOverlay{p: p}
+	}
+}
+
+// restartOverlay asks to confirm a restart on the next seed: y or enter restarts, any other key
+// leaves the run as it is.
+type restartOverlay struct{ p *Player }
+
+func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
+	p := o.p
+	who := "The matrix is computed again; your guesses and the tour start over."
+	if p.room.presenting() {
+		who = "The whole room follows you there: every follower's matrix, guesses and tour start over."
+	}
+	iw := max(min(w-4, 64), 20)
+	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", p.s.Seed+1)) + "\n" +
+		st.r.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
+	box := st.Overlay.Render(body)
+	bw, bh := width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
+	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
+}
+
+func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+	if s := msg.String(); s == "y" || s == "enter" {
+		o.p.cmd.dropOrig() // its seed is not the new run's
+		return true, o.p.reopen(o.p.s.Seed + 1)
+	}
+	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
+	return true, nil
+}
+
+// mouse: a click focuses the tab or pane under it and lets the pane answer at its content's (x,
+// y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
+// otherwise.
+func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
+	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.split.on {
+		return nil
+	}
+	f := p.frame()
+	l := p.layout(f, p.w, p.bodyHeight())
+	under, tab := l.hit(msg.X, msg.Y)
+	switch msg.Button {
+	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
+		delta := 1
+		if msg.Button == tea.MouseButtonWheelUp {
+			delta = -1
+		}
+		switch {
+		case under >= 0 && under == p.Focus && under == paneAbout && p.panes.about.Wheel(delta):
+		case p.room.following:
+		case delta > 0:
+			p.step()
+		default:
+			p.ahead = 0
+			p.goTo(p.Pos - 1)
+		}
+	case tea.MouseButtonLeft:
+		if under < 0 {
+			return nil
+		}
+		p.setFocus(under)
+		if r := l.boxes[under]; !tab && !r.collapsed {
+			return p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/sim"
+)
+
+// frame is what the panes draw: the what-if when one is shown, else the run itself.
+func (p *Player) frame() *frame { return p.frameOfRun(p.s, p.s.WhatIf, p.rp) }
+
+// frameOfRun is the frame of session s (the player's, or the one the command line changed away
+// from: the split view's "before") under the what-if w (the run itself for nil) with its replay rp.
+func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
+	m, scen := s.view(w)
+	var stream sim.Stream = s.Stream
+	if w != nil && w.Batches != nil {
+		stream = p.wi.streamOf(s.Stream, w)
+	}
+	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
+		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
+		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
+		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.guess.result(p), ask: -1}
+	if q, ok := p.overlay.(*guessOverlay); ok {
+		f.ask, f.askModel = q.t, p.guess.yourModel(q.t, p.opt.Scenario.Offline)
+	}
+	return f
+}
+
+// footerLines: the status, the explanation and the help.
+const footerLines = 3
+
+// bodyHeight is what the panes get: the screen but the footer and, when open, the what-if bar.
+func (p *Player) bodyHeight() int {
+	if p.wi.open {
+		return p.h - footerLines - barLines
+	}
+	return p.h - footerLines
+}
+
+// View implements tea.Model.
+func (p *Player) View() string {
+	if p.w < MinWidth || p.h < MinHeight {
+		msg := fmt.Sprintf("cara needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the terminal, or press q to quit.", MinWidth, MinHeight, p.w, p.h)
+		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
+	}
+	if p.edit != nil {
+		return p.edit.view(p, p.st, p.w)
+	}
+	f := p.frame()
+	bodyH := p.bodyHeight()
+	var body string
+	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
+	if p.split.on {
+		body = p.split.view(p, &p.wi, &p.cmd, f, p.w, bodyH)
+	} else {
+		l = p.layout(f, p.w, bodyH)
+		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
+	}
+	if c := p.callout; c != nil {
+		box, x, y := c.draw(f, l, p.panes.matrix, p.w, bodyH)
+		body = placeOverlay(body, box, x, y)
+	}
+	if p.wi.open {
+		body += "\n" + p.wi.view(p, p.st, p.w)
+	}
+	if p.overlay != nil {
+		box, x, y := p.overlay.View(p.st, p.w, bodyH)
+		body = placeOverlay(body, box, x, y)
+	}
+	line := ""
+	if e := explain(f); e != "" {
+		line = " " + e
+	}
+	if p.s.WhatIfErr != nil && !p.wi.open {
+		line = p.st.Error.Render(" what-if: " + p.s.WhatIfErr.Error())
+	}
+	if p.notice != "" {
+		line = " " + p.st.Bold.Render(p.notice)
+	}
+	if p.err != nil {
+		line = p.st.Error.Render(" " + p.err.Error())
+	}
+	if p.s.Err != nil {
+		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
+	}
+	if p.cmd.line.open {
+		return body + "\n" + p.status() + "\n" + p.cmd.line.View(p.st, p.w)
+	}
+	help := helpLine(p.st, p.contextKeys(f), p.w)
+	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
+}
+
+// drawBox draws body in a w x h border with title in its top edge; a focused box's border is
+// heavy and bright.
+func drawBox(st *Styles, title, body string, w, h int, focus bool) string {
+	b := lipgloss.RoundedBorder()
+	edge, ts := st.Dim, st.Title
+	if focus {
+		b, edge, ts = lipgloss.ThickBorder(), st.Bold, st.TitleFocus
+	}
+	title = truncate(title, max(w-4, 0))
+	top := edge.Render(b.TopLeft+b.Top) + ts.Render(title) + edge.Render(strings.Repeat(b.Top, max(w-3-width(title), 0))+b.TopRight)
+	left, right := edge.Render(b.Left)+" ", " "+edge.Render(b.Right)
+	out := make([]string, 0, h)
+	out = append(out, top)
+	for _, l := range strings.Split(padTo(body, max(w-4, 0), max(h-2, 0)), "\n") {
+		out = append(out, left+l+right)
+	}
+	out = append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, max(w-2, 0))+b.BottomRight))
+	return strings.Join(out, "\n")
+}
