@@ -115,3 +115,13 @@ func batchStep(n, cols int) int {
 	}
 	return step
 }
+
+// wrapWords breaks plain text into lines of at most w columns (10 at least) at spaces, never inside
+// a word unless the word alone is wider; the lines carry no padding.
+func wrapWords(st *Styles, s string, w int) []string {
+	out := strings.Split(st.r.NewStyle().Width(max(w, 10)).Render(s), "\n")
+	for i, l := range out {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
+}

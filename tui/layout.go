@@ -118,9 +118,16 @@ func (ps *paneSet) slots(f *frame, w int) []*slot {
 	return []*slot{mk(paneChart), mk(paneDecisions), mk(paneBatch), mk(paneResults), mk(paneAbout)}
 }
 
+// focusLeast is the least height of a focused chart or batch (About scrolls, and its text is
+// short): the scatter then has 9 rows of plot under its names, over its axis and legend.
+const focusLeast = 16
+
 // openSlots opens slots in order of priority while they fit in h rows: the focused pane's, the
-// results, the chart, the decisions, the batch (About only when focused); the others stay title
-// bars. It returns the rows used.
+// chart, the decisions, the batch, the results (About only when focused); the others stay title
+// bars. The results come last because the chart's end labels carry every cost, while the
+// decisions and the batch have nothing else that shows them: at the README's 120x36 a 100-batch
+// scenario's nine algorithms leave room for three of the four, and `5` brings the table back.
+// It returns the rows used.
 func openSlots(slots []*slot, focus, h int) int {
 	byPane := func(i int) *slot {
 		for _, s := range slots {
@@ -134,9 +141,13 @@ func openSlots(slots []*slot, focus, h int) int {
 	for _, s := range slots {
 		used += len(s.panes)
 	}
-	for _, s := range []*slot{byPane(focus), byPane(paneResults), byPane(paneChart), byPane(paneDecisions), byPane(paneBatch)} {
+	for k, s := range []*slot{byPane(focus), byPane(paneChart), byPane(paneDecisions), byPane(paneBatch), byPane(paneResults)} {
 		if s == nil || s.open || (s.panes[0] == paneAbout && focus != paneAbout) {
 			continue
+		}
+		if k == 0 && s.want == 0 && focus != paneAbout {
+			// The focused pane is the one being looked at: not squeezed to its least by the others.
+			s.least = max(s.least, min(focusLeast, h-used+len(s.panes)))
 		}
 		if need := max(s.want, s.least) - len(s.panes); used+need <= h {
 			s.open = true

@@ -475,7 +475,9 @@ func drawRowAxis(cv *cellGrid, l matrixLayout) {
 	}
 }
 
-// drawCursorLabels names the cursor's row and column on the axes, highlighted.
+// drawCursorLabels names the cursor's row and column on the axes, highlighted. Each replaces the
+// tick labels it would touch whole: a label cut short reads as another number (the "1" of "10"
+// beside the cursor's "9" reads "19"), and neither ever reaches the row axis or the pane's edge.
 func (p *matrixPane) drawCursorLabels(cv *cellGrid, f *frame, l matrixLayout) {
 	g, x0 := l.g, l.gw
 	hl := ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: palette.Cursor, bold: true}
@@ -483,15 +485,37 @@ func (p *matrixPane) drawCursorLabels(cv *cellGrid, f *frame, l matrixLayout) {
 		hl = ink{}
 	}
 	if y := g.yOf(p.cur.At[0]); y >= 0 {
+		// The whole gutter left of the axis is the cursor's row's: its label, right-aligned, and a
+		// tick that points at the row.
 		label := itoa(p.cur.At[0])
-		cv.text(max(x0-1-len(label), 0), l.heatY+y, label, hl)
+		cv.text(0, l.heatY+y, strings.Repeat(" ", x0-1), ink{})
+		if len(label) <= x0-1 {
+			cv.text(x0-1-len(label), l.heatY+y, label, hl)
+		}
+		cv.set(x0-1, l.heatY+y, '┤', inkOf(palette.Axis))
 	}
 	if x := g.xOf(p.cur.At[1]); x >= 0 {
-		// Cleared around, so it does not run into a tick's label.
+		// Cleared a column either side, so it does not run into a tick's label.
 		label := itoa(p.cur.At[1])
 		lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
-		cv.text(lx-1, l.labelsY, strings.Repeat(" ", len(label)+2), ink{})
+		clearWords(cv, l.labelsY, lx-1, lx+len(label)+1)
 		cv.text(lx, l.labelsY, label, hl)
+	}
+}
+
+// clearWords blanks row y from x0 to x1 (exclusive), widened to whole words: a word the range
+// would cut goes entirely.
+func clearWords(cv *cellGrid, y, x0, x1 int) {
+	x0, x1 = max(x0, 0), min(x1, cv.w)
+	inWord := func(x int) bool { r := cv.runeAt(x, y); return r != ' ' && r != 0 }
+	for x0 > 0 && inWord(x0) && inWord(x0-1) {
+		x0--
+	}
+	for x1 < cv.w && inWord(x1-1) && inWord(x1) {
+		x1++
+	}
+	for x := x0; x < x1; x++ {
+		cv.set(x, y, ' ', ink{})
 	}
 }
 

@@ -29,15 +29,16 @@ func (p *resultsPane) Title(f *frame) string {
 
 // Size: the warnings, the tuned line, the header and its rule, one row per visible algorithm.
 func (p *resultsPane) Size(f *frame, w int) (want, least int) {
+	tuned := len(p.tuned(f, w-4))
 	if len(f.rp.results) == 0 {
-		// Offline: the tuned line or the note, no table.
-		n := len(p.warnings(f, w-4)) + 1 + 2
+		// Offline: the tuned lines or the note, no table.
+		lines := tuned
 		if f.pos < f.scen.Offline-1 {
-			n += len(p.offlineNote(f, w-4)) - 1
+			lines += len(p.offlineNote(f, w-4))
 		}
-		return n, 3
+		return len(p.warnings(f, w-4)) + max(lines, 1) + 2, 3
 	}
-	n := len(p.warnings(f, w-4)) + len(f.visible) + 3 + 2
+	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.visible) + 2 + 2
 	if f.you != nil {
 		n++ // the player's own guesses, "You"
 	}
@@ -51,10 +52,33 @@ func (p *resultsPane) warnings(f *frame, w int) []string {
 	}
 	var out []string
 	for _, warn := range algos.Warnings(f.m, f.pos, f.rp.results) {
-		wrapped := f.st.r.NewStyle().Width(max(w, 10)).Render("! " + warn)
-		for _, l := range strings.Split(wrapped, "\n") {
+		for _, l := range wrapWords(f.st, "! "+warn, w) {
 			out = append(out, f.st.Error.Render(l))
 		}
+	}
+	return out
+}
+
+// tuned are the parameters tuned offline on as few lines of width w as they take, each parameter
+// whole with its value ("θc 29.11" is never split, nor a word cut); nil before they are tuned.
+func (p *resultsPane) tuned(f *frame, w int) []string {
+	t := f.rp.tuned
+	if t == nil {
+		return nil
+	}
+	period := fmt.Sprintf("period %s offset %s", num(t["period"]), num(t["offset"]))
+	if math.IsInf(t["period"], 1) {
+		period = "period never"
+	}
+	var out []string
+	for _, l := range packLine([]string{fmt.Sprintf("tuned on 0..%d: θ %s", f.scen.Offline-1, num(t["theta"])),
+		"θc " + num(t["theta_c"]), period}, w) {
+		if width(l) > w {
+			// A parameter wider than the pane: at its words.
+			out = append(out, wrapWords(f.st, l, w)...)
+			continue
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -88,14 +112,7 @@ func (p *resultsPane) draw(f *frame, w int) string {
 	// Warnings first: a small pane cuts its last lines, and these say when the numbers below stop
 	// meaning what they seem to.
 	lines = append(lines, p.warnings(f, w)...)
-	if t := f.rp.tuned; t != nil {
-		period := fmt.Sprintf("period %s offset %s", num(t["period"]), num(t["offset"]))
-		if math.IsInf(t["period"], 1) {
-			period = "period never"
-		}
-		lines = append(lines, truncate(fmt.Sprintf("tuned on 0..%d: θ %s  θc %s  %s", f.scen.Offline-1,
-			num(t["theta"]), num(t["theta_c"]), period), w))
-	}
+	lines = append(lines, p.tuned(f, w)...)
 	if len(f.rp.results) == 0 {
 		if f.pos < f.scen.Offline-1 {
 			lines = append(lines, p.offlineNote(f, w)...)
@@ -138,10 +155,9 @@ func (p *resultsPane) draw(f *frame, w int) string {
 
 // offlineNote says when the table comes, wrapped at w (never cut inside a word).
 func (p *resultsPane) offlineNote(f *frame, w int) []string {
-	note := f.st.r.NewStyle().Width(max(w, 10)).Render(fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.scen.Offline-1))
-	out := strings.Split(note, "\n")
+	out := wrapWords(f.st, fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.scen.Offline-1), w)
 	for i, l := range out {
-		out[i] = f.st.Dim.Render(strings.TrimRight(l, " "))
+		out[i] = f.st.Dim.Render(l)
 	}
 	return out
 }

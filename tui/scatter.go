@@ -234,7 +234,42 @@ type scatterAxes struct {
 	gw, pw, ph         int // the y labels' gutter, the plot's size
 }
 
-// axesFor fits the features' fixed ranges, extended to round ticks, in a w x h pane.
+// minScatterPlot is the plot's least height in rows before a short pane gives up legend lines
+// and the x axis's labels for it.
+const minScatterPlot = 4
+
+// scatterRows is how a pane h rows tall spends them: the features' names on top, the plot, the x
+// axis, its labels and the legend. A short pane (a room's 120x36 gives the batch 7) keeps the
+// legend's first line only, then drops the axis's labels (the ticks stay; the axes never move, so
+// drift still shows), so that the plot keeps minScatterPlot rows where it can.
+type scatterRows struct {
+	plot, legend int
+	labels       bool
+}
+
+func scatterRowsFor(h, legend int) scatterRows {
+	r := scatterRows{legend: legend, labels: true}
+	for {
+		r.plot = h - 2 - r.legend
+		if r.labels {
+			r.plot--
+		}
+		switch {
+		case r.plot >= minScatterPlot:
+			return r
+		case r.legend > 1:
+			r.legend = 1
+		case r.labels:
+			r.labels = false
+		default:
+			r.plot = max(r.plot, 2)
+			return r
+		}
+	}
+}
+
+// axesFor fits the features' fixed ranges, extended to round ticks, in a w x h pane whose legend
+// takes that many lines.
 func axesFor(bd *bounds, fx, fy, w, h, legend int) scatterAxes {
 	a := scatterAxes{fx: fx, fy: fy, xlo: bd.lo[fx], xhi: bd.hi[fx], ylo: bd.lo[fy], yhi: bd.hi[fy]}
 	if !(a.xhi > a.xlo) {
@@ -252,7 +287,7 @@ func axesFor(bd *bounds, fx, fy, w, h, legend int) scatterAxes {
 		a.gw = max(a.gw, len(tick(v, a.ystep)))
 	}
 	a.gw++
-	a.pw, a.ph = max(w-a.gw-1, 4), max(h-3-legend, 2)
+	a.pw, a.ph = max(w-a.gw-1, 4), scatterRowsFor(h, legend).plot
 	// Equal scales (a round cloud stays round; a terminal cell is about twice as tall as it is
 	// wide) when they waste little of the pane: at least 3/4 of it stays plot.
 	xr, yr := a.xhi-a.xlo, a.yhi-a.ylo
@@ -300,7 +335,9 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 		bd.add(b.Q)
 	}
 	_, knows := f.stream.(trueLabeller)
-	a := axesFor(bd, fx, fy, w, h, legendLines(st, w, model, knows))
+	legend := legendLines(st, w, model, knows)
+	rows := scatterRowsFor(h, legend)
+	a := axesFor(bd, fx, fy, w, h, legend)
 	cells := p.count(f, t, b, a, model)
 	edge := boundary(f.stream, t, b, a)
 	cv := blankCanvas(&p.cv, w, h)
@@ -318,8 +355,12 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 			cv.set(a.gw+i%a.pw, top+i/a.pw, r, k)
 		}
 	}
-	drawScatterAxes(cv, f, a, top)
-	drawScatterLegend(cv, st, model, w, h, top+a.ph+2, edge != nil)
+	drawScatterAxes(cv, f, a, top, rows.labels)
+	y := top + a.ph + 1
+	if rows.labels {
+		y++
+	}
+	drawScatterLegend(cv, st, model, w, min(h, y+rows.legend), y, edge != nil)
 	return cv.String(st)
 }
 
@@ -403,8 +444,8 @@ func (p *batchPane) count(f *frame, at int, b *sim.Batch, a scatterAxes, model i
 }
 
 // drawScatterAxes draws the features' names on top (where they never collide with a tick), the
-// axes and their round ticks.
-func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
+// axes and their round ticks, and the x ticks' labels when labels is set.
+func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int, labels bool) {
 	dim := inkOf(palette.Axis)
 	cv.text(0, 0, fmt.Sprintf("↑ %s   → %s", f.features[a.fy], f.features[a.fx]), dim)
 	for y := range a.ph {
@@ -425,7 +466,7 @@ func drawScatterAxes(cv *canvas, f *frame, a scatterAxes, top int) {
 		x := min(a.x(v), a.pw-1)
 		cv.set(a.gw+x, top+a.ph, '┬', dim)
 		// A label is never cut at the pane's edge: the last one moves left to fit.
-		if label := tick(v, a.xstep); x >= next {
+		if label := tick(v, a.xstep); labels && x >= next {
 			lx := min(x, cv.w-a.gw-len(label))
 			if lx >= next {
 				cv.text(a.gw+lx, top+a.ph+1, label, dim)

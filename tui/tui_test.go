@@ -265,23 +265,96 @@ func TestHelpAndStatusLines(t *testing.T) {
 	}
 }
 
-// At 120x36 the results table shows every visible algorithm, whichever pane has the focus.
+// The results table, wherever it opens, shows every visible algorithm (never a cut table): at
+// 120x36 it opens on 5 (a 100-batch scenario's nine algorithms leave room for three of the four
+// panes beside the matrix, and the decisions and the batch come first, TestRoomSeesDecisionsAndBatch),
+// and from 160x48 whichever pane has the focus.
 func TestTableShowsAllAlgorithms(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 120, 36)
 	goTo(p, 60)
-	for _, focus := range []string{"1", "2", "3", "4", "6"} {
-		press(p, focus)
-		f := p.frame()
-		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneResults]
-		if !r.shown || r.collapsed {
-			t.Fatalf("focus %s: the results are not shown (%+v)", focus, r)
-		}
-		box := region(p.View(), r)
-		for _, a := range algos.Names {
-			if !strings.Contains(box, a.Display()) {
-				t.Errorf("focus %s: %s missing from the results:\n%s", focus, a.Display(), box)
+	for _, c := range []struct {
+		w, h   int
+		focus  []string
+		always bool // the results must show
+	}{
+		{120, 36, []string{"5"}, true},
+		{120, 36, []string{"1", "2", "3", "4", "6"}, false},
+		{160, 48, []string{"1", "2", "3", "4", "5", "6"}, true},
+		{200, 60, []string{"1", "2", "3", "4", "5", "6"}, true},
+	} {
+		resize(p, c.w, c.h)
+		for _, focus := range c.focus {
+			press(p, focus)
+			f := p.frame()
+			r := p.layout(f, p.w, p.bodyHeight()).boxes[paneResults]
+			if !r.shown || r.collapsed {
+				if c.always {
+					t.Fatalf("%dx%d, focus %s: the results are not shown (%+v)", c.w, c.h, focus, r)
+				}
+				continue
+			}
+			box := region(p.View(), r)
+			for _, a := range algos.Names {
+				if !strings.Contains(box, a.Display()) {
+					t.Errorf("%dx%d, focus %s: %s missing from the results:\n%s", c.w, c.h, focus, a.Display(), box)
+				}
 			}
 		}
+	}
+}
+
+// At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
+// and a scatter with at least minScatterPlot rows of plot, on the 100-batch scenarios with all
+// nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
+// focused chart or batch keeps focusLeast rows.
+func TestRoomSeesDecisionsAndBatch(t *testing.T) {
+	for _, name := range []string{"covcon-d", "gauss-d"} {
+		t.Run(name, func(t *testing.T) {
+			s := loadEmbedded(t, name, "data.size=250", "model.random_forest.trees=10")
+			p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+			goTo(p, s.Batches-1)
+			f := p.frame()
+			if len(f.visible) != 9 {
+				t.Fatalf("%d algorithms visible, want all 9 (what this test is about)", len(f.visible))
+			}
+			l := p.layout(f, p.w, p.bodyHeight())
+			view := p.View()
+			dec, bat := l.boxes[paneDecisions], l.boxes[paneBatch]
+			if dec.collapsed || dec.h-2 < len(f.visible)+2 {
+				t.Errorf("the decisions get %+v: want a strip per algorithm and the axis, %d rows inside", dec, len(f.visible)+2)
+			}
+			box := region(view, dec)
+			for _, a := range f.visible {
+				if !strings.Contains(box, f.label(a)) {
+					t.Errorf("no strip for %s:\n%s", f.label(a), box)
+				}
+			}
+			if bat.collapsed {
+				t.Fatalf("the batch is a title bar: %+v", bat)
+			}
+			plot := 0
+			for _, l := range content(region(view, bat)) {
+				if strings.ContainsAny(string(l), "┤│") {
+					plot++ // a row of the plot: its y axis
+				}
+			}
+			if plot < minScatterPlot {
+				t.Errorf("the scatter has %d rows of plot, want %d:\n%s", plot, minScatterPlot, region(view, bat))
+			}
+			if c := l.boxes[paneChart]; c.collapsed {
+				t.Errorf("the chart is a title bar: %+v", c)
+			}
+			for _, c := range []struct {
+				key  string
+				pane int
+				h    int
+			}{{"5", paneResults, len(f.visible) + 5}, {"2", paneChart, focusLeast}, {"4", paneBatch, focusLeast}} {
+				press(p, c.key)
+				if b := p.layout(p.frame(), p.w, p.bodyHeight()).boxes[c.pane]; b.collapsed || b.h < c.h {
+					t.Errorf("focus %s: pane %d gets %+v, want %d rows", c.key, c.pane+1, b, c.h)
+				}
+			}
+		})
 	}
 }
 

@@ -231,7 +231,7 @@ func TestWhatIfBarProgram(t *testing.T) {
 		}
 	}
 	wait("computed all")
-	keys("end")
+	keys("5", "end")                   // the results focused: at 120x40 they open only then
 	wait(cost(own[0].Strategy.Cost())) // the scenario's Oracle, in the results pane
 	keys("w", "c")
 	for range abs(target - start[0]) {
