@@ -162,7 +162,7 @@ func TestCursorLabels(t *testing.T) {
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 	goTo(p, s.Batches-1)
-	mp := p.panes[paneMatrix].(*matrixPane)
+	mp := p.panes.matrix
 	for _, zoom := range []bool{false, true} {
 		for _, at := range [][2]int{{0, 0}, {0, 1}, {1, 1}, {8, 12}, {9, 12}, {10, 10}, {11, 30}, {0, 99}, {50, 55}, {98, 99}, {99, 99}} {
 			press(p, "1")

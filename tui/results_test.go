@@ -18,7 +18,7 @@ func TestTunedLineWholeWords(t *testing.T) {
 	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 	goTo(p, 60)
 	f := p.frame()
-	rp := p.panes[paneResults].(*resultsPane)
+	rp := p.panes.results
 	full := rp.tuned(f, 1000)
 	if len(full) != 1 || !strings.HasPrefix(full[0], "tuned on 0..24: θ ") || !strings.Contains(full[0], "  θc ") {
 		t.Fatalf("the tuned line at full width: %q", full)
