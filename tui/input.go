@@ -14,7 +14,7 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for i, r := range runes {
 		if p.cmd.line.open || p.edit != nil { // `:` or `e` came first: the rest is typed there
-			m, cmd := p.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
+			m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
 			return m, tea.Batch(append(cmds, cmd)...)
 		}
 		m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
@@ -26,14 +26,21 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	return p, tea.Batch(cmds...)
 }
 
-// key handles a key by mode: an overlay takes every key; otherwise q quits, the focused pane has
-// the first say, then the player's keys, then the other panes' keys that work unfocused (f, o).
+// key handles a key by mode: ctrl+c quits; the editor or the command line, when open, takes every
+// other key, then an overlay; otherwise q quits, the focused pane has the first say, then the
+// player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	p.keys.enable(p.mode())
+	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
 		return p, tea.Quit
+	case p.edit != nil:
+		p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+		return p, cmd
+	case p.cmd.line.open:
+		return p, p.cmd.line.Update(msg)
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -201,15 +200,12 @@ func (p *Player) ticker() tea.Cmd {
 }
 
 // Update implements tea.Model. A presenter's player gives the room its stage after each message.
-func (p *Player) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := p.update(msg)
-	if m == tea.Model(p) {
-		p.room.publish(p.presented)
-	}
-	return m, cmd
-}
-
-func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if m == tea.Model(p) {
+			p.room.publish(p.presented)
+		}
+	}()
 	switch msg := msg.(type) {
 	case roomMsg:
 		return p.onRoom(msg.v)
@@ -218,68 +214,70 @@ func (p *Player) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.edit.resize(p.w, p.h)
 	case editPauseMsg, editCheckedMsg:
 		if p.edit != nil {
-			var cmd tea.Cmd
 			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
-			return p, cmd
 		}
 	case columnMsg:
-		return p, p.column(msg)
-	case queuedMsg:
-		return p, p.s.queued(msg)
-	case engineDoneMsg:
-		if o := p.cmd.orig; msg.s == o && o != p.s {
-			o.Done, o.Err = true, msg.err
-		}
-		if msg.s == p.s {
-			p.s.Done, p.s.Err = true, msg.err
-			p.heat.final = msg.err == nil
-			var warm tea.Cmd
-			if p.wi.open {
-				warm = p.s.WarmWhatIf()
-			}
-			return p, tea.Batch(warm, p.wi.startPending(p))
-		}
-	case boundsMsg:
-		if msg.s == p.s {
-			p.bounds = msg.b
-			if bp := p.panes.batch; !bp.pairChosen {
-				bp.pair = msg.b.pair()
-			}
-			if p.wi.open {
-				p.wi.place(p)
-			}
-		}
+		cmd = p.column(msg)
+	case queuedMsg, engineDoneMsg, boundsMsg:
+		cmd = p.run(msg)
 	case whatIfMsg:
 		p.wi.arrived(p, msg)
 	case commandMsg:
-		return p, p.cmd.run(p, &p.wi, msg.cmd)
+		cmd = p.cmd.run(p, &p.wi, msg.cmd)
 	case tickMsg:
-		return p, p.play(msg)
+		cmd = p.play(msg)
 	case jumpMsg:
 		if !p.room.following {
 			p.goTo(msg.t)
 		}
 	case tea.MouseMsg:
-		return p, p.mouse(msg)
+		cmd = p.mouse(msg)
 	case tea.KeyMsg:
-		if p.edit != nil && !key.Matches(msg, p.keys.ForceQuit) {
-			var cmd tea.Cmd
-			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
-			return p, cmd
-		}
-		if p.cmd.line.open && !key.Matches(msg, p.keys.ForceQuit) {
-			return p, p.cmd.line.Update(msg)
-		}
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			return p.runes(msg.Runes)
 		}
 		return p.key(msg)
 	default:
 		if p.cmd.line.open { // the line's cursor blinks
-			return p, p.cmd.line.Update(msg)
+			cmd = p.cmd.line.Update(msg)
 		}
 	}
-	return p, nil
+	return p, cmd
+}
+
+// run takes the engine's word on the run shown (or on the split view's run before it): its place
+// in the queue, its end, the scatter's axes.
+func (p *Player) run(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case queuedMsg:
+		return p.s.queued(msg)
+	case engineDoneMsg:
+		if o := p.cmd.orig; msg.s == o && o != p.s {
+			o.Done, o.Err = true, msg.err
+		}
+		if msg.s != p.s {
+			return nil
+		}
+		p.s.Done, p.s.Err = true, msg.err
+		p.heat.final = msg.err == nil
+		var warm tea.Cmd
+		if p.wi.open {
+			warm = p.s.WarmWhatIf()
+		}
+		return tea.Batch(warm, p.wi.startPending(p))
+	case boundsMsg:
+		if msg.s != p.s {
+			return nil
+		}
+		p.bounds = msg.b
+		if bp := p.panes.batch; !bp.pairChosen {
+			bp.pair = msg.b.pair()
+		}
+		if p.wi.open {
+			p.wi.place(p)
+		}
+	}
+	return nil
 }
 
 // column stores a computed column and shows a step that waited for it.
