@@ -18,6 +18,9 @@ type callout struct {
 	text  string   // plain text, wrapped to the box
 	foot  string   // the keys that go on, dimmed, on the last line
 	pane  int      // the pane the callout is about (not to be covered); -1 for none
+	// batch: the callout answers a question about a batch (a quiz stop), whose pane is not to be
+	// covered either: every algorithm saw that batch before deciding.
+	batch bool
 	stop  int      // the tour's stop it shows (calloutTour)
 	// fill, when set, writes text afresh at each draw: a tour stop's templates are filled from
 	// the run as it stands (a what-if arriving, the matrix coming in, R changed).
@@ -109,10 +112,10 @@ func overlap(a, b rect) int {
 	return w * h
 }
 
-// calloutAvoid is what a callout about pane should not cover: the cell under the cursor of mp
+// calloutAvoid is what a callout about panes should not cover: the cell under the cursor of mp
 // (the matrix's pane), with a margin so that its row and column labels show too; the readout under
-// the matrix; and the pane the callout is about.
-func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, pane int) []rect {
+// the matrix; and the panes the callout is about.
+func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, panes ...int) []rect {
 	var out []rect
 	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
 		if x, y, ok := mp.cellAt(f, r, mp.cur.At[0], mp.cur.At[1]); ok {
@@ -122,14 +125,16 @@ func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, pane int) []rect {
 		ml := mp.layout(f, r.w-4, r.h-2)
 		out = append(out, rect{x: r.x, y: r.y + 1 + ml.readoutY, w: min(r.w, 40), h: 1, shown: true})
 	}
-	if pane >= 0 && pane < numPanes && pane != paneMatrix {
-		if r := l.boxes[pane]; r.shown && !r.collapsed {
-			out = append(out, r)
+	for _, pane := range panes {
+		if pane >= 0 && pane < numPanes && pane != paneMatrix {
+			if r := l.boxes[pane]; r.shown && !r.collapsed {
+				out = append(out, r)
+			}
 		}
-	}
-	if pane == paneMatrix {
-		if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !f.zoomed {
-			out = append(out, r)
+		if pane == paneMatrix {
+			if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !f.zoomed {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -158,6 +163,10 @@ func (c *callout) draw(f *frame, l screenLayout, mp *matrixPane, w, h int) (stri
 		bw = min(bw, w-m.w)
 	}
 	box := c.view(f.st, bw, h)
-	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), calloutAvoid(mp, f, l, c.pane))
+	panes := []int{c.pane}
+	if c.batch {
+		panes = append(panes, paneBatch)
+	}
+	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), calloutAvoid(mp, f, l, panes...))
 	return box, x, y
 }

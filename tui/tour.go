@@ -192,7 +192,7 @@ func stopCallout(s stage, i int, note string, following bool) *callout {
 		return nil
 	}
 	st := stops[i]
-	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1, stop: i,
+	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1, stop: i, batch: st.Quiz,
 		title: fmt.Sprintf("tour %d/%d · batch %d", i+1, len(stops), st.At)}
 	g := &sc.ws.guess
 	_, answered := g.answers[st.At]

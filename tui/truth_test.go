@@ -12,6 +12,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -619,6 +620,34 @@ func TestOfflineNoteWraps(t *testing.T) {
 		text := strings.Join(strings.Fields(stripANSI(p.panes.results.View(p.frame(), w, 10))), " ")
 		if !strings.Contains(text, "once they are in") {
 			t.Errorf("%d wide: %q", w, text)
+		}
+	}
+}
+
+// A quiz stop's answer and a guess's reveal keep clear of the batch they are about, with the
+// matrix (the stop's focus) clear too, at the README's 120x36.
+func TestRevealLeavesTheBatch(t *testing.T) {
+	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
+	goTo(p, 27)
+	p.Cursor = room.Cursor{On: true, At: [2]int{25, 27}}
+	f := p.frame()
+	h := p.bodyHeight()
+	l := p.layout(f, p.w, h)
+	if b := l.boxes[paneBatch]; b.collapsed {
+		t.Fatalf("the batch pane is a title bar at 120x36: %+v", b)
+	}
+	text := strings.Repeat("The Oracle retrains here, in hindsight over the whole online block. ", 3)
+	for _, c := range []*callout{
+		{kind: calloutTour, pane: paneMatrix, batch: true, title: "tour 5/8 · batch 27", head: []string{"You said KEEP"}, text: text},
+		{kind: calloutReveal, pane: paneBatch, title: "guess · batch 27", head: []string{"You said KEEP"}, text: text},
+	} {
+		box, x, y := c.draw(f, l, p.panes.matrix, p.w, h)
+		r := rect{x: x, y: y, w: width(firstLine(box)), h: lines(box), shown: true}
+		if o := overlap(r, l.boxes[paneBatch]); o > 0 {
+			t.Errorf("%s: the callout at %+v covers %d cells of the batch pane %+v", c.title, r, o, l.boxes[paneBatch])
+		}
+		if c.pane == paneMatrix && overlap(r, l.boxes[paneMatrix]) > 0 {
+			t.Errorf("%s: the callout at %+v covers the matrix it is about", c.title, r)
 		}
 	}
 }
