@@ -29,8 +29,8 @@ if [[ -z $bin ]]; then
 fi
 
 # shot SIZE OUT "KEYS" ARGS...: run cara ARGS at SIZE, wait until the screen says $WAIT_FOR
-# (default: the engine has computed all), press KEYS (tmux key names), save OUT.txt, OUT.ansi and
-# OUT.png.
+# (default: the engine has computed all), press KEYS (tmux key names; wait:N sleeps N seconds),
+# save OUT.txt, OUT.ansi and OUT.png.
 shot() {
   local size=$1 out=$2 keys=$3; shift 3
   local w=${size%x*} h=${size#*x} sock=screens-$$-$RANDOM
@@ -42,7 +42,12 @@ shot() {
     tmux -L "$sock" capture-pane -p | grep -q "${WAIT_FOR:-computed all}" && break
     sleep 0.2
   done
-  for k in $keys; do tmux -L "$sock" send-keys "$k"; sleep 0.15; done
+  for k in $keys; do
+    case $k in
+      wait:*) sleep "${k#wait:}" ;; # a new run computing (the command line's data change)
+      *) tmux -L "$sock" send-keys "$k"; sleep 0.15 ;;
+    esac
+  done
   sleep 0.8
   tmux -L "$sock" capture-pane -p >"$out.txt"
   # freeze ignores "default foreground" (39) and "default background" (49), which tmux writes
@@ -74,6 +79,8 @@ shot 160x48 docs/player-covcon-d "$(repeat 38 Right)" play covcon-d
 shot 120x36 docs/player-scenario2 "End" play scenario2
 shot 120x36 docs/player-zoom "$(repeat 38 Right) z" play covcon-d
 shot 120x36 docs/player-whatif "End w a W" play covcon-d
+# The command line: R as a what-if, then the data changed (a new run), beside the run before.
+shot 120x36 docs/player-run-whatif ":retrain_cost=40 Enter :data.noise=0.2 Enter wait:12 End W" play covcon-d --trees 10
 # The tour to its quiz at 27 (a space on the way goes straight to the stop), answered KEEP.
 shot 120x36 docs/player-quiz "space space space space space space k" play covcon-d --tour
 rm -f docs/*.txt docs/*.ansi

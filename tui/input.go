@@ -151,7 +151,7 @@ func (p *Player) actions() []action {
 // mode is the mode the player's keys are in now.
 func (p *Player) mode() mode {
 	_, question := p.overlay.(*guessOverlay)
-	return mode{tour: p.tour.on(), following: p.room.following, question: question, bar: p.wi.open}
+	return mode{tour: p.tour.on(), following: p.room.following, question: question, bar: p.wi.open, split: p.split.on}
 }
 
 // contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the

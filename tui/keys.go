@@ -126,6 +126,7 @@ type mode struct {
 	following bool // the player follows a presenter: what the presenter drives is off, p goes free
 	question  bool // the guess round asks: r and k answer, esc puts the question off
 	bar       bool // the what-if bar is open: its keys are on (g is gamma there, not the guess round)
+	split     bool // the split view (W) is on: two matrices and a table, no pane to focus or act in
 }
 
 // enable turns on the bindings that work in mode m and off the others.
@@ -151,6 +152,19 @@ func (k *keyMap) enable(m mode) {
 	for _, b := range k.bar() {
 		b.SetEnabled(free && m.bar)
 	}
+	for _, b := range k.panes() {
+		b.SetEnabled(free && !m.split)
+	}
+}
+
+// panes are the keys of the panes and of their focus, which the split view has none of.
+func (k *keyMap) panes() []*key.Binding {
+	out := []*key.Binding{&k.Focus, &k.Maximise, &k.Cursor, &k.Up, &k.Down, &k.Left, &k.Right, &k.Show, &k.Gap,
+		&k.Features, &k.ScrollUp, &k.ScrollDown, &k.PageUp, &k.PageDown}
+	for i := range k.Pane {
+		out = append(out, &k.Pane[i])
+	}
+	return out
 }
 
 // all is every binding of the map.

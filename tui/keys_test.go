@@ -43,6 +43,8 @@ func TestKeysByMode(t *testing.T) {
 		{mode{question: true}, "l", nil},
 		{mode{question: true}, "ctrl+c", []string{"ForceQuit"}},
 		{mode{question: true, following: true}, "p", []string{"GoFree"}},
+		{mode{split: true}, "o", nil}, // no pane to act in
+		{mode{split: true}, " ", []string{"Play"}},
 	} {
 		k.enable(tc.mode)
 		var got []string
