@@ -21,7 +21,7 @@ type callout struct {
 	// batch: the callout answers a question about a batch (a quiz stop), whose pane is not to be
 	// covered either: every algorithm saw that batch before deciding.
 	batch bool
-	stop  int      // the tour's stop it shows (calloutTour)
+	stop  int // the tour's stop it shows (calloutTour)
 	// fill, when set, writes text afresh at each draw: a tour stop's templates are filled from
 	// the run as it stands (a what-if arriving, the matrix coming in, R changed).
 	fill func() string
