@@ -226,29 +226,16 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	queue := []tea.Cmd{p.Init()}
 	stepped := false
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			_, next := p.Update(msg)
-			queue = append(queue, next)
-			if col, ok := msg.(columnMsg); ok && !stepped && p.s.Computed >= 7 && p.s.Computed < s.Batches && col.s == p.s {
-				goTo(p, 6)
-				stepped = true
-				if !p.rp.provisional {
-					t.Fatalf("at 6 with %d of %d columns the replay is not the best so far", p.s.Computed, s.Batches)
-				}
+	pumpWatching(p, p.Init(), func(msg tea.Msg) {
+		if col, ok := msg.(columnMsg); ok && !stepped && p.s.Computed >= 7 && p.s.Computed < s.Batches && col.s == p.s {
+			goTo(p, 6)
+			stepped = true
+			if !p.rp.provisional {
+				t.Fatalf("at 6 with %d of %d columns the replay is not the best so far", p.s.Computed, s.Batches)
 			}
 		}
-	}
+	})
 	if !stepped {
 		t.Skip("the engine delivered every column at once: nothing to see")
 	}

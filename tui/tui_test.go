@@ -60,6 +60,15 @@ func pump(t testing.TB, p *Player) {
 // left: the engine's columns to the end, the scatter's bounds.
 func pumpCmd(t testing.TB, p *Player, cmd tea.Cmd) {
 	t.Helper()
+	pumpWatching(p, cmd, nil)
+	if !p.s.Done || p.s.Err != nil || p.s.Computed != p.opt.Scenario.Batches {
+		t.Fatalf("engine: done %v err %v computed %d", p.s.Done, p.s.Err, p.s.Computed)
+	}
+}
+
+// pumpWatching is pumpCmd without its check, calling seen (when not nil) after each message the
+// player took.
+func pumpWatching(p *Player, cmd tea.Cmd, seen func(tea.Msg)) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -73,10 +82,10 @@ func pumpCmd(t testing.TB, p *Player, cmd tea.Cmd) {
 		default:
 			_, next := p.Update(msg)
 			queue = append(queue, next)
+			if seen != nil {
+				seen(msg)
+			}
 		}
-	}
-	if !p.s.Done || p.s.Err != nil || p.s.Computed != p.opt.Scenario.Batches {
-		t.Fatalf("engine: done %v err %v computed %d", p.s.Done, p.s.Err, p.s.Computed)
 	}
 }
 
