@@ -131,30 +131,24 @@ type mode struct {
 
 // enable turns on the bindings that work in mode m and off the others.
 func (k *keyMap) enable(m mode) {
-	free := !m.question // a question takes every key but its own
-	for _, b := range k.all() {
-		b.SetEnabled(free)
+	set := func(on bool, bs ...*key.Binding) {
+		for _, b := range bs {
+			b.SetEnabled(on)
+		}
 	}
-	for _, b := range k.driven() {
-		b.SetEnabled(free && !m.following)
-	}
-	k.AnswerRetrain.SetEnabled(m.question)
-	k.AnswerKeep.SetEnabled(m.question)
-	k.NotNow.SetEnabled(m.question)
-	k.ForceQuit.SetEnabled(true)
-	k.GoFree.SetEnabled(m.following)
-	k.Follow.SetEnabled(free && !m.following)
-	k.Play.SetEnabled(free && !m.following && !m.tour)
-	k.Tour.SetEnabled(free && !m.following && !m.tour)
-	k.TourNext.SetEnabled(free && !m.following && m.tour)
-	k.LeaveTour.SetEnabled(free && !m.following && m.tour)
-	k.Guess.SetEnabled(free && !m.following && !m.bar)
-	for _, b := range k.bar() {
-		b.SetEnabled(free && m.bar)
-	}
-	for _, b := range k.panes() {
-		b.SetEnabled(free && !m.split)
-	}
+	free := !m.question             // a question takes every key but its own
+	drives := free && !m.following // what a presenter drives, which a follower's keys leave alone
+	set(free, k.all()...)
+	set(drives, k.driven()...)
+	set(m.question, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow)
+	set(true, &k.ForceQuit)
+	set(m.following, &k.GoFree)
+	set(drives, &k.Follow)
+	set(drives && !m.tour, &k.Play, &k.Tour)
+	set(drives && m.tour, &k.TourNext, &k.LeaveTour)
+	set(drives && !m.bar, &k.Guess)
+	set(free && m.bar, k.bar()...)
+	set(free && !m.split, k.panes()...)
 }
 
 // panes are the keys of the panes and of their focus, which the split view has none of.
