@@ -136,7 +136,7 @@ func (k *keyMap) enable(m mode) {
 			b.SetEnabled(on)
 		}
 	}
-	free := !m.question             // a question takes every key but its own
+	free := !m.question            // a question takes every key but its own
 	drives := free && !m.following // what a presenter drives, which a follower's keys leave alone
 	set(free, k.all()...)
 	set(drives, k.driven()...)
