@@ -145,7 +145,6 @@ func (rs *tourRuns) whatif(name string, i int) *tourRun {
 
 // Fragments: numbers as the tours write them.
 func fnum(prec int, v float64) string { return strconv.FormatFloat(v, 'f', prec, 64) }
-func pct(v float64) string            { return fmt.Sprintf("%.0f %%", 100*v) }
 func batchList(v []int) string {
 	s := make([]string, len(v))
 	for i, n := range v {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"testing"
@@ -51,7 +52,7 @@ func readAll(t *testing.T, in *input) string {
 
 func newTestInput(parts ...string) (*input, *fakeTime) {
 	clock := &fakeTime{t: time.Unix(0, 0)}
-	in := newInput(nil, &chunks{parts}, func() {})
+	in := newInput(context.Background(), &chunks{parts}, func() {})
 	in.now, in.sleep = clock.now, clock.sleep
 	return in, clock
 }
@@ -89,7 +90,7 @@ func trim(s string) string {
 func TestInputPasteTimeout(t *testing.T) {
 	clock := &fakeTime{t: time.Unix(0, 0)}
 	r := &slowChunks{parts: []string{"\x1b[200~junk", "more", "q"}, clock: clock, gap: 600 * time.Millisecond}
-	in := newInput(nil, r, func() {})
+	in := newInput(context.Background(), r, func() {})
 	in.now, in.sleep = clock.now, clock.sleep
 	got := readAll(t, in)
 	if want := "\x1b[200~junkmore\x1b[201~q"; got != want {

@@ -92,14 +92,6 @@ func writeText(set func(x, y int, r rune, k ink), x, y int, s string, k ink) int
 	return x
 }
 
-// runeAt is the rune at (x, y), or 0 outside.
-func (c *canvas) runeAt(x, y int) rune {
-	if p := c.at(x, y); p != nil {
-		return p.r
-	}
-	return 0
-}
-
 // String renders the canvas: its runes are read back from ntcharts' cells and written with their
 // inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
 // renders every cell through lipgloss, which made a step at 200x60 two to three times slower
