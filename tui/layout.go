@@ -93,7 +93,12 @@ type slot struct {
 // stack lays out the right-hand column at x, w wide and h tall.
 func (ps *paneSet) stack(l *screenLayout, f *frame, x, w, h, focus int) {
 	slots := ps.slots(f, w)
-	used := openSlots(slots, focus, h)
+	order := []int{paneChart, paneDecisions, paneBatch, paneResults}
+	if f.scen.Batches-f.scen.Offline < shortOnline {
+		// A few online batches: the decisions strip is a dot or two a row, and the table says more.
+		order = []int{paneChart, paneResults, paneBatch, paneDecisions}
+	}
+	used := openSlots(slots, focus, h, order)
 	share(slots, h-used)
 	place(l, slots, x, w)
 }
@@ -122,13 +127,17 @@ func (ps *paneSet) slots(f *frame, w int) []*slot {
 // short): the scatter then has 9 rows of plot under its names, over its axis and legend.
 const focusLeast = 16
 
+// shortOnline is the online block's length under which the results come before the decisions.
+const shortOnline = 8
+
 // openSlots opens slots in order of priority while they fit in h rows: the focused pane's, the
 // chart, the decisions, the batch, the results (About only when focused); the others stay title
 // bars. The results come last because the chart's end labels carry every cost, while the
 // decisions and the batch have nothing else that shows them: at the README's 120x36 a 100-batch
 // scenario's nine algorithms leave room for three of the four, and `5` brings the table back.
-// It returns the rows used.
-func openSlots(slots []*slot, focus, h int) int {
+// On a scenario with fewer than shortOnline online batches order puts the results before the
+// decisions. It returns the rows used.
+func openSlots(slots []*slot, focus, h int, order []int) int {
 	byPane := func(i int) *slot {
 		for _, s := range slots {
 			if slices.Contains(s.panes, i) {
@@ -141,7 +150,11 @@ func openSlots(slots []*slot, focus, h int) int {
 	for _, s := range slots {
 		used += len(s.panes)
 	}
-	for k, s := range []*slot{byPane(focus), byPane(paneChart), byPane(paneDecisions), byPane(paneBatch), byPane(paneResults)} {
+	prio := []*slot{byPane(focus)}
+	for _, i := range order {
+		prio = append(prio, byPane(i))
+	}
+	for k, s := range prio {
 		if s == nil || s.open || (s.panes[0] == paneAbout && focus != paneAbout) {
 			continue
 		}

@@ -312,6 +312,28 @@ func TestTableShowsAllAlgorithms(t *testing.T) {
 	}
 }
 
+// A scenario of a few online batches (scenario2: 3) shows the results at 120x36, every
+// algorithm's row, in the room the decisions would fill with a dot or two a row.
+func TestShortScenarioShowsTheResults(t *testing.T) {
+	s := loadEmbedded(t, "scenario2")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	goTo(p, s.Batches-1)
+	f := p.frame()
+	l := p.layout(f, p.w, p.bodyHeight())
+	if r := l.boxes[paneResults]; r.collapsed || !r.shown {
+		t.Fatalf("the results at 120x36 on scenario2: %+v", r)
+	}
+	box := region(p.View(), l.boxes[paneResults])
+	for _, a := range f.visible {
+		if !strings.Contains(box, f.label(a)) {
+			t.Errorf("no row for %s:\n%s", f.label(a), box)
+		}
+	}
+	if c := l.boxes[paneChart]; c.collapsed {
+		t.Errorf("the chart is a title bar: %+v", c)
+	}
+}
+
 // At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
 // and a scatter with at least minScatterPlot rows of plot, on the 100-batch scenarios with all
 // nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
