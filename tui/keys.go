@@ -222,7 +222,8 @@ func (c contextKeys) ShortHelp() []key.Binding {
 	return out
 }
 
-// FullHelp implements help.KeyMap: the groups' enabled keys, a group with none left out.
+// FullHelp implements help.KeyMap: every group's keys; the help skips the disabled ones, and
+// fullHelp a group left with none.
 func (c contextKeys) FullHelp() [][]key.Binding {
 	var out [][]key.Binding
 	for _, g := range c.groups {

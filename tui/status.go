@@ -46,8 +46,7 @@ type statusPart struct {
 
 // status is the status line: every part in full when it fits, else shorter, else the least
 // useful parts left out.
-func (p *Player) status() string {
-	f := p.frame()
+func (p *Player) status(f *frame) string {
 	state, short := "paused", "paused"
 	if p.Playing {
 		state, short = "▶ playing", "playing"

@@ -536,7 +536,7 @@ func TestStatusWordingStable(t *testing.T) {
 		for i, at := range []int{3, 9, 10, 60, 99} {
 			goTo(p, at)
 			p.Playing, p.Speed = i%2 == 0, i%len(speeds)
-			s := strings.Replace(stripANSI(p.status()), "▶ playing", "paused", 1)
+			s := strings.Replace(stripANSI(p.status(p.frame())), "▶ playing", "paused", 1)
 			forms = append(forms, fmt.Sprint(strings.Contains(s, "paused, "), strings.Contains(s, "(the scenario's)"), strings.Count(s, "·")))
 			if width(s) > w {
 				t.Errorf("%d wide: status at %d is %d wide", w, at, width(s))

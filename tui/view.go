@@ -89,10 +89,10 @@ func (p *Player) View() string {
 		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
 	}
 	if p.cmd.line.open {
-		return body + "\n" + p.status() + "\n" + p.cmd.line.View(p.st, p.w)
+		return body + "\n" + p.status(f) + "\n" + p.cmd.line.View(p.st, p.w)
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
-	return body + "\n" + p.status() + "\n" + truncate(line, p.w) + "\n" + help
+	return body + "\n" + p.status(f) + "\n" + truncate(line, p.w) + "\n" + help
 }
 
 // drawBox draws body in a w x h border with title in its top edge; a focused box's border is

@@ -395,11 +395,11 @@ func TestWhatIfBarKeys(t *testing.T) {
 	if got := p.s.WhatIf.Sets; len(got) != 1 || got[0] != want {
 		t.Errorf("static overrides %q, want %q", got, want)
 	}
-	if st := p.status(); !strings.Contains(st, "what-if: static (") || !strings.Contains(st, "sd 0.1") {
+	if st := p.status(p.frame()); !strings.Contains(st, "what-if: static (") || !strings.Contains(st, "sd 0.1") {
 		t.Errorf("status line: %q", st)
 	}
 	p.w = 200 // wide enough for every part in full
-	if st := p.status(); !strings.Contains(st, "what-if: queries static at (") || !strings.Contains(st, "sd 0.1") {
+	if st := p.status(p.frame()); !strings.Contains(st, "what-if: queries static at (") || !strings.Contains(st, "sd 0.1") {
 		t.Errorf("wide status line: %q", st)
 	}
 	p.w = 120
@@ -420,7 +420,7 @@ func TestWhatIfBarKeys(t *testing.T) {
 	if got := p.s.WhatIf.Sets; len(got) != 2 || got[0] != "queries={from: data, fraction: 0.2}" || got[1] != live.GammaSet(2*gamma) {
 		t.Errorf("data and gamma x2: %q (gamma %v)", got, gamma)
 	}
-	if st := p.status(); !strings.Contains(st, "what-if: data 20 % of each batch, gamma x2") {
+	if st := p.status(p.frame()); !strings.Contains(st, "what-if: data 20 % of each batch, gamma x2") {
 		t.Errorf("status line: %q", st)
 	}
 	drive(t, p, "W")
@@ -433,7 +433,7 @@ func TestWhatIfBarKeys(t *testing.T) {
 		t.Error("the split view's scenario side is not the scenario's replay")
 	}
 	drive(t, p, "W", "]", "x")
-	if p.s.WhatIf != nil || p.Scale != 1 || p.wi.state.queries != queriesOwn || p.wi.state.gamma != 0 || strings.Contains(p.status(), "what-if") {
+	if p.s.WhatIf != nil || p.Scale != 1 || p.wi.state.queries != queriesOwn || p.wi.state.gamma != 0 || strings.Contains(p.status(p.frame()), "what-if") {
 		t.Errorf("x: what-if %v, scale %v, state %+v", p.s.WhatIf, p.Scale, p.wi.state)
 	}
 	drive(t, p, "esc")
@@ -459,17 +459,17 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 		t.Fatal("w before the run is done warmed a run that is not there")
 	}
 	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
-	if cmd != nil || p.s.WhatIf != nil || !strings.Contains(p.status(), "(when the run is done)") {
-		t.Fatalf("before the run: cmd %v, status %q", cmd != nil, p.status())
+	if cmd != nil || p.s.WhatIf != nil || !strings.Contains(p.status(p.frame()), "(when the run is done)") {
+		t.Fatalf("before the run: cmd %v, status %q", cmd != nil, p.status(p.frame()))
 	}
 	pumpCmd(t, p, start) // the run to its end, and the pending what-if with it
-	if p.s.WhatIf == nil || !strings.Contains(p.status(), "what-if: gamma x2") {
-		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status())
+	if p.s.WhatIf == nil || !strings.Contains(p.status(p.frame()), "what-if: gamma x2") {
+		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status(p.frame()))
 	}
 
 	pumpCmd(t, p, p.wi.apply(p, []string{"retrain_cost=2"}, ""))
-	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(), "what-if: retrain_cost=2") {
-		t.Errorf("given: R %v, status %q", p.frame().R(), p.status())
+	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(p.frame()), "what-if: retrain_cost=2") {
+		t.Errorf("given: R %v, status %q", p.frame().R(), p.status(p.frame()))
 	}
 	pumpCmd(t, p, p.wi.apply(p, []string{"data.noise=0.5"}, ""))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {

@@ -270,10 +270,11 @@ func TestFollowPresenter(t *testing.T) {
 	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s.Matrix == pres.s.Matrix {
 		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
 	}
-	if !strings.Contains(stripANSI(fol.status()), "· following ·") {
-		t.Errorf("follower's status: %q", stripANSI(fol.status()))
+	if !strings.Contains(stripANSI(fol.status(fol.frame())), "· following ·") {
+		t.Errorf("follower's status: %q", stripANSI(fol.status(fol.frame())))
 	}
-	if st := stripANSI(deliver(t, pres).status()); !strings.Contains(st, "1 follow · 0 free") {
+	dp := deliver(t, pres)
+	if st := stripANSI(dp.status(dp.frame())); !strings.Contains(st, "1 follow · 0 free") {
 		t.Errorf("presenter's status: %q", st)
 	}
 	if h := helpLine(fol.st, fol.contextKeys(fol.frame()), 200); strings.Contains(h, "step") || !strings.Contains(h, "p go free") {
@@ -285,8 +286,8 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.Pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status()), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.room.following, stripANSI(fol.status()))
+	if fol.Pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status(fol.frame())), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.room.following, stripANSI(fol.status(fol.frame())))
 	}
 	if v := pres.room.m.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
@@ -340,8 +341,8 @@ func TestFollowPresenter(t *testing.T) {
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
 	}
-	if !strings.Contains(stripANSI(fol.status()), "what-if: queries.size=5") {
-		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status()))
+	if !strings.Contains(stripANSI(fol.status(fol.frame())), "what-if: queries.size=5") {
+		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status(fol.frame())))
 	}
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
 	pres.room.m.Leave()
