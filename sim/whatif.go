@@ -23,7 +23,7 @@ import (
 // returned model shares m's trees: m itself is unchanged. Other models are kept as they are.
 func Keep(m Model) Model {
 	if f, ok := m.(*forestModel); ok {
-		return &forestModel{nodes: f.nodes}
+		return &forestModel{nodes: f.nodes, start: f.start}
 	}
 	return m
 }
@@ -34,11 +34,7 @@ func Keep(m Model) Model {
 func KeptBytes(m Model) int64 {
 	switch m := m.(type) {
 	case *forestModel:
-		n := int64(0)
-		for _, t := range m.nodes {
-			n += int64(len(t)) * int64(unsafe.Sizeof(node{}))
-		}
-		return n
+		return m.treeBytes()
 	case *knnModel:
 		return int64(len(m.x.V))*8 + int64(len(m.y))
 	case *linearModel:

@@ -186,14 +186,11 @@ func TestKeepForest(t *testing.T) {
 		}
 	}
 	f := m.(*forestModel)
-	nodes := 0
-	for _, tr := range f.nodes {
-		nodes += len(tr)
-	}
-	if got, want := KeptBytes(k), int64(nodes)*int64(unsafe.Sizeof(node{})); got != want || want == 0 {
+	nodes := len(f.nodes)
+	if got, want := KeptBytes(k), int64(nodes)*int64(unsafe.Sizeof(node{}))+int64(len(f.start))*4+int64(unsafe.Sizeof(*f)); got != want || nodes == 0 {
 		t.Errorf("KeptBytes %d, want %d (%d nodes)", got, want, nodes)
 	}
-	if &k.(*forestModel).nodes[0][0] != &f.nodes[0][0] {
+	if &k.(*forestModel).nodes[0] != &f.nodes[0] {
 		t.Error("the kept forest copied its trees")
 	}
 	lin := &linearModel{w: []float64{1, 2, 3}}

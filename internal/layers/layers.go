@@ -8,6 +8,7 @@ var Order = []string{
 	"internal/bitset",
 	"internal/memo",
 	"internal/ctxio",
+	"internal/budget",
 	"algos",
 	"internal/palette",
 	"sim",
