@@ -11,10 +11,10 @@ const (
 	sliceBytes = int64(unsafe.Sizeof([]byte(nil)))
 )
 
-// ModelBytes is what m holds: kept is its trees or vectors (what Keep leaves), compiled what a
-// forest's compiled vote adds once it was asked (0 before, and for other models).
+// ModelBytes is what m holds: kept is its trees or vectors, compiled what a forest's compiled vote
+// adds once it was asked (0 before, and for other models).
 func ModelBytes(m Model) (kept, compiled int64) {
-	kept = KeptBytes(m)
+	kept = keptBytes(m)
 	if f, ok := m.(*forestModel); ok && f.plan != nil {
 		compiled = f.plan.bytes()
 	}

@@ -54,10 +54,6 @@ type Config struct {
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
-	// KeepModels hands each fitted model to the consumer in Event.Model, so that a what-if can
-	// ask it about other queries later without fitting it again (Reanswer). A live run holds every
-	// model until it ends anyway; this only lets them outlive it.
-	KeepModels bool
 }
 
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
@@ -83,8 +79,6 @@ type Event struct {
 	CellsDone int // cells computed so far
 	CellsAll  int // cells the run will compute
 	Elapsed   time.Duration
-	// Model is M_Index, the model of batch Index, when the run keeps its models (Config.KeepModels).
-	Model Model
 }
 
 // Run is the engine's one entry point: it computes the matrix described by cfg and returns it.
@@ -311,12 +305,16 @@ func storeMin(a *atomic.Int64, v int64) {
 	}
 }
 
-func (r *runner) fit(t int) (Model, error) {
-	b := r.batches[t]
-	seed, _ := Mix(r.cfg.Seed, 1, uint64(t))
-	m, err := r.cfg.Trainer.Fit(b.X, b.Y, seed)
+func (r *runner) fit(t int) (Model, error) { return FitBatch(r.cfg, r.batches[t]) }
+
+// FitBatch fits M_t, the model cfg's run fits for batch b (b.T = t, batch t of cfg's stream): the
+// same model bit for bit, since it draws from the run's seed and t alone. A finished run keeps no
+// models; a what-if that asks them about other queries fits them again (Reanswer).
+func FitBatch(cfg Config, b *Batch) (Model, error) {
+	seed, _ := Mix(cfg.Seed, 1, uint64(b.T))
+	m, err := cfg.Trainer.Fit(b.X, b.Y, seed)
 	if err != nil {
-		return nil, fmt.Errorf("batch %d: fitting %s: %w", t, r.cfg.Trainer.Name(), err)
+		return nil, fmt.Errorf("batch %d: fitting %s: %w", b.T, cfg.Trainer.Name(), err)
 	}
 	return m, nil
 }
@@ -354,18 +352,14 @@ func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.
-func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell, model Model) error {
+func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if r.each == nil {
 		return nil
 	}
-	ev := Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)}
-	if r.cfg.KeepModels {
-		ev.Model = model
-	}
-	return r.each(ev)
+	return r.each(Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)})
 }
 
 // columns computes column t as soon as M_t exists: one goroutine fits the models in batch order, up
@@ -432,7 +426,7 @@ func (r *runner) column(ctx context.Context, models []Model, t int) error {
 		}
 	}
 	col[t].Done = true
-	return r.emit(ctx, ColumnDone, t, col, models[t])
+	return r.emit(ctx, ColumnDone, t, col)
 }
 
 // rows computes row t' with only M_t' in memory.
@@ -467,7 +461,7 @@ func (r *runner) rows() error {
 				r.m.Set(tp, tp+i, c)
 			}
 		}
-		if err := r.emit(r.ctx, RowDone, tp, row, model); err != nil {
+		if err := r.emit(r.ctx, RowDone, tp, row); err != nil {
 			return err
 		}
 	}

@@ -23,6 +23,10 @@ type Footprint struct {
 	Held int64
 	// Trees is the forest's number of trees (0 for models that are not forests).
 	Trees int
+	// Data is what the run's batches hold (data and queries), and Model what one of its models
+	// holds at its most (a forest with its compiled vote): a what-if generates the batches again,
+	// and fits models again a few at a time.
+	Data, Model int64
 
 	fixed  int64       // Peak less the models
 	models float64     // models held at once
@@ -139,9 +143,12 @@ func Estimate(ctx context.Context, cfg Config) (Footprint, error) {
 	scratch := workers * int64(n) * (int64(d)*12 + 48)
 	f.fixed = int64(T)*perBatch + cells*cellBytes + held + scratch
 	f.fixed += int64(math.Ceil(f.models * model.other() * estimateMargin))
+	f.Data = int64(T) * batchBytes
+	f.Model = int64(math.Ceil(model.other() * estimateMargin))
 	if c := model.forest(); c != nil {
 		f.forest, f.Trees = c, model.trees
 		f.Peak = f.peakWith(model.trees)
+		f.Model += int64(math.Ceil(c.bytes(model.trees) * estimateMargin))
 	} else {
 		f.Peak = f.fixed
 	}
@@ -172,27 +179,39 @@ func (p *modelProbe) forest() *forestCost {
 	return c
 }
 
-// probe fits the trainer on b (a forest with probeTrees trees), compiles it for asking, and
-// records its bytes.
+// probe records what the trainer's model of b holds: a forest fitted with probeTrees trees and
+// compiled for asking, measured; the other models computed from their size (a kNN keeps its
+// training points, a linear or centroid model a vector or two). A trainer it does not know (a
+// test's wrapper) counts as small.
 func (p *modelProbe) probe(tr Trainer, b *Batch, seed uint64) error {
 	p.probes++
-	rf, forest := tr.(RandomForest)
-	if forest {
-		rf = rf.WithDefaults()
-		p.trees = rf.Trees
-		rf.Trees, rf.Workers = min(rf.Trees, probeTrees), 1
-		tr = rf
+	n, d := int64(b.X.Len()), int64(b.X.D)
+	var rf RandomForest
+	switch tr := tr.(type) {
+	case RandomForest:
+		rf = tr.WithDefaults()
+	case KNN:
+		p.others += n*(d*8+1) + 64
+		return nil
+	case Logistic, NearestCentroid:
+		p.others += 2*d*8 + 64
+		return nil
+	default:
+		p.others += 1 << 10
+		return nil
 	}
-	m, err := tr.Fit(b.X, b.Y, seed)
+	p.trees = rf.Trees
+	rf.Trees, rf.Workers = min(rf.Trees, probeTrees), 1
+	m, err := rf.Fit(b.X, b.Y, seed)
 	if err != nil {
 		return err
 	}
 	probe := Points{D: b.X.D, V: b.X.V[:b.X.D]}
-	m.Predict(probe, make([]uint8, 1)) // compiles a forest's vote
+	m.Predict(probe, make([]uint8, 1)) // compiles the vote
 	kept, compiled := ModelBytes(m)
 	f, ok := m.(*forestModel)
-	if !forest || !ok {
-		// Not a forest, or a batch of a single class (a constant model): measured as it is.
+	if !ok {
+		// A batch of a single class: a constant model, measured as it is.
 		p.others += kept + compiled
 		return nil
 	}
