@@ -645,9 +645,12 @@ func (r *Runs) acquire(ctx context.Context, bytes int64) (*budget.Ticket, error)
 	return t, err
 }
 
-// baseBytes is what a Base holds in the budget: the run's batches and another query stream's, and
-// two what-ifs' matrices.
-func baseBytes(f sim.Footprint) int64 { return 2*f.Data + 2*f.Held }
+// baseBytes is what a Base holds in the budget: the run's batches and another query stream's, two
+// what-ifs' matrices, and the run's models as trees.
+func baseBytes(run *sharedRun) int64 {
+	f := run.footprint
+	return 2*f.Data + 2*f.Held + f.Kept*int64(run.scenario.Batches)
+}
 
 // Base returns the run's Base for what-ifs, made at the first: one per run, shared by its
 // watchers, dropped when the last leaves. Making it waits (a while at most) for its memory.
@@ -671,7 +674,7 @@ func (w *Watch) Base() (*Base, error) {
 	if done {
 		return b, err
 	}
-	t, err := r.acquire(context.Background(), baseBytes(run.footprint))
+	t, err := r.acquire(context.Background(), baseBytes(run))
 	if err != nil {
 		return nil, err
 	}

@@ -215,8 +215,8 @@ func TestRunsHoldNoModels(t *testing.T) {
 	if x.Matrix != y.Matrix || run.base == nil || !x.Accuracy || math.IsNaN(x.Matrix.Cell(3, 40).QueryAccuracy) {
 		t.Error("two watchers' what-ifs: computed twice, no Base, or no query accuracy")
 	}
-	if got := b.Stats().Held; got != run.bytes+baseBytes(run.footprint) {
-		t.Errorf("with a Base the budget holds %d, want %d", got, run.bytes+baseBytes(run.footprint))
+	if got := b.Stats().Held; got != run.bytes+baseBytes(run) {
+		t.Errorf("with a Base the budget holds %d, want %d", got, run.bytes+baseBytes(run))
 	}
 	wa.Leave()
 	if run.base == nil {

@@ -27,11 +27,11 @@ import (
 // use; the matrix is only read.
 //
 // Memory: besides the matrix, a Base holds the run's batches (generated at its first what-if that
-// needs them) and the batches and query accuracies of its last few query streams (about 2 MB each
-// for covcon-d). A what-if on other queries fits the run's models again, workers at a time, and
-// lets each go once it has answered: for covcon-d's 100 forests of 100 trees that is 1.4 s of one
-// core, against 51 MB held for as long as the run was kept when runs kept their models compiled.
-// Drop the Base to free what it holds; the kept run stays as it was.
+// needs them), the batches and query accuracies of its last few query streams (about 2 MB each
+// for covcon-d), and the run's models, fitted again from the seed at the first what-if on other
+// queries and kept as trees (6 MB for covcon-d's 100 forests of 100 trees, fitted in 1.4 s of one
+// core): each what-if compiles them for asking, a few at a time, and lets the compiled votes go
+// (45 MB if they were all kept). Drop the Base to free what it holds; the kept run stays as it was.
 type Base struct {
 	scenario *scenarios.Scenario
 	seed     uint64
@@ -40,6 +40,9 @@ type Base struct {
 
 	ownMu sync.Mutex
 	own   []*sim.Batch // the run's own batches, once a what-if needed them
+
+	modelsMu sync.Mutex
+	models   []sim.Model // the run's models fitted again (sim.Keep's form: trees), once a what-if needed them
 
 	streams *memo.Memo[string, *queryStream] // by the what-if's query overrides; "" is the scenario's own
 }
@@ -214,8 +217,7 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 			}
 		}
 	}
-	fit := func(tp int) (sim.Model, error) { return sim.FitBatch(cfg, own[tp]) }
-	if err := sim.Reanswer(ctx, m, fit, batches, b.workers); err != nil {
+	if err := sim.Reanswer(ctx, m, b.model(cfg, own), batches, b.workers); err != nil {
 		return nil, nil, err
 	}
 	acc := make([]float64, 0, m.Batches()*(m.Batches()+1)/2)
@@ -225,6 +227,29 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 		}
 	}
 	return batches, acc, nil
+}
+
+// model returns M_tp to ask once: a copy of the kept model, or the model fitted again (and kept).
+func (b *Base) model(cfg sim.Config, own []*sim.Batch) func(tp int) (sim.Model, error) {
+	return func(tp int) (sim.Model, error) {
+		b.modelsMu.Lock()
+		if b.models == nil {
+			b.models = make([]sim.Model, len(own))
+		}
+		m := b.models[tp]
+		b.modelsMu.Unlock()
+		if m != nil {
+			return sim.Keep(m), nil // compiles, and lets its vote go with it
+		}
+		m, err := sim.FitBatch(cfg, own[tp])
+		if err != nil {
+			return nil, err
+		}
+		b.modelsMu.Lock()
+		b.models[tp] = sim.Keep(m)
+		b.modelsMu.Unlock()
+		return m, nil
+	}
 }
 
 // ownBatches returns the run's own batches (data and queries), generated at the first what-if

@@ -23,10 +23,10 @@ type Footprint struct {
 	Held int64
 	// Trees is the forest's number of trees (0 for models that are not forests).
 	Trees int
-	// Data is what the run's batches hold (data and queries), and Model what one of its models
-	// holds at its most (a forest with its compiled vote): a what-if generates the batches again,
-	// and fits models again a few at a time.
-	Data, Model int64
+	// Data is what the run's batches hold (data and queries), Model what one of its models holds at
+	// its most (a forest with its compiled vote), and Kept what one holds without its compiled vote:
+	// a what-if generates the batches again, fits the models again a few at a time, and keeps them.
+	Data, Model, Kept int64
 
 	fixed  int64       // Peak less the models
 	models float64     // models held at once
@@ -66,6 +66,7 @@ func (f Footprint) peakWith(trees int) int64 {
 // d(1 - exp(-mN/d)) of them.
 type forestCost struct {
 	tree  float64 // a tree's nodes, table and bookkeeping
+	nodes float64 // of tree, its nodes: what a forest without its compiled vote keeps
 	feats []featCost
 }
 
@@ -145,10 +146,12 @@ func Estimate(ctx context.Context, cfg Config) (Footprint, error) {
 	f.fixed += int64(math.Ceil(f.models * model.other() * estimateMargin))
 	f.Data = int64(T) * batchBytes
 	f.Model = int64(math.Ceil(model.other() * estimateMargin))
+	f.Kept = f.Model
 	if c := model.forest(); c != nil {
 		f.forest, f.Trees = c, model.trees
 		f.Peak = f.peakWith(model.trees)
 		f.Model += int64(math.Ceil(c.bytes(model.trees) * estimateMargin))
+		f.Kept += int64(math.Ceil(c.nodes * float64(model.trees) * estimateMargin))
 	} else {
 		f.Peak = f.fixed
 	}
@@ -172,7 +175,7 @@ func (p *modelProbe) forest() *forestCost {
 		return nil
 	}
 	k := float64(p.probes)
-	c := &forestCost{tree: p.sum.tree / k}
+	c := &forestCost{tree: p.sum.tree / k, nodes: p.sum.nodes / k}
 	for _, f := range p.sum.feats {
 		c.feats = append(c.feats, featCost{places: f.places / k, splits: f.splits / k, trees: f.trees / k})
 	}
@@ -250,6 +253,7 @@ func (p *modelProbe) probe(tr Trainer, b *Batch, seed uint64) error {
 		}
 	}
 	p.sum.tree += tree
+	p.sum.nodes += float64(kept) / k
 	return nil
 }
 

@@ -16,6 +16,19 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
+// Keep returns m without what it compiled for asking: the same answers, holding only its trees
+// (a forest compiles its vote again the first time the copy is asked, and the copy lets it go with
+// itself). The copy shares m's trees. Models that compile nothing are returned as they are.
+func Keep(m Model) Model {
+	if f, ok := m.(*forestModel); ok {
+		return &forestModel{nodes: f.nodes, start: f.start}
+	}
+	return m
+}
+
+// KeptBytes is what Keep(m) holds.
+func KeptBytes(m Model) int64 { return keptBytes(m) }
+
 // keptBytes is what a model holds without a compiled vote: a forest's trees, a kNN's training
 // points, a linear model's or a centroid model's vectors.
 func keptBytes(m Model) int64 {
