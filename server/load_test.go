@@ -68,7 +68,7 @@ func TestServeLoadServer(t *testing.T) {
 	if os.Getenv("CARA_LOAD_SERVER") == "" {
 		t.Skip("the server process of TestServeLoad")
 	}
-	srv, addr, _ := startServing(t, Config{MaxSessions: 60, IdleTimeout: 30 * time.Minute, seedFor: func(sess ssh.Session) (uint64, bool) {
+	srv, addr, _ := startServingHooks(t, Config{MaxSessions: 60, IdleTimeout: 30 * time.Minute}, hooks{seedFor: func(sess ssh.Session) (uint64, bool) {
 		v, err := strconv.ParseUint(strings.TrimPrefix(sess.User(), "seed-"), 10, 64)
 		return v, err == nil
 	}})

@@ -59,9 +59,22 @@ func (b *Budget) OnReclaim(f func(need int64)) {
 type Request struct {
 	Bytes int64 // what it will hold at its most
 	Slot  bool  // it computes: one of the budget's slots too
-	// Quick work (a check, an upload, a what-if's rebuild: short, and someone waits at the keyboard)
-	// goes ahead of queued long work; among themselves each kind is first come first served.
-	Quick bool
+	// Quick work (a check, an upload, a what-if: short, and someone waits at the keyboard) goes ahead
+	// of queued long work; background work (a client's headless command) goes behind the rest, so a
+	// room's players are not kept waiting by a queue of commands. Within a kind, first come first
+	// served.
+	Quick, Background bool
+}
+
+// rank orders the kinds of work in the queue.
+func (r Request) rank() int {
+	switch {
+	case r.Quick:
+		return 0
+	case r.Background:
+		return 2
+	}
+	return 1
 }
 
 // Ticket is one piece of work's place in the budget: queued, then granted, until released.
@@ -96,12 +109,9 @@ func (b *Budget) Queue(req Request) (*Ticket, error) {
 		return nil, &TooBig{Need: req.Bytes, Allowed: allowed}
 	}
 	t := &Ticket{b: b, req: req, ready: make(chan struct{})}
-	at := len(b.queue)
-	if req.Quick {
-		at = slices.IndexFunc(b.queue, func(o *Ticket) bool { return !o.req.Quick })
-		if at < 0 {
-			at = len(b.queue)
-		}
+	at := slices.IndexFunc(b.queue, func(o *Ticket) bool { return o.req.rank() > req.rank() })
+	if at < 0 {
+		at = len(b.queue)
 	}
 	b.queue = slices.Insert(b.queue, at, t)
 	b.grantLocked()

@@ -43,6 +43,13 @@ func TestQueueOrder(t *testing.T) {
 	if p := small.Place(); p.Pos != 2 {
 		t.Errorf("small's place %+v, want 2nd (behind big, though it would fit)", p)
 	}
+	behind := queue(t, b, Request{Bytes: 1, Slot: true, Background: true})
+	soon := queue(t, b, Request{Bytes: 1, Slot: true})
+	if p, q := behind.Place(), soon.Place(); p.Pos != 4 || q.Pos != 3 {
+		t.Errorf("background work at %d, later long work at %d: want 4th, behind it at 3rd", p.Pos, q.Pos)
+	}
+	behind.Release()
+	soon.Release()
 	quick := queue(t, b, Request{Bytes: 30, Quick: true})
 	if !granted(quick) {
 		// 60 + 30 fit in 100: quick work goes ahead of the queued long work.
