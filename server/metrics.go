@@ -55,7 +55,7 @@ func newMetrics(s *Server) *metrics {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
 	}
 	m.reg.MustRegister(
-		collectors.NewGoCollector(), // go_memstats_heap_alloc_bytes: the Go heap
+		collectors.NewGoCollector(),                                       // go_memstats_heap_alloc_bytes: the Go heap
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), // process_resident_memory_bytes: the RSS
 		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed, m.workRefused,
 		gauge("cara_memory_bytes", "The room's memory (--memory, or the smallest limit the process runs under): GOMEMLIMIT.", func() float64 { return float64(s.cfg.Memory) }),

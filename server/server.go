@@ -47,9 +47,9 @@ type Config struct {
 	// it) and the budget every piece of work a client can cause is admitted against (budget.go).
 	// 0 means the smallest limit the process runs under (budget.Default); MemoryFrom says where
 	// the value came from, for the log.
-	Memory       int64
-	MemoryFrom   string
-	MaxComputing int // matrices computed at once; 0 means DefaultMaxComputing
+	Memory         int64
+	MemoryFrom     string
+	MaxComputing   int // matrices computed at once; 0 means DefaultMaxComputing
 	CacheRuns      int // computed matrices kept after their last viewer leaves
 	Workers        int // engine workers per run; 0 shares the cores but one among MaxComputing runs
 	MaxWork        float64

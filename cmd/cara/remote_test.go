@@ -115,7 +115,9 @@ func TestRunRemote(t *testing.T) {
 	if checked != 1 || admitted != 3 || released != 3 {
 		t.Errorf("checked %d, admitted %d, released %d for one refused and one good command of 3 seeds, want 1, 3, 3", checked, admitted, released)
 	}
-	served.Check = func(*scenarios.Scenario) error { return errors.New("100 trees need about 80 MiB; this room allows 1 MiB a run: try trees <= 1") }
+	served.Check = func(*scenarios.Scenario) error {
+		return errors.New("100 trees need about 80 MiB; this room allows 1 MiB a run: try trees <= 1")
+	}
 	if _, errOut, code := remote(served, "", "run", "small"); code != 1 || !strings.Contains(errOut, "try trees <= 1") || admitted != 3 {
 		t.Errorf("a scenario the room cannot fit: exit %d, stderr %q, %d admitted", code, errOut, admitted)
 	}
