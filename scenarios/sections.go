@@ -59,7 +59,7 @@ func (l *loader) modelAndKernel(s *Scenario, raw *format.File) error {
 	if s.Model, err = l.model(raw.Model); err != nil {
 		return err
 	}
-	s.Gamma, err = l.kernel(raw.Kernel)
+	s.Gamma, err = kernel(raw.Kernel)
 	return err
 }
 
@@ -226,7 +226,7 @@ func logistic(f *format.Logistic) (sim.Trainer, error) {
 	return lr.WithDefaults(), nil
 }
 
-func (l *loader) kernel(k *format.Kernel) (sim.GammaSpec, error) {
+func kernel(k *format.Kernel) (sim.GammaSpec, error) {
 	if k == nil || !k.Gamma.Set {
 		return sim.GammaSpec{Mode: sim.GammaScale}, nil
 	}

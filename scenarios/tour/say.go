@@ -3,8 +3,8 @@ package tour
 // A stop's text may ask the run for its numbers: `{C 0 11}` is the cost-matrix cell C[0, 11] of
 // the run the player shows, `{cost Oracle}` the Oracle's cost up to the stop's batch. The player
 // fills them in each time it draws the callout, so a tour states the numbers of the seed, R and
-// what-if on the screen, never those of the run it was written on. The loader checks every
-// template; Render fills them from Facts.
+// what-if on the screen, never those of the run it was written on. Read checks every
+// template at load; Stop.Text fills them from Facts.
 
 import (
 	"fmt"

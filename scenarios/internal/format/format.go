@@ -24,8 +24,8 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
-	Tour        []Stop         `yaml:"tour"`   // tour.go
-	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go
+	Tour        []Stop         `yaml:"tour"`   // tour.go here; read by package tour
+	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
 }
 
 // Detectors is the detectors section.

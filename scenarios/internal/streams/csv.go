@@ -753,6 +753,9 @@ func (d *tableData) Len() int            { return len(d.ranges) }
 func (d *tableData) Features() int       { return d.tab.X.D }
 func (d *tableData) Drifts() []sim.Drift { return nil }
 
+// FeatureNames are the table's feature columns.
+func (d *tableData) FeatureNames() []string { return d.tab.Features }
+
 func (d *tableData) Data(t int) (sim.Points, []uint8, error) {
 	if t < 0 || t >= len(d.ranges) {
 		return sim.Points{}, nil, fmt.Errorf("%s: no batch %d (%d batches)", d.tab.Path, t, len(d.ranges))

@@ -75,7 +75,7 @@ func (r *reader) genSpec(rd *format.Data, T int) (genSpec, error) {
 	if g.concepts, err = r.concepts(rd, g.d, T); err != nil {
 		return g, err
 	}
-	if g.noise, g.resample, err = r.noiseAndResample(rd); err != nil {
+	if g.noise, g.resample, err = noiseAndResample(rd); err != nil {
 		return g, err
 	}
 	return g, r.noCSVFields(rd)
@@ -155,7 +155,7 @@ func transition(tr *format.Transition, field string, T int) (width float64, sigm
 }
 
 // noiseAndResample reads the label noise and whether each batch draws new points.
-func (r *reader) noiseAndResample(rd *format.Data) (noise float64, resample bool, err error) {
+func noiseAndResample(rd *format.Data) (noise float64, resample bool, err error) {
 	if rd.Noise.Set {
 		if noise, err = rd.Noise.Float("data.noise", 0, 1); err != nil {
 			return 0, false, err

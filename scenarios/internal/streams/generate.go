@@ -186,10 +186,10 @@ func (r *reader) generator(path, field string, rg format.Generator, d int) (poin
 			return pointGen{}, r.doc.At(fmt.Sprintf("%s.mixture[%d]", path, i)).Errorf(cf, "each mixture component is exactly one of gaussian or uniform")
 		}
 		var err error
-		if comp.a, err = r.params(a, cf+"."+an, d); err != nil {
+		if comp.a, err = params(a, cf+"."+an, d); err != nil {
 			return pointGen{}, err
 		}
-		if comp.b, err = r.params(b, cf+"."+bn, d); err != nil {
+		if comp.b, err = params(b, cf+"."+bn, d); err != nil {
 			return pointGen{}, err
 		}
 		if len(mix) > 1 {
@@ -206,7 +206,7 @@ func (r *reader) generator(path, field string, rg format.Generator, d int) (poin
 }
 
 // params compiles a per-feature parameter: one value for every feature, or a list of d values.
-func (r *reader) params(v format.Scalars, field string, d int) ([]*expr.Program, error) {
+func params(v format.Scalars, field string, d int) ([]*expr.Program, error) {
 	if !v.Set || len(v.Items) == 0 {
 		return nil, v.Place().Errorf(field, "is required")
 	}

@@ -44,6 +44,15 @@ func (s *stream) TrueLabels(t int, x sim.Points) (y []uint8, ok bool, err error)
 	return s.data.Label(t, x)
 }
 
+// FeatureNames are the names of the stream's features: a CSV's header, nil for generated data
+// (whose features are x1, x2, ...). The player labels its scatter's axes with them.
+func (s *stream) FeatureNames() []string {
+	if n, ok := s.data.(interface{ FeatureNames() []string }); ok {
+		return n.FeatureNames()
+	}
+	return nil
+}
+
 // Batch implements sim.Stream.
 func (s *stream) Batch(t int) (*sim.Batch, error) {
 	x, y, err := s.data.Data(t)
