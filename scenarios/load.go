@@ -111,9 +111,9 @@ func (l *loader) build(raw *format.File) (*Scenario, error) {
 
 // data reads the data section and, with it, the queries (internal/streams).
 func (l *loader) data(s *Scenario, raw *format.File) error {
-	opt := streams.Options{Data: l.opt.Data, Queries: l.opt.Queries, Untrusted: l.opt.Untrusted, FilesDir: l.opt.FilesDir,
-		Context: l.opt.Context, Spool: l.opt.spool}
-	st, err := streams.Read(l.doc, raw, s.Seed, l.dir, opt, &l.notes)
+	opt := streams.Options{Dir: l.dir, Data: l.opt.Data, Queries: l.opt.Queries, Untrusted: l.opt.Untrusted,
+		FilesDir: l.opt.FilesDir, Context: l.opt.Context, Spool: l.opt.spool}
+	st, err := streams.Read(l.doc, raw, s.Seed, opt, &l.notes)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,10 @@
 package format
 
 // File is the file format: every key a scenario file may have. Every leaf is a Scalar (or a list
-// of them) that remembers its place. The decoder refuses any key not here.
+// of them) that remembers its place. The decoder refuses any key not here. A new key goes here,
+// into template.yaml.tmpl (a test holds the template to this type), and into the reading of its
+// section: scenarios/sections.go, internal/streams (data, queries) or tour; the player's command
+// line completes it unasked.
 type File struct {
 	Name        Scalar         `yaml:"name"`
 	Title       Scalar         `yaml:"title"`

@@ -30,8 +30,9 @@ func (g genSpec) newData(seed uint64, n int) *genData {
 	return data
 }
 
-// generatedData reads a generated data section and the queries, and sets the scenario's stream.
-func (r *reader) generatedData(f *format.File, seed uint64) error {
+// generatedData reads a generated data section and the queries, and sets the scenario's stream;
+// the labels of the scenario's own seed are checked.
+func (r *reader) generatedData(f *format.File, scenarioSeed uint64) error {
 	out := r.out
 	var err error
 	if out.Batches, err = r.batches(f); err != nil {
@@ -56,7 +57,7 @@ func (r *reader) generatedData(f *format.File, seed uint64) error {
 		}
 		return &stream{data: data, queries: q, src: &src}, nil
 	}
-	return r.checkClasses(g.newData(seed, min(g.size, probePoints)), g.concepts, f.Data)
+	return r.checkClasses(g.newData(scenarioSeed, min(g.size, probePoints)), g.concepts, f.Data)
 }
 
 // genSpec compiles the fields of a generated data section.
@@ -264,7 +265,7 @@ func (r *reader) csvFields(rd *format.Data) (shuffle bool, err error) {
 // into the scenario's batches.
 func (r *reader) csvBatches(f *format.File) (*Table, *tableData, error) {
 	rd := f.Data
-	path, dir := rd.CSV.Text, r.dir
+	path, dir := rd.CSV.Text, r.opt.Dir
 	if r.opt.Data != "" {
 		path, dir = r.opt.Data, "."
 	}

@@ -46,7 +46,7 @@ func (r *reader) queryFields(rq *format.Queries) error {
 
 // csvQueries reads logged queries, encoded like the data's table when there is one.
 func (r *reader) csvQueries(rq *format.Queries, d, T int, like *Table) (newQueries, error) {
-	path, dir := rq.CSV.Text, r.dir
+	path, dir := rq.CSV.Text, r.opt.Dir
 	if r.opt.Queries != "" {
 		path, dir = r.opt.Queries, "."
 	}

@@ -21,6 +21,7 @@ import (
 
 // Options are what the command line and the load change in where the data come from.
 type Options struct {
+	Dir     string // the folder relative CSV paths start from; "" for an embedded scenario
 	Data    string // --data: the data CSV, replacing the file's data.csv path
 	Queries string // --queries: the queries CSV
 	// Untrusted confines the CSV files read to FilesDir (when set) and the embedded streams.
@@ -59,18 +60,16 @@ func (s *Streams) Digest(h hash.Hash) {
 // reader reads the data and queries sections of one scenario text.
 type reader struct {
 	doc   *format.Doc
-	dir   string // folder for relative CSV paths; "" for an embedded scenario
 	opt   Options
 	notes *format.Notes
 	out   *Streams
 }
 
 // Read reads the data section of f and, with it, the queries: generated or from a CSV file (whose
-// batch column, when it has one, decides the number of batches). dir is the folder relative CSV
-// paths start from ("" for an embedded scenario); seed is the scenario's, whose first batches are
-// generated to check the labels. Notes on how the files were read go to notes.
-func Read(doc *format.Doc, f *format.File, seed uint64, dir string, opt Options, notes *format.Notes) (*Streams, error) {
-	r := &reader{doc: doc, dir: dir, opt: opt, notes: notes, out: &Streams{}}
+// batch column, when it has one, decides the number of batches). seed is the scenario's, whose
+// first batches are generated to check the labels. Notes on how the files were read go to notes.
+func Read(doc *format.Doc, f *format.File, seed uint64, opt Options, notes *format.Notes) (*Streams, error) {
+	r := &reader{doc: doc, opt: opt, notes: notes, out: &Streams{}}
 	var err error
 	switch {
 	case f.Data.CSV.Set:
