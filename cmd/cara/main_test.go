@@ -311,7 +311,7 @@ func TestFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sweep", small, "--costs", "1:2", "-o", "x"}, `--costs must be auto or FROM:TO:N (e.g. 1:100:25), got "1:2"`},
+		{[]string{"sweep", small, "--costs", "1:2", "-o", "x"}, `--costs must be auto, auto:N or FROM:TO:N (e.g. 1:100:25), got "1:2"`},
 		{[]string{"sweep", small, "--shard", "3/2", "-o", "x"}, `--shard must be I/N with 1 <= I <= N (e.g. 2/8), got "3/2"`},
 		{[]string{"sweep", small}, "sweep needs -o FILE"},
 		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
@@ -385,9 +385,9 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-// --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
-// each seed's offline block alone, which gives the full matrix's R_max bit for bit).
-func TestSweepOneGridOverSeeds(t *testing.T) {
+// --costs auto with several seeds: each seed its own grid, N steps over (0, its R_max], the
+// paper's R_max of its own offline block, which every row of the seed records.
+func TestSweepGridPerSeed(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "auto.jsonl")
 	if _, err := cara(t, "sweep", small, "--seeds", "3", "-o", out); err != nil {
@@ -396,21 +396,6 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	s, err := (&scenarioFlags{}).load(small)
 	if err != nil {
 		t.Fatal(err)
-	}
-	rmax := 0.0
-	for i := range 3 {
-		full, err := computeMatrix(context.Background(), s, s.Seed+uint64(i), 1, false, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		off, err := experiment.OfflineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := experiment.RangePaper.RMax(full), experiment.RangePaper.RMax(off); a != b {
-			t.Errorf("seed %d: R_max %v from the full matrix, %v from the offline block", i, a, b)
-		}
-		rmax = max(rmax, algos.RMax(full, full.Offline()+1))
 	}
 	costs := map[uint64][]float64{}
 	for _, r := range readLines(t, out) {
@@ -421,10 +406,16 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	if len(costs) != 3 {
 		t.Fatalf("%d seeds", len(costs))
 	}
-	for seed, c := range costs {
-		slices.Sort(c)
-		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
-			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, experiment.AutoSteps, rmax)
+	for i := range 3 {
+		seed := s.Seed + uint64(i)
+		m, err := computeMatrix(context.Background(), s, seed, 1, false, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rmax := algos.RMax(m, m.Offline()+1)
+		c := costs[seed]
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != max(rmax, 1e-6) || c[0] != c[len(c)-1]/experiment.AutoSteps {
+			t.Errorf("seed %d: costs %v; want %d steps up to its own R_max %v", seed, c, experiment.AutoSteps, rmax)
 		}
 	}
 }
@@ -601,7 +592,8 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 		want  string
 	}{
 		{"another --set", []string{"--set", "data.noise=0.3"}, "f.jsonl holds rows of small from other content (hash " + hash + ") than this sweep's (hash "},
-		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a row of small seed 3 at R = 0.7333333333333333, which this sweep's grid (4 costs, 0.1 to 3) does not have"},
+		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a sweep of small over --costs 0.1:2:4; this one is over --costs 0.1:3:4"},
+		{"other seeds", []string{"--seeds", "2"}, "f.jsonl holds a sweep of small over seed 3 (--seed 3 --seeds 1); this one is over seeds 3 to 4 (--seed 3 --seeds 2)"},
 	} {
 		err := sweep(tc.extra...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--restart") {
@@ -620,7 +612,7 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 	if len(rows) != 4*9 || rows[0].ScenarioHash == hash || rows[len(rows)-1].ScenarioHash != rows[0].ScenarioHash {
 		t.Errorf("--restart: %d rows, hashes %q..%q (old %q)", len(rows), rows[0].ScenarioHash, rows[len(rows)-1].ScenarioHash, hash)
 	}
-	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two different scenarios") {
+	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two sweeps, of different content") {
 		t.Errorf("merge of two contents: %v", err)
 	}
 }
@@ -760,7 +752,7 @@ func TestUntrustedTextAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(twice, append(mustRead(t, filepath.Join(dir, "rows.jsonl")), bytes.ReplaceAll(mustRead(t, other), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`))...), 0o644)
-	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two different scenarios") {
+	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two sweeps, of different content") {
 		t.Errorf("plot of two contents under one name: %v", err)
 	}
 }
