@@ -63,8 +63,10 @@ func (sw Sweep) gridOf(m *sim.Matrix, seed uint64) (seedGrid, error) {
 		return seedGrid{costs, nil, ""}, nil
 	}
 	s, scale := sw.Scenario, OfflineScale(m)
-	rmax := RangePaper.RMax(m)
-	if Scales(s) {
+	var rmax float64
+	if !Scales(s) {
+		rmax = RangePaper.RMax(m)
+	} else {
 		var ok bool
 		if rmax, ok = ScaleRMax(m, s.RetrainCost); !ok {
 			return seedGrid{}, fmt.Errorf("--costs %v: no factor of %s's retrain_cost %q makes never retraining optimal on seed %d's offline block (R(t) is 0 where a retrain pays at any factor); pass --costs FROM:TO:N, the factors to sweep",
@@ -212,6 +214,10 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 		total += len(u)
 	}
 	start(sw.Progress, total)
+	costName := "R"
+	if Scales(sw.Scenario) {
+		costName = "factor of R(t)"
+	}
 	var warnings []string
 	unit := 0
 	for si := range sw.Seeds {
@@ -252,7 +258,7 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 				}
 			}
 			unit++
-			step(sw.Progress, unit, "seed %d, R = %.4g", seed, g.costs[ri])
+			step(sw.Progress, unit, "seed %d, %s = %.4g", seed, costName, g.costs[ri])
 		}
 	}
 	finish(sw.Progress)
