@@ -316,6 +316,10 @@ func TestSweepResumeShardMerge(t *testing.T) {
 	if _, errOut, err := caraIO(t, "merge", "--partial", "-o", merged, parts[0], parts[2]); err != nil || !strings.Contains(errOut, "warning: incomplete: small") || len(readLines(t, merged)) != 36 {
 		t.Errorf("--partial: %v %q", err, errOut)
 	}
+	// plot draws a part, and says it is one.
+	if _, errOut, err := caraIO(t, "plot", parts[1], "-o", filepath.Join(dir, "figs")); err != nil || !strings.Contains(errOut, "incomplete: small (--costs 0.1:2:4, seeds 3 to 4 (--seed 3 --seeds 2)) lacks 36 of its 72 rows: seed 3 (all of it)") {
+		t.Errorf("plot of one shard: %v %q", err, errOut)
+	}
 	// Two sweeps of one scenario over different grids: refused, naming both grids and files.
 	other := filepath.Join(dir, "other.jsonl")
 	if _, err := cara(t, "sweep", small, "--costs", "0.1:3:4", "--seeds", "2", "-o", other); err != nil {

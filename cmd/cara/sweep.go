@@ -93,7 +93,7 @@ different sweeps or a sweep that lacks rows.`,
 	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], each seed's own R_max), auto:N, or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N, from 1), for batch schedulers")
-	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "run part K+1 of N (K/N, from 0: a Kubernetes Indexed Job's $(JOB_COMPLETION_INDEX))")
+	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "run part K+1 of N (K/N, from 0, as a Kubernetes Indexed Job numbers its pods)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed (-: stdout)")
 	cmd.Flags().BoolVar(&restart, "restart", false, "empty the results file first instead of resuming from it")
 	return cmd
