@@ -21,6 +21,7 @@ import (
 )
 
 func TestBuildVersion(t *testing.T) {
+	t.Parallel()
 	platform := " " + runtime.GOOS + "/" + runtime.GOARCH
 	settings := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
@@ -63,6 +64,7 @@ func TestBuildVersion(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	src := strings.Replace(string(mustRead(t, small)), "batches: 12", "batches: 12\nbatchez: 3", 1)
@@ -119,6 +121,7 @@ func mustRead(t *testing.T, path string) []byte {
 // TestNew: the template and a copy both round-trip through validate and run, and new refuses to
 // overwrite.
 func TestNew(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tmpl := filepath.Join(dir, "lesson")
 	if _, _, err := caraIO(t, "new", tmpl); err != nil {
@@ -180,6 +183,7 @@ func complete(t *testing.T, args ...string) []string {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	if got := complete(t, "play", "co"); !slices.Equal(got, []string{"covcon-d", "covcon-s"}) {
 		t.Errorf("cara play co<TAB>: %v", got)
 	}
@@ -228,6 +232,7 @@ func TestCompletion(t *testing.T) {
 // TestProgressOnlyOnATerminal runs the real binary with stderr to a pipe (a CI log) and to a
 // terminal: a pipe gets at most one line per stage, a terminal the redrawn counter.
 func TestProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	bin := buildCara(t)
 	out := filepath.Join(t.TempDir(), "m.json")
 	var stderr bytes.Buffer
@@ -279,6 +284,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 
 // TestLineStages: off a terminal, a stage prints its last text once, however often it is set.
 func TestLineStages(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	l := newLine(&buf)
 	for i := range 1000 {
@@ -299,6 +305,7 @@ func TestLineStages(t *testing.T) {
 
 // TestManPagesUpToDate: docs/man is what `go generate ./cmd/cara` writes from the command tree.
 func TestManPagesUpToDate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := genMan(newRootCmd(), dir); err != nil {
 		t.Fatal(err)
@@ -319,6 +326,7 @@ func TestManPagesUpToDate(t *testing.T) {
 // --set computes another scenario's matrix: covcon-d with covcon-s's queries is covcon-s, cell for
 // cell (the data and model streams do not depend on the queries).
 func TestSetMatrix(t *testing.T) {
+	t.Parallel()
 	type matrix struct {
 		Scenario string       `json:"scenario"`
 		C        [][]*float64 `json:"C"`
@@ -353,6 +361,7 @@ func TestSetMatrix(t *testing.T) {
 // -o naming a pipe or a device writes into it and leaves it one: the atomic rename used for files
 // once replaced /dev/null with a regular file.
 func TestOutputToAPipe(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
@@ -386,6 +395,7 @@ func TestOutputToAPipe(t *testing.T) {
 
 // reproduce's protocol flags refuse unknown values as usage mistakes, before any work.
 func TestReproduceProtocolFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -405,6 +415,7 @@ func TestReproduceProtocolFlags(t *testing.T) {
 
 // -R's default is the scenario's, said in words: no command's help says "(default NaN)".
 func TestRetrainCostHelp(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"play", "run", "sweep"} {
 		out, errOut, _ := caraIO(t, cmd, "--help")
 		if help := out + errOut; strings.Contains(help, "NaN") || !strings.Contains(help, "--retrain-cost") && cmd != "sweep" {
