@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/creack/pty"
 )
@@ -420,6 +423,38 @@ func TestRetrainCostHelp(t *testing.T) {
 		out, errOut, _ := caraIO(t, cmd, "--help")
 		if help := out + errOut; strings.Contains(help, "NaN") || !strings.Contains(help, "--retrain-cost") && cmd != "sweep" {
 			t.Errorf("cara %s --help:\n%s", cmd, help)
+		}
+	}
+}
+
+// An -o file is readable by others (CreateTemp's 0600 would hide a merged sweep on a shared
+// volume), and one that is replaced keeps its mode.
+func TestWriteOutMode(t *testing.T) {
+	dir := t.TempDir()
+	cmd := &cobra.Command{}
+	cmd.SetContext(context.Background())
+	write := func(w io.Writer) error { _, err := io.WriteString(w, "x\n"); return err }
+	fresh := filepath.Join(dir, "fresh.json")
+	if err := writeOut(cmd, fresh, write); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "kept.json")
+	if err := os.WriteFile(kept, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(kept, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeOut(cmd, kept, write); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{fresh: 0o644, kept: 0o640} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", filepath.Base(path), got, want)
 		}
 	}
 }
