@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 func TestFeatureNames(t *testing.T) {
 	src := []byte("name: named\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: seven.csv, label: y}\n" +
 		"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n")
-	s, err := Parse("named.yaml", src, tdPath(""), Options{})
+	s, err := Parse("named.yaml", src, filepath.Join("testdata", "csv"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,11 @@ func TestExpressionsAndGenerators(t *testing.T) {
 	}
 	// Label: sqrt(x1^2) + |x2| > 1 for (5,5) -> 10 > 1, class 1; (0,0.5) -> 0.5 > 1, class 0.
 	for i, y := range b1.Y {
-		if want := b2u(b1.X.Row(i)[0] == 5); y != want {
+		want := uint8(0)
+		if b1.X.Row(i)[0] == 5 {
+			want = 1
+		}
+		if y != want {
 			t.Fatalf("point %d %v labelled %d, want %d", i, b1.X.Row(i), y, want)
 		}
 	}

@@ -6,13 +6,8 @@ package scenarios
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
-	"math"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/cara-sim/cara/sim"
 )
@@ -27,8 +22,7 @@ var presentational = map[string]bool{"title": true, "about": true, "tour": true,
 // the same however it is written.
 func (l *loader) contentHash() []byte {
 	h := sha256.New()
-	var v any
-	if len(l.tree.Docs) > 0 && l.tree.Docs[0].Body != nil && yaml.NodeToValue(l.tree.Docs[0].Body, &v) == nil {
+	if v, ok := l.doc.Value(); ok {
 		if m, ok := v.(map[string]any); ok {
 			for k := range presentational {
 				delete(m, k)
@@ -37,29 +31,12 @@ func (l *loader) contentHash() []byte {
 		fmt.Fprintf(h, "%#v\n", v) // fmt prints maps sorted by key
 	} else { // not a mapping: the decoder refused it already; hash what was read
 		h.Write(l.src)
-		for _, o := range l.sets {
-			fmt.Fprintf(h, "\x00%s=%s", o.path, o.value)
+		for _, o := range l.doc.Sets {
+			fmt.Fprintf(h, "\x00%s=%s", o.Path, o.Value)
 		}
 	}
-	for _, t := range l.tables {
-		t.digest(h)
-	}
+	l.streams.Digest(h)
 	return h.Sum(nil)
-}
-
-// digest writes the table's numbers, labels, batches and feature names to h.
-func (t *Table) digest(h hash.Hash) {
-	fmt.Fprintf(h, "\x00table %q %q %d %d\n", t.Features, t.Classes, t.X.D, len(t.Batch))
-	var b [8]byte
-	for _, v := range t.X.V {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	h.Write(t.Y)
-	for _, v := range t.Batch {
-		binary.LittleEndian.PutUint64(b[:], uint64(v))
-		h.Write(b[:])
-	}
 }
 
 // Hash identifies what the scenario computes: its resolved file and data (--set, --data and

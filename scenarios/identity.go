@@ -17,18 +17,18 @@ func (s *Scenario) Identity() string { return s.identity }
 func (l *loader) identity() string {
 	h := sha256.New()
 	field := func(v string) { fmt.Fprintf(h, "%d:%s;", len(v), v) }
-	field(l.file)
+	field(l.doc.File)
 	field(l.dir)
 	field(string(l.src))
 	field(l.opt.Data)
 	field(l.opt.Queries)
-	for _, o := range l.sets {
-		field(o.path)
-		field(o.value)
-		field(o.flag)
-		field(o.under)
+	for _, o := range l.doc.Sets {
+		field(o.Path)
+		field(o.Value)
+		field(o.Flag)
+		field(o.Under)
 	}
-	for _, path := range l.read {
+	for _, path := range l.streams.Files {
 		field(path)
 		if st, err := os.Stat(path); err == nil {
 			field(fmt.Sprint(st.Size(), st.ModTime().UnixNano()))

@@ -1,7 +1,17 @@
-// Package scenarios owns the scenario file format (YAML, read strictly, with expressions compiled
-// once at load), its loader and validation, the point generators, concept timelines and CSV streams
-// that scenario files describe, the embedded scenarios that reproduce the paper's examples, and the
-// catalog a picker offers (embedded scenarios and files, each loaded once).
+// Package scenarios owns scenario files: loading one (Load, Parse: strictly, every error at
+// file:line:column or at the --set it came from) into a Scenario, changing a loaded one (WhatIf,
+// With), the embedded scenarios that reproduce the paper's examples and teach with tours, the
+// catalog a picker offers (embedded scenarios and files, each loaded once), and what a scenario
+// costs (Hash, Bytes, CheckBudget). The loader reads the header, model, kernel, detectors,
+// algorithms, offline block, retraining cost and what-if alternatives itself; the other sections
+// are read by the packages of their jobs:
+//
+//   - internal/format: the file as written (the YAML schema, decoding, placing errors, --set);
+//   - internal/expr: the expressions a value may be written as (t, x1..xd, sin, ...);
+//   - internal/streams: the data and queries sections, and the streams they describe (generators,
+//     concept timelines, CSV files, the embedded real data);
+//   - tour: the tour, its stops and their {templates};
+//   - cmdline: the player's command line, set PATH=VALUE over the same format.
 package scenarios
 
 import (
@@ -15,6 +25,8 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios/internal/streams"
+	"github.com/cara-sim/cara/scenarios/tour"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -32,10 +44,10 @@ type Scenario struct {
 	Algorithms         []algos.Name       // default: algos.Names
 	Evaluation         algos.Options      // detectors: {reset: ...}
 	Notes              []string           // what the user should know about how the files were read
-	Tour               []Stop             // the scenario's lesson, stops in batch order (tour.go); nil when it has none
+	Tour               []tour.Stop        // the scenario's lesson, stops in batch order; nil when it has none
 	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
 
-	origin   *origin // what it was read from, to read it again under a what-if
+	origin   *origin // what it was read from, to read it again under a what-if (change.go)
 	content  []byte  // the loader's contentHash, for Hash
 	identity string  // Identity
 
@@ -73,7 +85,7 @@ type Options struct {
 	// Context ends the load's blocking reads (a FIFO as the data CSV) with its error; nil: never.
 	Context context.Context
 
-	spool *spool // CSV files that can be read only once (a FIFO), shared by every load of this one
+	spool *streams.Spool // CSV files that can be read only once (a FIFO), shared by every load of this one
 }
 
 // Flag is a command-line flag standing for one --set PATH=VALUE: Name is how errors name it (e.g.

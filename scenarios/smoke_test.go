@@ -47,3 +47,16 @@ func TestEmbeddedScenariosRun(t *testing.T) {
 		}
 	}
 }
+
+// The embedded scenario of the real Elec2 stream reads it from the binary, with nothing beside
+// the checkout (internal/streams checks the stream itself).
+func TestEmbeddedDataScenario(t *testing.T) {
+	t.Setenv("CARA_DATA", "")
+	s, err := Load("electricity", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Batches != 100 || s.Offline != 25 || s.Features != 6 {
+		t.Errorf("scenario: %d batches, %d offline, %d features", s.Batches, s.Offline, s.Features)
+	}
+}

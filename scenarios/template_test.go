@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cara-sim/cara/scenarios/internal/format"
 )
 
 // TestTemplateLoads: the file `cara new` writes is a valid scenario, and its stream generates.
@@ -38,7 +40,7 @@ func TestTemplateDocumentsEveryField(t *testing.T) {
 		for tp.Kind() == reflect.Pointer || tp.Kind() == reflect.Slice {
 			tp = tp.Elem()
 		}
-		if tp.Kind() != reflect.Struct || tp == reflect.TypeOf(scalar{}) || tp == reflect.TypeOf(scalars{}) {
+		if tp.Kind() != reflect.Struct || tp == reflect.TypeOf(format.Scalar{}) || tp == reflect.TypeOf(format.Scalars{}) {
 			return
 		}
 		for f := range tp.Fields() {
@@ -50,7 +52,7 @@ func TestTemplateDocumentsEveryField(t *testing.T) {
 			walk(f.Type)
 		}
 	}
-	walk(reflect.TypeOf(rawScenario{}))
+	walk(reflect.TypeOf(format.File{}))
 	if len(keys) < 20 {
 		t.Fatalf("found only %d keys in the format (%v): the walk is broken", len(keys), keys)
 	}

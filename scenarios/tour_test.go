@@ -1,13 +1,13 @@
 package scenarios
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cara-sim/cara/scenarios/tour"
 )
 
 // base (load_test.go) has 10 batches, 3 offline, R = 1; its tour starts on line 13.
@@ -33,12 +33,12 @@ func TestTourGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Stop{
-		{At: 0, Say: "The first batch: one model per batch.", Focus: Focus{Pane: PaneAbout}, Pause: true},
-		{At: 4, Say: "Keep or retrain?", Focus: Focus{Pane: PaneMatrix, Cell: &Cell{Model: 3, Batch: 4}}, Pause: true, Quiz: true},
-		{At: 4, Say: "Same batch, next callout.", Focus: Focus{Pane: PaneDecisions}},
-		{At: 9, Say: "What if R were 5 and the queries sat in a corner?", Focus: Focus{Pane: PaneMatrix, Cell: &Cell{Model: 9, Batch: 9}}, Pause: true,
-			Whatif: []Override{{"retrain_cost", "5"}, {"queries", "{size: 5, gaussian: {mean: [0.1, 0.9], std: 0.05}}"}, {"kernel.gamma", "2"}}},
+	want := []tour.Stop{
+		{At: 0, Say: "The first batch: one model per batch.", Focus: tour.Focus{Pane: tour.PaneAbout}, Pause: true},
+		{At: 4, Say: "Keep or retrain?", Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 3, Batch: 4}}, Pause: true, Quiz: true},
+		{At: 4, Say: "Same batch, next callout.", Focus: tour.Focus{Pane: tour.PaneDecisions}},
+		{At: 9, Say: "What if R were 5 and the queries sat in a corner?", Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 9, Batch: 9}}, Pause: true,
+			Whatif: []tour.Override{{Path: "retrain_cost", Value: "5"}, {Path: "queries", Value: "{size: 5, gaussian: {mean: [0.1, 0.9], std: 0.05}}"}, {Path: "kernel.gamma", Value: "2"}}},
 	}
 	if !reflect.DeepEqual(s.Tour, want) {
 		t.Fatalf("tour:\n got %+v\nwant %+v", s.Tour, want)
@@ -65,8 +65,8 @@ func TestTourGood(t *testing.T) {
 	if s, err := Parse("plain.yaml", []byte(base), "", Options{}); err != nil || s.Tour != nil {
 		t.Fatalf("no tour: %v %v", s.Tour, err)
 	}
-	if PaneBatch.String() != "batch" || NoPane.String() != "" {
-		t.Fatalf("pane names: %q %q", PaneBatch, NoPane)
+	if tour.PaneBatch.String() != "batch" || tour.NoPane.String() != "" {
+		t.Fatalf("pane names: %q %q", tour.PaneBatch, tour.NoPane)
 	}
 }
 
@@ -177,42 +177,5 @@ func TestReadmeExampleLoads(t *testing.T) {
 	}
 	if len(s.Tour) != 3 || s.Tour[1].Focus.Cell == nil || !s.Tour[1].Quiz || len(s.Tour[2].Whatif) != 1 {
 		t.Fatalf("the README's example tour: %+v", s.Tour)
-	}
-}
-
-// A stop's templates are filled from the run: every function against the number computed
-// directly, as the player writes it; what is not known yet (the results while the matrix
-// computes, a cell not computed) reads "…".
-func TestSayTemplates(t *testing.T) {
-	rs := &tourRuns{t: t, runs: map[string]*tourRun{}}
-	r := rs.get("scenario1-near")
-	o := r.res[oracle].Strategy
-	cases := []struct{ say, want string }{
-		{"{C 0 3}", strconv.FormatFloat(r.C(0, 3), 'g', 4, 64)},
-		{"{C 2 2}", "1"}, // the diagonal is R
-		{"{A 0 3} {B 0 3}", strconv.FormatFloat(r.cell(0, 3).A, 'g', 4, 64) + " " + strconv.FormatFloat(r.cell(0, 3).B, 'g', 4, 64)},
-		{"{err 0 3}", fmt.Sprintf("%.0f %%", 100*r.cell(0, 3).ErrorRate)},
-		{"{qacc 0 1}", strconv.FormatFloat(r.cell(0, 1).QueryAccuracy, 'f', 3, 64)},
-		{"{R} {R 2}", "1 1"},
-		{"{cost Oracle}", strconv.FormatFloat(o.Cost(), 'f', 2, 64)},
-		{"{cost Oracle 2}", strconv.FormatFloat(o.Cumulative[1], 'f', 2, 64)},
-		{"{retrains oracle end} {retrains Oracle 2}", "2 1"},
-		{"{when Oracle} {when CARA-T}", "2 and 3 none"},
-		{"{decision Oracle 1} {decision Oracle 2} {decision Never-retrain 3}", "trains retrains keeps"},
-		{"{model Oracle 3} {model Never-retrain 3}", "3 1"},
-		{"{theta} {period}", "+inf never"},
-		{"{scpe Never-retrain}", strconv.FormatFloat(100*(r.cost(never)-r.cost(oracle))/r.cost(oracle), 'f', 1, 64)},
-		{"{acc Oracle}", strconv.FormatFloat(r.res[oracle].QueryAccuracy, 'f', 3, 64)},
-		{"a {{brace}}", "a {brace}"},
-	}
-	for _, c := range cases {
-		if got := (Stop{At: 3, Say: c.say}).Text(r.facts(3)); got != c.want {
-			t.Errorf("%s = %q, want %q", c.say, got, c.want)
-		}
-	}
-	f := r.facts(3)
-	f.Results = nil
-	if got := (Stop{At: 3, Say: "{cost Oracle}, {C 0 3}"}).Text(f); got != "…, "+strconv.FormatFloat(r.C(0, 3), 'g', 4, 64) {
-		t.Errorf("while the matrix computes: %q", got)
 	}
 }

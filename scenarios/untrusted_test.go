@@ -11,7 +11,7 @@ import (
 // the folder the server offers: every way of naming another file is refused, and says so.
 func TestUntrustedFiles(t *testing.T) {
 	offered := t.TempDir()
-	seven, err := os.ReadFile(tdPath("seven.csv"))
+	seven, err := os.ReadFile(filepath.Join("testdata", "csv", "seven.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestUntrustedFiles(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(offered, "link.csv")); err != nil {
 		t.Fatal(err)
 	}
-	abs, _ := filepath.Abs(tdPath("seven.csv"))
+	abs, _ := filepath.Abs(filepath.Join("testdata", "csv", "seven.csv"))
 	scenario := func(csv string) []byte {
 		return []byte("name: sent\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: " + csv + ", label: y}\n" +
 			"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n")

@@ -335,6 +335,12 @@ func TestHostileCaps(t *testing.T) {
 		t.Error("a third connection from one address got in")
 	}
 	second.Close()
+	simtest.Eventually(t, "the second connection's place given back", func() bool {
+		srv.addrs.mu.Lock()
+		defer srv.addrs.mu.Unlock()
+		a := srv.addrs.by["127.0.0.1"]
+		return a != nil && a.settled == 1 && len(a.waiting) == 0
+	})
 	// A connection that speaks SSH but never logs in (stops after its version) is closed at the
 	// connect timeout.
 	stuck, err := net.Dial("tcp", addr)

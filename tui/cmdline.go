@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/cmdline"
 )
 
 // The command line (:) takes what --set takes, one line at a time: `set PATH=VALUE`, `unset PATH`,
@@ -23,7 +23,7 @@ const cmdHistory = 50
 const cmdMaxLen = 2000
 
 // commandMsg is an entered command, for the player to apply.
-type commandMsg struct{ cmd scenarios.Command }
+type commandMsg struct{ cmd cmdline.Command }
 
 // cmdKeys are the command line's own keys, for the help.
 var cmdKeys = struct {
@@ -96,7 +96,7 @@ func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(k, cmdKeys.Run):
 		line := strings.TrimSpace(c.input.Value())
-		cmd, err := scenarios.ParseCommand(line)
+		cmd, err := cmdline.Parse(line)
 		if err != nil {
 			c.err = err.Error()
 			return nil
@@ -114,7 +114,7 @@ func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 // complete replaces the line by its one completion, or by the completions' common start and
 // shows them all.
 func (c *commandLine) complete() {
-	got := scenarios.Complete(c.input.Value())
+	got := cmdline.Complete(c.input.Value())
 	c.choices = nil
 	switch len(got) {
 	case 0:

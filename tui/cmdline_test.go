@@ -6,13 +6,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/cmdline"
 )
 
 // typeLine sends each rune of s, then the named keys, to the command line; it returns the command
 // entered, if one was.
-func typeLine(c *commandLine, s string, keys ...tea.KeyType) *scenarios.Command {
-	var got *scenarios.Command
+func typeLine(c *commandLine, s string, keys ...tea.KeyType) *cmdline.Command {
+	var got *cmdline.Command
 	send := func(m tea.KeyMsg) {
 		if cmd := c.Update(m); cmd != nil {
 			if msg, ok := cmd().(commandMsg); ok {
@@ -39,7 +39,7 @@ func TestCommandLine(t *testing.T) {
 		t.Fatalf("after tab: %q", v)
 	}
 	got := typeLine(&c, "30", tea.KeyEnter)
-	if got == nil || *got != (scenarios.Command{Verb: scenarios.VerbSet, Path: "model.random_forest.trees", Value: "30"}) || c.open {
+	if got == nil || *got != (cmdline.Command{Verb: cmdline.VerbSet, Path: "model.random_forest.trees", Value: "30"}) || c.open {
 		t.Fatalf("enter gave %+v, open %v", got, c.open)
 	}
 	// Several completions: the common start, and the choices under the line.

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/cmdline"
 )
 
 // What the command line (:) does with a command: the player keeps one list of overrides, the
@@ -66,7 +67,7 @@ func (o *Options) trusted(s *scenarios.Scenario) *scenarios.Scenario {
 
 // run applies an entered command to the command line's what-if: the replayable part through the
 // bar's what-if path, the rest as a new run of the player's.
-func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd scenarios.Command) tea.Cmd {
+func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd cmdline.Command) tea.Cmd {
 	opt := h.options()
 	if c.base == nil {
 		c.base = opt.Scenario

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/live"
-	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/cmdline"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -259,7 +259,7 @@ func TestCommandStateOverAHost(t *testing.T) {
 	c := commandState{line: newCommandLine()}
 	run := func(line string) {
 		t.Helper()
-		cmd, err := scenarios.ParseCommand(line)
+		cmd, err := cmdline.Parse(line)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/tour"
 )
 
 // fakeStage is a stage without a Player: the synthetic run (synthetic_test.go), every column in,
@@ -31,7 +32,7 @@ type fakeStage struct {
 	undone  int        // and undone
 }
 
-func newFakeStage(t *testing.T, tour []scenarios.Stop) *fakeStage {
+func newFakeStage(t *testing.T, tour []tour.Stop) *fakeStage {
 	t.Helper()
 	scen, err := scenarios.Parse("synthetic", []byte(synthYAML), "", scenarios.Options{})
 	if err != nil {
@@ -197,11 +198,11 @@ func TestGuessRoundReveal(t *testing.T) {
 // before its batch and its stop shows the reveal; a stop that does not pause plays on with its
 // callout up; a stop's what-if is applied there and stays when the tour ends.
 func TestTourStopOrder(t *testing.T) {
-	tour := []scenarios.Stop{
-		{At: 19, Say: "the first retrain", Focus: scenarios.Focus{Pane: scenarios.PaneMatrix, Cell: &scenarios.Cell{Model: 15, Batch: 19}}, Pause: true},
+	tour := []tour.Stop{
+		{At: 19, Say: "the first retrain", Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 15, Batch: 19}}, Pause: true},
 		{At: 24, Say: "keep or retrain?", Quiz: true, Pause: true},
-		{At: 30, Say: "passing by", Focus: scenarios.Focus{Pane: scenarios.PaneCumulative}},
-		{At: 36, Say: "a dearer retrain", Whatif: []scenarios.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
+		{At: 30, Say: "passing by", Focus: tour.Focus{Pane: tour.PaneCumulative}},
+		{At: 36, Say: "a dearer retrain", Whatif: []tour.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
 	}
 	f := newFakeStage(t, tour)
 	ts := &f.ws.tour

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/tour"
 )
 
 // tours is the scenario's tour as a player plays it (`cara play --tour`, key t): the tour being
@@ -21,7 +21,7 @@ type tours struct {
 // the stop points at; space goes on, t leaves. A stop with quiz: true asks the guess round's
 // question before its batch is shown. A stop's what-if holds until the next stop.
 type tourRun struct {
-	stops   []scenarios.Stop
+	stops   []tour.Stop
 	i       int  // the stop shown or run to
 	arrived bool // at stop i, its callout showing
 	// whatif is the what-if the current stop applied, undone when the tour moves on.
@@ -172,8 +172,8 @@ func (ts *tours) space(s stage) tea.Cmd {
 
 // focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the
 // cursor. A stop changes only what it names.
-func focusOn(s stage, f scenarios.Focus) {
-	if f.Pane == scenarios.NoPane {
+func focusOn(s stage, f tour.Focus) {
+	if f.Pane == tour.NoPane {
 		return
 	}
 	s.setFocus(int(f.Pane) - 1) // the panes in the tour's order are the player's, from 1
@@ -225,10 +225,10 @@ func stopCallout(s stage, i int, note string, following bool) *callout {
 // Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
 // "…" until it is. On a seed other than the scenario's the words were written for another run,
 // and the callout says so.
-func sayText(s stage, st scenarios.Stop) string {
+func sayText(s stage, st tour.Stop) string {
 	sc := s.scene()
 	m, _ := sc.s.Shown()
-	f := scenarios.Facts{M: m, R: sc.s.retrainCost(sc.Scale), At: st.At}
+	f := tour.Facts{M: m, R: sc.s.retrainCost(sc.Scale), At: st.At}
 	if sc.s.WhatIfSince.IsZero() {
 		f.Results = sc.s.wholeBlock(sc.Scale)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/tour"
 )
 
 // covcon-d's tour played as a user plays it (cara play covcon-d --tour, then space twice): the
@@ -66,12 +67,12 @@ func TestTourCovconToThirdStop(t *testing.T) {
 // smallTour is small.yaml with a tour of every kind of stop.
 func smallTour(t testing.TB) *scenarios.Scenario {
 	s := loadSmall(t)
-	s.Tour = []scenarios.Stop{
-		{At: 2, Say: "the cell", Focus: scenarios.Focus{Pane: scenarios.PaneMatrix, Cell: &scenarios.Cell{Model: 1, Batch: 2}}, Pause: true},
+	s.Tour = []tour.Stop{
+		{At: 2, Say: "the cell", Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 1, Batch: 2}}, Pause: true},
 		{At: 6, Say: "keep or retrain?", Quiz: true, Pause: true},
-		{At: 8, Say: "passing by", Focus: scenarios.Focus{Pane: scenarios.PaneCumulative}},
-		{At: 10, Say: "a dearer retrain", Whatif: []scenarios.Override{{Path: "retrain_cost", Value: "1"}}, Pause: true},
-		{At: 11, Say: "other queries", Whatif: []scenarios.Override{{Path: "queries.size", Value: "5"}}, Pause: true},
+		{At: 8, Say: "passing by", Focus: tour.Focus{Pane: tour.PaneCumulative}},
+		{At: 10, Say: "a dearer retrain", Whatif: []tour.Override{{Path: "retrain_cost", Value: "1"}}, Pause: true},
+		{At: 11, Say: "other queries", Whatif: []tour.Override{{Path: "queries.size", Value: "5"}}, Pause: true},
 	}
 	return s
 }

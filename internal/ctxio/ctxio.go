@@ -6,6 +6,8 @@ package ctxio
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -92,4 +94,33 @@ func (f *File) why(err error) error {
 		return f.ctx.Err()
 	}
 	return err
+}
+
+// ReadFile reads the file at path whole under ctx (a FIFO waits for its writer), at most limit
+// bytes. check sees its first bytes (up to head of them) before the rest is read, so that a file
+// that is not what the caller reads (/dev/zero is not text) is refused there rather than read to
+// the limit.
+func ReadFile(ctx context.Context, path string, limit int64, head int, check func(first []byte) error) ([]byte, error) {
+	f, err := Open(ctx, path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	first := make([]byte, head)
+	n, err := io.ReadFull(f, first)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	first = first[:n]
+	if err := check(first); err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, limit-int64(n)+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(n+len(rest)) > limit {
+		return nil, fmt.Errorf("%s is more than %d bytes: a device, or a pipe that does not end?", path, limit)
+	}
+	return append(first, rest...), nil
 }

@@ -1,0 +1,289 @@
+// Package cmdline is the grammar of the player's command line (`:`), which speaks the language
+// of --set: `set PATH=VALUE`, `unset PATH`, `reset`. A command edits a list of overrides, and the
+// list is what a what-if is: the scenario file with those overrides applied (scenarios.Scenario's
+// WhatIf, or With for a change that needs a new run), checked exactly as --set is. Completion reads
+// the paths from the file format's own types, so a field added to the format completes without a
+// word here.
+package cmdline
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cara-sim/cara/scenarios/internal/format"
+)
+
+// Verbs of the command line.
+const (
+	VerbSet   = "set"
+	VerbUnset = "unset"
+	VerbReset = "reset"
+)
+
+// Command is one line of the command line.
+type Command struct {
+	Verb  string // VerbSet, VerbUnset or VerbReset
+	Path  string // set, unset: a dotted path of the scenario file
+	Value string // set: YAML in flow style
+}
+
+// String is the command as it is typed.
+func (c Command) String() string {
+	switch c.Verb {
+	case VerbSet:
+		return c.Path + "=" + c.Value
+	case VerbUnset:
+		return "unset " + c.Path
+	}
+	return c.Verb
+}
+
+// Parse reads one command line. `set` may be left out: `retrain_cost=40` is a set.
+func Parse(line string) (Command, error) {
+	line = strings.TrimSpace(line)
+	verb, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch {
+	case line == "":
+		return Command{}, fmt.Errorf("type set PATH=VALUE, unset PATH or reset (tab completes)")
+	case verb == VerbReset:
+		if rest != "" {
+			return Command{}, fmt.Errorf("reset takes nothing after it (it drops every what-if), got %q", rest)
+		}
+		return Command{Verb: VerbReset}, nil
+	case verb == VerbUnset:
+		if rest == "" || strings.ContainsAny(rest, " =") {
+			return Command{}, fmt.Errorf("unset takes one PATH, e.g. unset retrain_cost")
+		}
+		if err := checkPath(rest); err != nil {
+			return Command{}, err
+		}
+		return Command{Verb: VerbUnset, Path: rest}, nil
+	case verb == VerbSet:
+		line = rest
+	case !strings.Contains(verb, "="):
+		return Command{}, fmt.Errorf("unknown command %q: type set PATH=VALUE, unset PATH or reset", verb)
+	}
+	o, err := format.ParseOverride(line)
+	if err != nil {
+		return Command{}, err
+	}
+	if err := checkPath(o.Path); err != nil {
+		return Command{}, err
+	}
+	return Command{Verb: VerbSet, Path: o.Path, Value: strings.TrimSpace(o.Value)}, nil
+}
+
+// checkPath refuses a path the file format does not have, naming the nearest ones.
+func checkPath(path string) error {
+	segs := strings.Split(path, ".")
+	t := formatType
+	for i, seg := range segs {
+		if seg == "" {
+			return fmt.Errorf("%s: PATH is keys joined by dots (e.g. model.random_forest.trees), got an empty key", path)
+		}
+		next, ok := child(t, seg)
+		if !ok {
+			have := strings.Join(segs[:i], ".")
+			return fmt.Errorf("%s: the scenario format has no %q here; %s", path, seg, childrenHint(have, t))
+		}
+		t = next
+	}
+	return nil
+}
+
+func childrenHint(at string, t reflect.Type) string {
+	names := fieldNames(t)
+	if len(names) == 0 {
+		if t.Kind() == reflect.Slice {
+			return "this is a list: give an index (0, 1, ...)"
+		}
+		return "this is a value, not a section"
+	}
+	if at == "" {
+		return "give one of " + strings.Join(names, ", ")
+	}
+	return at + " has " + strings.Join(names, ", ")
+}
+
+// Apply returns sets after c: a set replaces the earlier sets of its path and of every path under
+// it, an unset drops them, a reset drops all. sets is not changed.
+func (c Command) Apply(sets []string) []string {
+	if c.Verb == VerbReset {
+		return nil
+	}
+	out := make([]string, 0, len(sets)+1)
+	for _, s := range sets {
+		p, _, _ := strings.Cut(s, "=")
+		p = strings.TrimSpace(p)
+		if p == c.Path || strings.HasPrefix(p, c.Path+".") {
+			continue
+		}
+		out = append(out, s)
+	}
+	if c.Verb == VerbSet {
+		out = append(out, c.Path+"="+c.Value)
+	}
+	return out
+}
+
+// Complete returns the completions of a partial command line, each a whole line, sorted: verbs,
+// then paths (one level at a time), then the values a path's field takes where they are a few
+// words (shuffle, gamma, booleans).
+func Complete(line string) []string {
+	verb, rest, spaced := strings.Cut(line, " ")
+	if !spaced {
+		if strings.Contains(verb, "=") || strings.Contains(verb, ".") {
+			return completePath("", verb)
+		}
+		var out []string
+		for _, v := range []string{VerbSet + " ", VerbUnset + " ", VerbReset} {
+			if strings.HasPrefix(v, verb) {
+				out = append(out, v)
+			}
+		}
+		return append(out, completePath("", verb)...)
+	}
+	switch verb {
+	case VerbSet, VerbUnset:
+		return completePath(verb+" ", strings.TrimLeft(rest, " "))
+	}
+	return nil
+}
+
+// completePath completes a path (and, after `=`, an enumerated value) behind lead.
+func completePath(lead, text string) []string {
+	path, value, hasValue := strings.Cut(text, "=")
+	if hasValue {
+		var out []string
+		for _, v := range enumValues(path) {
+			if strings.HasPrefix(v, value) {
+				out = append(out, lead+path+"="+v)
+			}
+		}
+		return out
+	}
+	segs := strings.Split(path, ".")
+	t := formatType
+	for _, seg := range segs[:len(segs)-1] {
+		next, ok := child(t, seg)
+		if !ok {
+			return nil
+		}
+		t = next
+	}
+	done := strings.Join(segs[:len(segs)-1], ".")
+	if done != "" {
+		done += "."
+	}
+	last := segs[len(segs)-1]
+	var out []string
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct {
+		if last == "" {
+			out = append(out, lead+done+"0.")
+		}
+		return out
+	}
+	for _, name := range fieldNames(t) {
+		if !strings.HasPrefix(name, last) {
+			continue
+		}
+		ft, _ := child(t, name)
+		switch {
+		case len(fieldNames(ft)) > 0 || (ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct):
+			out = append(out, lead+done+name+".")
+		default:
+			out = append(out, lead+done+name+"=")
+		}
+	}
+	return out
+}
+
+// formatType is the file format's root.
+var formatType = reflect.TypeFor[format.File]()
+
+var scalarType = reflect.TypeFor[format.Scalar]()
+
+// child is the type under key seg of t: a field by its YAML name (inline fields looked through),
+// or an item of a list by its index.
+func child(t reflect.Type, seg string) (reflect.Type, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		if _, err := strconv.Atoi(seg); err != nil {
+			return nil, false
+		}
+		return t.Elem(), true
+	case t.Kind() != reflect.Struct || t == scalarType:
+		return nil, false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" {
+			if ct, ok := child(f.Type, seg); ok {
+				return ct, true
+			}
+			continue
+		}
+		if name == seg {
+			return f.Type, true
+		}
+	}
+	return nil, false
+}
+
+// fieldNames are the YAML keys of a section type, sorted; none for a value.
+func fieldNames(t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || t == scalarType {
+		return nil
+	}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" {
+			names = append(names, fieldNames(f.Type)...)
+			continue
+		}
+		if name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// enumValues are the words a field takes, where it takes a few: what the loader accepts (a test
+// loads each one, so this list cannot drift from the loader unseen).
+func enumValues(path string) []string {
+	segs := strings.Split(path, ".")
+	for i, s := range segs {
+		if _, err := strconv.Atoi(s); err == nil {
+			segs[i] = "N"
+		}
+	}
+	switch strings.Join(segs, ".") {
+	case "data.shuffle":
+		return []string{"none", "within_batch"}
+	case "kernel.gamma":
+		return []string{"auto", "scale"}
+	case "queries.from":
+		return []string{"data"}
+	case "data.concepts.N.transition.shape":
+		return []string{"linear", "sigmoid"}
+	case "detectors.reset":
+		return []string{"never", "on_retrain"}
+	case "data.resample", "model.logistic.standardize":
+		return []string{"false", "true"}
+	}
+	return nil
+}

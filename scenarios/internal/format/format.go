@@ -1,0 +1,142 @@
+// Package format is the scenario file as written, before it means anything: the YAML schema (File
+// and its sections; every leaf a Scalar that remembers its line and column), decoding a file
+// strictly (Doc.Decode, with YAML merge keys expanded and --set overrides merged into the syntax
+// tree first), and placing errors (Doc.Wrap, Source.Locate: file:line:column, or the --set a value
+// came from). What the values mean is read by the loader (package scenarios) and by the packages
+// of the sections' own jobs: the data and queries (streams), the tour (tour). The player's command
+// line completes its paths from File (cmdline). It also makes a scenario's text safe to show
+// (CleanText).
+package format
+
+// File is the file format: every key a scenario file may have. Every leaf is a Scalar (or a list
+// of them) that remembers its place. The decoder refuses any key not here. A new key goes here,
+// into template.yaml.tmpl (a test holds the template to this type), and into the reading of its
+// section: scenarios/sections.go, internal/streams (data, queries) or tour; the player's command
+// line completes it unasked.
+type File struct {
+	Name        Scalar         `yaml:"name"`
+	Title       Scalar         `yaml:"title"`
+	About       Scalar         `yaml:"about"`
+	Seed        Scalar         `yaml:"seed"`
+	Batches     Scalar         `yaml:"batches"`
+	Offline     Scalar         `yaml:"offline"`
+	Data        *Data          `yaml:"data"`
+	Queries     *Queries       `yaml:"queries"`
+	Model       *Model         `yaml:"model"`
+	Kernel      *Kernel        `yaml:"kernel"`
+	RetrainCost Scalar         `yaml:"retrain_cost"`
+	Algorithms  Scalars        `yaml:"algorithms"`
+	Detectors   *Detectors     `yaml:"detectors"`
+	Tour        []Stop         `yaml:"tour"`   // tour.go here; read by package tour
+	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
+}
+
+// Detectors is the detectors section.
+type Detectors struct {
+	Feed  Scalar `yaml:"feed"`
+	Reset Scalar `yaml:"reset"`
+}
+
+// Gaussian is a Gaussian point generator: a mean and a standard deviation per feature.
+type Gaussian struct {
+	Mean Scalars `yaml:"mean"`
+	Std  Scalars `yaml:"std"`
+}
+
+// Uniform is a uniform point generator: a box, low and high per feature.
+type Uniform struct {
+	Low  Scalars `yaml:"low"`
+	High Scalars `yaml:"high"`
+}
+
+// Component is one generator of a mixture, with its weight.
+type Component struct {
+	Weight   Scalar    `yaml:"weight"`
+	Gaussian *Gaussian `yaml:"gaussian"`
+	Uniform  *Uniform  `yaml:"uniform"`
+}
+
+// Generator is a point generator, written the same under data and queries: exactly one of
+// gaussian, uniform or mixture.
+type Generator struct {
+	Gaussian *Gaussian   `yaml:"gaussian"`
+	Uniform  *Uniform    `yaml:"uniform"`
+	Mixture  []Component `yaml:"mixture"`
+}
+
+// Given reports whether any generator is given.
+func (g Generator) Given() bool { return g.Gaussian != nil || g.Uniform != nil || g.Mixture != nil }
+
+// Data is the data section: a generator and a concept timeline, or a CSV file.
+type Data struct {
+	Size        Scalar    `yaml:"size"`
+	Features    Scalar    `yaml:"features"`
+	Points      Generator `yaml:",inline"` // where the points are
+	Label       Scalar    `yaml:"label"`
+	Concepts    []Concept `yaml:"concepts"`
+	Noise       Scalar    `yaml:"noise"`
+	Resample    Scalar    `yaml:"resample"`
+	CSV         Scalar    `yaml:"csv"`
+	BatchColumn Scalar    `yaml:"batch_column"`
+	Shuffle     Scalar    `yaml:"shuffle"`
+	Ignore      Scalars   `yaml:"ignore"`      // CSV columns that are not features
+	Categorical Scalars   `yaml:"categorical"` // CSV columns one-hot encoded whatever their values
+}
+
+// Concept is one concept of a timeline.
+type Concept struct {
+	At         Scalar      `yaml:"at"`
+	Label      Scalar      `yaml:"label"`
+	Transition *Transition `yaml:"transition"`
+}
+
+// Transition is how a concept takes over from the one before it.
+type Transition struct {
+	Width Scalar `yaml:"width"`
+	Shape Scalar `yaml:"shape"`
+}
+
+// Queries is the queries section: a CSV file, a sample of the data, or a generator.
+type Queries struct {
+	Size        Scalar    `yaml:"size"`
+	Fraction    Scalar    `yaml:"fraction"`
+	From        Scalar    `yaml:"from"`
+	Points      Generator `yaml:",inline"` // where the points are
+	CSV         Scalar    `yaml:"csv"`
+	Label       Scalar    `yaml:"label"`
+	BatchColumn Scalar    `yaml:"batch_column"`
+}
+
+// Model is the model section: exactly one model.
+type Model struct {
+	RandomForest    *Forest   `yaml:"random_forest"`
+	Logistic        *Logistic `yaml:"logistic"`
+	KNN             *KNN      `yaml:"knn"`
+	NearestCentroid *struct{} `yaml:"nearest_centroid"`
+}
+
+// Forest is model.random_forest.
+type Forest struct {
+	Trees       Scalar `yaml:"trees"`
+	MaxDepth    Scalar `yaml:"max_depth"`
+	MinLeaf     Scalar `yaml:"min_leaf"`
+	MaxFeatures Scalar `yaml:"max_features"`
+}
+
+// Logistic is model.logistic.
+type Logistic struct {
+	Alpha       Scalar `yaml:"alpha"`
+	MaxIter     Scalar `yaml:"max_iter"`
+	Tol         Scalar `yaml:"tol"`
+	Standardize Scalar `yaml:"standardize"`
+}
+
+// KNN is model.knn.
+type KNN struct {
+	K Scalar `yaml:"k"`
+}
+
+// Kernel is the kernel section.
+type Kernel struct {
+	Gamma Scalar `yaml:"gamma"`
+}
