@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -21,7 +22,15 @@ type roomSide struct {
 	appliedVer uint64     // the stage version applied
 	// tally is the room's answers to each question the presenter revealed: RETRAIN, KEEP.
 	tally map[int][2]int
+	// resumed is the stage a presenter back took up (resume), published as it was until the player
+	// shows it (its batch computed, its what-if computed again), so the room stays where it was
+	// meanwhile; nil once shown, or after resumeWait.
+	resumed   *room.Stage
+	resumedAt time.Time
 }
+
+// resumeWait bounds how long a presenter back publishes the stage it took up rather than its own.
+const resumeWait = 10 * time.Second
 
 func (r *roomSide) presenting() bool { return r.m != nil && r.view.Presenter }
 
@@ -256,6 +265,9 @@ func (p *Player) presented() room.Stage {
 	if st.Whatif != "" {
 		st.WhatifName = p.wi.describe(p, p.wi.state, false)
 	}
+	if resumed, ok := p.resuming(); ok {
+		return resumed
+	}
 	if c := p.callout; p.tour.on() && c != nil && c.kind == calloutTour {
 		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next
 	}
@@ -271,6 +283,41 @@ func (r *roomSide) publish(stage func() room.Stage) {
 	if r.presenting() {
 		r.m.Publish(stage())
 	}
+}
+
+// resume takes up the room's stage as a presenter back within the grace (or taking over from its
+// own old connection): the scenario, seed, batch, R, what-if and tour stop the room shows, applied
+// as a follower applies them, the tour standing at its stop; then the room follows this player
+// again. Until the what-if is computed again the room keeps the one it had.
+func (p *Player) resume(v room.View) (tea.Model, tea.Cmd) {
+	r := &p.room
+	r.view, r.fresh = v, true
+	st := v.Stage
+	cmd := r.follow(p, st)
+	r.resumed, r.resumedAt = &st, time.Now()
+	if tour := p.opt.Scenario.Tour; st.Stop >= 0 && st.Stop < len(tour) {
+		p.tour.run = &tourRun{stops: tour, i: st.Stop, arrived: true}
+		p.callout = stopCallout(p, st.Stop, "", false)
+	}
+	r.m.Resumed()
+	p.say("you are back: the room is where you left it")
+	return p, cmd
+}
+
+// resuming is the stage a presenter back publishes until its player shows it: false once it does
+// (the batch reached, the what-if shown or failed), or after resumeWait.
+func (p *Player) resuming() (room.Stage, bool) {
+	r := &p.room
+	if r.resumed == nil {
+		return room.Stage{}, false
+	}
+	st, s := *r.resumed, p.s
+	whatif := st.Whatif == "" || shownSets(s) == st.Whatif || (s.WhatIfSince.IsZero() && s.WhatIfErr != nil)
+	if (p.ahead <= p.Pos && whatif) || time.Since(r.resumedAt) > resumeWait { // no step waits for its batch
+		r.resumed = nil
+		return room.Stage{}, false
+	}
+	return st, true
 }
 
 // status is the status line's account of the room: a presenter's followers, a follower's state

@@ -81,6 +81,16 @@ func (p *Picker) onRoom(v room.View) (tea.Model, tea.Cmd) {
 	wasOn := p.room.On
 	p.room = v
 	switch {
+	case v.Presenter && v.Resume:
+		// A presenter back within the grace: the room as it was, taken up from there.
+		pl, err := p.openStage(v.Stage, p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
+		if err != nil {
+			p.member.Resumed()
+			p.roomErr = "Cannot take up where the room was: " + err.Error()
+			return p, nil
+		}
+		m, cmd := pl.resume(v)
+		return m, tea.Batch(pl.Init(), cmd)
 	case v.Presenter:
 	case v.On && !wasOn && !v.Following:
 		p.member.Follow(true) // the room's next change brings the stage
