@@ -88,10 +88,10 @@ type View struct {
 	// says it has.
 	Resume    bool
 	Following bool // this member follows
-	Followers    int  // members following (the presenter not counted)
-	Free         int  // members not following
-	Retrain      int  // answers to the stage's Quiz
-	Keep         int
+	Followers int  // members following (the presenter not counted)
+	Free      int  // members not following
+	Retrain   int  // answers to the stage's Quiz
+	Keep      int
 }
 
 // Member is one session in a room.
