@@ -143,6 +143,10 @@ type sharedRun struct {
 	watchers   int
 	cancel     context.CancelFunc
 	started    time.Time
+	// matrix is the run's cells as they are computed, and events its columns (their Cells are the
+	// matrix's own columns, not copies): every watcher reads them, and once the run is done its
+	// sessions show the matrix itself, rather than a copy each.
+	matrix     *sim.Matrix
 	events     []sim.Event
 	bytes      int64
 	footprint  sim.Footprint  // its estimate
@@ -323,6 +327,8 @@ func (r *Runs) newRunLocked(k runKey, s *scenarios.Scenario, cfg sim.Config, f s
 		return run
 	}
 	run.cfg, run.footprint, run.ticket = cfg, f, t
+	run.matrix = sim.NewMatrix(s.Batches, s.Offline)
+	run.matrix.Scenario = s.Name
 	r.runs[k] = run
 	r.queue = append(r.queue, run)
 	r.wg.Add(1)
@@ -459,6 +465,12 @@ func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 		}()
 		_, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
 			r.mu.Lock()
+			for tp, c := range ev.Cells {
+				if c.Done {
+					run.matrix.Set(tp, ev.Index, c)
+				}
+			}
+			ev.Cells = run.matrix.Column(ev.Index)
 			run.events = append(run.events, ev)
 			run.bytes += eventBytes(ev)
 			run.notifyLocked()
@@ -684,7 +696,7 @@ func (w *Watch) Base() (*Base, error) {
 		t.Release()
 		return b, err
 	}
-	b, err = NewBase(run.scenario, run.key.seed, matrixOf(run.scenario, run.events), r.cfg.Workers)
+	b, err = NewBase(run.scenario, run.key.seed, run.matrix, r.cfg.Workers)
 	if err != nil {
 		t.Release()
 		return nil, err
@@ -716,20 +728,6 @@ func (r *Runs) dropBaseLocked(run *sharedRun) {
 	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
 }
 
-// matrixOf builds a run's matrix from its recorded columns.
-func matrixOf(s *scenarios.Scenario, evs []sim.Event) *sim.Matrix {
-	m := sim.NewMatrix(s.Batches, s.Offline)
-	m.Scenario = s.Name
-	for _, ev := range evs {
-		for tp, c := range ev.Cells {
-			if c.Done {
-				m.Set(tp, ev.Index, c)
-			}
-		}
-	}
-	return m
-}
-
 // eventBytes estimates the memory an event holds: its cells and their error bitsets.
 func eventBytes(ev sim.Event) int64 {
 	n := int64(len(ev.Cells)) * int64(unsafe.Sizeof(sim.Cell{}))
@@ -744,6 +742,17 @@ type Watch struct {
 	runs *Runs
 	run  *sharedRun
 	once sync.Once
+}
+
+// Matrix is the watched run's matrix once it is complete (nil before, and for a run that failed):
+// shared by its watchers, and only read.
+func (w *Watch) Matrix() *sim.Matrix {
+	w.runs.mu.Lock()
+	defer w.runs.mu.Unlock()
+	if run := w.run; run.state == runDone && run.err == nil && len(run.events) == run.matrix.Batches() {
+		return run.matrix
+	}
+	return nil
 }
 
 // Leave ends the subscription; only the first call counts.

@@ -20,10 +20,12 @@ const workShare = 0.75
 // minMemory is the least --memory a room runs with: an idle server, a session, one small run.
 const minMemory = 64 << 20
 
-// sessionBytes is what an open player session holds, charged for as long as it is open: its own
-// copy of the matrix's cells, its panes' canvases and grids at up to 500x200, its replays and
-// what-ifs. Measured with TestSessionCost (server/cost_test.go).
-const sessionBytes = 3 << 20
+// sessionBytes is what an open player session is charged, for as long as it is open: what an idle
+// session holds (its panes' text, replays and what-ifs, the SSH channel's buffers; its run's matrix
+// and the canvases its panes draw on are shared) is 0.38 MB at 120x40 and 1.05 MB at 500x200, the
+// largest screen a session draws (TestSessionCost), and a session drawing holds a canvas or two
+// more while it draws.
+const sessionBytes = 2 << 20
 
 // workBytes is what admitted work may hold under a room's memory.
 func workBytes(memory int64) int64 { return int64(float64(memory) * workShare) }

@@ -131,6 +131,14 @@ func (s *screen) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// forget drops the output kept (a measurement of the server's memory leaves the client's out).
+func (s *screen) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped += s.buf.Len()
+	s.buf = bytes.Buffer{}
+}
+
 // String is the output kept.
 func (s *screen) String() string {
 	s.mu.Lock()

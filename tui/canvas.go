@@ -3,6 +3,7 @@ package tui
 import (
 	"math"
 	"strings"
+	"sync"
 
 	ntcanvas "github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
@@ -33,21 +34,53 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]ink, w*h)}
 }
 
-// blankCanvas returns a blank w x h canvas, *last's when it has that size, and keeps it in *last
-// for the next drawing. A pane redraws at the same size step after step, and ntcharts' canvas.New
-// allocates a lipgloss style with every cell (560 bytes: about 1 ms and as much garbage for a
-// 100x30 pane), where blanking the cells with its Fill takes some 30 µs. A pane's canvas is its
-// own: one session's, drawn from one goroutine.
-func blankCanvas(last **canvas, w, h int) *canvas {
-	c := *last
-	if c == nil || c.w != max(w, 0) || c.h != max(h, 0) {
-		c = newCanvas(w, h)
-		*last = c
+// blankCanvas returns a blank w x h canvas, reused from an earlier drawing of that size when there
+// is one; drawn, its render hands it back. ntcharts' canvas.New allocates a lipgloss style with every
+// cell (560 bytes: about 1 ms and as much garbage for a 100x30 pane), where blanking the cells with
+// its Fill takes some 30 µs. The canvases are shared by every session's panes rather than kept by
+// each pane: a pane kept its last (about 0.8 MB a session at 120x40, 40 MB at 500x200, for as long as
+// the session lasted, idle or not); shared, they are held while drawn, and those not drawn with for
+// two collections go. A canvas is drawn by one goroutine at a time.
+func blankCanvas(w, h int) *canvas {
+	w, h = max(w, 0), max(h, 0)
+	if c, ok := canvases.pool(w, h).Get().(*canvas); ok {
+		c.m.Fill(ntcanvas.Cell{})
+		clear(c.inks)
 		return c
 	}
-	c.m.Fill(ntcanvas.Cell{})
-	clear(c.inks)
-	return c
+	return newCanvas(w, h)
+}
+
+// render writes the canvas (String) and hands it back for the next drawing of its size.
+func (c *canvas) render(st *Styles) string {
+	out := c.String(st)
+	canvases.pool(c.w, c.h).Put(c)
+	return out
+}
+
+// canvases are the canvases not being drawn, by size.
+var canvases = canvasPools{by: map[[2]int]*sync.Pool{}}
+
+type canvasPools struct {
+	mu sync.Mutex
+	by map[[2]int]*sync.Pool
+}
+
+// pool is the pool of w x h canvases. Sizes are as many as the terminals drawn at; past a few
+// hundred (a client resizing through every size) the pools start again.
+func (p *canvasPools) pool(w, h int) *sync.Pool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := [2]int{w, h}
+	if sp, ok := p.by[k]; ok {
+		return sp
+	}
+	if len(p.by) >= 512 {
+		clear(p.by)
+	}
+	sp := &sync.Pool{}
+	p.by[k] = sp
+	return sp
 }
 
 func (c *canvas) in(x, y int) bool { return x >= 0 && y >= 0 && x < c.w && y < c.h }

@@ -25,7 +25,6 @@ type chartPane struct {
 	cache string
 	key   viewKey
 	plot  *brailleGrid // the last plot, for tests
-	cv    *canvas      // the last drawing's, blanked for the next
 }
 
 func (p *chartPane) Title(f *frame) string {
@@ -200,7 +199,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 		inks[i+1].bold = s.name == f.selected
 	}
 	p.plot = g
-	cv := blankCanvas(&p.cv, w, h)
+	cv := blankCanvas(w, h)
 	g.draw(cv, a.gw, 0, inks)
 	if f.st.Glyphs {
 		// Without colour, or with 16 colours too few for nine algorithms, each line carries the
@@ -220,7 +219,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	}
 	drawChartAxes(cv, a, f.pos)
 	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
-	return cv.String(f.st)
+	return cv.render(f.st)
 }
 
 // drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10

@@ -16,7 +16,6 @@ import (
 type decisionsPane struct {
 	per int // batches a column in the last drawing: the title's legend says how they are drawn
 	// The last drawing's canvas, blanked for the next.
-	cv *canvas
 }
 
 func (p *decisionsPane) Title(f *frame) string {
@@ -79,7 +78,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	off, T := f.scen.Offline, f.m.Batches()
 	g := p.geom(f, w)
 	p.per = g.per
-	cv := blankCanvas(&p.cv, w, h)
+	cv := blankCanvas(w, h)
 	dim := inkOf(palette.Axis)
 	rows := f.shown()
 	for y, r := range rows {
@@ -148,7 +147,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	if f.pos >= off {
 		cv.set(g.lw+(f.pos-off)/g.per, y, '▲', ink{fg: palette.Query, bold: true})
 	}
-	return cv.String(st)
+	return cv.render(st)
 }
 
 // Click on a strip or the axis jumps to that batch.

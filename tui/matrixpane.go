@@ -25,7 +25,6 @@ type matrixPane struct {
 	win     [2]int       // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
-	canvas  *cellGrid // the last drawn, for tests
 	sampled [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
 	show    byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key     matrixKey
@@ -334,11 +333,7 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
-	cv := newCellGrid(w, h)
-	d := p.data(f)
-	drawHeat(cv, st, l.g, d, l.gw, l.heatY)
-	p.drawAxes(cv, f, l)
-	p.canvas = cv
+	cv := p.grid(f, l, w, h)
 	render := (*cellGrid).lines
 	if p.render != nil {
 		render = p.render
@@ -347,6 +342,15 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	// The legend is styled text: it is laid over the canvas's lines.
 	p.cache, p.key = strings.Join(p.overlayLegend(out, f, l, w), "\n"), k
 	return p.cache
+}
+
+// grid draws the heat map and its axes into a grid of w x h cells. The pane keeps the text it
+// rendered, not the grid (2.5 MB at 500x200, for as long as a session lasted).
+func (p *matrixPane) grid(f *frame, l matrixLayout, w, h int) *cellGrid {
+	cv := newCellGrid(w, h)
+	drawHeat(cv, f.st, l.g, p.data(f), l.gw, l.heatY)
+	p.drawAxes(cv, f, l)
+	return cv
 }
 
 // follow moves the zoom window so the cursor stays in it.

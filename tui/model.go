@@ -253,12 +253,12 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 		return p.s.queued(msg)
 	case engineDoneMsg:
 		if o := p.cmd.orig; msg.s == o && o != p.s {
-			o.Done, o.Err = true, msg.err
+			o.finish(msg.err)
 		}
 		if msg.s != p.s {
 			return nil
 		}
-		p.s.Done, p.s.Err = true, msg.err
+		p.s.finish(msg.err)
 		p.heat.final = msg.err == nil
 		var warm tea.Cmd
 		if p.wi.open {

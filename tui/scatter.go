@@ -121,7 +121,6 @@ type batchPane struct {
 	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
 	key        scatterKey
 	cache      string
-	cv         *canvas // the last drawing's, blanked for the next
 }
 
 // scatterKey is what the scatter's drawing depends on.
@@ -340,7 +339,7 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 	a := axesFor(bd, fx, fy, w, h, legend)
 	cells := p.count(f, t, b, a, model)
 	edge := boundary(f.stream, t, b, a)
-	cv := blankCanvas(&p.cv, w, h)
+	cv := blankCanvas(w, h)
 	const top = 1 // the features' names
 	for i, c := range cells {
 		r, k := scatterGlyph(c)
@@ -361,7 +360,7 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 		y++
 	}
 	drawScatterLegend(cv, st, model, w, min(h, y+rows.legend), y, edge != nil)
-	return cv.String(st)
+	return cv.render(st)
 }
 
 // trueLabeller is a stream that knows its concept (a generated scenario's label expression).

@@ -154,6 +154,18 @@ func (s *Session) apply(msg columnMsg) tea.Cmd {
 	return s.next()
 }
 
+// finish records the run's end (err nil when it is complete); a complete run's matrix is the
+// registry's, shared with every session watching it, instead of this session's copy.
+func (s *Session) finish(err error) {
+	s.Done, s.Err = true, err
+	if err != nil || s.w == nil {
+		return
+	}
+	if m := s.w.Matrix(); m != nil && s.Computed == m.Batches() {
+		s.Matrix = m
+	}
+}
+
 // queued records the run's place in the queue and asks for what comes next; a message for another
 // (restarted) session is dropped.
 func (s *Session) queued(msg queuedMsg) tea.Cmd {

@@ -268,8 +268,11 @@ func TestFollowPresenter(t *testing.T) {
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s.Matrix == pres.s.Matrix {
+	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s == pres.s {
 		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
+	}
+	if fol.s.Matrix != pres.s.Matrix { // sessions of one finished run show its one matrix
+		t.Error("the follower's and the presenter's sessions each hold a copy of the run's matrix")
 	}
 	if !strings.Contains(stripANSI(fol.status(fol.frame())), "· following ·") {
 		t.Errorf("follower's status: %q", stripANSI(fol.status(fol.frame())))
