@@ -136,13 +136,13 @@ const (
 
 // sharedRun records one engine run's columns for any number of watchers. Guarded by Runs.mu.
 type sharedRun struct {
-	key        runKey
-	scenario   *scenarios.Scenario // the first watcher's: its content is every watcher's
-	cfg        sim.Config
-	state      runState
-	watchers   int
-	cancel     context.CancelFunc
-	started    time.Time
+	key      runKey
+	scenario *scenarios.Scenario // the first watcher's: its content is every watcher's
+	cfg      sim.Config
+	state    runState
+	watchers int
+	cancel   context.CancelFunc
+	started  time.Time
 	// matrix is the run's cells as they are computed, and events its columns (their Cells are the
 	// matrix's own columns, not copies): every watcher reads them, and once the run is done its
 	// sessions show the matrix itself, rather than a copy each.

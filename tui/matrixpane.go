@@ -25,8 +25,8 @@ type matrixPane struct {
 	win     [2]int       // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
-	sampled [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
-	show    byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
+	sampled [2]int // batches per drawn cell across and down when the overview samples (0: it does not)
+	show    byte   // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key     matrixKey
 	cache   string
 	// render, when set, renders the heat map's grid in place of its own renderer: the benchmark
