@@ -61,6 +61,7 @@ func newMetrics(s *Server) *metrics {
 		gauge("cara_memory_bytes", "The room's memory (--memory, or the smallest limit the process runs under): GOMEMLIMIT.", func() float64 { return float64(s.cfg.Memory) }),
 		gauge("cara_memory_work_bytes", "Of it, what admitted work may hold in all (three quarters).", func() float64 { return float64(s.budget.Capacity()) }),
 		gauge("cara_memory_used_bytes", "What admitted work holds now (estimates for work computing, measures for runs kept), sessions and uploads included.", func() float64 { return float64(s.budget.Stats().Held) }),
+		gauge("cara_memory_used_peak_bytes", "The most admitted work held at once since the server started.", func() float64 { return float64(s.budget.Stats().Peak) }),
 		gauge("cara_memory_free_bytes", "What more work could hold now.", func() float64 { return float64(s.budget.Free()) }),
 		gauge("cara_work_queued", "Work waiting for the room's memory or a compute slot: runs, commands' matrices, checks.", func() float64 { return float64(s.budget.Stats().Queued) }),
 		gauge("cara_commands_running", "Headless commands running (computing, or between their matrices).", func() float64 { r, _ := s.commands.counts(); return float64(r) }),

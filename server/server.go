@@ -351,7 +351,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	st := tui.NewStyles(renderer(sess))
 	cat := s.catalogFor(sess)
 	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
-		Check: s.check}
+		Check: s.check, Reparse: func(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error) {
+			t, err := s.quick(ctx, checkBytes) // the editor's check, within the room's memory
+			if err != nil {
+				return nil, err
+			}
+			defer t.Release()
+			return from.Reparse(text)
+		}}
 	if s.hooks.seedFor != nil {
 		open.Seed = func(sc *scenarios.Scenario) uint64 {
 			if v, ok := s.hooks.seedFor(sess); ok {

@@ -75,7 +75,7 @@ func editText(t *testing.T, p *Player, text string) {
 	t.Helper()
 	p.edit.area.SetValue(text)
 	p.edit.version++
-	pumpCmd(t, p, func() tea.Msg { return editPauseMsg{p.edit.version} })
+	pumpCmd(t, p, func() tea.Msg { return editPauseMsg{version: p.edit.version} })
 }
 
 // The editor: the scenario's text, a typo located as you type (file:line:column), ctrl+s runs the

@@ -4,9 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/scenarios"
@@ -17,10 +15,19 @@ import (
 // (file:line:column, in the loader's words) shows under it; ctrl+s runs the text as a new run
 // once it checks. The text lives in the player only: nothing is written to disk, and a served
 // player's text stays untrusted (it reads no file but the embedded data and the offered folder).
+//
+// What typing costs is bounded whatever is typed, and does not grow with the text: the text
+// (editMax characters, editLines lines of editLine characters each; a scenario is a few kB), a key
+// what it changes (textarea.go), one check a pause (editPause after the last key, one timer for all
+// the keys), and one drawing a frame at most (editFrame), of the screen only. With bubbles'
+// textarea, one 4 kB paste then typing cost a core, and 27 kB of memory a key.
 
 const (
-	editMax   = 64 << 10               // bytes of text the editor takes: a scenario is a few kB
+	editMax   = 16 << 10               // characters of text the editor takes
+	editLines = 400                    // lines of text
+	editLine  = 500                    // characters of one line
 	editPause = 300 * time.Millisecond // typing pause before the text is checked
+	editFrame = 50 * time.Millisecond  // the editor is drawn at most this often
 )
 
 var editKeys = struct{ Run, Close key.Binding }{
@@ -30,21 +37,44 @@ var editKeys = struct{ Run, Close key.Binding }{
 
 // editor is the editor's state.
 type editor struct {
-	area    textarea.Model
+	area    *textArea
 	from    *scenarios.Scenario // what the text was made from: its folder and trust
 	version int                 // bumped by every edit; a check of an older text is dropped
 	checked int                 // the version the last check was of
 	s       *scenarios.Scenario // the checked text's scenario (nil when it does not load)
 	err     error
+
+	edited time.Time // the last edit
+	paused bool      // a pause timer is running
+	drawn  string    // the text area as last drawn
+	drawnW int       // ... at this width
+	dirty  bool      // changed since
+	drawAt time.Time // when it was drawn
+	frame  bool      // a frame timer is running
 }
 
-type editPauseMsg struct{ version int }
+// editMsg is a message for the editor, which the player hands it while it is open.
+type editMsg interface{ forEditor() }
+
+// editPauseMsg asks for a check of the text: of its version, or (timer) of whatever the text is
+// once typing has paused.
+type editPauseMsg struct {
+	version int
+	timer   bool
+}
 
 type editCheckedMsg struct {
 	version int
 	s       *scenarios.Scenario
 	err     error
 }
+
+// editFrameMsg says a frame has passed since the editor's last drawing.
+type editFrameMsg struct{}
+
+func (editPauseMsg) forEditor()   {}
+func (editCheckedMsg) forEditor() {}
+func (editFrameMsg) forEditor()   {}
 
 // openEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
 // follower's e never gets here (see commandState.open).
@@ -55,28 +85,18 @@ func openEditor(h whatIfHost, w, ht int) (*editor, tea.Cmd) {
 		h.fail(err)
 		return nil, nil
 	}
-	a := textarea.New()
-	a.CharLimit = editMax
-	a.MaxHeight = 0
-	a.ShowLineNumbers = true
-	a.Prompt = ""
-	a.SetValue(string(text))
-	a.Cursor.SetMode(cursor.CursorStatic) // steady: see newCommandLine
-	e := &editor{area: a, from: opt.trusted(opt.Scenario), s: opt.Scenario}
+	a := newTextArea()
+	a.SetValue(string(text)) // cut to the bounds, the cursor at the top
+	e := &editor{area: a, from: opt.trusted(opt.Scenario), s: opt.Scenario, dirty: true}
 	e.resize(w, ht)
-	// The text starts at its top (SetValue leaves the cursor at its end).
-	for i := 0; i < 4*e.area.LineCount() && e.area.Line() > 0; i++ {
-		e.area.CursorUp()
-	}
-	e.area.CursorStart()
-	return e, e.area.Focus()
+	return e, nil
 }
 
 // resize fits the editor to a w x h screen; a closed (nil) editor has nothing to fit.
 func (e *editor) resize(w, h int) {
 	if e != nil {
-		e.area.SetWidth(max(w, 20))
-		e.area.SetHeight(max(h-3, 3))
+		e.area.SetSize(max(w, 20), max(h-3, 3))
+		e.dirty = true
 	}
 }
 
@@ -85,18 +105,31 @@ func (e *editor) resize(w, h int) {
 func (e *editor) update(h whatIfHost, c *commandState, bar *whatIfBar, msg tea.Msg) (*editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case editPauseMsg:
-		if msg.version != e.version {
+		if msg.timer {
+			e.paused = false
+			if rest := editPause - time.Since(e.edited); rest > 0 { // typed on since the timer began
+				return e, e.pause(rest)
+			}
+		}
+		if msg.version != e.version && !msg.timer || e.checked == e.version {
 			return e, nil
 		}
-		text, from, v := []byte(e.area.Value()), e.from, e.version
+		text, from, v, reparse := []byte(e.area.Value()), e.from, e.version, h.options().Reparse
+		if reparse == nil {
+			reparse = (*scenarios.Scenario).Reparse
+		}
 		return e, func() tea.Msg {
-			s, err := from.Reparse(text)
+			s, err := reparse(from, text)
 			return editCheckedMsg{v, s, err}
 		}
 	case editCheckedMsg:
 		if msg.version == e.version {
 			e.checked, e.s, e.err = msg.version, msg.s, msg.err
+			e.dirty = true
 		}
+		return e, nil
+	case editFrameMsg:
+		e.frame = false // the program draws after this message, a frame after the last drawing
 		return e, nil
 	case tea.KeyMsg:
 		switch {
@@ -105,19 +138,40 @@ func (e *editor) update(h whatIfHost, c *commandState, bar *whatIfBar, msg tea.M
 		case key.Matches(msg, editKeys.Run):
 			return e.run(h, c, bar)
 		}
-		before := e.area.Value()
-		var cmd tea.Cmd
-		e.area, cmd = e.area.Update(msg)
-		if e.area.Value() == before {
-			return e, cmd
+		changed, refused := e.area.Update(msg)
+		if refused != "" {
+			h.say(refused)
+		}
+		e.dirty = true // the cursor moved, at least
+		frame := e.nextFrame()
+		if !changed {
+			return e, frame
 		}
 		e.version++
-		v := e.version
-		return e, tea.Batch(cmd, tea.Tick(editPause, func(time.Time) tea.Msg { return editPauseMsg{v} }))
+		e.edited = time.Now()
+		var pause tea.Cmd
+		if !e.paused {
+			pause = e.pause(editPause)
+		}
+		return e, tea.Batch(frame, pause)
 	}
-	var cmd tea.Cmd
-	e.area, cmd = e.area.Update(msg)
-	return e, cmd
+	return e, nil
+}
+
+// pause starts the one pause timer, to fire after d.
+func (e *editor) pause(d time.Duration) tea.Cmd {
+	e.paused = true
+	return tea.Tick(d, func(time.Time) tea.Msg { return editPauseMsg{timer: true} })
+}
+
+// nextFrame starts the frame timer, unless it runs: a drawing skipped for coming too soon after
+// the last one is made when it fires.
+func (e *editor) nextFrame() tea.Cmd {
+	if e.frame {
+		return nil
+	}
+	e.frame = true
+	return tea.Tick(editFrame, func(time.Time) tea.Msg { return editFrameMsg{} })
 }
 
 // run runs the edited text as a new run, once a check of this very text has passed.
@@ -125,7 +179,8 @@ func (e *editor) run(h whatIfHost, c *commandState, bar *whatIfBar) (*editor, te
 	switch {
 	case e.checked != e.version:
 		h.say("checking the text: ctrl+s again in a moment")
-		return e, func() tea.Msg { return editPauseMsg{e.version} }
+		v := e.version
+		return e, func() tea.Msg { return editPauseMsg{version: v} }
 	case e.err != nil:
 		return e, nil // the error is on screen
 	}
@@ -150,7 +205,16 @@ func (e *editor) view(h whatIfHost, st *Styles, w int) string {
 		state = st.Bold.Render(" ok: ctrl+s runs it")
 	}
 	help := st.Help.Render(" ctrl+s run · esc close (the run stays) · the scenario format: cara new NAME writes a commented template")
-	return truncate(title, w) + "\n" + e.area.View() + "\n" + truncate(state, w) + "\n" + truncate(help, w)
+	return truncate(title, w) + "\n" + e.areaView(st, w) + "\n" + truncate(state, w) + "\n" + truncate(help, w)
+}
+
+// areaView is the text area drawn: again only when it changed and a frame has passed since it was
+// last drawn (the frame timer brings the drawing skipped).
+func (e *editor) areaView(st *Styles, w int) string {
+	if e.dirty && (time.Since(e.drawAt) >= editFrame || e.drawn == "" || w != e.drawnW) {
+		e.drawn, e.drawnW, e.dirty, e.drawAt = e.area.View(st), w, false, time.Now()
+	}
+	return e.drawn
 }
 
 // oneLineErr keeps a multi-line loader message on the editor's one line.

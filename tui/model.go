@@ -58,6 +58,9 @@ type Options struct {
 	// Check, when set, refuses a scenario before a run of it starts (a server's work budget): the
 	// command line's and the editor's changes go through it.
 	Check func(*scenarios.Scenario) error
+	// Reparse, when set, checks the editor's text (by default from.Reparse): a server admits the
+	// check against its memory first.
+	Reparse func(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
 	// Untrusted marks a served player: the scenarios its command line and editor make may read no
 	// file but the embedded data and the CSV files in FilesDir (the server's offered folder).
 	Untrusted bool
@@ -212,7 +215,7 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
 		p.edit.resize(p.w, p.h)
-	case editPauseMsg, editCheckedMsg:
+	case editMsg:
 		if p.edit != nil {
 			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
 		}
