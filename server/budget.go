@@ -17,14 +17,15 @@ import (
 // estimate is within a factor of 2 above what it holds; see sim.Estimate).
 const workShare = 0.75
 
-// minMemory is the least --memory a room runs with: an idle server, a session, one small run.
-const minMemory = 64 << 20
+// minMemory is the least --memory a room runs with: an idle server, the players' canvases
+// (tui.CanvasKeep), a few sessions, one small run.
+const minMemory = 128 << 20
 
 // sessionBytes is what an open player session is charged, for as long as it is open: what an idle
 // session holds (its panes' text, replays and what-ifs, the SSH channel's buffers; its run's matrix
-// and the canvases its panes draw on are shared) is 0.38 MB at 120x40 and 1.05 MB at 500x200, the
-// largest screen a session draws (TestSessionCost), and a session drawing holds a canvas or two
-// more while it draws.
+// is shared, and the canvases its panes draw on are counted apart, bounded for all sessions
+// together: tui.CanvasKeep) is 0.38 MB at 120x40 and 1.05 MB at 500x200, the largest screen a
+// session draws (TestSessionCost).
 const sessionBytes = 2 << 20
 
 // workBytes is what admitted work may hold under a room's memory.

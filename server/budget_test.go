@@ -18,6 +18,7 @@ import (
 	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/internal/simtest"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui"
 )
 
 // command runs one command as user over a new connection: stdout, stderr and exit status.
@@ -46,22 +47,24 @@ func command(t *testing.T, addr, user, stdin, cmd string, auth ...gossh.AuthMeth
 }
 
 // The room's memory: --memory is what the server reports and what work is admitted against
-// (three quarters of it), open sessions are charged to it, and the metrics say so.
+// (three quarters of it, less the players' canvases), open sessions are charged to it, and the
+// metrics say so.
 func TestServeMemory(t *testing.T) {
 	srv, addr, _ := startServing(t, Config{Memory: 256 << 20})
 	if got := srv.Config(); got.Memory != 256<<20 || got.MemoryFrom != "--memory" {
 		t.Errorf("memory %d from %q", got.Memory, got.MemoryFrom)
 	}
-	if st := srv.Budget(); st.Capacity != 192<<20 || st.Held != 0 {
-		t.Errorf("budget %+v, want 192 MiB for work and nothing held", st)
+	if st := srv.Budget(); st.Capacity != 192<<20 || st.Held != tui.CanvasKeep {
+		t.Errorf("budget %+v, want 192 MiB for work and the canvases held", st)
 	}
 	c, _, sc := atPicker(t, addr)
-	if st := srv.Budget(); st.Pinned != sessionBytes {
-		t.Errorf("one session open: %d pinned, want %d", st.Pinned, sessionBytes)
+	if st := srv.Budget(); st.Pinned != tui.CanvasKeep+sessionBytes {
+		t.Errorf("one session open: %d pinned, want %d", st.Pinned, tui.CanvasKeep+sessionBytes)
 	}
 	m := scrape(t, srv.metricsURL)
+	used := float64(tui.CanvasKeep + sessionBytes)
 	for k, want := range map[string]float64{"cara_memory_bytes": 256 << 20, "cara_memory_work_bytes": 192 << 20,
-		"cara_memory_used_bytes": sessionBytes, "cara_memory_free_bytes": 192<<20 - sessionBytes, "cara_work_queued": 0,
+		"cara_memory_used_bytes": used, "cara_memory_free_bytes": 192<<20 - used, "cara_work_queued": 0,
 		"cara_commands_running": 0, "cara_commands_queued": 0, "cara_uploads": 0, "cara_upload_bytes": 0} {
 		if m[k] != want {
 			t.Errorf("%s %v, want %v", k, m[k], want)
@@ -72,9 +75,9 @@ func TestServeMemory(t *testing.T) {
 	}
 	sc.send("q")
 	c.Close()
-	simtest.Eventually(t, "the session's charge given back", func() bool { return srv.Budget().Pinned == 0 })
-	if _, err := New(Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "k"), MaxSessions: 1, Memory: 10 << 20}); err == nil ||
-		!strings.Contains(err.Error(), "--memory 10 MiB is too little for a room") {
+	simtest.Eventually(t, "the session's charge given back", func() bool { return srv.Budget().Pinned == tui.CanvasKeep })
+	if _, err := New(Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "k"), MaxSessions: 1, Memory: 100 << 20}); err == nil ||
+		!strings.Contains(err.Error(), "--memory 100 MiB is too little for a room") {
 		t.Errorf("a room of 10 MiB: %v", err)
 	}
 	if d := budget.Default(); true {
@@ -283,7 +286,7 @@ func TestServeUploadsAsText(t *testing.T) {
 		}
 	}
 	n, bytes := srv.uploads.stats()
-	if n != 80 || bytes != int64(80*len(text)) || srv.Budget().Pinned != bytes {
+	if n != 80 || bytes != int64(80*len(text)) || srv.Budget().Pinned != tui.CanvasKeep+bytes {
 		t.Errorf("%d uploads of %d bytes held (%d in the budget), want 80 of %d", n, bytes, srv.Budget().Pinned, 80*len(text))
 	}
 	goroutinesBack(t, "80 uploads", idle)
@@ -294,7 +297,7 @@ func TestServeUploadsAsText(t *testing.T) {
 		_, errOut, code := command(t, addr, fmt.Sprintf("cycler%d", i), string(text), "upload x")
 		refused = code == 1 && strings.Contains(errOut, "this room keeps no more uploads")
 	}
-	if !refused || func() bool { n2, _ := srv.uploads.stats(); return n2 < 80 }() {
+	if !refused || func() bool { n2, _ := srv.uploads.stats(); return n2 < 80 }() || srv.Budget().Pinned != tui.CanvasKeep+bytes+int64(len(text))*int64(func() int { n, _ := srv.uploads.stats(); return n - 80 }()) {
 		t.Errorf("past the bound: refused %v; uploads held %v", refused, func() int { n, _ := srv.uploads.stats(); return n }())
 	}
 	for _, e := range srv.catalog.Load().Entries() {

@@ -6,13 +6,15 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/tui"
 )
 
 // sessionsCost opens n more sessions of cols x rows on covcon-d's one run (computed by a first
 // session), each stepped a little and then idle, and returns the live heap each holds.
 func sessionsCost(t *testing.T, addr string, n, cols, rows int) float64 {
 	t.Helper()
-	before := heapInUse()
+	before, canvases := heapInUse(), tui.CanvasesKept()
 	var clients []*gossh.Client
 	var screens []*screen
 	for range n {
@@ -32,7 +34,9 @@ func sessionsCost(t *testing.T, addr string, n, cols, rows int) float64 {
 	for _, sc := range screens {
 		sc.forget()
 	}
-	each := float64(heapInUse()-before) / float64(n)
+	// The canvases kept between drawings are bounded for all sessions together (tui.CanvasKeep), and
+	// counted apart.
+	each := (float64(heapInUse()-before) - float64(tui.CanvasesKept()-canvases)) / float64(n)
 	for _, c := range clients {
 		c.Close()
 	}

@@ -191,6 +191,7 @@ func New(cfg Config) (*Server, error) {
 	commandDefaults(&cfg)
 	s.cfg = cfg
 	s.budget = budget.New(budget.Config{Bytes: workBytes(cfg.Memory), Slots: cfg.MaxComputing})
+	s.budget.Charge(tui.CanvasKeep) // the players' canvases kept between drawings, all sessions together
 	s.commands = newCommands(cfg.MaxCommands, cfg.MaxCommandsPerClient)
 	s.uploads = newUploads(s.budget, cfg.UploadBytes)
 	s.runs = live.NewRuns(live.RunsConfig{Budget: s.budget, Cache: cfg.CacheRuns, Workers: cfg.Workers,

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"container/list"
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	ntcanvas "github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
@@ -21,6 +23,7 @@ type canvas struct {
 	w, h int
 	m    ntcanvas.Model
 	inks []ink
+	elem *list.Element // its place among the canvases kept, while kept (guarded by canvases.mu)
 }
 
 // cell is a canvas cell read back: its rune (' ' when empty) and its ink.
@@ -34,53 +37,96 @@ func newCanvas(w, h int) *canvas {
 	return &canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]ink, w*h)}
 }
 
-// blankCanvas returns a blank w x h canvas, reused from an earlier drawing of that size when there
-// is one; drawn, its render hands it back. ntcharts' canvas.New allocates a lipgloss style with every
-// cell (560 bytes: about 1 ms and as much garbage for a 100x30 pane), where blanking the cells with
-// its Fill takes some 30 µs. The canvases are shared by every session's panes rather than kept by
-// each pane: a pane kept its last (about 0.8 MB a session at 120x40, 40 MB at 500x200, for as long as
-// the session lasted, idle or not); shared, they are held while drawn, and those not drawn with for
-// two collections go. A canvas is drawn by one goroutine at a time.
-func blankCanvas(w, h int) *canvas {
+// blankCanvas returns a blank w x h canvas for the pane whose canvas slot is last: the one it drew
+// on last time when it has that size, else a new one; the pane's render hands it back to the slot.
+// ntcharts' canvas.New allocates a lipgloss style with every cell (560 bytes: about 1 ms and as much
+// garbage for a 100x30 pane), where blanking the cells with its Fill takes some 30 µs. A pane kept
+// its last canvas for as long as its session lasted (0.8 MB a session at 120x40, 40 MB at 500x200,
+// idle or not); now the canvases kept are bounded in all (canvasKeep), the least recently drawn
+// let go first, so a room's idle sessions keep none and its drawing ones keep theirs. A pane's
+// canvas is drawn by one goroutine at a time.
+func blankCanvas(last *atomic.Pointer[canvas], w, h int) *canvas {
 	w, h = max(w, 0), max(h, 0)
-	if c, ok := canvases.pool(w, h).Get().(*canvas); ok {
-		c.m.Fill(ntcanvas.Cell{})
-		clear(c.inks)
-		return c
+	c := last.Swap(nil) // the pane's, not the cache's, while it draws
+	if c == nil || c.w != w || c.h != h {
+		canvases.forget(c)
+		return newCanvas(w, h)
 	}
-	return newCanvas(w, h)
+	canvases.forget(c)
+	c.m.Fill(ntcanvas.Cell{})
+	clear(c.inks)
+	return c
 }
 
-// render writes the canvas (String) and hands it back for the next drawing of its size.
-func (c *canvas) render(st *Styles) string {
+// render writes the canvas (String) and hands it back to the pane's slot, to be reused by its next
+// drawing unless the cache lets it go first.
+func (c *canvas) render(st *Styles, last *atomic.Pointer[canvas]) string {
 	out := c.String(st)
-	canvases.pool(c.w, c.h).Put(c)
+	last.Store(c)
+	canvases.keep(c, last)
 	return out
 }
 
-// canvases are the canvases not being drawn, by size.
-var canvases = canvasPools{by: map[[2]int]*sync.Pool{}}
+// canvasKeep bounds the bytes of the canvases kept between drawings, every session's together:
+// about forty sessions' at 120x40. A server counts it once in its budget (CanvasKeep).
+const canvasKeep = 32 << 20
 
-type canvasPools struct {
-	mu sync.Mutex
-	by map[[2]int]*sync.Pool
+// CanvasKeep is what the players' canvases kept between drawings hold at most, all sessions
+// together.
+const CanvasKeep = canvasKeep
+
+// CanvasesKept is what the canvases kept between drawings hold now.
+func CanvasesKept() int {
+	canvases.mu.Lock()
+	defer canvases.mu.Unlock()
+	return canvases.bytes
 }
 
-// pool is the pool of w x h canvases. Sizes are as many as the terminals drawn at; past a few
-// hundred (a client resizing through every size) the pools start again.
-func (p *canvasPools) pool(w, h int) *sync.Pool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	k := [2]int{w, h}
-	if sp, ok := p.by[k]; ok {
-		return sp
+// canvases are the canvases kept between drawings, least recently drawn last.
+var canvases = canvasCache{order: list.New()}
+
+type canvasCache struct {
+	mu    sync.Mutex
+	order *list.List // of *kept, the most recently drawn first
+	bytes int
+}
+
+// kept is a canvas in its pane's slot.
+type kept struct {
+	c    *canvas
+	slot *atomic.Pointer[canvas]
+}
+
+// canvasBytes is what a canvas holds: a lipgloss style and an ink a cell.
+func canvasBytes(c *canvas) int { return c.w * c.h * 600 }
+
+// keep records c, just stored in slot, as the most recently drawn, and lets the least recently
+// drawn go while the canvases kept are over canvasKeep.
+func (k *canvasCache) keep(c *canvas, slot *atomic.Pointer[canvas]) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c.elem = k.order.PushFront(&kept{c, slot})
+	k.bytes += canvasBytes(c)
+	for k.bytes > canvasKeep && k.order.Len() > 1 {
+		old := k.order.Remove(k.order.Back()).(*kept)
+		old.c.elem = nil
+		k.bytes -= canvasBytes(old.c)
+		old.slot.CompareAndSwap(old.c, nil) // unless its pane took it to draw meanwhile
 	}
-	if len(p.by) >= 512 {
-		clear(p.by)
+}
+
+// forget takes c (taken from its slot by its pane) out of the cache.
+func (k *canvasCache) forget(c *canvas) {
+	if c == nil {
+		return
 	}
-	sp := &sync.Pool{}
-	p.by[k] = sp
-	return sp
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if c.elem != nil {
+		k.order.Remove(c.elem)
+		c.elem = nil
+		k.bytes -= canvasBytes(c)
+	}
 }
 
 func (c *canvas) in(x, y int) bool { return x >= 0 && y >= 0 && x < c.w && y < c.h }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -222,7 +223,8 @@ func TestScreenOf(t *testing.T) {
 }
 
 // A reused canvas is blank: what the last drawing left (runes, braille dots, inks) is gone, and a
-// canvas of another size is a new one. A canvas goes back to be reused once rendered.
+// canvas of another size is a new one. The canvases kept between drawings are bounded in all: the
+// least recently drawn go first.
 func TestBlankCanvas(t *testing.T) {
 	st := colorStyles()
 	draw := func(cv *canvas, s string) string {
@@ -230,16 +232,34 @@ func TestBlankCanvas(t *testing.T) {
 		cv.braille(0, 0, '⢀', inkOf(palette.Axis))
 		return cv.String(st)
 	}
-	first := blankCanvas(8, 3)
+	var slot atomic.Pointer[canvas]
+	first := blankCanvas(&slot, 8, 3)
 	draw(first, "long text")
 	first.set(7, 2, 'x', ink{fg: palette.Query, bold: true})
-	first.render(st)
-	second := blankCanvas(8, 3)
+	first.render(st, &slot)
+	second := blankCanvas(&slot, 8, 3)
+	if second != first {
+		t.Fatal("a canvas of the same size was not reused")
+	}
 	if got, want := draw(second, "ab"), draw(newCanvas(8, 3), "ab"); got != want {
 		t.Errorf("reused canvas:\n%q\nwant, as a new one:\n%q", got, want)
 	}
-	second.render(st)
-	if third := blankCanvas(9, 3); third == first || third == second || third.w != 9 {
-		t.Errorf("a canvas of another size: reused %v, width %d", third == first || third == second, third.w)
+	second.render(st, &slot)
+	if third := blankCanvas(&slot, 9, 3); third == first || third.w != 9 {
+		t.Errorf("a canvas of another size: reused %v, width %d", third == first, third.w)
+	}
+	// Panes past the bound: the first drawn is let go, the last kept.
+	n := canvasKeep/canvasBytes(newCanvas(100, 30)) + 2
+	slots := make([]atomic.Pointer[canvas], n)
+	for i := range slots {
+		blankCanvas(&slots[i], 100, 30).render(st, &slots[i])
+	}
+	if slots[0].Load() != nil || slots[n-1].Load() == nil {
+		t.Errorf("over the bound: the least recently drawn kept %v, the last %v", slots[0].Load() != nil, slots[n-1].Load() != nil)
+	}
+	canvases.mu.Lock()
+	defer canvases.mu.Unlock()
+	if canvases.bytes > canvasKeep {
+		t.Errorf("%d bytes of canvases kept, bound %d", canvases.bytes, canvasKeep)
 	}
 }

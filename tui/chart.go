@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +25,8 @@ type chartPane struct {
 	gap   bool
 	cache string
 	key   viewKey
-	plot  *brailleGrid // the last plot, for tests
+	plot  *brailleGrid           // the last plot, for tests
+	cv    atomic.Pointer[canvas] // the last drawing's, blanked for the next (unless let go: canvases)
 }
 
 func (p *chartPane) Title(f *frame) string {
@@ -199,7 +201,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 		inks[i+1].bold = s.name == f.selected
 	}
 	p.plot = g
-	cv := blankCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	g.draw(cv, a.gw, 0, inks)
 	if f.st.Glyphs {
 		// Without colour, or with 16 colours too few for nine algorithms, each line carries the
@@ -219,7 +221,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	}
 	drawChartAxes(cv, a, f.pos)
 	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
-	return cv.render(f.st)
+	return cv.render(f.st, &p.cv)
 }
 
 // drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,7 +16,8 @@ import (
 // Clicking a batch jumps there.
 type decisionsPane struct {
 	per int // batches a column in the last drawing: the title's legend says how they are drawn
-	// The last drawing's canvas, blanked for the next.
+	// The last drawing's canvas, blanked for the next (unless let go: canvases).
+	cv atomic.Pointer[canvas]
 }
 
 func (p *decisionsPane) Title(f *frame) string {
@@ -78,7 +80,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	off, T := f.scen.Offline, f.m.Batches()
 	g := p.geom(f, w)
 	p.per = g.per
-	cv := blankCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	dim := inkOf(palette.Axis)
 	rows := f.shown()
 	for y, r := range rows {
@@ -147,7 +149,7 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 	if f.pos >= off {
 		cv.set(g.lw+(f.pos-off)/g.per, y, '▲', ink{fg: palette.Query, bold: true})
 	}
-	return cv.render(st)
+	return cv.render(st, &p.cv)
 }
 
 // Click on a strip or the axis jumps to that batch.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -121,6 +122,7 @@ type batchPane struct {
 	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
 	key        scatterKey
 	cache      string
+	cv         atomic.Pointer[canvas] // the last drawing's, blanked for the next (unless let go: canvases)
 }
 
 // scatterKey is what the scatter's drawing depends on.
@@ -339,7 +341,7 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 	a := axesFor(bd, fx, fy, w, h, legend)
 	cells := p.count(f, t, b, a, model)
 	edge := boundary(f.stream, t, b, a)
-	cv := blankCanvas(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	const top = 1 // the features' names
 	for i, c := range cells {
 		r, k := scatterGlyph(c)
@@ -360,7 +362,7 @@ func (p *batchPane) draw(f *frame, t, model, w, h int) string {
 		y++
 	}
 	drawScatterLegend(cv, st, model, w, min(h, y+rows.legend), y, edge != nil)
-	return cv.render(st)
+	return cv.render(st, &p.cv)
 }
 
 // trueLabeller is a stream that knows its concept (a generated scenario's label expression).
