@@ -3,6 +3,7 @@ package server
 import (
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -59,6 +60,7 @@ func newMetrics(s *Server) *metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), // process_resident_memory_bytes: the RSS
 		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed, m.workRefused,
 		gauge("cara_memory_bytes", "The room's memory (--memory, or the smallest limit the process runs under): GOMEMLIMIT.", func() float64 { return float64(s.cfg.Memory) }),
+		gauge("cara_gomemlimit_bytes", "The Go runtime's memory limit (GOMEMLIMIT): cara serve sets it to the room's memory.", func() float64 { return float64(debug.SetMemoryLimit(-1)) }),
 		gauge("cara_memory_work_bytes", "Of it, what admitted work may hold in all (three quarters).", func() float64 { return float64(s.budget.Capacity()) }),
 		gauge("cara_memory_used_bytes", "What admitted work holds now (estimates for work computing, measures for runs kept), sessions and uploads included.", func() float64 { return float64(s.budget.Stats().Held) }),
 		gauge("cara_memory_used_peak_bytes", "The most admitted work held at once since the server started.", func() float64 { return float64(s.budget.Stats().Peak) }),
