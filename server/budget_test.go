@@ -96,7 +96,9 @@ func TestServeSetTooBig(t *testing.T) {
 	c, _, sc := atPicker(t, addr)
 	defer c.Close()
 	sc.send("\r") // covcon-d
-	sc.waitFor(t, "computed all")
+	if err := sc.wait("computed all", 5*time.Minute); err != nil { // minutes under the race detector
+		t.Fatal(err)
+	}
 	mark := sc.mark()
 	sc.send(":set model.random_forest.trees=3000\r")
 	if err := sc.waitAfter(mark, "3000 trees need about", 10*time.Second); err != nil {

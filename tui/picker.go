@@ -246,6 +246,9 @@ func (p *Picker) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center,
 			fmt.Sprintf("cara needs at least %dx%d; this terminal is %dx%d.", MinWidth, MinHeight, p.w, p.h))
 	}
+	if p.member != nil && p.room.Presenter && p.room.Resume {
+		return p.st.Bold.Render("cara: you are back; taking up the room where it was…") // the player comes next
+	}
 	head := p.st.Title.Render("cara: pick a scenario") + p.st.Dim.Render("   ↑/↓ choose · / filter · enter open · q quit")
 	lw := p.listWidth()
 	dw := max(p.w-lw-3, 10)
