@@ -75,6 +75,9 @@ type Runs struct {
 	bases      []*sharedRun  // runs holding a Base, least recently used first
 }
 
+// unbounded is a budget's capacity past which memory is not counted (budget.Unlimited).
+const unbounded = 1 << 61
+
 // footprintKey names a run's estimate: its scenario's content (the seed changes nothing that
 // matters to memory), or the scenario itself when it has no content to compare.
 type footprintKey struct {
@@ -380,6 +383,9 @@ func (r *Runs) Footprint(s *scenarios.Scenario, seed uint64) (sim.Footprint, err
 }
 
 func (r *Runs) footprint(s *scenarios.Scenario, cfg sim.Config) (sim.Footprint, error) {
+	if r.budget.Capacity() >= unbounded {
+		return sim.Footprint{}, nil // a budget of slots only (a local player's): nothing to estimate for
+	}
 	k := footprintKey{content: s.RunKey()}
 	if k.content == "" {
 		k.scenario = s

@@ -236,7 +236,7 @@ func TestRunsWithinBudget(t *testing.T) {
 	s := load(t, "covcon-d", covconSmall...)
 	other := load(t, "covcon-d", append(covconSmall, "seed=2")...)
 	third := load(t, "covcon-d", append(covconSmall, "seed=3")...)
-	probe := NewRuns(RunsConfig{Workers: 1})
+	probe := NewRuns(RunsConfig{Workers: 1, Budget: budget.New(budget.Config{Bytes: 1 << 40, Slots: 1})})
 	f, err := probe.Footprint(s, s.Seed)
 	f2, err2 := probe.Footprint(other, 2)
 	f3, err3 := probe.Footprint(third, 3)
