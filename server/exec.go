@@ -70,12 +70,11 @@ func commandDefaults(cfg *Config) {
 // commands counts the commands running and queued, in all and per client. A command does not take
 // one of the room's session places: the players' sessions and the commands are bounded apart.
 type commands struct {
-	mu        sync.Mutex
-	max, per  int
-	n         int
-	by        map[string]int
-	queued    atomic.Int64 // of n, waiting for memory and a slot
-	computing atomic.Int64 // of n, holding a grant
+	mu       sync.Mutex
+	max, per int
+	n        int
+	by       map[string]int
+	queued   atomic.Int64 // of n, waiting for memory and a slot
 }
 
 func newCommands(max, per int) *commands { return &commands{max: max, per: per, by: map[string]int{}} }
@@ -183,14 +182,7 @@ func (s *Server) admitCommand(ctx context.Context, sc *scenarios.Scenario, seed 
 	if err != nil {
 		return nil, err
 	}
-	s.commands.computing.Add(1)
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.commands.computing.Add(-1)
-			t.Release()
-		})
-	}, nil
+	return t.Release, nil // Release counts once
 }
 
 // stall watches a command's writes to its client: one that blocks longer than its limit (the
