@@ -26,9 +26,6 @@ func Keep(m Model) Model {
 	return m
 }
 
-// KeptBytes is what Keep(m) holds.
-func KeptBytes(m Model) int64 { return keptBytes(m) }
-
 // keptBytes is what a model holds without a compiled vote: a forest's trees, a kNN's training
 // points, a linear model's or a centroid model's vectors.
 func keptBytes(m Model) int64 {
