@@ -20,8 +20,8 @@ func (l *loader) header(s *Scenario, raw *format.File) error {
 	if !raw.Name.Set || raw.Name.Text == "" {
 		return l.doc.Required("$.name", "name")
 	}
-	if !ValidName(raw.Name.Text) {
-		return raw.Name.Errorf("name", "%q is not a usable scenario name: %s (it names files and shows in pickers)", raw.Name.Text, NameRule)
+	if why := NameProblem(raw.Name.Text); why != "" {
+		return raw.Name.Errorf("name", "%q is not a usable scenario name: %s (it names files and shows in pickers)", shortText(raw.Name.Text, 40), why)
 	}
 	s.Name = raw.Name.Text
 	s.Title, s.About = l.notes.Clean("title", raw.Title.Text, false), l.notes.Clean("about", strings.TrimSpace(raw.About.Text), true)

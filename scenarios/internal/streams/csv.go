@@ -165,6 +165,11 @@ func (tr *tableReader) locate() error {
 			}
 		}
 	}
+	for _, name := range opt.Categorical {
+		if slices.Contains(opt.Ignore, name) { // one says drop it, the other encode it
+			return fmt.Errorf("%s: column %q is in both data.ignore and data.categorical: ignore drops it, categorical one-hot encodes it; keep it in one of them", path, name)
+		}
+	}
 	for i, name := range header {
 		if i != tr.labelAt && i != tr.batchAt && !slices.Contains(opt.Ignore, name) {
 			tr.src = append(tr.src, i)
@@ -582,6 +587,10 @@ func collectCategories(path string, data []byte, cols []tableColumn, src, text [
 		}
 		for k, ci := range text {
 			v := strings.TrimSpace(rec[src[ci]])
+			if v == "" { // not a category of its own: a value that is missing
+				return rr.errorf(src[ci], "column %q is empty; a category column needs a value in every cell: write one (unknown, say) or drop the row",
+					cols[ci].name)
+			}
 			code, ok := index[k][v]
 			if !ok {
 				if len(index[k]) == maxCategories {
