@@ -35,7 +35,7 @@ func TestPlaces(t *testing.T) {
 	}
 	u := NewDoc("u.yaml", nil)
 	_, err = u.Decode([]byte("name: n\nkernel: {gama: 2}\n"))
-	if got, want := u.Wrap(err).Error(), `u.yaml:2:10: kernel: unknown field "gama" (known: gamma)`; got != want {
+	if got, want := u.Wrap(err).Error(), `u.yaml:2:10: kernel: unknown field "gama" (known: gamma, standardize)`; got != want {
 		t.Errorf("unknown key:\n got  %s\n want %s", got, want)
 	}
 }
