@@ -179,12 +179,13 @@ func (r *Reproduction) writeClaimsByDataset(w io.Writer) {
 		holds, all, paperHolds, all, len(against), countBy(against))
 }
 
-// shortClaim is a claim without its reference, cut for a table's first column.
+// shortClaim is a claim without its reference and "on most datasets" (the table is per dataset),
+// cut for a table's first column.
 func shortClaim(c string) string {
 	if i := strings.LastIndex(c, " ("); i > 0 {
 		c = c[:i]
 	}
-	return shortText(c, 60)
+	return shortText(strings.TrimSuffix(c, " on most datasets"), 64)
 }
 
 // shortText is s cut to n runes with "..." after it when it was longer.
