@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -154,7 +155,7 @@ func (r *Reproduction) writeClaimsByDataset(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nThe claims per dataset, on our means (* where the paper's own table says otherwise):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  claim\t"+strings.Join(r.order, "\t")+"\t")
+	fmt.Fprintln(tw, "  claim\t"+strings.Join(r.order, "\t"))
 	holds, paperHolds, all := 0, 0, 0
 	var against []string // datasets where ours fails a claim the paper's table satisfies
 	for i, dc := range r.ClaimsByDataset {
@@ -172,21 +173,21 @@ func (r *Reproduction) writeClaimsByDataset(w io.Writer) {
 			holds += b2i(dc.Holds[s])
 			paperHolds += b2i(dc.PaperHolds[s])
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "  %d of %d (claim, dataset) pairs hold on our means, %d of %d on the paper's own tables; ours contradict %d that the paper's tables satisfy%s\n",
 		holds, all, paperHolds, all, len(against), countBy(against))
 }
 
-// shortClaim is a claim without its reference and "on most datasets" (the table is per dataset),
-// cut for a table's first column.
+// shortClaim is a claim without its parentheses (its reference, its tolerance) and "on most
+// datasets" (the table is per dataset), cut for a table's first column.
 func shortClaim(c string) string {
-	if i := strings.LastIndex(c, " ("); i > 0 {
-		c = c[:i]
-	}
-	return shortText(strings.TrimSuffix(c, " on most datasets"), 64)
+	c = parenthesis.ReplaceAllString(c, "")
+	return shortText(strings.TrimSuffix(c, " on most datasets"), 74)
 }
+
+var parenthesis = regexp.MustCompile(` \([^)]*\)`)
 
 // shortText is s cut to n runes with "..." after it when it was longer.
 func shortText(s string, n int) string {
