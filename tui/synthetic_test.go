@@ -127,11 +127,25 @@ func (synthStream) Batch(t int) (*sim.Batch, error) {
 // its run had computed it (every column, then the end, then the features' ranges), no engine run.
 func syntheticPlayer(t testing.TB, st *Styles, w, h int) *Player {
 	t.Helper()
+	return syntheticPlayerOf(t, syntheticScenario(t), Options{Styles: st, Width: w, Height: h})
+}
+
+// syntheticScenario is the synthetic scenario as loaded (its stream is replaced by the player).
+func syntheticScenario(t testing.TB) *scenarios.Scenario {
+	t.Helper()
 	s, err := scenarios.Parse("synthetic", []byte(synthYAML), "", scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h})
+	return s
+}
+
+// syntheticPlayerOf is syntheticPlayer of the scenario s (the synthetic one, perhaps with a tour)
+// with the options opt (its styles, size, room).
+func syntheticPlayerOf(t testing.TB, s *scenarios.Scenario, opt Options) *Player {
+	t.Helper()
+	opt.Scenario, opt.Seed = s, s.Seed
+	p, err := NewPlayer(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
