@@ -24,7 +24,7 @@ type callout struct {
 	stop  int // the tour's stop it shows (calloutTour)
 	// fill, when set, writes text afresh at each draw: a tour stop's templates are filled from
 	// the run as it stands (a what-if arriving, the matrix coming in, R changed).
-	fill func() string
+	fill func(Frame) string
 }
 
 // calloutKind says what put a callout up, so each thing clears only its own.
@@ -155,9 +155,6 @@ func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
 // the matrix's pane): as wide as reads well, or as the column beside the matrix when it is about
 // the matrix, placed clear of what it is about.
 func (c *callout) draw(f *frame, l screenLayout, mp *matrixPane, w, h int) (string, int, int) {
-	if c.fill != nil {
-		c.text = c.fill()
-	}
 	bw := min(calloutMaxW, w)
 	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !f.zoomed && m.shown && w-m.w >= 40 {
 		bw = min(bw, w-m.w)
@@ -169,4 +166,23 @@ func (c *callout) draw(f *frame, l screenLayout, mp *matrixPane, w, h int) (stri
 	}
 	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), calloutAvoid(mp, f, l, panes...))
 	return box, x, y
+}
+
+func firstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func lines(s string) int {
+	n := 1
+	for i := range len(s) {
+		if s[i] == '\n' {
+			n++
+		}
+	}
+	return n
 }

@@ -1,11 +1,7 @@
 package tui
 
 import (
-	"context"
 	"math"
-	"strings"
-
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/room"
 )
@@ -25,114 +21,64 @@ type roomSide struct {
 
 func (r *roomSide) presenting() bool { return r.m != nil && r.view.Presenter }
 
-// roomMsg brings the room's newest view to a session's model.
-type roomMsg struct{ v room.View }
-
-// Relay hands the room's changes to a session's program (send is its Send) until ctx ends, one
-// message per change it sees: the newest view each time, so a slow session skips versions and
-// never falls behind.
-func Relay(ctx context.Context, m *room.Member, send func(tea.Msg)) {
-	var seen uint64
-	for {
-		v, ok := m.Wait(ctx, seen)
-		if !ok {
-			return
-		}
-		seen = v.Version
-		send(roomMsg{v})
-	}
-}
-
-// onRoom takes the room's newest view: a presenter's counts, a follower's stage to show, the
-// presenter's arrival or departure. Following into another scenario opens a new player, which
-// follows from there in place of this one.
-func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
-	if !p.room.receive(p, v) {
-		return p, nil
-	}
-	st := v.Stage
-	switch {
-	case st.Scenario == nil:
-		return p, nil // the presenter is choosing: keep showing the last
-	case st.Scenario != p.opt.Scenario:
-		opt := p.opt
-		opt.Scenario, opt.Seed, opt.Width, opt.Height, opt.Tour = st.Scenario, st.Seed, p.w, p.h, false
-		np, err := NewPlayer(opt)
-		if err != nil {
-			p.notice = "cannot follow the presenter: " + err.Error()
-			return p, nil
-		}
-		p.s.Stop()
-		np.room = p.room
-		np.room.fresh = true
-		np.tick++
-		cmd := np.room.follow(np, st)
-		return np, tea.Batch(np.Init(), cmd)
-	}
-	p.tick++ // a follower plays by the presenter's steps, never by its own ticks
-	return p, p.room.follow(p, st)
-}
-
-// followWhatIf implements stage: the presenter's what-if, computed once for the run (the
-// followers' are shared).
-func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
-	if joining {
-		p.wi.open = false // the presenter decides the what-if, not the follower's own bar
-	}
-	if sets == shownSets(p.s) {
-		return nil
-	}
-	var list []string
-	if sets != "" {
-		list = strings.Split(sets, "\n")
-	}
-	return p.wi.apply(p, list, name)
-}
-
-// receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
-// and reports whether the presenter's stage is to be shown now.
-func (r *roomSide) receive(s stage, v room.View) bool {
+// Receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
+// and reports whether the presenter's stage is to be shown now (Follow).
+func (w *Workshop) Receive(v room.View) (bool, Effects) {
+	r := &w.room
 	was, wasOn, wasPresenter := r.following, r.view.On, r.view.Presenter
 	r.view = v
+	var e Effects
 	switch {
 	case wasPresenter && !v.Presenter:
-		s.say("another presenter took over; you are free (p follows them)")
+		e = Effects{Notice("another presenter took over; you are free (p follows them)")}
 	case was && !v.On:
-		s.say("the presenter left: you keep what they showed, and you are free now")
+		e = Effects{Notice("the presenter left: you keep what they showed, and you are free now")}
 	case !was && !v.Presenter && v.On && !wasOn:
-		s.say("a presenter is on: p to follow")
+		e = Effects{Notice("a presenter is on: p to follow")}
 	}
 	r.following = v.Following && v.On
 	if !r.following {
 		if was {
-			r.leftAlone(s)
+			w.leftAlone()
 		}
-		return false
+		return false, e
 	}
 	if !was {
 		r.fresh = true
 	}
 	if v.StageVersion == r.appliedVer && !r.fresh {
-		return false // the room's counts changed, not the stage
+		return false, e // the room's counts changed, not the stage
 	}
 	r.appliedVer = v.StageVersion
-	return true
+	return true, e
 }
 
-// follow shows the presenter's stage, of the scenario shown: the fields that changed since the
+// TakeRoom takes over the place in the room of the workshop before it (a follower's player that
+// opened the presenter's scenario in its place): everything of the stage is applied afresh.
+func (w *Workshop) TakeRoom(before *Workshop) {
+	w.room = before.room
+	w.room.fresh = true
+}
+
+// Follow shows the presenter's stage, of the scenario shown: the fields that changed since the
 // last one applied (all of them on joining), so what a follower changes on their own view (a
 // pane's focus, the cursor) stays until the presenter changes it.
-func (r *roomSide) follow(s stage, st room.Stage) tea.Cmd {
-	var cmds []tea.Cmd
-	if st.Seed != s.scene().s.Seed {
-		cmds = append(cmds, s.reopen(st.Seed))
-		r.fresh = true
+func (w *Workshop) Follow(f Frame, st room.Stage) Effects {
+	if st.Seed != f.Seed {
+		w.room.fresh = true
+		return Effects{Reopen(st.Seed), Then(func(f Frame) Effects { return w.followStage(f, st) })}
 	}
-	sc := s.scene() // after reopen: the new run
+	return w.followStage(f, st)
+}
+
+// followStage is Follow on the presenter's seed.
+func (w *Workshop) followStage(f Frame, st room.Stage) Effects {
+	r := &w.room
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
+	var e Effects
 	if all || old.Whatif != st.Whatif {
-		cmds = append(cmds, s.followWhatIf(st.Whatif, st.WhatifName, all))
+		e = append(e, FollowWhatIf{Sets: st.Whatif, Name: st.WhatifName, Joining: all})
 	}
 	// What a follower changes on their own view (the focus, the cursor) stays until the presenter
 	// changes it: only the fields that changed since the last stage applied are applied.
@@ -140,142 +86,124 @@ func (r *roomSide) follow(s stage, st room.Stage) tea.Cmd {
 	if all {
 		was = room.Shown{Pos: -1, Scale: math.NaN(), Focus: -1, Visible: -1}
 	}
-	v := sc.Shown
-	v.Playing, v.Speed = sh.Playing, sh.Speed
+	e = append(e, Play(sh.Playing), Speed(sh.Speed))
 	if was.Visible != sh.Visible {
-		v.Visible = sh.Visible % len(visibleSets)
+		e = append(e, Visible(sh.Visible))
 	}
 	if was.Selected != sh.Selected {
-		v.Selected = sh.Selected
+		e = append(e, Select(sh.Selected))
 	}
 	if was.Focus != sh.Focus {
-		s.setFocus(sh.Focus)
+		e = append(e, Focus(sh.Focus))
 	}
 	if was.Zoomed != sh.Zoomed || all {
-		v.Zoomed = sh.Zoomed
+		e = append(e, Zoom(sh.Zoomed))
 	}
 	if was.Cursor != sh.Cursor || all {
-		v.Cursor = sh.Cursor
+		e = append(e, Cursor(sh.Cursor))
 	}
-	if v.Scale != sh.Scale {
-		v.Scale = sh.Scale
-		s.refresh()
+	if f.Scale != sh.Scale {
+		e = append(e, Scale(sh.Scale))
 	}
-	if c := sc.ws.callout; c != nil && (c.kind == calloutReveal || c.kind == calloutWait) && st.Pos != old.Pos {
-		sc.ws.callout = nil
+	if c := w.callout; c != nil && (c.kind == calloutReveal || c.kind == calloutWait) && st.Pos != old.Pos {
+		w.callout = nil
 	}
-	r.show(s, st.Pos)
-	r.followQuiz(s, old, st, all)
-	r.followStop(s, st)
-	return tea.Batch(cmds...)
-}
-
-// show goes to batch t, or as far as the engine has computed, then on as its columns come.
-func (r *roomSide) show(s stage, t int) {
-	sc := s.scene()
-	s.goTo(t)
-	if t > sc.Pos {
-		*sc.ahead = t
-	} else {
-		*sc.ahead = 0
-	}
-	sc.ws.guess.revealDue(s)
+	// The presenter's batch, or as far as the engine has computed, then on as its columns come.
+	return append(e, GoTo(st.Pos), Then(func(f Frame) Effects {
+		ahead := Ahead(0)
+		if st.Pos > f.Pos {
+			ahead = Ahead(st.Pos)
+		}
+		return append(Effects{ahead}, append(w.RevealDue(f), Then(func(f Frame) Effects {
+			e := w.followQuiz(old, st, all)
+			w.followStop(f, st)
+			return e
+		}))...)
+	}))
 }
 
 // followQuiz opens the presenter's question, or closes it once the presenter has moved on.
-func (r *roomSide) followQuiz(s stage, old, st room.Stage, all bool) {
-	sc := s.scene()
-	q, open := (*sc.overlay).(*guessOverlay)
-	switch {
+func (w *Workshop) followQuiz(old, st room.Stage, all bool) Effects {
+	switch q, open := w.Asking(); {
 	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
-		if _, answered := sc.ws.guess.answers[st.Quiz]; !answered {
-			sc.ws.guess.ask(s, st.Quiz)
+		if _, answered := w.guess.answers[st.Quiz]; !answered {
+			return w.ask(st.Quiz)
 		}
-	case st.Quiz < 0 && open && q.t == old.Quiz:
-		*sc.overlay = nil
+	case st.Quiz < 0 && open && q == old.Quiz:
+		w.asked = -1
 	}
+	return nil
 }
 
 // followStop shows the callout of the presenter's tour stop, and takes it down when the
 // presenter's goes.
-func (r *roomSide) followStop(s stage, st room.Stage) {
-	ws := s.scene().ws
+func (w *Workshop) followStop(f Frame, st room.Stage) {
 	switch {
 	case st.Stop >= 0:
-		ws.callout = stopCallout(s, st.Stop, "", true)
-	case ws.callout != nil && ws.callout.kind == calloutTour:
-		ws.callout = nil
+		w.callout = w.stopCallout(f, st.Stop, "", true)
+	case w.callout != nil && w.callout.kind == calloutTour:
+		w.callout = nil
 	}
 }
 
 // toggleFollow goes free, or follows the presenter again from where the presenter is now.
-func (r *roomSide) toggleFollow(s stage) tea.Cmd {
+func (w *Workshop) toggleFollow() Effects {
+	r := &w.room
 	switch {
 	case r.m == nil:
-		s.say("p follows a presenter in a workshop (cara serve --presenter-keys)")
-		return nil
+		return Effects{Notice("p follows a presenter in a workshop (cara serve --presenter-keys)")}
 	case r.presenting():
-		s.say("you are presenting: the room follows you")
-		return nil
+		return Effects{Notice("you are presenting: the room follows you")}
 	case r.following:
 		r.following = false
 		r.m.Follow(false)
-		r.leftAlone(s)
-		s.say("free: explore on your own; p follows the presenter again")
-		return nil
+		w.leftAlone()
+		return Effects{Notice("free: explore on your own; p follows the presenter again")}
 	case !r.view.On:
-		s.say("no presenter is on to follow")
-		return nil
+		return Effects{Notice("no presenter is on to follow")}
 	}
 	r.m.Follow(true)
-	v := r.m.View()
-	return func() tea.Msg { return roomMsg{v} }
+	return Effects{RoomView(r.m.View())}
 }
 
 // leftAlone is a follower going free (p, or the presenter gone): the presenter's question closes;
 // what the presenter showed stays, a stop's callout with it until esc.
-func (r *roomSide) leftAlone(s stage) {
-	sc := s.scene()
-	if _, ok := (*sc.overlay).(*guessOverlay); ok {
-		*sc.overlay = nil
-	}
-	switch c := sc.ws.callout; {
+func (w *Workshop) leftAlone() {
+	w.asked = -1
+	switch c := w.callout; {
 	case c == nil:
 	case c.kind == calloutWait:
-		sc.ws.callout = nil
+		w.callout = nil
 	default:
 		c.foot = "esc closes this"
 	}
 }
 
-// presented is what this player shows, as the room's followers apply it.
-func (p *Player) presented() room.Stage {
-	sh := p.Shown
-	sh.Selected = p.selected()
-	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s), Stop: -1, Quiz: -1}
-	if st.Whatif != "" {
-		st.WhatifName = p.wi.describe(p, p.wi.state, false)
+// Stage is what the workshop shows, as a presenter's stage carries it: the tour stop whose
+// callout is up and the batch the question is about (-1 for none).
+func (w *Workshop) Stage() (stop, quiz int) {
+	stop, quiz = -1, -1
+	if c := w.callout; w.tour.on() && c != nil && c.kind == calloutTour {
+		stop = c.stop // a stop that plays on keeps its callout on the way to the next
 	}
-	if c := p.callout; p.tour.on() && c != nil && c.kind == calloutTour {
-		st.Stop = c.stop // a stop that plays on keeps its callout on the way to the next
+	if t, ok := w.Asking(); ok {
+		quiz = t
 	}
-	if q, ok := p.overlay.(*guessOverlay); ok {
-		st.Quiz = q.t
-	}
-	return st
+	return stop, quiz
 }
 
-// publish gives the room a presenter's stage (what stage returns) after each message the player
+// Publish gives the room a presenter's stage (what stage returns) after each message the player
 // handled.
-func (r *roomSide) publish(stage func() room.Stage) {
-	if r.presenting() {
+func (w *Workshop) Publish(stage func() room.Stage) {
+	if r := &w.room; r.presenting() {
 		r.m.Publish(stage())
 	}
 }
 
-// status is the status line's account of the room: a presenter's followers, a follower's state
-// ("" when there is no room, or nothing to say).
-func (r *roomSide) status() (long, short string) {
+// RoomStatus is the status line's account of the room: a presenter's followers, a follower's
+// state ("" when there is no room, or nothing to say).
+func (w *Workshop) RoomStatus() (long, short string) {
+	r := &w.room
 	v := r.view
 	switch {
 	case r.m == nil:
@@ -293,9 +221,10 @@ func (r *roomSide) status() (long, short string) {
 	return "", ""
 }
 
-// leave is the player closing (q): a presenter's room sees no scenario until the next one opens;
+// Leave is the player closing (q): a presenter's room sees no scenario until the next one opens;
 // a follower goes free.
-func (r *roomSide) leave() {
+func (w *Workshop) Leave() {
+	r := &w.room
 	switch {
 	case r.presenting():
 		r.m.Publish(room.Stage{Stop: -1, Quiz: -1})

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
 )
@@ -48,58 +45,53 @@ func (g *guessRound) score() (agreed, of int) {
 	return agreed, len(g.agreed)
 }
 
-// toggle starts or ends the guess round.
-func (g *guessRound) toggle(s stage) tea.Cmd {
-	sc := s.scene()
+// toggleGuess starts or ends the guess round.
+func (w *Workshop) toggleGuess(f Frame) Effects {
+	g := &w.guess
 	g.on = !g.on
 	if !g.on {
-		if c := sc.ws.callout; c != nil && c.kind == calloutReveal {
-			sc.ws.callout = nil // the round's last answer goes with it
+		if c := w.callout; c != nil && c.kind == calloutReveal {
+			w.callout = nil // the round's last answer goes with it
 		}
 		a, n := g.score()
-		s.say(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))
-		return nil
+		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
-	sc.Playing = false
-	s.say(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", sc.scen.Offline+1, sc.s.Matrix.Batches()-1))
-	if g.needs(sc, sc.Pos+1) {
-		return g.ask(s, sc.Pos+1)
+	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
+	if g.needs(f, f.Pos+1) {
+		e = append(e, w.ask(f.Pos+1)...)
 	}
-	return nil
+	return e
 }
 
 // needs reports whether the round asks about batch t before showing it.
-func (g *guessRound) needs(sc scene, t int) bool {
+func (g *guessRound) needs(f Frame, t int) bool {
 	_, answered := g.answers[t]
-	return g.on && !answered && t > sc.scen.Offline && t < sc.s.Matrix.Batches() && sc.Pos == t-1
+	return g.on && !answered && t > f.Scenario.Offline && t < f.Batches && f.Pos == t-1
 }
 
-// step is called before the player steps or plays into the next batch: true when it asks first.
-func (g *guessRound) step(s stage) (tea.Cmd, bool) {
-	sc := s.scene()
-	if !g.needs(sc, sc.Pos+1) {
+// guessStep asks about the next batch before the player steps or plays into it: true when it asks.
+func (w *Workshop) guessStep(f Frame) (Effects, bool) {
+	if !w.guess.needs(f, f.Pos+1) {
 		return nil, false
 	}
-	sc.Playing = false
-	return g.ask(s, sc.Pos+1), true
+	return append(Effects{Play(false)}, w.ask(f.Pos+1)...), true
 }
 
 // ask puts up the question about batch t.
-func (g *guessRound) ask(s stage, t int) tea.Cmd {
-	sc := s.scene()
-	sc.Playing = false
-	if c := sc.ws.callout; c != nil && c.kind != calloutTour {
-		sc.ws.callout = nil
+func (w *Workshop) ask(t int) Effects {
+	if c := w.callout; c != nil && c.kind != calloutTour {
+		w.callout = nil
 	}
-	*sc.overlay = &guessOverlay{s: s, t: t}
+	w.asked = t
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
-	s.setFocus(paneBatch)
-	return nil
+	return Effects{Play(false), TakeKeys{}, Focus(paneBatch)}
 }
 
-// yourModel is the model the player's own strategy uses before batch t: the last batch before t
+// YourModel is the model the player's own strategy uses before batch t: the last batch before t
 // answered RETRAIN, or the first online batch (offline, the offline block's size), where every
 // strategy trains.
+func (w *Workshop) YourModel(t, offline int) int { return w.guess.yourModel(t, offline) }
+
 func (g *guessRound) yourModel(t, offline int) int {
 	tp := offline
 	for b, retrain := range g.answers {
@@ -112,11 +104,11 @@ func (g *guessRound) yourModel(t, offline int) int {
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
 // presenter to show it, and the room counts the answer.
-func (g *guessRound) answer(s stage, t int, retrain bool) tea.Cmd {
-	sc := s.scene()
+func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
+	g := &w.guess
 	g.answers[t] = retrain
 	g.you = youCache{}
-	r := &sc.ws.room
+	r := &w.room
 	if r.presenting() {
 		// The room's answers as they stand when the presenter answers: the question closes with it.
 		v := r.m.View()
@@ -124,61 +116,61 @@ func (g *guessRound) answer(s stage, t int, retrain bool) tea.Cmd {
 	}
 	if r.following {
 		r.m.Answer(t, retrain)
-		sc.ws.callout = &callout{kind: calloutWait, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t),
+		w.callout = &callout{kind: calloutWait, pane: paneMatrix, title: fmt.Sprintf("guess · batch %d", t),
 			text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
 			foot: "p to go free"}
 		return nil
 	}
-	s.goTo(t)
-	if sc.Pos < t {
-		*sc.ahead = t // shown, and revealed, when the engine has it
-		return nil
-	}
-	return g.reveal(s, t)
+	return Effects{GoTo(t), Then(func(f Frame) Effects {
+		if f.Pos < t {
+			return Effects{Ahead(t)} // shown, and revealed, when the engine has it
+		}
+		return w.reveal(f, t)
+	})}
 }
 
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
-func (g *guessRound) reveal(s stage, t int) tea.Cmd {
-	sc := s.scene()
+func (w *Workshop) reveal(f Frame, t int) Effects {
+	g := &w.guess
 	if _, ok := g.answers[t]; ok {
 		if _, done := g.agreed[t]; !done {
-			g.agreed[t] = g.answers[t] == oracleRetrains(sc.rp, t)
+			g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
 		}
 	}
-	if at, ok := sc.ws.tour.quizAhead(); ok && at == t {
-		return sc.ws.tour.showStop(s)
+	if at, ok := w.tour.quizAhead(); ok && at == t {
+		return w.showStop(f)
 	}
-	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t), head: g.revealLines(s, t)}
+	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t), head: w.revealLines(f, t)}
 	if g.on {
 		c.foot = "→ next question · g end the round"
 	}
-	sc.ws.callout = c
+	w.callout = c
 	return nil
 }
 
-// revealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
+// RevealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
 // it; an answer given before the engine had the batch).
-func (g *guessRound) revealDue(s stage) {
-	sc := s.scene()
-	t := sc.Pos
+func (w *Workshop) RevealDue(f Frame) Effects {
+	g := &w.guess
+	t := f.Pos
 	if _, ok := g.answers[t]; !ok {
-		return
+		return nil
 	}
 	if _, done := g.agreed[t]; done {
-		return
+		return nil
 	}
-	if c := sc.ws.callout; c == nil || c.kind == calloutWait || c.kind == calloutReveal {
-		g.reveal(s, t)
-	} else {
-		g.agreed[t] = g.answers[t] == oracleRetrains(sc.rp, t)
+	if c := w.callout; c == nil || c.kind == calloutWait || c.kind == calloutReveal {
+		return w.reveal(f, t)
 	}
+	g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
+	return nil
 }
 
-// oracleRetrains reports whether the Oracle retrains at t (t <= the batch shown) as every pane
-// shows it, from the one replay they all read: in hindsight over the whole online block once the
-// matrix is in, the best so far while it computes.
-func oracleRetrains(rp *replay, t int) bool {
-	for _, r := range rp.results {
+// oracleRetrains reports whether the Oracle retrains at t (t <= the batch shown) in results, the
+// one replay every pane reads: in hindsight over the whole online block once the matrix is in, the
+// best so far while it computes.
+func oracleRetrains(results []algos.Result, t int) bool {
+	for _, r := range results {
 		if r.Algorithm == algos.NameOracle {
 			_, ok := slices.BinarySearch(r.Strategy.Retrains, t)
 			return ok
@@ -189,20 +181,18 @@ func oracleRetrains(rp *replay, t int) bool {
 
 // revealLines say what the Oracle did at t, what the answer was and the score, what each choice
 // costs the player's own strategy at t, and, to a presenter, the room's answers.
-func (g *guessRound) revealLines(s stage, t int) []string {
-	sc := s.scene()
-	st := sc.st
-	if t >= sc.s.Computed {
+func (w *Workshop) revealLines(f Frame, t int) []string {
+	g, st := &w.guess, f.Styles
+	if t >= f.Computed {
 		return nil
 	}
 	// The cost matrix the panes show (the what-if's when one is shown) at the R in force.
-	m, _ := sc.s.Shown()
-	c := algos.Costs{M: m, R: sc.s.retrainCost(sc.Scale)}
+	c := algos.Costs{M: f.Matrix, R: f.R}
 	who, hind := "the Oracle", "in hindsight over the whole online block"
-	if sc.rp.provisional {
-		who, hind = bestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", sc.scen.Offline, t)
+	if f.Provisional {
+		who, hind = bestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", f.Scenario.Offline, t)
 	}
-	oracle := oracleRetrains(sc.rp, t)
+	oracle := oracleRetrains(f.Results, t)
 	or := "KEEPS its model"
 	if oracle {
 		or = "RETRAINS"
@@ -218,10 +208,10 @@ func (g *guessRound) revealLines(s stage, t int) []string {
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	tp := g.yourModel(t, sc.scen.Offline)
+	tp := g.yourModel(t, f.Scenario.Offline)
 	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
 		num(c.At(tp, t)), num(c.R(t))))
-	if r := &sc.ws.room; r.presenting() {
+	if r := &w.room; r.presenting() {
 		if n, ok := r.tally[t]; ok {
 			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
 		}
@@ -236,32 +226,33 @@ func word(retrain bool) string {
 	return "KEEP"
 }
 
-// result is the player's own strategy over the online block so far, as a result beside the
-// algorithms': replayed through algos as a fixed strategy, against the same Oracle.
-func (g *guessRound) result(s stage) *algos.Result {
-	sc := s.scene()
-	off := sc.scen.Offline
-	if len(g.answers) == 0 || sc.Pos < off || sc.Pos >= sc.s.Computed {
+// You is the player's own strategy over the online block so far, as a result beside the
+// algorithms': replayed through algos as a fixed strategy, against the same Oracle; nil before an
+// answer.
+func (w *Workshop) You(f Frame) *algos.Result {
+	g := &w.guess
+	off := f.Scenario.Offline
+	if len(g.answers) == 0 || f.Pos < off || f.Pos >= f.Computed {
 		return nil
 	}
-	m, _ := sc.s.Shown()
-	k := youCache{pos: sc.Pos, answers: len(g.answers), scale: sc.Scale, m: m, provisional: sc.rp.provisional}
+	m := f.Matrix
+	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: m, provisional: f.Provisional}
 	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
 		return c.res
 	}
 	var retrains []int
 	for b, retrain := range g.answers {
-		if retrain && b > off && b <= sc.Pos {
+		if retrain && b > off && b <= f.Pos {
 			retrains = append(retrains, b)
 		}
 	}
 	slices.Sort(retrains)
-	c := algos.Costs{M: m, R: sc.s.retrainCost(sc.Scale)}
-	strategy := algos.Replay(c, off, sc.Pos, algos.Fixed(retrains))
+	c := algos.Costs{M: m, R: f.R}
+	strategy := algos.Replay(c, off, f.Pos, algos.Fixed(retrains))
 	// The Oracle the other rows are compared with, as the results show it: its cost up to the
 	// batch shown.
 	oracle := math.NaN()
-	for _, r := range sc.rp.results {
+	for _, r := range f.Results {
 		if r.Algorithm == algos.NameOracle {
 			oracle = r.Strategy.Cost()
 		}
@@ -272,60 +263,28 @@ func (g *guessRound) result(s stage) *algos.Result {
 	return k.res
 }
 
-// guessOverlay is the question: it takes the keys until it is answered (r, k) or put off (esc).
-type guessOverlay struct {
-	s stage
-	t int
-}
-
-func (o *guessOverlay) View(st *Styles, w, h int) (string, int, int) {
-	sc := o.s.scene()
-	c := sc.ws.guess.question(o.s, o.t)
-	f := o.s.frame()
-	return c.draw(f, o.s.layout(f, w, h), sc.matrix, w, h)
-}
-
-// Key: r and k answer; esc (or q, g) puts the question off and leaves the batch unshown; p lets a
-// follower go free.
-func (o *guessOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
-	sc := o.s.scene()
-	k, ws := sc.keys, sc.ws
-	switch {
-	case key.Matches(msg, k.AnswerRetrain):
-		return true, ws.guess.answer(o.s, o.t, true)
-	case key.Matches(msg, k.AnswerKeep):
-		return true, ws.guess.answer(o.s, o.t, false)
-	case key.Matches(msg, k.NotNow):
-		if _, ok := ws.tour.quizAhead(); ok {
-			// A quiz put off shows its stop all the same.
-			o.s.goTo(o.t)
-			return true, ws.tour.showStop(o.s)
-		}
-		return true, nil
-	case key.Matches(msg, k.GoFree):
-		return true, ws.room.toggleFollow(o.s)
+// Question is the callout asking the question up, with the room's answers for a presenter; nil
+// when no question is up.
+func (w *Workshop) Question(f Frame) *callout {
+	t, ok := w.Asking()
+	if !ok {
+		return nil
 	}
-	return false, nil
-}
-
-// question is the callout asking about batch t, with the room's answers for a presenter.
-func (g *guessRound) question(s stage, t int) *callout {
-	sc := s.scene()
-	st := sc.st
-	tp := g.yourModel(t, sc.scen.Offline)
+	g, st := &w.guess, f.Styles
+	tp := g.yourModel(t, f.Scenario.Offline)
 	c := &callout{kind: calloutReveal, pane: paneBatch, title: fmt.Sprintf("guess · batch %d", t)}
 	c.head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
-	if i, ok := quizStop(sc, t); ok {
+	if i, ok := w.quizStop(f, t); ok {
 		// The tour's question: its own words first.
-		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(sc.scen.Tour), t)
-		c.head = append([]string{strings.TrimSpace(sayText(s, sc.scen.Tour[i])), ""}, c.head...)
+		c.title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
+		c.head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.head...)
 	}
 	c.text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
-		tp, tp, t, tp, t, num(sc.s.retrainCost(sc.Scale)(t)), tp, tp, t)
+		tp, tp, t, tp, t, num(f.R(t)), tp, tp, t)
 	if a, n := g.score(); n > 0 {
 		c.text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}
-	r := &sc.ws.room
+	r := &w.room
 	if r.presenting() {
 		v := r.view
 		c.head = append(c.head, st.Bold.Render(fmt.Sprintf("The room: %d RETRAIN / %d KEEP", v.Retrain, v.Keep))+
@@ -338,32 +297,13 @@ func (g *guessRound) question(s stage, t int) *callout {
 	return c
 }
 
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-func lines(s string) int {
-	n := 1
-	for i := range len(s) {
-		if s[i] == '\n' {
-			n++
-		}
-	}
-	return n
-}
-
 // quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a
 // presenter who does.
-func quizStop(sc scene, t int) (int, bool) {
-	if !sc.ws.tour.on() && !sc.ws.room.following {
+func (w *Workshop) quizStop(f Frame, t int) (int, bool) {
+	if !w.tour.on() && !w.room.following {
 		return 0, false
 	}
-	for i, st := range sc.scen.Tour {
+	for i, st := range f.Scenario.Tour {
 		if st.Quiz && st.At == t {
 			return i, true
 		}

@@ -45,13 +45,16 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// q goes back to the picker when there is one.
 		p.s.Stop()
 		p.cmd.dropOrig()
-		p.room.leave()
+		p.ws.Leave()
 		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
 		return p, tea.Quit
 	}
 	p.notice = ""
+	if _, asked := p.ws.Asking(); asked {
+		return p, p.apply(p.ws.QuestionKey(p.workshopFrame(), msg))
+	}
 	if o := p.overlay; o != nil {
 		done, cmd := o.Key(msg)
 		if done && p.overlay == o {
@@ -73,7 +76,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return p, a.do(msg)
 		}
 	}
-	if p.room.following && pressed(msg, p.keys.driven()) {
+	if p.ws.Following() && pressed(msg, p.keys.driven()) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
@@ -131,7 +134,7 @@ func (p *Player) actions() []action {
 		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd {
 			switch {
-			case p.workshop.closeCallout():
+			case p.ws.CloseCallout():
 			case p.Zoomed:
 				p.Zoomed = false
 			default:
@@ -139,19 +142,19 @@ func (p *Player) actions() []action {
 			}
 			return nil
 		}},
-		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
-		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.tour.toggle(p) }},
+		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleTour(p.workshopFrame())) }},
+		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleTour(p.workshopFrame())) }},
 		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
-		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.guess.toggle(p) }},
-		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
-		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.room.toggleFollow(p) }},
+		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleGuess(p.workshopFrame())) }},
+		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleFollow()) }},
+		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleFollow()) }},
 	}...)
 }
 
 // mode is the mode the player's keys are in now.
 func (p *Player) mode() mode {
-	_, question := p.overlay.(*guessOverlay)
-	return mode{tour: p.tour.on(), following: p.room.following, question: question, bar: p.wi.open, split: p.split.on}
+	_, question := p.ws.Asking()
+	return mode{tour: p.ws.Touring(), following: p.ws.Following(), question: question, bar: p.wi.open, split: p.split.on}
 }
 
 // contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
@@ -172,16 +175,11 @@ func (p *Player) contextKeys(f *frame) contextKeys {
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
 func (p *Player) askRestart() {
-	switch {
-	case p.tour.on():
-		p.notice = "N (a new run) waits for the tour: t leaves it"
-	case p.guess.on:
-		p.notice = "N (a new run) waits for the guess round: g ends it"
-	case p.callout != nil && p.callout.kind != calloutTour:
-		p.notice = "N (a new run) waits for the answer shown: esc closes it"
-	default:
-		p.overlay = &restartOverlay{p: p}
+	if why := p.ws.RestartRefused(); why != "" {
+		p.notice = why
+		return
 	}
+	p.overlay = &restartOverlay{p: p}
 }
 
 // restartOverlay asks to confirm a restart on the next seed: y or enter restarts, any other key
@@ -191,7 +189,7 @@ type restartOverlay struct{ p *Player }
 func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 	p := o.p
 	who := "The matrix is computed again; your guesses and the tour start over."
-	if p.room.presenting() {
+	if p.ws.Presenting() {
 		who = "The whole room follows you there: every follower's matrix, guesses and tour start over."
 	}
 	iw := max(min(w-4, 64), 20)
@@ -215,7 +213,7 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
 // otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || p.overlay != nil || p.split.on {
+	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.on {
 		return nil
 	}
 	f := p.frame()
@@ -229,7 +227,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch {
 		case under >= 0 && under == p.Focus && under == paneAbout && p.panes.about.Wheel(delta):
-		case p.room.following:
+		case p.ws.Following():
 		case delta > 0:
 			p.step()
 		default:

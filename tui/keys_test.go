@@ -71,9 +71,9 @@ func TestHelpFollowsTheMode(t *testing.T) {
 		has, hasn []string
 	}{
 		{"free", func() {}, []string{"play/pause", "? help", "q quit"}, []string{"answer RETRAIN", "go free"}},
-		{"question", func() { p.overlay = &guessOverlay{s: p, t: 5} }, []string{"answer RETRAIN", "answer KEEP", "not now"},
+		{"question", func() { p.ws.asked = 5 }, []string{"answer RETRAIN", "answer KEEP", "not now"},
 			[]string{"play/pause", "step", "q quit"}},
-		{"following", func() { p.overlay = nil; p.room.following = true }, []string{"go free", "next algorithm"},
+		{"following", func() { p.ws.asked = -1; p.ws.room.following = true }, []string{"go free", "next algorithm"},
 			[]string{"play/pause", "raise R", "step"}},
 	} {
 		tc.set()

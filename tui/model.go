@@ -85,8 +85,10 @@ type Player struct {
 	panes paneSet
 
 	// The workshop (workshop.go): a tour, the guess round, the room, the callout over the panes.
-	workshop
-	notice string // a one-line notice that the next key clears
+	// It changes the player only by the effects it returns (effects.go).
+	ws       Workshop
+	stopUndo whatIfState // the what-if in force before a tour stop's own (StopWhatIf)
+	notice   string      // a one-line notice that the next key clears
 
 	wi    whatIfBar
 	cmd   commandState // the command line (:) and the what-if it has built
@@ -121,13 +123,8 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.wi = newWhatIfBar(k, &p.panes.batch.pair)
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
 	p.heat = heatOf(opt.Scenario)
-	p.guess.reset()
-	p.tour.left = -1
 	p.cmd.line = newCommandLine()
-	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
-	if opt.Member != nil {
-		p.room.view = opt.Member.View()
-	}
+	p.ws = NewWorkshop(opt.Member, &p.keys)
 	return p, nil
 }
 
@@ -145,7 +142,7 @@ func heatOf(s *scenarios.Scenario) heatScale {
 func (p *Player) Init() tea.Cmd {
 	var tour tea.Cmd
 	if p.opt.Tour {
-		tour = p.tour.toggle(p)
+		tour = p.apply(p.ws.ToggleTour(p.workshopFrame()))
 	}
 	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
@@ -193,9 +190,7 @@ func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
 	rate := speeds[p.Speed]
-	if p.tour.running() {
-		rate = max(rate, tourRate)
-	}
+	rate = max(rate, p.ws.MinRate())
 	return tea.Tick(time.Duration(float64(time.Second)/rate), func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
@@ -203,7 +198,7 @@ func (p *Player) ticker() tea.Cmd {
 func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if m == tea.Model(p) {
-			p.room.publish(p.presented)
+			p.ws.Publish(p.presented)
 		}
 	}()
 	switch msg := msg.(type) {
@@ -227,7 +222,7 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		cmd = p.play(msg)
 	case jumpMsg:
-		if !p.room.following {
+		if !p.ws.Following() {
 			p.goTo(msg.t)
 		}
 	case tea.MouseMsg:
@@ -299,7 +294,7 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	if p.ahead > p.Pos {
 		p.Pos = min(p.ahead, p.s.Computed-1)
 		p.refresh()
-		p.guess.revealDue(p)
+		cmd = tea.Batch(cmd, p.apply(p.ws.RevealDue(p.workshopFrame())))
 	}
 	if p.rp.provisional && p.s.Computed == p.s.Matrix.Batches() {
 		p.refresh() // the last column: the Oracle shown is the paper's now, not the best so far
@@ -308,20 +303,20 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 }
 
 func (p *Player) play(msg tickMsg) tea.Cmd {
-	if msg.id != p.tick || !p.Playing || p.room.following {
+	if msg.id != p.tick || !p.Playing || p.ws.Following() {
 		return nil
 	}
-	if cmd, stop := p.tour.step(p); stop {
-		return cmd
+	if e, stop := p.ws.TourStep(p.workshopFrame()); stop {
+		return p.apply(e)
 	}
-	if cmd, stop := p.guess.step(p); stop {
-		return cmd
+	if e, stop := p.ws.Step(p.workshopFrame()); stop {
+		return p.apply(e)
 	}
 	if p.Pos+1 < p.s.Computed {
 		p.Pos++
 		p.refresh()
-		if cmd, stop := p.tour.step(p); stop {
-			return cmd
+		if e, stop := p.ws.TourStep(p.workshopFrame()); stop {
+			return p.apply(e)
 		}
 	} else if p.s.Done && p.Pos == p.s.Matrix.Batches()-1 {
 		p.Playing = false
@@ -340,8 +335,8 @@ func (p *Player) goTo(t int) {
 }
 
 func (p *Player) togglePlay() tea.Cmd {
-	if p.tour.on() {
-		return p.tour.space(p)
+	if p.ws.Touring() {
+		return p.apply(p.ws.TourNext(p.workshopFrame()))
 	}
 	p.Playing = !p.Playing
 	if p.Playing {
@@ -352,7 +347,8 @@ func (p *Player) togglePlay() tea.Cmd {
 
 // step shows the next batch, or waits for the engine to compute it.
 func (p *Player) step() {
-	if _, asked := p.guess.step(p); asked {
+	if e, asked := p.ws.Step(p.workshopFrame()); asked {
+		p.apply(e) // a question: no command
 		return
 	}
 	switch {
@@ -387,6 +383,5 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
-	p.workshop.reset(p)
-	return tea.Batch(s.Start(), scanBounds(s))
+	return tea.Batch(s.Start(), scanBounds(s), p.apply(p.ws.Reset()))
 }

@@ -9,29 +9,35 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// fakeStage is a stage without a Player: the synthetic run (synthetic_test.go), every column in,
-// and a record of what the workshop's parts asked of it.
-type fakeStage struct {
+// fakePlayer is a player as the workshop sees it, without a Player: the synthetic run
+// (synthetic_test.go), every column in, the view state the workshop's effects change, and a record
+// of what it asked. It applies every effect there is, and none panics.
+type fakePlayer struct {
+	t       *testing.T
+	ws      Workshop
+	keys    keyMap
 	shown   room.Shown
 	s       *Session
 	scen    *scenarios.Scenario
 	rp      replay
 	st      *Styles
-	keys    keyMap
-	overlay overlay
 	ahead   int
-	ws      workshop
 	notice  string
-	played  []string   // at each ticker: "batch: callout title"
+	played  []string   // at each tick: "batch: callout title"
 	whatIfs [][]string // the tour's what-ifs applied
 	undone  int        // and undone
+	follow  []FollowWhatIf
+	seeds   []uint64    // the runs reopened, by seed
+	views   []room.View // the room's views handed back (following again)
+	dropped int         // overlays the question took the keys from
 }
 
-func newFakeStage(t *testing.T, tour []scenarios.Stop) *fakeStage {
+func newFakePlayer(t *testing.T, tour []scenarios.Stop, m *room.Member) *fakePlayer {
 	t.Helper()
 	scen, err := scenarios.Parse("synthetic", []byte(synthYAML), "", scenarios.Options{})
 	if err != nil {
@@ -49,21 +55,83 @@ func newFakeStage(t *testing.T, tour []scenarios.Stop) *fakeStage {
 		}
 	}
 	s.Computed, s.Done = synthBatches, true
-	f := &fakeStage{shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: asciiStyles(), keys: newKeys()}
-	f.ws.tour.left = -1
-	f.ws.guess.reset()
+	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: asciiStyles(), keys: newKeys()}
+	f.ws = NewWorkshop(m, &f.keys)
 	f.refresh()
 	return f
 }
 
-func (f *fakeStage) scene() scene {
-	return scene{Shown: &f.shown, s: f.s, scen: f.scen, rp: &f.rp, st: f.st, keys: &f.keys, overlay: &f.overlay,
-		ahead: &f.ahead, ws: &f.ws}
+// frame is the fake as the workshop reads it.
+func (f *fakePlayer) frame() Frame {
+	s, scale := f.s, f.shown.Scale
+	return Frame{Shown: f.shown, Scenario: f.scen, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(), Done: s.Done,
+		Matrix: s.Matrix, R: s.retrainCost(scale), Results: f.rp.results, Provisional: f.rp.provisional, Styles: f.st,
+		WholeBlock: func() []algos.Result { return s.wholeBlock(scale) }}
 }
-func (f *fakeStage) say(notice string) { f.notice = notice }
 
-// goTo and setFocus are the player's.
-func (f *fakeStage) goTo(t int) {
+// apply makes the workshop's effects as the player does, recording what it cannot show.
+func (f *fakePlayer) apply(effects Effects) {
+	for _, e := range effects {
+		switch e := e.(type) {
+		case Play:
+			f.shown.Playing = bool(e)
+		case GoTo:
+			f.goTo(int(e))
+		case Ahead:
+			f.ahead = int(e)
+		case Focus:
+			if int(e) != f.shown.Focus {
+				f.shown.Zoomed = false
+			}
+			f.shown.Focus = int(e)
+		case Cursor:
+			f.shown.Cursor = room.Cursor(e)
+		case Zoom:
+			f.shown.Zoomed = bool(e)
+		case Speed:
+			f.shown.Speed = int(e)
+		case Visible:
+			f.shown.Visible = int(e)
+		case Select:
+			f.shown.Selected = algos.Name(e)
+		case Scale:
+			f.shown.Scale = float64(e)
+			f.refresh()
+		case Notice:
+			f.notice = string(e)
+		case Tick:
+			title := ""
+			if c := f.ws.callout; c != nil {
+				title = c.title
+			}
+			f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
+		case StopWhatIf:
+			f.whatIfs = append(f.whatIfs, e)
+		case UndoStopWhatIf:
+			f.undone++
+		case FollowWhatIf:
+			f.follow = append(f.follow, e)
+		case Reopen:
+			// The same hand-made matrix under another seed: a new run, shown from its start.
+			f.seeds = append(f.seeds, uint64(e))
+			f.s.Seed = uint64(e)
+			f.shown.Pos, f.shown.Playing, f.ahead = -1, false, 0
+			f.apply(f.ws.Reset())
+			f.refresh()
+		case RoomView:
+			f.views = append(f.views, room.View(e))
+		case TakeKeys:
+			f.dropped++
+		case Then:
+			f.apply(e(f.frame()))
+		default:
+			f.t.Errorf("an effect the fake does not know: %T", e)
+		}
+	}
+}
+
+// goTo is the player's.
+func (f *fakePlayer) goTo(t int) {
 	t = min(max(t, 0), f.s.Computed-1)
 	if t >= 0 && t != f.shown.Pos {
 		f.shown.Pos, f.ahead = t, 0
@@ -71,67 +139,40 @@ func (f *fakeStage) goTo(t int) {
 	}
 }
 
-func (f *fakeStage) setFocus(i int) {
-	if i != f.shown.Focus {
-		f.shown.Zoomed = false
-	}
-	f.shown.Focus = i
-}
-
-func (f *fakeStage) ticker() tea.Cmd {
-	title := ""
-	if c := f.ws.callout; c != nil {
-		title = c.title
-	}
-	f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
-	return nil
-}
-
-func (f *fakeStage) refresh() {
+func (f *fakePlayer) refresh() {
 	rp, err := f.s.evaluate(f.shown.Pos, f.shown.Scale, f.scen.Algorithms)
 	if err != nil {
-		panic(err)
+		f.t.Fatal(err)
 	}
 	f.rp = rp
 }
 
-func (f *fakeStage) reopen(uint64) tea.Cmd                     { panic("no new run here") }
-func (f *fakeStage) frame() *frame                             { panic("nothing drawn here") }
-func (f *fakeStage) layout(*frame, int, int) screenLayout      { panic("nothing drawn here") }
-func (f *fakeStage) followWhatIf(string, string, bool) tea.Cmd { panic("no room here") }
-
-func (f *fakeStage) tourWhatIf(sets []string) (*whatifUndo, string, tea.Cmd) {
-	f.whatIfs = append(f.whatIfs, sets)
-	return &whatifUndo{}, "What-if: " + strings.Join(sets, ", "), nil
-}
-
-func (f *fakeStage) undoWhatif(*whatifUndo) tea.Cmd { f.undone++; return nil }
-
 // play is the player's ticks, as Player.play takes them: a batch each while it plays, the tour
 // and the guess round first to stop it (a stop that plays on leaves it playing).
-func (f *fakeStage) play() {
+func (f *fakePlayer) play() {
 	for f.shown.Playing && f.shown.Pos+1 < f.s.Computed {
-		if _, stop := f.ws.tour.step(f); stop {
+		if e, stop := f.ws.TourStep(f.frame()); stop {
+			f.apply(e)
 			continue
 		}
-		if _, stop := f.ws.guess.step(f); stop {
+		if e, stop := f.ws.Step(f.frame()); stop {
+			f.apply(e)
 			continue
 		}
 		f.goTo(f.shown.Pos + 1)
-		f.ws.tour.step(f)
+		if e, stop := f.ws.TourStep(f.frame()); stop {
+			f.apply(e)
+		}
 	}
 }
 
-// key gives a key to the question up, as the player does, which closes when it is done with it.
-func (f *fakeStage) key(t *testing.T, k string) {
+// key gives a key to the question up, as the player does.
+func (f *fakePlayer) key(t *testing.T, k string) {
 	t.Helper()
-	o := f.overlay
-	if o == nil {
+	if _, ok := f.ws.Asking(); !ok {
 		t.Fatalf("%s: no question up", k)
 	}
-	if done, _ := o.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}); done && f.overlay == o {
-		f.overlay = nil
-	}
+	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
 }
 
 // The guess round without a player: each answer, given at the question the round asks before its
@@ -141,9 +182,8 @@ func (f *fakeStage) key(t *testing.T, k string) {
 // one retrain, 4 + 0.25 x (0+...+11) = 20.5, and three, 12 + 0.25 x 2 x (0+...+3) = 16.5); in the
 // first online batches, 15 to 23, once at 19.
 func TestGuessRoundReveal(t *testing.T) {
-	f := newFakeStage(t, nil)
-	g := &f.ws.guess
-	g.toggle(f)
+	f := newFakePlayer(t, nil, nil)
+	f.apply(f.ws.ToggleGuess(f.frame()))
 	for _, tc := range []struct {
 		t       int
 		key     string
@@ -159,16 +199,18 @@ func TestGuessRoundReveal(t *testing.T) {
 		{27, "r", "✗ not as the Oracle", 2, 19, "8", "KEEPS"},       // still M_19 (24 was KEEP): 2 + 6
 	} {
 		f.goTo(tc.t - 1)
-		if _, asked := g.step(f); !asked {
+		e, asked := f.ws.Step(f.frame())
+		if !asked {
 			t.Fatalf("no question before batch %d", tc.t)
 		}
-		if q, ok := f.overlay.(*guessOverlay); !ok || q.t != tc.t || f.shown.Pos != tc.t-1 || f.shown.Focus != paneBatch {
-			t.Fatalf("the question: %T at batch %d, focus %d; want batch %d asked at %d in the batch pane", f.overlay, f.shown.Pos, f.shown.Focus, tc.t, tc.t-1)
+		f.apply(e)
+		if q, ok := f.ws.Asking(); !ok || q != tc.t || f.shown.Pos != tc.t-1 || f.shown.Focus != paneBatch {
+			t.Fatalf("the question: %d (%v) at batch %d, focus %d; want batch %d asked at %d in the batch pane", q, ok, f.shown.Pos, f.shown.Focus, tc.t, tc.t-1)
 		}
 		f.key(t, tc.key)
 		c := f.ws.callout
-		if f.overlay != nil || f.shown.Pos != tc.t || c == nil || c.kind != calloutReveal || len(c.head) != 3 {
-			t.Fatalf("answered %s at %d: overlay %T, batch %d, callout %+v", tc.key, tc.t, f.overlay, f.shown.Pos, c)
+		if _, asked := f.ws.Asking(); asked || f.shown.Pos != tc.t || c == nil || c.kind != calloutReveal || len(c.head) != 3 {
+			t.Fatalf("answered %s at %d: asking %v, batch %d, callout %+v", tc.key, tc.t, asked, f.shown.Pos, c)
 		}
 		head := ansi.Strip(strings.Join(c.head, "\n"))
 		n := slices.Index([]int{19, 22, 24, 27}, tc.t) + 1
@@ -184,10 +226,10 @@ func TestGuessRoundReveal(t *testing.T) {
 		}
 	}
 	// The answers are a strategy: it retrains where they said RETRAIN, up to the batch shown.
-	if r := g.result(f); r == nil || !slices.Equal(r.Strategy.Retrains, []int{19, 27}) {
+	if r := f.ws.You(f.frame()); r == nil || !slices.Equal(r.Strategy.Retrains, []int{19, 27}) {
 		t.Errorf("the player's strategy: %+v, want retrains at 19 and 27", r)
 	}
-	g.toggle(f)
+	f.apply(f.ws.ToggleGuess(f.frame()))
 	if f.ws.callout != nil || f.notice != "guess round over: 2 of 4 as the Oracle decided; g starts it again" {
 		t.Errorf("ending the round: callout %+v, notice %q", f.ws.callout, f.notice)
 	}
@@ -203,7 +245,7 @@ func TestTourStopOrder(t *testing.T) {
 		{At: 30, Say: "passing by", Focus: scenarios.Focus{Pane: scenarios.PaneCumulative}},
 		{At: 36, Say: "a dearer retrain", Whatif: []scenarios.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
 	}
-	f := newFakeStage(t, tour)
+	f := newFakePlayer(t, tour, nil)
 	ts := &f.ws.tour
 	for _, tc := range []struct {
 		do    string // t, space, or a key to the question
@@ -220,9 +262,9 @@ func TestTourStopOrder(t *testing.T) {
 	} {
 		switch tc.do {
 		case "t":
-			ts.toggle(f)
+			f.apply(f.ws.ToggleTour(f.frame()))
 		case "space":
-			ts.space(f)
+			f.apply(f.ws.TourNext(f.frame()))
 		default:
 			f.key(t, tc.do)
 		}
@@ -231,8 +273,8 @@ func TestTourStopOrder(t *testing.T) {
 		if c := f.ws.callout; c != nil {
 			title = c.title
 		}
-		if q, ok := f.overlay.(*guessOverlay); ok {
-			ask = q.t
+		if q, ok := f.ws.Asking(); ok {
+			ask = q
 		}
 		if f.shown.Pos != tc.pos || title != tc.title || ask != tc.ask {
 			t.Fatalf("after %s: batch %d, callout %q, asking %d; want %d, %q, %d", tc.do, f.shown.Pos, title, ask, tc.pos, tc.title, tc.ask)
@@ -260,8 +302,59 @@ func TestTourStopOrder(t *testing.T) {
 	if len(f.whatIfs) != 1 || !slices.Equal(f.whatIfs[0], []string{"retrain_cost=8"}) || f.undone != 0 {
 		t.Errorf("what-ifs applied %q, undone %d; want the last stop's, kept after the tour", f.whatIfs, f.undone)
 	}
-	ts.toggle(f)
+	f.apply(f.ws.ToggleTour(f.frame()))
 	if ts.on() || ts.left != 0 || f.notice != "left the tour at stop 1 of 4; t takes it up there" {
 		t.Errorf("leaving: on %v, left at %d, notice %q", ts.on(), ts.left, f.notice)
+	}
+}
+
+// The room side without a player: a follower joining shows the presenter's stage (another seed is a
+// new run, the what-if is the presenter's, every field of the view is applied, the stop's callout
+// is the follower's); the presenter's quiz asks the follower, whose answer the room counts; p goes
+// free and p again asks the room for the stage.
+func TestFollowOverAFake(t *testing.T) {
+	rm := room.New()
+	mp, mf := rm.Join(true), rm.Join(false)
+	f := newFakePlayer(t, synthTour(), mf)
+	receive := func() {
+		t.Helper()
+		show, e := f.ws.Receive(mf.View())
+		f.apply(e)
+		if show {
+			f.apply(f.ws.Follow(f.frame(), mf.View().Stage))
+		}
+	}
+	sh := room.Shown{Pos: 20, Speed: 3, Scale: 1.25, Selected: "markov", Visible: 1, Focus: paneChart, Zoomed: true,
+		Cursor: room.Cursor{On: true, At: [2]int{15, 19}}}
+	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: 0, Quiz: -1})
+	receive()
+	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
+		t.Fatalf("joining: runs reopened %v, what-ifs followed %+v", f.seeds, f.follow)
+	}
+	if want := sh; f.shown != want {
+		t.Errorf("the view %+v, want the presenter's %+v", f.shown, want)
+	}
+	if c := f.ws.callout; c == nil || c.title != "tour 1/4 · batch 19" || c.foot != "the presenter goes on · p to go free" ||
+		!strings.Contains(c.text, "retraining R = 5.") {
+		t.Errorf("the stop's callout %+v, want stop 1 at R 4 x 1.25", c)
+	}
+	// The presenter's quiz about 24, from 23: the follower is asked, the stop's callout goes.
+	sh.Pos, sh.Focus = 23, paneMatrix
+	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: -1, Quiz: 24})
+	receive()
+	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != paneBatch || f.ws.callout != nil || len(f.follow) != 1 {
+		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.callout, len(f.follow))
+	}
+	f.key(t, "k")
+	if c := f.ws.callout; c == nil || c.kind != calloutWait || mp.View().Keep != 1 || f.shown.Pos != 23 {
+		t.Errorf("answered KEEP: callout %+v, the room counts %d KEEP, batch %d", c, mp.View().Keep, f.shown.Pos)
+	}
+	f.apply(f.ws.ToggleFollow())
+	if f.ws.Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
+		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Following(), f.ws.callout, f.notice)
+	}
+	f.apply(f.ws.ToggleFollow())
+	if len(f.views) != 1 || !f.views[0].Following || f.views[0].Stage.Quiz != 24 {
+		t.Errorf("following again: the room's views handed back %+v", f.views)
 	}
 }

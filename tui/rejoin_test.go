@@ -28,9 +28,9 @@ func TestRejoinResetsWhatIf(t *testing.T) {
 	m, cmd = fol.Update(cmd())
 	fol = m.(*Player)
 	pumpCmd(t, fol, cmd)
-	if !fol.room.following || fol.wi.open || fol.s.WhatIf != nil {
+	if !fol.ws.room.following || fol.wi.open || fol.s.WhatIf != nil {
 		t.Errorf("rejoined: following %v, bar open %v, what-if %v; want following the presenter's (none), bar closed",
-			fol.room.following, fol.wi.open, fol.s.WhatIf)
+			fol.ws.room.following, fol.wi.open, fol.s.WhatIf)
 	}
 }
 

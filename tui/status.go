@@ -64,7 +64,7 @@ func (p *Player) status(f *frame) string {
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
-	if long, short := p.room.status(); long != "" {
+	if long, short := p.ws.RoomStatus(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
 	if c := p.cmd.status(); c != "" {

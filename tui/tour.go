@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -24,8 +22,8 @@ type tourRun struct {
 	stops   []scenarios.Stop
 	i       int  // the stop shown or run to
 	arrived bool // at stop i, its callout showing
-	// whatif is the what-if the current stop applied, undone when the tour moves on.
-	whatif *whatifUndo
+	// whatif: the current stop applied a what-if (StopWhatIf), undone when the tour moves on.
+	whatif bool
 }
 
 // tourRate is the least speed, in batches per second, at which a tour runs to its next stop: a
@@ -58,155 +56,148 @@ func (ts *tours) quizAhead() (int, bool) {
 	return tr.stops[tr.i].At, true
 }
 
-// toggle starts the scenario's tour (from the stop where it was left, else from the first), or
+// toggleTour starts the scenario's tour (from the stop where it was left, else from the first), or
 // leaves the tour being played.
-func (ts *tours) toggle(s stage) tea.Cmd {
-	sc := s.scene()
+func (w *Workshop) toggleTour(f Frame) Effects {
+	ts := &w.tour
 	if ts.run != nil {
 		ts.left = ts.run.i
-		ts.end(s)
-		s.say(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(sc.scen.Tour)))
-		return nil
+		return append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
 	}
-	stops := sc.scen.Tour
+	stops := f.Scenario.Tour
 	if len(stops) == 0 {
-		s.say(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", sc.scen.Name))
-		return nil
+		return Effects{Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
 	}
 	ts.run = &tourRun{stops: stops}
 	from := max(ts.left, 0)
 	ts.left = -1
-	return ts.toStop(s, from)
+	return w.toStop(f, from)
 }
 
-// end leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the callout
-// goes.
-func (ts *tours) end(s stage) {
-	sc := s.scene()
-	ts.run = nil
-	sc.Playing = false
-	if c := sc.ws.callout; c != nil && c.kind == calloutTour {
-		sc.ws.callout = nil
+// endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
+// callout goes.
+func (w *Workshop) endTour() Effects {
+	w.tour.run = nil
+	if c := w.callout; c != nil && c.kind == calloutTour {
+		w.callout = nil
 	}
+	return Effects{Play(false)}
 }
 
 // toStop runs to stop i: at once when its batch is shown or behind, playing towards it otherwise.
-func (ts *tours) toStop(s stage, i int) tea.Cmd {
-	sc, tr := s.scene(), ts.run
-	var undo tea.Cmd
-	if tr.whatif != nil {
-		undo = s.undoWhatif(tr.whatif)
-		tr.whatif = nil
+func (w *Workshop) toStop(f Frame, i int) Effects {
+	tr := w.tour.run
+	var e Effects
+	if tr.whatif {
+		e = append(e, UndoStopWhatIf{})
+		tr.whatif = false
 	}
 	keep := tr.arrived && !tr.stops[tr.i].Pause // a stop that plays on keeps its callout on the way
 	tr.i, tr.arrived = i, false
-	if c := sc.ws.callout; !keep && c != nil && (c.kind == calloutTour || c.kind == calloutReveal) {
-		sc.ws.callout = nil
+	if c := w.callout; !keep && c != nil && (c.kind == calloutTour || c.kind == calloutReveal) {
+		w.callout = nil
 	}
-	if target := tr.target(); target <= sc.Pos {
-		s.goTo(target)
-		return tea.Batch(undo, ts.arrive(s))
+	if target := tr.target(); target <= f.Pos {
+		return append(e, GoTo(target), Then(w.arrive))
 	}
-	sc.Playing = true
-	return tea.Batch(undo, s.ticker())
+	return append(e, Play(true), Tick{})
 }
 
-// step is called as the player plays: it stops at the tour's stop once it is reached.
-func (ts *tours) step(s stage) (tea.Cmd, bool) {
-	if !ts.running() || s.scene().Pos < ts.run.target() {
+// tourStep stops at the tour's stop once it is reached, as the player plays.
+func (w *Workshop) tourStep(f Frame) (Effects, bool) {
+	if !w.tour.running() || f.Pos < w.tour.run.target() {
 		return nil, false
 	}
-	return ts.arrive(s), true
+	return w.arrive(f), true
 }
 
 // arrive stops at the current stop: a quiz asks first, then the stop is shown.
-func (ts *tours) arrive(s stage) tea.Cmd {
-	sc := s.scene()
-	sc.Playing = false
-	st := ts.run.stops[ts.run.i]
+func (w *Workshop) arrive(f Frame) Effects {
+	e := Effects{Play(false)}
+	st := w.tour.run.stops[w.tour.run.i]
 	if st.Quiz {
-		if _, ok := sc.ws.guess.answers[st.At]; !ok {
-			return sc.ws.guess.ask(s, st.At)
+		if _, ok := w.guess.answers[st.At]; !ok {
+			return append(e, w.ask(st.At)...)
 		}
-		s.goTo(st.At)
+		return append(e, GoTo(st.At), Then(w.showStop))
 	}
-	return ts.showStop(s)
+	return append(e, w.showStop(f)...)
 }
 
 // showStop shows the current stop: its focus, its what-if and its callout; a stop that does not
 // pause plays on to the next one with its callout showing.
-func (ts *tours) showStop(s stage) tea.Cmd {
-	tr := ts.run
+func (w *Workshop) showStop(f Frame) Effects {
+	tr := w.tour.run
 	tr.arrived = true
 	st := tr.stops[tr.i]
-	focusOn(s, st.Focus)
+	e := focusOn(st.Focus)
 	var note string
-	var apply tea.Cmd
 	if len(st.Whatif) > 0 {
-		tr.whatif, note, apply = s.tourWhatIf(st.Sets())
+		sets := st.Sets()
+		e = append(e, StopWhatIf(sets))
+		tr.whatif = true
+		note = "What-if: " + strings.Join(sets, ", ") + ", recomputed from the run without training again."
+		if !f.Done {
+			note = "What-if: " + strings.Join(sets, ", ") + ", shown once the run is computed."
+		}
 	}
-	s.scene().ws.callout = stopCallout(s, tr.i, note, false)
+	w.callout = w.stopCallout(f, tr.i, note, false)
 	if !st.Pause && tr.i+1 < len(tr.stops) {
-		return tea.Batch(apply, ts.toStop(s, tr.i+1))
+		return append(e, w.toStop(f, tr.i+1)...)
 	}
-	return apply
+	return e
 }
 
 // space is space during a tour: at a stop it goes on to the next (or ends the tour after the
 // last); on the way it goes straight to the stop when its batch is computed.
-func (ts *tours) space(s stage) tea.Cmd {
-	tr := ts.run
+func (w *Workshop) space(f Frame) Effects {
+	tr := w.tour.run
 	switch {
-	case !tr.arrived && tr.target() < s.scene().s.Computed:
-		s.goTo(tr.target())
-		return ts.arrive(s)
+	case !tr.arrived && tr.target() < f.Computed:
+		return Effects{GoTo(tr.target()), Then(w.arrive)}
 	case !tr.arrived:
 		return nil // on its way, waiting for the engine
 	case tr.i+1 < len(tr.stops):
-		return ts.toStop(s, tr.i+1)
+		return w.toStop(f, tr.i+1)
 	}
-	ts.end(s)
-	s.say("end of the tour; t takes it again from the start")
-	return nil
+	return append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
 }
 
 // focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the
 // cursor. A stop changes only what it names.
-func focusOn(s stage, f scenarios.Focus) {
-	if f.Pane == scenarios.NoPane {
-		return
+func focusOn(fc scenarios.Focus) Effects {
+	if fc.Pane == scenarios.NoPane {
+		return nil
 	}
-	s.setFocus(int(f.Pane) - 1) // the panes in the tour's order are the player's, from 1
-	if f.Cell != nil {
-		cur := &s.scene().Cursor
-		cur.On, cur.At = true, [2]int{f.Cell.Model, f.Cell.Batch}
+	e := Effects{Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
+	if fc.Cell != nil {
+		e = append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
 	}
+	return e
 }
 
 // stopCallout is the callout of stop i: the stop's text, a what-if's note, the guess's reveal at
 // a quiz stop; the keys that go on are the presenter's or the follower's.
-func stopCallout(s stage, i int, note string, following bool) *callout {
-	sc := s.scene()
-	stops := sc.scen.Tour
+func (w *Workshop) stopCallout(f Frame, i int, note string, following bool) *callout {
+	stops := f.Scenario.Tour
 	if i < 0 || i >= len(stops) {
 		return nil
 	}
 	st := stops[i]
 	c := &callout{kind: calloutTour, pane: int(st.Focus.Pane) - 1, stop: i, batch: st.Quiz,
 		title: fmt.Sprintf("tour %d/%d · batch %d", i+1, len(stops), st.At)}
-	g := &sc.ws.guess
-	_, answered := g.answers[st.At]
+	_, answered := w.guess.answers[st.At]
 	if st.Quiz {
-		c.head = g.revealLines(s, st.At)
+		c.head = w.revealLines(f, st.At)
 	}
-	c.fill = func() string {
-		text := sayText(s, st)
+	c.fill = func(f Frame) string {
+		text := sayText(f, st)
 		if st.Quiz && answered {
 			text = "" // the question's words were shown with it; now the answer
 		}
 		return strings.TrimSpace(text + "\n\n" + note)
 	}
-	c.text = c.fill()
+	c.text = c.fill(f)
 	switch {
 	case following:
 		c.foot = "the presenter goes on · p to go free"
@@ -225,16 +216,14 @@ func stopCallout(s stage, i int, note string, following bool) *callout {
 // Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
 // "…" until it is. On a seed other than the scenario's the words were written for another run,
 // and the callout says so.
-func sayText(s stage, st scenarios.Stop) string {
-	sc := s.scene()
-	m, _ := sc.s.Shown()
-	f := scenarios.Facts{M: m, R: sc.s.retrainCost(sc.Scale), At: st.At}
-	if sc.s.WhatIfSince.IsZero() {
-		f.Results = sc.s.wholeBlock(sc.Scale)
+func sayText(f Frame, st scenarios.Stop) string {
+	facts := scenarios.Facts{M: f.Matrix, R: f.R, At: st.At}
+	if !f.WhatIfComputing {
+		facts.Results = f.WholeBlock()
 	}
-	text := st.Text(f)
-	if sc.s.Seed != sc.scen.Seed {
-		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", sc.scen.Seed, sc.s.Seed)
+	text := st.Text(facts)
+	if f.Seed != f.Scenario.Seed {
+		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", f.Scenario.Seed, f.Seed)
 	}
 	return text
 }

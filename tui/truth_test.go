@@ -58,10 +58,10 @@ func TestOracleIsThePapers(t *testing.T) {
 		if !slices.Equal(row[:3], want) {
 			t.Errorf("at %d the Oracle's row reads %v, want %v", at, row[:3], want)
 		}
-		if !oracleRetrains(&p.rp, at) {
+		if !oracleRetrains(p.rp.results, at) {
 			t.Errorf("at %d the guess round says the Oracle keeps", at)
 		}
-		if lines := p.guess.revealLines(p, at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
+		if lines := p.ws.revealLines(p.workshopFrame(), at); !strings.Contains(ansi.Strip(lines[0]), fmt.Sprintf("At %d the Oracle RETRAINS", at)) {
 			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
 		}
 		mp := p.panes.matrix
@@ -134,19 +134,19 @@ func TestRestartAsks(t *testing.T) {
 	seed := p.s.Seed
 	goTo(p, p.opt.Scenario.Offline)
 	press(p, "g", "l")
-	if _, ok := p.overlay.(*guessOverlay); !ok {
+	if _, ok := p.ws.Asking(); !ok {
 		t.Fatalf("no question after g l: overlay %T", p.overlay)
 	}
 	press(p, "r", "r")
-	if p.s.Seed != seed || p.Pos != p.opt.Scenario.Offline+1 || len(p.guess.answers) != 1 {
+	if p.s.Seed != seed || p.Pos != p.opt.Scenario.Offline+1 || len(p.ws.guess.answers) != 1 {
 		t.Fatalf("r r in the guess round: seed %d at batch %d with %d answers; want seed %d, the answered batch, 1 answer",
-			p.s.Seed, p.Pos, len(p.guess.answers), seed)
+			p.s.Seed, p.Pos, len(p.ws.guess.answers), seed)
 	}
 	press(p, "N")
 	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
 		t.Errorf("N in the guess round: seed %d, overlay %T, notice %q", p.s.Seed, p.overlay, p.notice)
 	}
-	p.guess.on = false // the round over, its answer still shown (a follower's wait, say)
+	p.ws.guess.on = false // the round over, its answer still shown (a follower's wait, say)
 	press(p, "N")
 	if p.s.Seed != seed || !strings.Contains(p.notice, "waits for the answer shown") {
 		t.Errorf("N over a reveal: seed %d, notice %q", p.s.Seed, p.notice)
@@ -164,7 +164,7 @@ func TestRestartAsks(t *testing.T) {
 		t.Errorf("N y: seed %d, want %d", p.s.Seed, seed+1)
 	}
 	q := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
-	pumpCmd(t, q, q.tour.toggle(q))
+	pumpCmd(t, q, q.apply(q.ws.ToggleTour(q.workshopFrame())))
 	press(q, "N")
 	if q.s.Seed != q.opt.Scenario.Seed || q.overlay != nil || !strings.Contains(q.notice, "waits for the tour") {
 		t.Errorf("N in a tour: seed %d, overlay %T, notice %q", q.s.Seed, q.overlay, q.notice)
@@ -199,9 +199,9 @@ func TestTourOnAnotherSeed(t *testing.T) {
 	}
 	pump(t, p)
 	zero := finished(t, s, live.NewRuns(live.RunsConfig{}))
-	pumpCmd(t, p, p.tour.space(p))
-	if p.tour.run == nil || p.tour.run.i != 1 || p.callout == nil {
-		t.Fatalf("not at the second stop: %+v", p.tour.run)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.ws.tour.run == nil || p.ws.tour.run.i != 1 || p.ws.callout == nil {
+		t.Fatalf("not at the second stop: %+v", p.ws.tour.run)
 	}
 	mine, theirs := num(p.s.Matrix.Cell(0, 1).C()), num(zero.Matrix.Cell(0, 1).C())
 	if mine == theirs {
@@ -288,11 +288,11 @@ func TestGuessShowsTheBatch(t *testing.T) {
 	off := p.opt.Scenario.Offline
 	goTo(p, off)
 	press(p, "g", "l")
-	q, ok := p.overlay.(*guessOverlay)
+	q, ok := p.ws.Asking()
 	if !ok {
 		t.Fatalf("no question: %T", p.overlay)
 	}
-	at := q.t
+	at := q
 	f := p.frame()
 	if f.ask != at || f.askModel != off || p.Pos != at-1 {
 		t.Fatalf("asking about %d at batch %d: frame ask %d model %d", at, p.Pos, f.ask, f.askModel)
@@ -410,12 +410,12 @@ func TestPolish(t *testing.T) {
 	press(p, "v")
 	goTo(p, p.opt.Scenario.Offline)
 	press(p, "g", "l", "k")
-	if p.callout == nil || p.callout.kind != calloutReveal {
+	if p.ws.callout == nil || p.ws.callout.kind != calloutReveal {
 		t.Fatal("no reveal")
 	}
 	press(p, "g")
-	if p.callout != nil {
-		t.Errorf("the reveal outlives the round: %+v", p.callout)
+	if p.ws.callout != nil {
+		t.Errorf("the reveal outlives the round: %+v", p.ws.callout)
 	}
 	for _, c := range []struct {
 		w    int
@@ -519,7 +519,7 @@ func TestCalloutClearOfItsCell(t *testing.T) {
 	mp := p.panes.matrix
 	mp.cur.On, mp.cur.At = true, [2]int{0, 11}
 	p.setFocus(paneMatrix)
-	p.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
+	p.ws.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
 	view := stripANSI(p.View())
 	if !strings.Contains(view, "◆") || !strings.Contains(view, "t'=0 t=11  C ") || !strings.Contains(view, "tour 2/8") {
 		t.Errorf("the callout covers its cell or the readout:\n%s", view)
@@ -588,24 +588,24 @@ func TestToursFilledOnScreen(t *testing.T) {
 	for _, name := range names {
 		s := loadEmbedded(t, name)
 		p := pumpedScenario(t, s, asciiStyles(), 120, 36)
-		pumpCmd(t, p, p.tour.toggle(p))
+		pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
 		for i := range s.Tour {
-			for step := 0; p.tour.run != nil && (p.tour.run.i != i || !p.tour.run.arrived); step++ {
+			for step := 0; p.ws.tour.run != nil && (p.ws.tour.run.i != i || !p.ws.tour.run.arrived); step++ {
 				if step > 50 {
 					t.Fatalf("%s: stop %d never reached", name, i)
 				}
-				if _, ok := p.overlay.(*guessOverlay); ok {
+				if _, ok := p.ws.Asking(); ok {
 					press(p, "k")
 					continue
 				}
-				pumpCmd(t, p, p.tour.space(p))
+				pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 			}
-			if p.callout == nil {
+			if p.ws.callout == nil {
 				t.Fatalf("%s: stop %d has no callout", name, i)
 			}
 			p.View()
 			// The stop's own words, before the what-if's note (which quotes the override).
-			if text, _, _ := strings.Cut(p.callout.text, "\n\nWhat-if:"); strings.ContainsAny(text, "…{}") {
+			if text, _, _ := strings.Cut(p.ws.callout.text, "\n\nWhat-if:"); strings.ContainsAny(text, "…{}") {
 				t.Errorf("%s, stop %d: %s", name, i, text)
 			}
 		}

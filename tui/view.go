@@ -24,9 +24,9 @@ func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
 		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
 		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
-		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.guess.result(p), ask: -1}
-	if q, ok := p.overlay.(*guessOverlay); ok {
-		f.ask, f.askModel = q.t, p.guess.yourModel(q.t, p.opt.Scenario.Offline)
+		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.ws.You(p.workshopFrame()), ask: -1}
+	if t, ok := p.ws.Asking(); ok {
+		f.ask, f.askModel = t, p.ws.YourModel(t, p.opt.Scenario.Offline)
 	}
 	return f
 }
@@ -61,12 +61,18 @@ func (p *Player) View() string {
 		l = p.layout(f, p.w, bodyH)
 		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
 	}
-	if c := p.callout; c != nil {
+	if c := p.ws.Callout(p.workshopFrame()); c != nil {
 		box, x, y := c.draw(f, l, p.panes.matrix, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
 		body += "\n" + p.wi.view(p, p.st, p.w)
+	}
+	if q := p.ws.Question(p.workshopFrame()); q != nil {
+		// Drawn as the overlays are, over the panes of a frame of its own.
+		qf := p.frame()
+		box, x, y := q.draw(qf, p.layout(qf, p.w, bodyH), p.panes.matrix, p.w, bodyH)
+		body = placeOverlay(body, box, x, y)
 	}
 	if p.overlay != nil {
 		box, x, y := p.overlay.View(p.st, p.w, bodyH)

@@ -1,102 +1,252 @@
 package tui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
 )
 
-// workshop is the teaching side of a player: a tour being played (tour.go), the guess round
-// (guess.go), the player's place in a workshop room (follow.go), and the callout they put over the
-// panes (callout.go). Each part is its own type with its own state; what a part needs of the
-// player goes through stage, and one part reaches another through the scene's workshop.
-type workshop struct {
+// Workshop is the teaching side of a player: a tour being played (tour.go), the guess round and its
+// question (guess.go), the player's place in a workshop room (follow.go), and the callout they put
+// over the panes (callout.go). It reads the player through a Frame, a value, and changes the
+// player only by the Effects it returns, which the player applies: the player is the one writer of
+// its view state. What the workshop owns (where the tour is, the answers, the question up, the
+// callout) it changes itself.
+type Workshop struct {
+	keys  *keyMap
 	tour  tours
 	guess guessRound
 	room  roomSide
 	// callout is the box over the panes (nil when none): a tour's stop, a guess's reveal, a
 	// follower's answer waiting for the presenter. Each part clears only its own kind.
 	callout *callout
+	// asked is the batch the guess round's question is about while it is up (it takes the keys);
+	// -1 when none is.
+	asked int
 }
 
-// stage is what the workshop's parts ask of the player showing them. *Player implements it; a
-// part's test drives the part through a fake.
-type stage interface {
-	// scene is the player as the parts see it: what it shows, and the state they change in place.
-	scene() scene
-	// say puts up the one-line notice that the next key clears.
-	say(notice string)
-	// goTo shows batch t, or the last computed one when t is not computed yet.
-	goTo(t int)
-	// setFocus focuses pane i; a pane that changes is no longer maximised.
-	setFocus(i int)
-	// ticker plays on: the command of the next tick (one tick pending at a time).
-	ticker() tea.Cmd
-	// refresh replays the algorithms at the batch and R shown, after R's scale changed.
-	refresh()
-	// reopen runs the scenario again with seed: a new matrix, so the workshop starts over.
-	reopen(seed uint64) tea.Cmd
-	// frame is what the panes draw now, and layout where they go in a body of w x h: a callout
-	// drawn by itself (the guess round's question) is placed clear of what it is about.
-	frame() *frame
-	layout(f *frame, w, h int) screenLayout
-	// tourWhatIf applies a tour stop's what-if (--set overrides) and says how to undo it, with a
-	// line for the stop's callout; undoWhatif undoes it.
-	tourWhatIf(sets []string) (*whatifUndo, string, tea.Cmd)
-	undoWhatif(u *whatifUndo) tea.Cmd
-	// followWhatIf shows a presenter's what-if (sets one a line, "" for the scenario; name the
-	// words that describe it) unless it is the one shown; joining, the player's own what-if bar
+// NewWorkshop returns the workshop of a player in the room of m (nil: no room), reading its keys
+// from keys.
+func NewWorkshop(m *room.Member, keys *keyMap) Workshop {
+	w := Workshop{keys: keys, room: roomSide{m: m, tally: map[int][2]int{}}, asked: -1}
+	if m != nil {
+		w.room.view = m.View()
+	}
+	w.tour.left = -1
+	w.guess.reset()
+	return w
+}
+
+// Frame is the player as the workshop reads it: what it shows, of which run. The player builds one
+// for each call; nothing in it changes the player.
+type Frame struct {
+	room.Shown                              // the view state: batch, playing, R's scale, focus, cursor, ...
+	Scenario          *scenarios.Scenario   // the scenario opened: its tour, offline block and seed
+	Seed              uint64                // the run's seed
+	Computed, Batches int                   // the columns computed so far; the batches of the run
+	Done              bool                  // the run is computed (a what-if can be made of it)
+	Matrix            *sim.Matrix           // the matrix the panes show: a what-if's, or the run's
+	R                 algos.RetrainCost     // the retraining cost in force (R's scale applied)
+	Results           []algos.Result        // every algorithm at the batch shown, as the panes show them
+	Provisional       bool                  // the matrix is still being computed: Results' Oracle is the best so far
+	WhatIfComputing   bool                  // a what-if is being computed, its numbers not in yet
+	WholeBlock        func() []algos.Result // every algorithm over the whole online block (nil until the matrix is in)
+	Styles            *Styles
+}
+
+// Effect is one change the workshop asks of the player; Effects are applied in order.
+type Effect interface{ effect() }
+
+// Effects are what the workshop wants changed, in the order the player applies them.
+type Effects []Effect
+
+type (
+	// Play plays (true) or pauses.
+	Play bool
+	// GoTo shows batch t, or the last computed one when t is not computed yet.
+	GoTo int
+	// Ahead is a batch to show as soon as its column is computed (0: none).
+	Ahead int
+	// Focus focuses pane i; a pane that changes is no longer maximised.
+	Focus int
+	// Cursor places the matrix's cell cursor.
+	Cursor room.Cursor
+	// Zoom maximises the focused pane, or not.
+	Zoom bool
+	// Speed is the playing speed (an index into the player's speeds).
+	Speed int
+	// Visible is which algorithms show (an index into the player's sets).
+	Visible int
+	// Select selects an algorithm.
+	Select algos.Name
+	// Scale is R's scale: the algorithms are replayed at it.
+	Scale float64
+	// Notice is the one-line notice that the next key clears.
+	Notice string
+	// Tick plays on: the command of the next tick (one tick pending at a time).
+	Tick struct{}
+	// StopWhatIf applies a tour stop's what-if (--set overrides) until UndoStopWhatIf puts back
+	// the what-if in force before it.
+	StopWhatIf []string
+	// UndoStopWhatIf undoes StopWhatIf.
+	UndoStopWhatIf struct{}
+	// FollowWhatIf shows a presenter's what-if (Sets one a line, "" for the scenario, Name the
+	// words that describe it) unless it is the one shown; Joining, the player's own what-if bar
 	// closes, as the presenter decides the what-if.
-	followWhatIf(sets, name string, joining bool) tea.Cmd
-}
+	FollowWhatIf struct {
+		Sets, Name string
+		Joining    bool
+	}
+	// Reopen runs the scenario again on a seed: a new matrix, so the workshop starts over (the
+	// player calls Reset).
+	Reopen uint64
+	// RoomView hands the player the room's view, as the relay would: following again, the
+	// presenter's stage is shown.
+	RoomView room.View
+	// TakeKeys says a question is up and takes the keys: an overlay the player shows goes.
+	TakeKeys struct{}
+	// Then continues with the player as the effects before it have left it (a batch shown, the
+	// algorithms replayed there).
+	Then func(Frame) Effects
+)
 
-// scene is the player as the workshop's parts see it. The pointers are the player's own: the
-// parts change the view state, the overlay and the batch to show ahead in place.
-type scene struct {
-	*room.Shown                     // the view state (batch, playing, scale, focus, cursor, ...)
-	s           *Session            // the run the panes show
-	scen        *scenarios.Scenario // the scenario opened: its tour, offline block and seed
-	rp          *replay             // the algorithms at the batch shown, as the panes show them
-	st          *Styles
-	keys        *keyMap
-	overlay     *overlay    // the box that takes the keys: the guess round's question goes there
-	ahead       *int        // a batch asked for before it was computed: shown when it comes
-	matrix      *matrixPane // the cost matrix's pane: a callout keeps clear of its cursor
-	ws          *workshop   // the workshop's parts, for one part to reach another
-}
+func (Play) effect()           {}
+func (GoTo) effect()           {}
+func (Ahead) effect()          {}
+func (Focus) effect()          {}
+func (Cursor) effect()         {}
+func (Zoom) effect()           {}
+func (Speed) effect()          {}
+func (Visible) effect()        {}
+func (Select) effect()         {}
+func (Scale) effect()          {}
+func (Notice) effect()         {}
+func (Tick) effect()           {}
+func (StopWhatIf) effect()     {}
+func (UndoStopWhatIf) effect() {}
+func (FollowWhatIf) effect()   {}
+func (Reopen) effect()         {}
+func (RoomView) effect()       {}
+func (TakeKeys) effect()       {}
+func (Then) effect()           {}
 
-func (p *Player) scene() scene {
-	return scene{Shown: &p.Shown, s: p.s, scen: p.opt.Scenario, rp: &p.rp, st: p.st, keys: &p.keys,
-		overlay: &p.overlay, ahead: &p.ahead, matrix: p.panes.matrix, ws: &p.workshop}
-}
-
-func (p *Player) say(notice string) { p.notice = notice }
-
-// tourWhatIf and undoWhatif are the stage's what-if: the bar's one path for every what-if.
-func (p *Player) tourWhatIf(sets []string) (*whatifUndo, string, tea.Cmd) {
-	return p.wi.tourWhatIf(p, sets)
-}
-
-func (p *Player) undoWhatif(u *whatifUndo) tea.Cmd { return p.wi.undoWhatif(p, u) }
-
-// reset forgets the tour and the guesses: the run they were about is gone.
-func (w *workshop) reset(s stage) {
+// Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
+func (w *Workshop) Reset() Effects {
+	var e Effects
 	if w.tour.on() {
-		w.tour.end(s)
+		e = w.endTour()
 	}
 	w.callout = nil
 	w.tour.left = -1
 	w.guess.reset()
+	return e
 }
 
-// closeCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
+// CloseCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
 // presenter is gone); a stop of the tour being played stays until the tour moves on.
-func (w *workshop) closeCallout() bool {
+func (w *Workshop) CloseCallout() bool {
 	c := w.callout
 	if c == nil || (c.kind == calloutTour && (w.tour.on() || w.room.following)) {
 		return false
 	}
 	w.callout = nil
 	return true
+}
+
+// Asking is the batch the question up is about, while one is: it takes the keys (QuestionKey).
+func (w *Workshop) Asking() (int, bool) { return w.asked, w.asked >= 0 }
+
+// Touring reports whether a tour is being played.
+func (w *Workshop) Touring() bool { return w.tour.on() }
+
+// MinRate is the least playing speed, in batches a second, while the tour runs to its next stop
+// (0 when none does).
+func (w *Workshop) MinRate() float64 {
+	if w.tour.running() {
+		return tourRate
+	}
+	return 0
+}
+
+// Following reports whether the player shows the presenter's stage.
+func (w *Workshop) Following() bool { return w.room.following }
+
+// Presenting reports whether the player presents to a room.
+func (w *Workshop) Presenting() bool { return w.room.presenting() }
+
+// RestartRefused says why a new run waits (a tour, a guess round, an answer shown), "" when
+// nothing of the workshop's stands in its way.
+func (w *Workshop) RestartRefused() string {
+	switch {
+	case w.tour.on():
+		return "N (a new run) waits for the tour: t leaves it"
+	case w.guess.on:
+		return "N (a new run) waits for the guess round: g ends it"
+	case w.callout != nil && w.callout.kind != calloutTour:
+		return "N (a new run) waits for the answer shown: esc closes it"
+	}
+	return ""
+}
+
+// Callout is the callout over the panes, its text filled from f (a tour stop's templates read the
+// run as it stands); nil when none is up.
+func (w *Workshop) Callout(f Frame) *callout {
+	c := w.callout
+	if c == nil {
+		return nil
+	}
+	out := *c
+	if c.fill != nil {
+		out.text = c.fill(f)
+	}
+	return &out
+}
+
+// ToggleTour starts the scenario's tour or leaves it (t).
+func (w *Workshop) ToggleTour(f Frame) Effects { return w.toggleTour(f) }
+
+// TourNext goes on to the tour's next stop (space).
+func (w *Workshop) TourNext(f Frame) Effects { return w.space(f) }
+
+// ToggleGuess starts or ends the guess round (g).
+func (w *Workshop) ToggleGuess(f Frame) Effects { return w.toggleGuess(f) }
+
+// ToggleFollow goes free, or follows the presenter again (p).
+func (w *Workshop) ToggleFollow() Effects { return w.toggleFollow() }
+
+// TourStep is called as the player plays, before and after each step: it stops (true) at the
+// tour's stop once the stop's batch is reached.
+func (w *Workshop) TourStep(f Frame) (Effects, bool) { return w.tourStep(f) }
+
+// Step is called before the player steps or plays into the next batch: true when the guess round
+// asks about it first.
+func (w *Workshop) Step(f Frame) (Effects, bool) { return w.guessStep(f) }
+
+// QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
+// off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
+func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
+	t, k := w.asked, w.keys
+	switch {
+	case key.Matches(msg, k.AnswerRetrain):
+		w.asked = -1
+		return w.answer(f, t, true)
+	case key.Matches(msg, k.AnswerKeep):
+		w.asked = -1
+		return w.answer(f, t, false)
+	case key.Matches(msg, k.NotNow):
+		w.asked = -1
+		if _, ok := w.tour.quizAhead(); ok {
+			// A quiz put off shows its stop all the same.
+			return Effects{GoTo(t), Then(w.showStop)}
+		}
+		return nil
+	case key.Matches(msg, k.GoFree):
+		w.asked = -1
+		return w.toggleFollow()
+	}
+	return nil
 }

@@ -44,12 +44,12 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.Pos != 24 || fp.tour.run == nil || fp.tour.run.i != 2 || !fp.tour.run.arrived {
-		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.tour)
+	if fp.Pos != 24 || fp.ws.tour.run == nil || fp.ws.tour.run.i != 2 || !fp.ws.tour.run.arrived {
+		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.ws.tour)
 	}
 	c69 := num(fp.s.Matrix.Cell(6, 9).C())
-	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
-		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
+	if fp.ws.callout == nil || !strings.Contains(fp.ws.callout.text, "C[6, 9] = "+c69+",") || fp.ws.callout.title != "tour 3/8 · batch 24" {
+		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.ws.callout, c69)
 	}
 	mp := fp.panes.matrix
 	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
@@ -81,69 +81,69 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
-		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if p.Pos != 2 || p.ws.callout == nil || p.ws.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
+		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.ws.callout, p.Focus)
 	}
 	if mp := p.panes.matrix; !mp.cur.On || mp.cur.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	q, ok := p.overlay.(*guessOverlay)
-	if !ok || q.t != 6 || p.Pos != 5 {
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	q, ok := p.ws.Asking()
+	if !ok || q != 6 || p.Pos != 5 {
 		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.Pos)
 	}
 	if v := stripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
 	press(p, "r")
-	if p.Pos != 6 || p.callout == nil || !strings.HasPrefix(p.callout.title, "tour 2/5") || len(p.callout.head) < 3 {
-		t.Fatalf("after answering: batch %d callout %+v", p.Pos, p.callout)
+	if p.Pos != 6 || p.ws.callout == nil || !strings.HasPrefix(p.ws.callout.title, "tour 2/5") || len(p.ws.callout.head) < 3 {
+		t.Fatalf("after answering: batch %d callout %+v", p.Pos, p.ws.callout)
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
-	pumpCmd(t, p, p.tour.space(p))
-	if p.Pos != 10 || p.tour.run.i != 3 || p.frame().R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.run.i, p.frame().R(), p.callout)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.Pos != 10 || p.ws.tour.run.i != 3 || p.frame().R() != 1 || !strings.Contains(p.ws.callout.text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.ws.tour.run.i, p.frame().R(), p.ws.callout)
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
-	pumpCmd(t, p, p.tour.space(p))
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	if p.Pos != 11 || p.frame().R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
 		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().R(), p.s.WhatIf)
 	}
 	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
 		t.Error("the queries' what-if left the matrix as it was")
 	}
-	if p.callout.foot != "space end the tour · t leave" {
-		t.Errorf("last stop's foot %q", p.callout.foot)
+	if p.ws.callout.foot != "space end the tour · t leave" {
+		t.Errorf("last stop's foot %q", p.ws.callout.foot)
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
-		t.Errorf("after the last stop: tour %v callout %v notice %q", p.tour, p.callout, p.notice)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.ws.tour.run != nil || p.ws.callout != nil || !strings.Contains(p.notice, "end of the tour") {
+		t.Errorf("after the last stop: tour %v callout %v notice %q", p.ws.tour, p.ws.callout, p.notice)
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.Pos != 2 || p.tour.run.i != 0 {
-		t.Errorf("t again: batch %d stop %d", p.Pos, p.tour.run.i)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if p.Pos != 2 || p.ws.tour.run.i != 0 {
+		t.Errorf("t again: batch %d stop %d", p.Pos, p.ws.tour.run.i)
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	if _, asked := p.overlay.(*guessOverlay); asked || p.Pos != 6 {
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if _, asked := p.ws.Asking(); asked || p.Pos != 6 {
 		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
-	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+	if p.ws.tour.run != nil || p.ws.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
 	}
 	press(p, "home")
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.tour.run == nil || p.tour.run.i != 1 || p.Pos != 6 {
-		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.Pos)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if p.ws.tour.run == nil || p.ws.tour.run.i != 1 || p.Pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.ws.tour, p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
 	press(q2, "t")
-	if q2.tour.run != nil || !strings.Contains(q2.notice, "has no tour") {
+	if q2.ws.tour.run != nil || !strings.Contains(q2.notice, "has no tour") {
 		t.Errorf("no tour: %q", q2.notice)
 	}
 }
@@ -165,7 +165,7 @@ func TestGuessRound(t *testing.T) {
 	var retrains []int
 	for b := off + 1; b < T; b++ {
 		press(p, "l")
-		if q, ok := p.overlay.(*guessOverlay); !ok || q.t != b || p.Pos != b-1 {
+		if q, ok := p.ws.Asking(); !ok || q != b || p.Pos != b-1 {
 			t.Fatalf("step into %d: overlay %T at %d, want the question first", b, p.overlay, p.Pos)
 		}
 		answer := slices.Contains(oracle, b) != slices.Contains(wrong, b)
@@ -175,15 +175,15 @@ func TestGuessRound(t *testing.T) {
 		} else {
 			press(p, "k")
 		}
-		if p.Pos != b || p.callout == nil || p.callout.kind != calloutReveal {
-			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, p.callout)
+		if p.Pos != b || p.ws.callout == nil || p.ws.callout.kind != calloutReveal {
+			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, p.ws.callout)
 		}
 	}
-	agreed, of := p.guess.score()
+	agreed, of := p.ws.guess.score()
 	if want := T - 1 - off; of != want || agreed != want-len(wrong) {
 		t.Errorf("score %d of %d, want %d of %d", agreed, of, want-len(wrong), want)
 	}
-	head := strings.Join(p.callout.head, "\n")
+	head := strings.Join(p.ws.callout.head, "\n")
 	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
@@ -200,7 +200,7 @@ func TestGuessRound(t *testing.T) {
 	}
 	you := algos.Replay(c, off, last, algos.Fixed(retrains))
 	b := algos.Oracle(c, off, last).Cost()
-	r := p.guess.result(p)
+	r := p.ws.You(p.workshopFrame())
 	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
 		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
 	}
@@ -247,7 +247,7 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *ro
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
 func deliver(t *testing.T, p *Player) *Player {
 	t.Helper()
-	m, cmd := p.Update(roomMsg{p.room.m.View()})
+	m, cmd := p.Update(roomMsg{p.ws.room.m.View()})
 	np := m.(*Player)
 	pumpCmd(t, np, cmd)
 	return np
@@ -261,8 +261,8 @@ func TestFollowPresenter(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	fol = deliver(t, fol)
 	pres = deliver(t, pres)
-	if !fol.room.following || !pres.room.presenting() {
-		t.Fatalf("following %v presenting %v", fol.room.following, pres.room.presenting())
+	if !fol.ws.room.following || !pres.ws.room.presenting() {
+		t.Fatalf("following %v presenting %v", fol.ws.room.following, pres.ws.room.presenting())
 	}
 	goTo(pres, 5)
 	press(pres, "]")
@@ -286,10 +286,10 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.Pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status(fol.frame())), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.room.following, stripANSI(fol.status(fol.frame())))
+	if fol.Pos != 3 || fol.ws.room.following || !strings.Contains(stripANSI(fol.status(fol.frame())), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.room.following, stripANSI(fol.status(fol.frame())))
 	}
-	if v := pres.room.m.View(); v.Free != 1 || v.Followers != 0 {
+	if v := pres.ws.room.m.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
 	}
 	goTo(pres, 7)
@@ -301,24 +301,24 @@ func TestFollowPresenter(t *testing.T) {
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.room.following || fol.Pos != 7 || fol.frame().R() != pres.frame().R() {
+	if !fol.ws.room.following || fol.Pos != 7 || fol.frame().R() != pres.frame().R() {
 		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
-	pumpCmd(t, pres, pres.tour.toggle(pres))
+	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
 	fol = deliver(t, fol)
 	mp := fol.panes.matrix
-	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
-		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cur.On, mp.cur.At)
+	if fol.ws.callout == nil || fol.ws.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.ws.callout, mp.cur.On, mp.cur.At)
 	}
-	if fol.callout.foot != "the presenter goes on · p to go free" {
-		t.Errorf("follower's callout foot %q", fol.callout.foot)
+	if fol.ws.callout.foot != "the presenter goes on · p to go free" {
+		t.Errorf("follower's callout foot %q", fol.ws.callout.foot)
 	}
 	// The quiz: the follower is asked, answers KEEP, the presenter sees it counted, then reveals.
-	pumpCmd(t, pres, pres.tour.space(pres))
+	pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
 	fol = deliver(t, fol)
-	if q, ok := fol.overlay.(*guessOverlay); !ok || q.t != 6 {
+	if q, ok := fol.ws.Asking(); !ok || q != 6 {
 		t.Fatalf("the follower is not asked: overlay %T", fol.overlay)
 	}
 	press(fol, "k")
@@ -328,12 +328,12 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	press(pres, "r")
 	fol = deliver(t, fol)
-	head := strings.Join(pres.callout.head, "\n")
+	head := strings.Join(pres.ws.callout.head, "\n")
 	if !strings.Contains(head, "The room said 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter's reveal lacks the room's answers:\n%s", head)
 	}
-	if fol.Pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
-		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.callout)
+	if fol.Pos != 6 || fol.ws.callout == nil || !strings.Contains(strings.Join(fol.ws.callout.head, "\n"), "You said KEEP") {
+		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.ws.callout)
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
 	pumpCmd(t, pres, pres.wi.apply(pres, []string{"queries.size=5"}, ""))
@@ -345,16 +345,16 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status(fol.frame())))
 	}
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
-	pres.room.m.Leave()
+	pres.ws.room.m.Leave()
 	fol = deliver(t, fol)
-	if fol.room.following || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
-		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.Pos, fol.notice)
+	if fol.ws.room.following || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.room.following, fol.Pos, fol.notice)
 	}
-	if fol.callout == nil || fol.callout.foot != "esc closes this" {
-		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.callout)
+	if fol.ws.callout == nil || fol.ws.callout.foot != "esc closes this" {
+		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.ws.callout)
 	}
 	press(fol, "esc")
-	if fol.callout != nil {
+	if fol.ws.callout != nil {
 		t.Error("esc did not close the callout the presenter left")
 	}
 	if !strings.Contains(helpLine(fol.st, fol.contextKeys(fol.frame()), 200), "step") {
@@ -368,14 +368,14 @@ func TestFollowIntoScenario(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	other := loadSmall(t) // another loaded scenario: another run
 	pres.s.Stop()
-	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.room.m})
+	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.ws.room.m})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, np)
 	goTo(np, 4)
 	fol = deliver(t, fol)
-	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.room.following {
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.room.following {
 		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.Pos, other)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
@@ -422,7 +422,7 @@ func TestPickerFollows(t *testing.T) {
 	pres.Publish(room.Stage{Scenario: s, Seed: 5, Shown: room.Shown{Pos: 2}, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
-	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.room.following {
 		t.Fatalf("the presenter's scenario did not open: %T", model)
 	}
 	pumpCmd(t, pl, cmd)
