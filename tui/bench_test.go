@@ -44,23 +44,16 @@ func BenchmarkStepView120x36(b *testing.B) {
 	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), NewStyles(profileRenderer(termenv.ANSI256)), 120, 36))
 }
 
-// The same step with the heat map drawn and rendered on ntcharts' canvas (every cell set in its
-// canvas.Model, rendered by its View with a lipgloss style per cell) instead of its own grid: the
-// measurement behind the heat map keeping its renderer (docs/DESIGN.md).
+// The same step with the heat map's canvas rendered by ntcharts' View (a lipgloss style per cell)
+// instead of writeInkLine: the measurement behind the panes' own renderer (docs/DESIGN.md).
 func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	p.panes.matrix.render = heatViaNtcharts
 	benchSteps(b, p)
 }
 
-// heatViaNtcharts draws the heat map's cells on an ntcharts canvas and renders them there.
-func heatViaNtcharts(g *cellGrid, st *Styles) []string {
-	cv := newCanvas(g.w, g.h)
-	for i, c := range g.cells {
-		cv.set(i%g.w, i/g.w, c.r, c.k)
-	}
-	return strings.Split(viewViaNtcharts(cv, st), "\n")
-}
+// heatViaNtcharts renders the heat map's canvas through ntcharts' View.
+func heatViaNtcharts(cv *canvas, st *Styles) []string { return strings.Split(viewViaNtcharts(cv, st), "\n") }
 
 // benchSteps steps between batch 30 and the last, one step and one view per iteration.
 func benchSteps(b *testing.B, p *Player) {
@@ -90,7 +83,7 @@ func BenchmarkStepCovconD200x60(b *testing.B) {
 	benchSteps(b, pumpedScenario(b, s, colorStyles(), 200, 60))
 }
 
-// The covcon-d step with the heat map on ntcharts' canvas.
+// The covcon-d step with the heat map rendered by ntcharts' View.
 func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
@@ -102,7 +95,7 @@ func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
 	benchSteps(b, p)
 }
 
-// The heat map alone, drawn afresh on ntcharts' canvas.
+// The heat map alone, drawn afresh and rendered by ntcharts' View.
 func BenchmarkHeat100Ntcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	press(p, "end")

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// canvas is what the cumulative-cost chart, the decisions strip and the batch scatter draw on: an
-// ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
+// canvas is what every pane draws on (the heat map, the cumulative-cost chart, the decisions strip,
+// the batch scatter, the colour bar): an ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
 // helpers) with each cell's ink beside it. The inks become escape sequences only when the canvas is
 // rendered (String), with the session's Styles: a served player's colour depth is its SSH
 // session's, so none can be chosen before.
@@ -92,16 +92,26 @@ func writeText(set func(x, y int, r rune, k ink), x, y int, s string, k ink) int
 	return x
 }
 
+// runeAt is the rune at (x, y) (' ' for an empty cell), or 0 outside.
+func (c *canvas) runeAt(x, y int) rune {
+	if cl := c.at(x, y); cl != nil {
+		return cl.r
+	}
+	return 0
+}
+
 // String renders the canvas: its runes are read back from ntcharts' cells and written with their
 // inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
 // renders every cell through lipgloss, which made a step at 200x60 two to three times slower
 // (docs/DESIGN.md); the screen is the same cell for cell.
-func (c *canvas) String(st *Styles) string {
+func (c *canvas) String(st *Styles) string { return strings.Join(c.lines(st), "\n") }
+
+// lines renders the canvas, one string per row (String joins them).
+func (c *canvas) lines(st *Styles) []string {
+	out := make([]string, c.h)
 	var b strings.Builder
 	for y := range c.h {
-		if y > 0 {
-			b.WriteByte('\n')
-		}
+		b.Reset()
 		inks := c.inks[y*c.w : (y+1)*c.w]
 		writeInkLine(&b, st, c.w, func(x int) (rune, ink) {
 			if r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune; r != 0 {
@@ -109,8 +119,9 @@ func (c *canvas) String(st *Styles) string {
 			}
 			return ' ', inks[x]
 		})
+		out[y] = b.String()
 	}
-	return b.String()
+	return out
 }
 
 // writeInkLine writes a line of n cells, cell x's rune and ink given by cellAt: an SGR sequence
@@ -200,65 +211,6 @@ func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
 		}
 	}
 }
-
-// cellGrid is the heat map's surface: a grid of runes and inks, rendered by writeInkLine as the
-// canvas is. The heat map redraws up to 200x60 cells a step, and ntcharts' canvas rendered by its
-// View (a lipgloss style a cell) missed the frame budget there (docs/DESIGN.md has the
-// measurement); rendered by writeInkLine, it would not.
-type cellGrid struct {
-	w, h  int
-	cells []cell
-}
-
-func newCellGrid(w, h int) *cellGrid {
-	w, h = max(w, 0), max(h, 0)
-	c := &cellGrid{w: w, h: h, cells: make([]cell, w*h)}
-	for i := range c.cells {
-		c.cells[i].r = ' '
-	}
-	return c
-}
-
-// at returns the cell at (x, y); nil outside the grid.
-func (c *cellGrid) at(x, y int) *cell {
-	if x < 0 || y < 0 || x >= c.w || y >= c.h {
-		return nil
-	}
-	return &c.cells[y*c.w+x]
-}
-
-func (c *cellGrid) set(x, y int, r rune, k ink) {
-	if p := c.at(x, y); p != nil {
-		p.r, p.k = r, k
-	}
-}
-
-// text is canvas.text.
-func (c *cellGrid) text(x, y int, s string, k ink) int { return writeText(c.set, x, y, s, k) }
-
-// runeAt is the rune at (x, y), or 0 outside.
-func (c *cellGrid) runeAt(x, y int) rune {
-	if p := c.at(x, y); p != nil {
-		return p.r
-	}
-	return 0
-}
-
-// lines renders the grid, one string per row (writeInkLine).
-func (c *cellGrid) lines(st *Styles) []string {
-	out := make([]string, c.h)
-	var b strings.Builder
-	for y := range c.h {
-		b.Reset()
-		row := c.cells[y*c.w : (y+1)*c.w]
-		writeInkLine(&b, st, c.w, func(x int) (rune, ink) { return row[x].r, row[x].k })
-		out[y] = b.String()
-	}
-	return out
-}
-
-// String renders the grid as one block.
-func (c *cellGrid) String(st *Styles) string { return strings.Join(c.lines(st), "\n") }
 
 // truncate cuts a possibly styled line to w terminal columns, with an ellipsis when it cuts.
 func truncate(s string, w int) string {

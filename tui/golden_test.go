@@ -114,7 +114,7 @@ func TestMatrixScaleFixed(t *testing.T) {
 		f := p.frame()
 		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneMatrix]
 		l := mp.layout(f, r.w-4, r.h-2)
-		c := mp.canvas.at(l.gw+l.g.xOf(20), l.heatY+l.g.yOf(5))
+		c := mp.cv.at(l.gw+l.g.xOf(20), l.heatY+l.g.yOf(5))
 		return f.heat, c.k, c.r
 	}
 	h30, k30, r30 := inkAt(30)

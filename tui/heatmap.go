@@ -315,7 +315,7 @@ func buildMarks(buf []uint8, T, pos int, sel, oracle *algos.Strategy) []uint8 {
 }
 
 // drawHeat draws the heat area of geometry g into cv at (x0, y0).
-func drawHeat(cv *cellGrid, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
+func drawHeat(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 	if g.block {
 		drawBlocks(cv, st, g, d, x0, y0)
 		return
@@ -428,7 +428,7 @@ func cursorInk(st *Styles, bg palette.Colour, ok bool, s int) ink {
 // drawBlocks draws every shown cell as a block: filled with its colour (or shade), its value in
 // the middle when the block is wide enough, a path mark over it: ━ across the block for a keep,
 // ● in the middle for a retrain with ━ to the right when the next batch keeps that model.
-func drawBlocks(cv *cellGrid, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
+func drawBlocks(cv *canvas, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 	for i := range g.nr {
 		for j := range g.nc {
 			drawBlock(cv, st, g, d, g.r0+i, g.c0+j, x0+j*g.bw, y0+i*g.bh)
@@ -437,7 +437,7 @@ func drawBlocks(cv *cellGrid, st *Styles, g heatGeom, d *heatData, x0, y0 int) {
 }
 
 // drawBlock draws cell (t', t) as the block whose top-left corner is (bx, by).
-func drawBlock(cv *cellGrid, st *Styles, g heatGeom, d *heatData, tp, t, bx, by int) {
+func drawBlock(cv *canvas, st *Styles, g heatGeom, d *heatData, tp, t, bx, by int) {
 	v, ok, hidden := d.value(tp, t)
 	if !ok {
 		if hidden && !st.Glyphs {
@@ -481,7 +481,7 @@ func drawBlock(cv *cellGrid, st *Styles, g heatGeom, d *heatData, tp, t, bx, by 
 
 // drawBlockMark draws a path across a block's middle row: a keep all across, a retrain in the
 // middle with the keep of the next batch leaving it to the right.
-func drawBlockMark(cv *cellGrid, st *Styles, g heatGeom, d *heatData, m uint8, tp, t, bx, cy int, bg palette.Colour) {
+func drawBlockMark(cv *canvas, st *Styles, g heatGeom, d *heatData, m uint8, tp, t, bx, cy int, bg palette.Colour) {
 	k := pathInk(st, d, m, bg)
 	if tp != t {
 		for xx := bx; xx < bx+g.bw; xx++ {
@@ -520,14 +520,14 @@ func valueInk(st *Styles, s int, bg palette.Colour) ink {
 
 // colourBar draws the scale as a bar of steps, two columns each, with round values under it:
 // width is the bar's, labels the ticks' line.
-func colourBar(st *Styles, h heatScale, r float64) (bar, labels *cellGrid) {
+func colourBar(st *Styles, h heatScale, r float64) (bar, labels *canvas) {
 	neg := 0
 	if h.lo < 0 {
 		neg = len(palette.Negative)
 	}
 	n := len(palette.Sequential)
 	w := 2 * (neg + n)
-	bar, labels = newCellGrid(w, 1), newCellGrid(w+6, 1)
+	bar, labels = newCanvas(w, 1), newCanvas(w+6, 1)
 	x := 0
 	for s := -neg; s < n; s++ {
 		c := stepColour(s)

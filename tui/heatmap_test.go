@@ -102,7 +102,7 @@ func TestDrawBlocksMono(t *testing.T) {
 	d := &heatData{m: m, r: algos.Constant(9), pos: 2, scale: heatScale{hi: 9},
 		marks: buildMarks(nil, 4, 2, &sel, &or), selColour: palette.Algo("cara-t")}
 	g := heatGeom{block: true, bw: 2, bh: 1, nr: 4, nc: 4, cols: 8, rows: 4}
-	cv := newCellGrid(8, 4)
+	cv := newCanvas(8, 4)
 	drawBlocks(cv, asciiStyles(), g, d, 0, 0)
 	got := strings.Split(cv.String(asciiStyles()), "\n")
 	want := []string{"████──  ", "  █●━━  ", "    ██  ", "        "}
@@ -137,7 +137,7 @@ func TestHalfBlocks(t *testing.T) {
 	}
 	d := &heatData{m: m, r: algos.Constant(0), pos: 3, scale: heatScale{hi: 9}}
 	g := overviewGeom(4, 4, 2) // 4 columns, 2 rows of half blocks: one cell each
-	cv := newCellGrid(4, 2)
+	cv := newCanvas(4, 2)
 	drawHeat(cv, colorStyles(), g, d, 0, 0)
 	// Row 0 holds matrix rows 0 and 1. Column 0: (0,0) = R 0 over nothing (below the diagonal):
 	// ▀. Column 1: (0,1) = 0 and (1,1) = R 0, both step 0: █. Column 3: (0,3) = 0, (1,3) = 1: steps

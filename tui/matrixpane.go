@@ -25,14 +25,14 @@ type matrixPane struct {
 	win     [2]int       // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
-	canvas  *cellGrid // the last drawn, for tests
+	cv      *canvas // the last drawing's, blanked for the next
 	sampled [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
 	show    byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key     matrixKey
 	cache   string
-	// render, when set, renders the heat map's grid in place of its own renderer: the benchmark
-	// that measures ntcharts' canvas for the heat map sets it.
-	render func(*cellGrid, *Styles) []string
+	// render, when set, renders the heat map's canvas in place of its own renderer: the benchmark
+	// that measures ntcharts' View for the heat map sets it.
+	render func(*canvas, *Styles) []string
 }
 
 // matrixKey is what the matrix pane's drawing depends on.
@@ -334,12 +334,11 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
-	cv := newCellGrid(w, h)
+	cv := blankCanvas(&p.cv, w, h)
 	d := p.data(f)
 	drawHeat(cv, st, l.g, d, l.gw, l.heatY)
 	p.drawAxes(cv, f, l)
-	p.canvas = cv
-	render := (*cellGrid).lines
+	render := (*canvas).lines
 	if p.render != nil {
 		render = p.render
 	}
@@ -386,7 +385,7 @@ func (p *matrixPane) ensureCursor(f *frame) {
 
 // drawAxes draws the offline bracket and drift marks, the column labels and axis, the row labels
 // and the readout.
-func (p *matrixPane) drawAxes(cv *cellGrid, f *frame, l matrixLayout) {
+func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
 	drawBlocksRow(cv, f, l)
 	drawColumnAxis(cv, f, l)
 	drawRowAxis(cv, l)
@@ -396,7 +395,7 @@ func (p *matrixPane) drawAxes(cv *cellGrid, f *frame, l matrixLayout) {
 }
 
 // drawBlocksRow brackets the offline and online blocks over their columns.
-func drawBlocksRow(cv *cellGrid, f *frame, l matrixLayout) {
+func drawBlocksRow(cv *canvas, f *frame, l matrixLayout) {
 	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	bracket := func(from, to int, word string) {
 		from, to = max(from, g.c0), min(to, g.c0+g.nc-1)
@@ -424,7 +423,7 @@ func drawBlocksRow(cv *cellGrid, f *frame, l matrixLayout) {
 
 // drawColumnAxis draws the batch ticks and labels over the columns, the known drifts on the axis
 // (over the ticks they fall on) and the current batch.
-func drawColumnAxis(cv *cellGrid, f *frame, l matrixLayout) {
+func drawColumnAxis(cv *canvas, f *frame, l matrixLayout) {
 	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	step := batchStep(g.nc, g.cols)
 	if g.block && g.bw >= 2 {
@@ -457,7 +456,7 @@ func drawColumnAxis(cv *cellGrid, f *frame, l matrixLayout) {
 }
 
 // drawRowAxis draws the model ticks and labels left of the rows, each on its own row.
-func drawRowAxis(cv *cellGrid, l matrixLayout) {
+func drawRowAxis(cv *canvas, l matrixLayout) {
 	g, x0, dim := l.g, l.gw, inkOf(palette.Axis)
 	for y := range g.rows {
 		cv.set(x0-1, l.heatY+y, '│', dim)
@@ -478,7 +477,7 @@ func drawRowAxis(cv *cellGrid, l matrixLayout) {
 // drawCursorLabels names the cursor's row and column on the axes, highlighted. Each replaces the
 // tick labels it would touch whole: a label cut short reads as another number (the "1" of "10"
 // beside the cursor's "9" reads "19"), and neither ever reaches the row axis or the pane's edge.
-func (p *matrixPane) drawCursorLabels(cv *cellGrid, f *frame, l matrixLayout) {
+func (p *matrixPane) drawCursorLabels(cv *canvas, f *frame, l matrixLayout) {
 	g, x0 := l.g, l.gw
 	hl := ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: palette.Cursor, bold: true}
 	if f.st.Mono {
@@ -505,7 +504,7 @@ func (p *matrixPane) drawCursorLabels(cv *cellGrid, f *frame, l matrixLayout) {
 
 // clearWords blanks row y from x0 to x1 (exclusive), widened to whole words: a word the range
 // would cut goes entirely.
-func clearWords(cv *cellGrid, y, x0, x1 int) {
+func clearWords(cv *canvas, y, x0, x1 int) {
 	x0, x1 = max(x0, 0), min(x1, cv.w)
 	inWord := func(x int) bool { r := cv.runeAt(x, y); return r != ' ' && r != 0 }
 	for x0 > 0 && inWord(x0) && inWord(x0-1) {
