@@ -53,7 +53,9 @@ func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 }
 
 // heatViaNtcharts renders the heat map's canvas through ntcharts' View.
-func heatViaNtcharts(cv *canvas, st *Styles) []string { return strings.Split(viewViaNtcharts(cv, st), "\n") }
+func heatViaNtcharts(cv *canvas, st *Styles) []string {
+	return strings.Split(viewViaNtcharts(cv, st), "\n")
+}
 
 // benchSteps steps between batch 30 and the last, one step and one view per iteration.
 func benchSteps(b *testing.B, p *Player) {

@@ -26,8 +26,8 @@ type matrixPane struct {
 	winSet  bool
 	marks   []uint8
 	cv      *canvas // the last drawing's, blanked for the next
-	sampled [2]int    // batches per drawn cell across and down when the overview samples (0: it does not)
-	show    byte      // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
+	sampled [2]int  // batches per drawn cell across and down when the overview samples (0: it does not)
+	show    byte    // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key     matrixKey
 	cache   string
 	// render, when set, renders the heat map's canvas in place of its own renderer: the benchmark
