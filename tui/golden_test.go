@@ -323,7 +323,7 @@ func TestScaleGrowsNote(t *testing.T) {
 	for p.s.Computed < 6 {
 		_, cmd = p.Update(cmd())
 	}
-	if p.heat.final {
+	if p.frame().heat.final {
 		t.Fatal("the scale is final with 6 columns of 12")
 	}
 	if v := p.View(); !strings.Contains(v, "scale grows while computing") {

@@ -1,83 +1,12 @@
 package tui
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
 )
-
-// heatScale is the heat map's colour scale. It is taken from every computed cell (and the
-// scenario's R), not from the revealed ones, so a cell keeps its colour while you step; it grows
-// only while the engine is still computing, and the colour bar says so.
-type heatScale struct {
-	lo, hi float64 // lo <= 0 < hi
-	final  bool    // the whole matrix is in: the scale will not change again
-}
-
-func newHeatScale() heatScale { return heatScale{hi: 0} }
-
-// addColumn widens the scale to the off-diagonal cells of column t.
-func (h *heatScale) addColumn(m *sim.Matrix, t int) {
-	for tp := 0; tp < t; tp++ {
-		if c := m.Cell(tp, t); c.Done {
-			v := c.C()
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				h.lo, h.hi = min(h.lo, v), max(h.hi, v)
-			}
-		}
-	}
-}
-
-// addValue widens the scale to v (the diagonal's R).
-func (h *heatScale) addValue(v float64) {
-	if !math.IsNaN(v) && !math.IsInf(v, 0) {
-		h.lo, h.hi = min(h.lo, v), max(h.hi, v)
-	}
-}
-
-func (h heatScale) top() float64 {
-	if h.hi > 0 {
-		return h.hi
-	}
-	return 1
-}
-
-// step places a value on the scale: negative steps -1..-5 (toward the most negative), 0..8 for
-// values from zero to the top. Values beyond the scale take its end step.
-func (h heatScale) step(v float64) int {
-	if v < 0 && h.lo < 0 {
-		k := int(v / h.lo * float64(len(palette.Negative)))
-		return -1 - min(max(k, 0), len(palette.Negative)-1)
-	}
-	n := len(palette.Sequential)
-	k := int(math.Max(v, 0) / h.top() * float64(n))
-	return min(max(k, 0), n-1)
-}
-
-// colour is a step's colour.
-func stepColour(s int) palette.Colour {
-	if s < 0 {
-		return palette.Negative[-1-s]
-	}
-	return palette.Sequential[s]
-}
-
-// Shade glyphs stand for the steps where colours cannot (16 colours, none): five levels up, and
-// three down for negative values.
-var (
-	shades    = []rune{'·', '·', '░', '░', '▒', '▒', '▓', '▓', '█'}
-	negShades = []rune{'-', '-', '=', '=', '≡'}
-)
-
-func stepGlyph(s int) rune {
-	if s < 0 {
-		return negShades[-1-s]
-	}
-	return shades[s]
-}
 
 // Path marks: where the selected algorithm and the Oracle pass. A retrain sits on the diagonal,
 // a keep along the row of the model kept.
@@ -274,7 +203,7 @@ func (d *heatData) value(tp, t int) (v float64, ok, hidden bool) {
 	case t > d.pos:
 		return 0, false, true
 	case tp == t && d.show != 'A' && d.show != 'B':
-		return d.r(t), true, false
+		return diagonal(d.r, t), true, false
 	}
 	c := d.m.Cell(tp, t)
 	if !c.Done {
@@ -516,73 +445,6 @@ func valueInk(st *Styles, s int, bg palette.Colour) ink {
 		return ink{fg: palette.Colour{Hex: "#000000", X256: 16, X16: 0}, bg: bg}
 	}
 	return ink{fg: palette.Colour{Hex: "#E4E4E4", X256: 254, X16: 15}, bg: bg}
-}
-
-// colourBar draws the scale as a bar of steps, two columns each, with round values under it:
-// width is the bar's, labels the ticks' line.
-func colourBar(st *Styles, h heatScale, r float64) (bar, labels *canvas) {
-	neg := 0
-	if h.lo < 0 {
-		neg = len(palette.Negative)
-	}
-	n := len(palette.Sequential)
-	w := 2 * (neg + n)
-	bar, labels = newCanvas(w, 1), newCanvas(w+6, 1)
-	x := 0
-	for s := -neg; s < n; s++ {
-		c := stepColour(s)
-		for range 2 {
-			if st.Glyphs {
-				bar.set(x, 0, stepGlyph(s), inkOf(c))
-			} else {
-				bar.set(x, 0, '█', inkOf(c))
-			}
-			x++
-		}
-	}
-	// Ticks: round values, each at the start of its step (values are placed piecewise linearly,
-	// the negative half over [lo, 0] and the positive over [0, hi]).
-	at := func(v float64) int {
-		if v < 0 {
-			return int(math.Round((1 - v/h.lo) * float64(2*neg)))
-		}
-		return 2*neg + int(math.Round(v/h.top()*float64(2*n)))
-	}
-	dim := inkOf(palette.Axis)
-	var ticks []float64
-	ts, step := niceTicks(0, h.top(), 4)
-	if neg > 0 {
-		nt, _ := niceTicks(h.lo, 0, 2)
-		ticks = append(ticks, nt[:len(nt)-1]...)
-	}
-	ticks = append(ticks, ts...)
-	next := 0
-	for _, v := range ticks {
-		x := at(v)
-		text := tick(v, step)
-		if x < next || x+len(text) > w+1 {
-			continue
-		}
-		labels.text(x, 0, text, dim)
-		next = x + len(text) + 1
-	}
-	// The top of the scale, when no tick is there.
-	if top := short(h.top()); next <= w-len(top)+5 && labels.runeAt(w, 0) == ' ' {
-		end := "▸" + top
-		labels.text(max(next, w+5-len(end)), 0, end, dim)
-	}
-	// R's place on the bar: the diagonal's colour, which follows R while the scale stays put.
-	if !math.IsNaN(r) {
-		k := ink{fg: palette.Cursor, bold: true}
-		if s := h.step(r); s >= 6 && !st.Glyphs {
-			k.fg = palette.Colour{Hex: "#000000", X256: 16, X16: 0}
-		}
-		if !st.Glyphs {
-			k.bg = stepColour(h.step(r))
-		}
-		bar.set(min(max(at(r), 0), w-1), 0, 'R', k)
-	}
-	return bar, labels
 }
 
 // itoa is strconv.Itoa, short.

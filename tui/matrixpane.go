@@ -11,7 +11,6 @@ import (
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/room"
-	"github.com/cara-sim/cara/sim"
 )
 
 // matrixPane is pane 1, the cost matrix as the paper's figure 4a: the upper triangle of C as a
@@ -68,28 +67,6 @@ func (p *matrixPane) term() string {
 		return string(p.show)
 	}
 	return "C"
-}
-
-// termScale is the colour scale of A or B: from zero to the largest computed cell, its own (C's
-// scale, fixed for the run, stays C's).
-func termScale(m *sim.Matrix, computed int, show byte) heatScale {
-	h := newHeatScale()
-	for t := range computed {
-		for tp := 0; tp <= t; tp++ {
-			if c := m.Cell(tp, t); c.Done {
-				h.addValue(termOf(c, show))
-			}
-		}
-	}
-	h.final = true
-	return h
-}
-
-func termOf(c *sim.Cell, show byte) float64 {
-	if show == 'A' {
-		return c.A
-	}
-	return c.B
 }
 
 // Legend placements.
@@ -207,7 +184,7 @@ func (p *matrixPane) legendTall(f *frame) []string {
 	st := f.st
 	// R is marked on the bar (the diagonal's colour follows it); its value joins the marks when
 	// that makes the legend no wider.
-	r := f.r(max(f.pos, 0))
+	r := diagonal(f.r, max(f.pos, 0))
 	heat := f.heat
 	if p.term() != "C" {
 		heat, r = termScale(f.m, f.computed, p.show), math.NaN() // no R on A's or B's scale
@@ -581,7 +558,7 @@ func (p *matrixPane) readout(f *frame) string {
 	case t > f.pos:
 		return fmt.Sprintf("t'=%d t=%d: not revealed yet", tp, t)
 	case tp == t:
-		return fmt.Sprintf("t'=t=%d  R %s: retraining at %d costs this%s", t, num(f.r(t)), t, p.onPath(f, tp, t))
+		return fmt.Sprintf("t'=t=%d  R %s: retraining at %d costs this%s", t, num(diagonal(f.r, t)), t, p.onPath(f, tp, t))
 	}
 	c := f.m.Cell(tp, t)
 	if !c.Done {

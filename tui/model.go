@@ -78,8 +78,8 @@ type Player struct {
 	overlay overlay // drawn over the panes, taking the keys (nil when none)
 	rp      replay
 	err     error
-	tick    int // invalidates stale ticks
-	heat    heatScale
+	tick    int     // invalidates stale ticks
+	colours colours // the heat map's colour scale
 	bounds  *bounds
 
 	panes paneSet
@@ -122,20 +122,9 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.split = newSplitView(k)
 	p.wi = newWhatIfBar(k, &p.panes.batch.pair)
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
-	p.heat = heatOf(opt.Scenario)
 	p.cmd.line = newCommandLine()
 	p.ws = NewWorkshop(opt.Member, &p.keys)
 	return p, nil
-}
-
-// heatOf is the colour scale of a new run of s, started from its R (the cells are added as their
-// columns come, a what-if's when it arrives: whatIfShown).
-func heatOf(s *scenarios.Scenario) heatScale {
-	h := newHeatScale()
-	for t := range s.Batches {
-		h.addValue(s.RetrainCost(t))
-	}
-	return h
 }
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
@@ -254,7 +243,6 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.s.Done, p.s.Err = true, msg.err
-		p.heat.final = msg.err == nil
 		var warm tea.Cmd
 		if p.wi.open {
 			warm = p.s.WarmWhatIf()
@@ -284,9 +272,6 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 		return nil // a restarted session's leftovers
 	}
 	cmd := p.s.apply(msg)
-	for _, ev := range msg.evs {
-		p.heat.addColumn(p.s.Matrix, ev.Index)
-	}
 	if p.Pos < 0 {
 		p.Pos = 0
 		p.refresh()
@@ -380,7 +365,7 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		return nil
 	}
 	p.s, p.Pos, p.Playing, p.rp, p.split.own, p.ahead = s, -1, false, replay{}, replay{}, 0
-	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
+	p.bounds = nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
 	return tea.Batch(s.Start(), scanBounds(s), p.apply(p.ws.Reset()))

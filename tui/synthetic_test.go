@@ -194,8 +194,8 @@ func TestSyntheticPlayer(t *testing.T) {
 			t.Errorf("errors of M_%d on D_%d: %d, want %d", tc.tp, tc.t, got, tc.errors)
 		}
 	}
-	if !p.s.Done || p.s.Computed != synthBatches || !p.heat.final {
-		t.Fatalf("run not complete: done %v, %d columns, scale final %v", p.s.Done, p.s.Computed, p.heat.final)
+	if !p.s.Done || p.s.Computed != synthBatches || !p.frame().heat.final {
+		t.Fatalf("run not complete: done %v, %d columns, scale final %v", p.s.Done, p.s.Computed, p.frame().heat.final)
 	}
 	goTo(p, synthBatches-1)
 	or, ok := p.frame().result(algos.NameOracle)

@@ -236,11 +236,11 @@ func TestDiagonalFollowsR(t *testing.T) {
 	T := p.opt.Scenario.Batches
 	goTo(p, T-1)
 	s0, bar0 := diagonalStep(p, T-1)
-	heat := p.heat
+	heat := p.frame().heat
 	press(p, "]", "]", "]", "]")
 	s1, bar1 := diagonalStep(p, T-1)
-	if s1 <= s0 || p.heat != heat {
-		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.heat)
+	if s1 <= s0 || p.frame().heat != heat {
+		t.Errorf("] four times: the diagonal's step %d -> %d, scale %+v -> %+v; want a higher step on the same scale", s0, s1, heat, p.frame().heat)
 	}
 	if !strings.Contains(bar0, "R "+num(p.opt.Scenario.RetrainCost(T-1))) || !strings.Contains(bar1, "R "+num(p.frame().R())) || strings.Index(bar0, "R") == strings.Index(bar1, "R") {
 		t.Errorf("colour bars %q, %q", bar0, bar1)
@@ -485,7 +485,7 @@ func TestQueriesKeepClasses(t *testing.T) {
 func TestMatrixShowsAOrB(t *testing.T) {
 	p := pumped(t, ansi256Styles(), 160, 48)
 	goTo(p, p.opt.Scenario.Batches-1)
-	heat := p.heat
+	heat := p.frame().heat
 	mp := p.panes.matrix
 	for _, c := range []struct {
 		key, title string
@@ -507,7 +507,7 @@ func TestMatrixShowsAOrB(t *testing.T) {
 			t.Errorf("%s: the screen does not show it", c.key)
 		}
 	}
-	if p.heat != heat {
+	if p.frame().heat != heat {
 		t.Error("A and B moved C's scale")
 	}
 }

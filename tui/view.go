@@ -23,7 +23,7 @@ func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	}
 	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
 		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
-		selected: p.selected(), visible: p.visible(), heat: p.heat, bounds: p.bounds,
+		selected: p.selected(), visible: p.visible(), heat: p.colours.of(p.s, p.opt.Scenario), bounds: p.bounds,
 		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.ws.You(p.workshopFrame()), ask: -1}
 	if t, ok := p.ws.Asking(); ok {
 		f.ask, f.askModel = t, p.ws.YourModel(t, p.opt.Scenario.Offline)

@@ -450,25 +450,9 @@ func (b *whatIfBar) arrived(h whatIfHost, msg whatIfMsg) {
 	}
 }
 
-// whatIfShown redraws with the what-if shown (or the scenario): the colour scale covers both the
-// run's cells and the what-if's, so that the two compare; the algorithms are replayed.
-func (p *Player) whatIfShown() {
-	p.heat = heatOf(p.opt.Scenario)
-	for t := range p.s.Computed {
-		p.heat.addColumn(p.s.Matrix, t)
-		if p.s.WhatIf != nil {
-			p.heat.addColumn(p.s.WhatIf.Matrix, t)
-		}
-	}
-	p.heat.final = p.s.Done && p.s.Err == nil
-	if p.s.WhatIf != nil {
-		_, sc := p.s.Shown()
-		for t := range sc.Batches {
-			p.heat.addValue(sc.RetrainCost(t))
-		}
-	}
-	p.refresh()
-}
+// whatIfShown redraws with the what-if shown (or the scenario): the algorithms are replayed on it
+// (the heat map's scale follows the what-if shown: colours.go).
+func (p *Player) whatIfShown() { p.refresh() }
 
 // status is the status line's what-if: what differs from the scenario, whether it is still
 // computing. Empty when the panes show the scenario and nothing computes.

@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"math"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/palette"
+	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+)
+
+// The heat map's colours, and R's way to the diagonal's: which colour a cell of the cost matrix
+// gets is decided here and nowhere else.
+//
+// The scale (heatScale) runs over every computed off-diagonal cell of the run and of the what-if
+// shown, and over R at every batch of the scenario opened and of the what-if: R as the scenario
+// says it, not as ] and [ scale it. So a cell keeps its colour while you step and while R's scale
+// changes, and the scale stops growing once every column is in. The diagonal shows R in force
+// (diagonal: R's scale applied, the what-if's R under a what-if), coloured on that scale like any
+// cell, and the colour bar marks where it falls (colourBar).
+
+// colours builds the heat map's scale for a run, a column at a time as the columns come, afresh
+// for another run, scenario or what-if.
+type colours struct {
+	s      *Session
+	whatIf *live.WhatIf
+	scen   *scenarios.Scenario
+	cols   int // the run's columns in the scale
+	scale  heatScale
+}
+
+// of is the scale of run s of scenario scen (the one opened), under the what-if s shows.
+func (c *colours) of(s *Session, scen *scenarios.Scenario) heatScale {
+	if c.s != s || c.whatIf != s.WhatIf || c.scen != scen || c.cols > s.Computed {
+		*c = colours{s: s, whatIf: s.WhatIf, scen: scen, scale: newHeatScale()}
+		c.scale.addR(scen)
+		if w := s.WhatIf; w != nil {
+			c.scale.addR(w.Scenario)
+		}
+	}
+	for ; c.cols < s.Computed; c.cols++ {
+		c.scale.addColumn(s.Matrix, c.cols)
+		if w := s.WhatIf; w != nil {
+			c.scale.addColumn(w.Matrix, c.cols)
+		}
+	}
+	c.scale.final = s.Done && s.Err == nil
+	return c.scale
+}
+
+// addR widens the scale to R at every batch of scenario s.
+func (h *heatScale) addR(s *scenarios.Scenario) {
+	for t := range s.Batches {
+		h.addValue(s.RetrainCost(t))
+	}
+}
+
+// diagonal is what cell (t, t) shows: R in force at t, r being the frame's (R's scale applied, a
+// what-if's R under a what-if).
+func diagonal(r algos.RetrainCost, t int) float64 { return r(t) }
+
+// heatScale is the heat map's colour scale. It is taken from every computed cell (and the
+// scenario's R), not from the revealed ones, so a cell keeps its colour while you step; it grows
+// only while the engine is still computing, and the colour bar says so.
+type heatScale struct {
+	lo, hi float64 // lo <= 0 < hi
+	final  bool    // the whole matrix is in: the scale will not change again
+}
+
+func newHeatScale() heatScale { return heatScale{hi: 0} }
+
+// addColumn widens the scale to the off-diagonal cells of column t.
+func (h *heatScale) addColumn(m *sim.Matrix, t int) {
+	for tp := 0; tp < t; tp++ {
+		if c := m.Cell(tp, t); c.Done {
+			v := c.C()
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				h.lo, h.hi = min(h.lo, v), max(h.hi, v)
+			}
+		}
+	}
+}
+
+// addValue widens the scale to v (the diagonal's R).
+func (h *heatScale) addValue(v float64) {
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		h.lo, h.hi = min(h.lo, v), max(h.hi, v)
+	}
+}
+
+func (h heatScale) top() float64 {
+	if h.hi > 0 {
+		return h.hi
+	}
+	return 1
+}
+
+// step places a value on the scale: negative steps -1..-5 (toward the most negative), 0..8 for
+// values from zero to the top. Values beyond the scale take its end step.
+func (h heatScale) step(v float64) int {
+	if v < 0 && h.lo < 0 {
+		k := int(v / h.lo * float64(len(palette.Negative)))
+		return -1 - min(max(k, 0), len(palette.Negative)-1)
+	}
+	n := len(palette.Sequential)
+	k := int(math.Max(v, 0) / h.top() * float64(n))
+	return min(max(k, 0), n-1)
+}
+
+// colour is a step's colour.
+func stepColour(s int) palette.Colour {
+	if s < 0 {
+		return palette.Negative[-1-s]
+	}
+	return palette.Sequential[s]
+}
+
+// Shade glyphs stand for the steps where colours cannot (16 colours, none): five levels up, and
+// three down for negative values.
+var (
+	shades    = []rune{'·', '·', '░', '░', '▒', '▒', '▓', '▓', '█'}
+	negShades = []rune{'-', '-', '=', '=', '≡'}
+)
+
+func stepGlyph(s int) rune {
+	if s < 0 {
+		return negShades[-1-s]
+	}
+	return shades[s]
+}
+
+// termScale is the colour scale of A or B: from zero to the largest computed cell, its own (C's
+// scale, fixed for the run, stays C's).
+func termScale(m *sim.Matrix, computed int, show byte) heatScale {
+	h := newHeatScale()
+	for t := range computed {
+		for tp := 0; tp <= t; tp++ {
+			if c := m.Cell(tp, t); c.Done {
+				h.addValue(termOf(c, show))
+			}
+		}
+	}
+	h.final = true
+	return h
+}
+
+func termOf(c *sim.Cell, show byte) float64 {
+	if show == 'A' {
+		return c.A
+	}
+	return c.B
+}
+
+// colourBar draws the scale as a bar of steps, two columns each, with round values under it:
+// width is the bar's, labels the ticks' line.
+func colourBar(st *Styles, h heatScale, r float64) (bar, labels *canvas) {
+	neg := 0
+	if h.lo < 0 {
+		neg = len(palette.Negative)
+	}
+	n := len(palette.Sequential)
+	w := 2 * (neg + n)
+	bar, labels = newCanvas(w, 1), newCanvas(w+6, 1)
+	x := 0
+	for s := -neg; s < n; s++ {
+		c := stepColour(s)
+		for range 2 {
+			if st.Glyphs {
+				bar.set(x, 0, stepGlyph(s), inkOf(c))
+			} else {
+				bar.set(x, 0, '█', inkOf(c))
+			}
+			x++
+		}
+	}
+	// Ticks: round values, each at the start of its step (values are placed piecewise linearly,
+	// the negative half over [lo, 0] and the positive over [0, hi]).
+	at := func(v float64) int {
+		if v < 0 {
+			return int(math.Round((1 - v/h.lo) * float64(2*neg)))
+		}
+		return 2*neg + int(math.Round(v/h.top()*float64(2*n)))
+	}
+	dim := inkOf(palette.Axis)
+	var ticks []float64
+	ts, step := niceTicks(0, h.top(), 4)
+	if neg > 0 {
+		nt, _ := niceTicks(h.lo, 0, 2)
+		ticks = append(ticks, nt[:len(nt)-1]...)
+	}
+	ticks = append(ticks, ts...)
+	next := 0
+	for _, v := range ticks {
+		x := at(v)
+		text := tick(v, step)
+		if x < next || x+len(text) > w+1 {
+			continue
+		}
+		labels.text(x, 0, text, dim)
+		next = x + len(text) + 1
+	}
+	// The top of the scale, when no tick is there.
+	if top := short(h.top()); next <= w-len(top)+5 && labels.runeAt(w, 0) == ' ' {
+		end := "▸" + top
+		labels.text(max(next, w+5-len(end)), 0, end, dim)
+	}
+	// R's place on the bar: the diagonal's colour, which follows R while the scale stays put.
+	if !math.IsNaN(r) {
+		k := ink{fg: palette.Cursor, bold: true}
+		if s := h.step(r); s >= 6 && !st.Glyphs {
+			k.fg = palette.Colour{Hex: "#000000", X256: 16, X16: 0}
+		}
+		if !st.Glyphs {
+			k.bg = stepColour(h.step(r))
+		}
+		bar.set(min(max(at(r), 0), w-1), 0, 'R', k)
+	}
+	return bar, labels
+}
