@@ -12,7 +12,7 @@ import (
 // aboutPane is pane 6: the scenario's description and facts, scrolling in a viewport. The wide
 // layout shows only its title until it has the focus.
 type aboutPane struct {
-	keys *keyMap
+	keys aboutKeys
 	vp   viewport.Model
 	text string // the content the viewport holds, wrapped at w
 	w    int
@@ -21,6 +21,28 @@ type aboutPane struct {
 func (p *aboutPane) Title(f *frame) string { return "About: " + f.scen.Title }
 
 func (p *aboutPane) Size(f *frame, w int) (want, least int) { return 0, 6 }
+
+// aboutKeys are the About pane's keys: scrolling, when it has the focus.
+type aboutKeys struct{ ScrollUp, ScrollDown, PageUp, PageDown key.Binding }
+
+func newAboutKeys() aboutKeys {
+	return aboutKeys{
+		ScrollUp:   binding([]string{"up", "k"}, "↑↓", "scroll"),
+		ScrollDown: binding([]string{"down", "j"}, "↓", "scroll down"),
+		PageUp:     binding([]string{"pgup"}, "pgup/pgdn", "scroll a page"),
+		PageDown:   binding([]string{"pgdown"}, "pgdn", "page down"),
+	}
+}
+
+func (p *aboutPane) Enable(m mode) {
+	k := &p.keys
+	enable(m.panes(), &k.ScrollUp, &k.ScrollDown, &k.PageUp, &k.PageDown)
+}
+
+// group is the full help's group of the pane's keys.
+func (k *aboutKeys) group() keyGroup {
+	return keyGroup{"6 About (when it has the focus)", []key.Binding{k.ScrollUp, k.PageUp}}
+}
 
 func (p *aboutPane) Keys(f *frame, focused bool) []key.Binding {
 	if focused {

@@ -20,7 +20,7 @@ import (
 // one label. Key o shows the gap to the Oracle instead, so algorithms that coincide with it lie
 // visibly on zero.
 type chartPane struct {
-	keys  *keyMap
+	keys  chartKeys
 	gap   bool
 	cache string
 	key   viewKey
@@ -44,6 +44,16 @@ func (p *chartPane) Size(f *frame, w int) (want, least int) {
 	}
 	return 0, 9
 }
+
+// chartKeys are the chart's key: the gap to the Oracle instead of the costs.
+type chartKeys struct{ Gap key.Binding }
+
+func newChartKeys() chartKeys { return chartKeys{Gap: binding([]string{"o"}, "o", "gap to Oracle")} }
+
+func (p *chartPane) Enable(m mode) { enable(m.panes(), &p.keys.Gap) }
+
+// group is the full help's group of the pane's keys.
+func (k *chartKeys) group() keyGroup { return keyGroup{"2 Cumulative cost", []key.Binding{k.Gap}} }
 
 func (p *chartPane) Keys(f *frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
 

@@ -36,6 +36,7 @@ func (p *decisionsPane) Size(f *frame, w int) (want, least int) {
 	return n, n
 }
 
+func (p *decisionsPane) Enable(mode)                                  {}
 func (p *decisionsPane) Keys(*frame, bool) []key.Binding              { return nil }
 func (p *decisionsPane) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return false, nil }
 

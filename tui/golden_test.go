@@ -134,7 +134,7 @@ func TestMatrixScaleFixed(t *testing.T) {
 // goes down.
 func TestChartBrailleMonotone(t *testing.T) {
 	f := randomFrame(t, 60, 15)
-	cp := &chartPane{keys: &keyMap{}}
+	cp := &chartPane{keys: newChartKeys()}
 	for _, size := range [][2]int{{40, 10}, {56, 14}, {76, 20}} {
 		v := cp.View(f, size[0], size[1])
 		if !hasBraille(v) {
@@ -289,7 +289,7 @@ func TestCursorOnDiagonalShowsR(t *testing.T) {
 // The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
 func TestChartGapView(t *testing.T) {
 	f := randomFrame(t, 60, 15)
-	cp := &chartPane{keys: &keyMap{}, gap: true}
+	cp := &chartPane{keys: newChartKeys(), gap: true}
 	or, _ := f.result(algos.NameOracle)
 	for _, s := range cp.chartSeries(f) {
 		r, _ := f.result(s.name)

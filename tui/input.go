@@ -30,7 +30,7 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 // other key, then an overlay; otherwise q quits, the focused pane has the first say, then the
 // player's keys, then the other panes' keys that work unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	p.keys.enable(p.mode())
+	p.enableKeys(p.mode())
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, p.keys.ForceQuit):
@@ -76,7 +76,10 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return p, a.do(msg)
 		}
 	}
-	if p.ws.Following() && pressed(msg, p.keys.driven()) {
+	if e, ok := p.ws.Key(p.workshopFrame(), msg); ok {
+		return p, p.apply(e)
+	}
+	if p.ws.Following() && pressed(msg, append(p.keys.driven(), p.ws.Keys.driven()...)...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
@@ -142,12 +145,6 @@ func (p *Player) actions() []action {
 			}
 			return nil
 		}},
-		{&k.Tour, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleTour(p.workshopFrame())) }},
-		{&k.LeaveTour, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleTour(p.workshopFrame())) }},
-		{&k.TourNext, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
-		{&k.Guess, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleGuess(p.workshopFrame())) }},
-		{&k.Follow, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleFollow()) }},
-		{&k.GoFree, func(tea.KeyMsg) tea.Cmd { return p.apply(p.ws.ToggleFollow()) }},
 	}...)
 }
 
@@ -157,19 +154,34 @@ func (p *Player) mode() mode {
 	return mode{tour: p.ws.Touring(), following: p.ws.Following(), question: question, bar: p.wi.open, split: p.split.on}
 }
 
+// enableKeys turns on, in every component's key map, the bindings that work in mode m.
+func (p *Player) enableKeys(m mode) {
+	p.keys.enable(m)
+	p.ws.Keys.enable(m)
+	p.wi.keys.enable(m)
+	for _, pn := range p.panes.list() {
+		pn.Enable(m)
+	}
+}
+
 // contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
 // question's answers, the tour's, a follower's), the what-if bar's while it is open, else the
-// focused pane's; the player's; every pane's by group.
+// focused pane's; the player's; every component's by group.
 func (p *Player) contextKeys(f *frame) contextKeys {
 	k := &p.keys
-	k.enable(p.mode())
-	pane := []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
+	p.enableKeys(p.mode())
+	pane := p.ws.Keys.shortHelp()
 	if p.wi.open {
-		pane = append(pane, k.WIOwn, k.WIData, k.WIStatic, k.WIAlt, k.WINarrow, k.WIWiden, k.WIGammaDown, k.WIGammaUp, k.Scenario, k.Split)
+		pane = append(append(pane, p.wi.keys.shortHelp()...), k.Scenario, k.Split)
 	} else {
 		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
 	}
-	return contextKeys{k: k, pane: pane, groups: k.groups()}
+	play, costs, panes, whatIf := k.groups()
+	bar := p.wi.keys.group()
+	bar.keys = append(bar.keys, k.Escape)
+	groups := []keyGroup{play, costs, panes, p.ws.Keys.group(), p.panes.matrix.keys.group(), p.panes.chart.keys.group(),
+		p.panes.batch.keys.group(), p.panes.about.keys.group(), whatIf, bar}
+	return contextKeys{k: k, pane: pane, groups: groups}
 }
 
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
@@ -201,7 +213,7 @@ func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 }
 
 func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
-	if s := msg.String(); s == "y" || s == "enter" {
+	if key.Matches(msg, o.p.keys.Confirm) {
 		o.p.cmd.dropOrig() // its seed is not the new run's
 		return true, o.p.reopen(o.p.s.Seed + 1)
 	}

@@ -11,11 +11,12 @@ import (
 // TestKeysByMode: in each mode a key matches the binding of that mode and no other, and the help
 // lists only what works there.
 func TestKeysByMode(t *testing.T) {
-	k := newKeys()
-	name := map[*key.Binding]string{&k.Play: "Play", &k.TourNext: "TourNext", &k.Tour: "Tour", &k.LeaveTour: "LeaveTour",
-		&k.Guess: "Guess", &k.WIGammaDown: "WIGammaDown", &k.AnswerRetrain: "AnswerRetrain", &k.AnswerKeep: "AnswerKeep",
-		&k.NotNow: "NotNow", &k.Escape: "Escape", &k.Follow: "Follow", &k.GoFree: "GoFree", &k.Step: "Step",
-		&k.RUp: "RUp", &k.Restart: "Restart", &k.Quit: "Quit", &k.ForceQuit: "ForceQuit", &k.Gap: "Gap", &k.Help: "Help"}
+	// Every component's key map: the player's, the workshop's, a pane's, the what-if bar's.
+	k, w, c, b := newPlayerKeys(), newWorkshopKeys(), &chartPane{keys: newChartKeys()}, newBarKeys()
+	name := map[*key.Binding]string{&k.Play: "Play", &w.TourNext: "TourNext", &w.Tour: "Tour", &w.LeaveTour: "LeaveTour",
+		&w.Guess: "Guess", &b.GammaDown: "WIGammaDown", &w.AnswerRetrain: "AnswerRetrain", &w.AnswerKeep: "AnswerKeep",
+		&w.NotNow: "NotNow", &k.Escape: "Escape", &w.Follow: "Follow", &w.GoFree: "GoFree", &k.Step: "Step",
+		&k.RUp: "RUp", &k.Restart: "Restart", &k.Quit: "Quit", &k.ForceQuit: "ForceQuit", &c.keys.Gap: "Gap", &k.Help: "Help"}
 	for _, tc := range []struct {
 		mode mode
 		key  string
@@ -47,6 +48,9 @@ func TestKeysByMode(t *testing.T) {
 		{mode{split: true}, " ", []string{"Play"}},
 	} {
 		k.enable(tc.mode)
+		w.enable(tc.mode)
+		c.Enable(tc.mode)
+		b.enable(tc.mode)
 		var got []string
 		for b, n := range name {
 			if b.Enabled() && slices.Contains(b.Keys(), tc.key) {

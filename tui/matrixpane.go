@@ -19,7 +19,7 @@ import (
 // the model kept), batch ticks on both axes, the offline block and the known drifts marked above.
 // Maximised, it zooms to one screen cell per matrix cell around a cursor that reads out the cell.
 type matrixPane struct {
-	keys    *keyMap
+	keys    matrixKeys
 	cur     *room.Cursor // the player's (room.Shown), so a follower's stage moves it
 	win     [2]int       // the zoom window's first row and column
 	winSet  bool
@@ -600,19 +600,54 @@ func containsStr(xs []string, s string) bool {
 	return false
 }
 
+// matrixKeys are the matrix pane's keys: the cell cursor and its moves (only the arrows move it
+// sideways, so h and l still step), and which of C = A − B the heat map shows.
+type matrixKeys struct {
+	Cursor, Up, Down, Left, Right key.Binding
+	ShowA, ShowB, ShowC           key.Binding // the help names the three as ShowA's "A/B/C"
+}
+
+func newMatrixKeys() matrixKeys {
+	return matrixKeys{
+		Cursor: binding([]string{"m"}, "m", "cell cursor"),
+		Up:     binding([]string{"up", "k"}, "↑↓←→", "move cursor"),
+		Down:   binding([]string{"down", "j"}, "↓", "cursor down"),
+		Left:   binding([]string{"left"}, "←", "cursor left"),
+		Right:  binding([]string{"right"}, "→", "cursor right"),
+		ShowA:  binding([]string{"A"}, "A/B/C", "show A, B or C = A − B"),
+		ShowB:  binding([]string{"B"}, "B", "show B"),
+		ShowC:  binding([]string{"C"}, "C", "show C"),
+	}
+}
+
+func (p *matrixPane) Enable(m mode) {
+	k := &p.keys
+	enable(m.panes(), &k.Cursor, &k.Up, &k.Down, &k.Left, &k.Right, &k.ShowA, &k.ShowB, &k.ShowC)
+}
+
+// group is the full help's group of the pane's keys.
+func (k *matrixKeys) group() keyGroup {
+	return keyGroup{"1 Cost matrix", []key.Binding{k.Cursor, k.Up, k.ShowA}}
+}
+
 func (p *matrixPane) Keys(f *frame, focused bool) []key.Binding {
 	k := p.keys
 	if focused && (p.cur.On || f.zoomed) {
-		return []key.Binding{k.Up, k.Cursor, k.Show}
+		return []key.Binding{k.Up, k.Cursor, k.ShowA}
 	}
-	return []key.Binding{k.Cursor, k.Show}
+	return []key.Binding{k.Cursor, k.ShowA}
 }
 
 func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
 	k := p.keys
-	if focused && key.Matches(msg, k.Show) {
-		p.show = msg.String()[0]
-		return true, nil
+	for _, s := range []struct {
+		b    key.Binding
+		term byte
+	}{{k.ShowA, 'A'}, {k.ShowB, 'B'}, {k.ShowC, 'C'}} {
+		if focused && key.Matches(msg, s.b) {
+			p.show = s.term
+			return true, nil
+		}
 	}
 	if key.Matches(msg, k.Cursor) {
 		if p.cur.On {

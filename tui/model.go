@@ -68,7 +68,7 @@ type Options struct {
 type Player struct {
 	opt  Options
 	st   *Styles
-	keys keyMap
+	keys playerKeys // the player's own; the panes, the what-if bar and the workshop have theirs
 	s    *Session
 	// Shown is what the player shows (the batch, speed, R's scale, selection, focus, cursor): the
 	// value a presenter's stage carries to the room.
@@ -113,17 +113,16 @@ func NewPlayer(opt Options) (*Player, error) {
 		}
 		st = NewStyles(r)
 	}
-	p := &Player{opt: opt, st: st, keys: newKeys(), s: s, Shown: room.Shown{Pos: -1, Speed: 2, Scale: 1}, w: 100, h: 32}
+	p := &Player{opt: opt, st: st, keys: newPlayerKeys(), s: s, Shown: room.Shown{Pos: -1, Speed: 2, Scale: 1}, w: 100, h: 32}
 	if opt.Width > 0 && opt.Height > 0 {
 		p.w, p.h = opt.Width, opt.Height
 	}
-	k := &p.keys
-	p.panes = newPaneSet(k, &p.Cursor)
-	p.split = newSplitView(k)
-	p.wi = newWhatIfBar(k, &p.panes.batch.pair)
+	p.panes = newPaneSet(&p.Cursor)
+	p.split = newSplitView()
+	p.wi = newWhatIfBar(&p.panes.batch.pair)
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
 	p.cmd.line = newCommandLine()
-	p.ws = NewWorkshop(opt.Member, &p.keys)
+	p.ws = NewWorkshop(opt.Member)
 	return p, nil
 }
 
@@ -320,9 +319,6 @@ func (p *Player) goTo(t int) {
 }
 
 func (p *Player) togglePlay() tea.Cmd {
-	if p.ws.Touring() {
-		return p.apply(p.ws.TourNext(p.workshopFrame()))
-	}
 	p.Playing = !p.Playing
 	if p.Playing {
 		return p.ticker()

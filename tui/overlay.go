@@ -46,9 +46,9 @@ func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 // Key scrolls with the arrows; any other key closes the help.
 func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	switch {
-	case key.Matches(msg, o.keys.k.ScrollUp):
+	case key.Matches(msg, o.keys.k.HelpUp):
 		o.offset--
-	case key.Matches(msg, o.keys.k.ScrollDown):
+	case key.Matches(msg, o.keys.k.HelpDown):
 		o.offset++
 	default:
 		return true, nil

@@ -98,6 +98,8 @@ func (f *frame) key(w, h, extra int) viewKey {
 // handles them (Key), and answers the mouse inside its content (Click).
 type pane interface {
 	Title(f *frame) string
+	// Enable turns the pane's keys on or off for the mode the player is in.
+	Enable(m mode)
 	// Size is the box height the pane asks for at a box width of w: want 0 means it can use any
 	// height, least is the smallest it can be drawn in.
 	Size(f *frame, w int) (want, least int)
@@ -204,9 +206,9 @@ type paneSet struct {
 	boxes     [numPanes]boxCache
 }
 
-func newPaneSet(k *keyMap, cur *room.Cursor) paneSet {
-	return paneSet{matrix: &matrixPane{keys: k, cur: cur}, chart: &chartPane{keys: k}, decisions: &decisionsPane{},
-		batch: &batchPane{keys: k, pair: [2]int{0, 1}}, results: &resultsPane{}, about: &aboutPane{keys: k}}
+func newPaneSet(cur *room.Cursor) paneSet {
+	return paneSet{matrix: &matrixPane{keys: newMatrixKeys(), cur: cur}, chart: &chartPane{keys: newChartKeys()}, decisions: &decisionsPane{},
+		batch: &batchPane{keys: newBatchKeys(), pair: [2]int{0, 1}}, results: &resultsPane{}, about: &aboutPane{keys: newAboutKeys()}}
 }
 
 // list is the panes in their order on the screen (paneMatrix, paneChart, ...).

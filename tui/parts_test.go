@@ -20,7 +20,6 @@ import (
 type fakePlayer struct {
 	t       *testing.T
 	ws      Workshop
-	keys    keyMap
 	shown   room.Shown
 	s       *Session
 	scen    *scenarios.Scenario
@@ -55,8 +54,7 @@ func newFakePlayer(t *testing.T, tour []scenarios.Stop, m *room.Member) *fakePla
 		}
 	}
 	s.Computed, s.Done = synthBatches, true
-	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: asciiStyles(), keys: newKeys()}
-	f.ws = NewWorkshop(m, &f.keys)
+	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: asciiStyles(), ws: NewWorkshop(m)}
 	f.refresh()
 	return f
 }
@@ -172,6 +170,7 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 	if _, ok := f.ws.Asking(); !ok {
 		t.Fatalf("%s: no question up", k)
 	}
+	f.ws.Keys.enable(mode{question: true, following: f.ws.Following()})
 	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
 }
 

@@ -83,6 +83,7 @@ func (p *resultsPane) tuned(f *frame, w int) []string {
 	return out
 }
 
+func (p *resultsPane) Enable(mode)                                  {}
 func (p *resultsPane) Keys(*frame, bool) []key.Binding              { return nil }
 func (p *resultsPane) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return false, nil }
 func (p *resultsPane) Click(f *frame, x, y, w, h int) tea.Cmd       { return nil }

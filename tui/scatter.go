@@ -115,7 +115,7 @@ func featureNames(s sim.Stream) []string {
 // alike), with the previous batches left as a faint trail so that covariate drift shows as
 // movement. A wrong point keeps its class glyph, capitalised, on a dark red ground.
 type batchPane struct {
-	keys       *keyMap
+	keys       batchKeys
 	pair       [2]int
 	pairChosen bool                             // f was pressed: the scanned default pair no longer replaces it
 	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
@@ -163,6 +163,18 @@ func (p *batchPane) shown(f *frame) (t, model int) {
 }
 
 func (p *batchPane) Size(f *frame, w int) (want, least int) { return 0, 9 }
+
+// batchKeys are the batch pane's key: the next pair of features.
+type batchKeys struct{ Features key.Binding }
+
+func newBatchKeys() batchKeys {
+	return batchKeys{Features: binding([]string{"f"}, "f", "next feature pair")}
+}
+
+func (p *batchPane) Enable(m mode) { enable(m.panes(), &p.keys.Features) }
+
+// group is the full help's group of the pane's keys.
+func (k *batchKeys) group() keyGroup { return keyGroup{"4 Batch", []key.Binding{k.Features}} }
 
 func (p *batchPane) Keys(f *frame, focused bool) []key.Binding {
 	if f.stream != nil && f.stream.Features() > 2 {

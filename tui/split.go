@@ -24,8 +24,8 @@ type splitView struct {
 	panes [2]*matrixPane // the two matrices
 }
 
-func newSplitView(keys *keyMap) splitView {
-	return splitView{panes: [2]*matrixPane{{keys: keys, cur: new(room.Cursor)}, {keys: keys, cur: new(room.Cursor)}}}
+func newSplitView() splitView {
+	return splitView{panes: [2]*matrixPane{{keys: newMatrixKeys(), cur: new(room.Cursor)}, {keys: newMatrixKeys(), cur: new(room.Cursor)}}}
 }
 
 // toggle turns the split view on and off; turned on with no what-if yet, it opens the bar to

@@ -686,14 +686,14 @@ func TestHelpFollowsFocus(t *testing.T) {
 	if !p.panes.chart.gap {
 		t.Error("o did not switch the chart to the gap to the Oracle")
 	}
-	// The keys of every pane are key.Bindings of the one key map.
-	k := newKeys()
-	for _, b := range []bool{key1(k.Cursor, "m"), key1(k.Gap, "o"), key1(k.Features, "f"), key1(k.Maximise, "z")} {
+	// The keys of every pane are key.Bindings of the pane's own key map.
+	for _, b := range []bool{key1(newMatrixKeys().Cursor, "m"), key1(newChartKeys().Gap, "o"), key1(newBatchKeys().Features, "f"),
+		key1(newPlayerKeys().Maximise, "z")} {
 		if !b {
-			t.Error("a pane key is not in the key map")
+			t.Error("a pane key is not in its key map")
 		}
 	}
-	if slices.Contains(k.Home.Keys(), "g") {
+	if slices.Contains(newPlayerKeys().Home.Keys(), "g") {
 		t.Error("g is bound: it is left for the guess round")
 	}
 }

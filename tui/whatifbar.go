@@ -154,7 +154,7 @@ func (p *Player) fail(err error)    { p.err = err }
 
 // whatIfBar is the bar's state in the player.
 type whatIfBar struct {
-	keys   *keyMap
+	keys   barKeys
 	batch  *[2]int // the features the batch pane shows, which the arrows move the static centre along
 	open   bool
 	state  whatIfState
@@ -163,7 +163,55 @@ type whatIfBar struct {
 	stream *batchesStream
 }
 
-func newWhatIfBar(keys *keyMap, batch *[2]int) whatIfBar { return whatIfBar{keys: keys, batch: batch} }
+func newWhatIfBar(batch *[2]int) whatIfBar { return whatIfBar{keys: newBarKeys(), batch: batch} }
+
+// barKeys are the open bar's own keys. While it is open the player asks it first (Player.key), so
+// its g, s, d, c, a, b, < and > take the place of the player's and the panes' keys of the same
+// letters; the arrows move the static point only while the queries are static.
+type barKeys struct {
+	Own, Data, Static, Alt                  key.Binding
+	Move                                    key.Binding // the help's name for the four below
+	MoveLeft, MoveRight, MoveUp, MoveDown   key.Binding
+	Narrow, Widen, GammaDown, GammaUp, Back key.Binding
+	Close                                   key.Binding // esc, enter or w
+}
+
+func newBarKeys() barKeys {
+	return barKeys{
+		Own:       binding([]string{"s"}, "s", "the scenario's queries"),
+		Data:      binding([]string{"d"}, "d", "queries follow the data"),
+		Static:    binding([]string{"c"}, "c", "static queries at a point"),
+		Alt:       binding([]string{"a"}, "a", "the file's other queries"),
+		Move:      binding([]string{"up", "down", "left", "right"}, "←↑↓→", "move the static point"),
+		MoveLeft:  binding([]string{"left"}, "←", "static point left"),
+		MoveRight: binding([]string{"right"}, "→", "static point right"),
+		MoveUp:    binding([]string{"up"}, "↑", "static point up"),
+		MoveDown:  binding([]string{"down"}, "↓", "static point down"),
+		Narrow:    binding([]string{"<"}, "<", "narrower (static) / fewer (data)"),
+		Widen:     binding([]string{">"}, ">", "wider / more"),
+		GammaDown: binding([]string{"g"}, "g", "gamma ÷2"),
+		GammaUp:   binding([]string{"G"}, "G", "gamma ×2"),
+		Back:      binding([]string{"b"}, "b", "gamma back"),
+		Close:     binding([]string{"esc", "enter", "w"}, "esc", "close the bar"),
+	}
+}
+
+// enable turns the bar's keys on while it is open and no question takes the keys.
+func (k *barKeys) enable(m mode) {
+	enable(m.free() && m.bar, &k.Own, &k.Data, &k.Static, &k.Alt, &k.Move, &k.MoveLeft, &k.MoveRight, &k.MoveUp,
+		&k.MoveDown, &k.Narrow, &k.Widen, &k.GammaDown, &k.GammaUp, &k.Back, &k.Close)
+}
+
+// shortHelp are the bar's keys first on the help line while it is open.
+func (k *barKeys) shortHelp() []key.Binding {
+	return []key.Binding{k.Own, k.Data, k.Static, k.Alt, k.Narrow, k.Widen, k.GammaDown, k.GammaUp}
+}
+
+// group is the full help's group of the bar's keys.
+func (k *barKeys) group() keyGroup {
+	return keyGroup{"What-if bar (open)", []key.Binding{k.Own, k.Data, k.Static, k.Alt, k.Move, k.Narrow, k.Widen,
+		k.GammaDown, k.GammaUp, k.Back}}
+}
 
 // barLines is the bar's height: a title rule, the queries, gamma and R with the what-if's state.
 const barLines = 3
@@ -308,21 +356,19 @@ func (b *whatIfBar) place(h whatIfHost) {
 
 // key handles a key of the open bar; keys it does not own go on to the player (space plays, h and
 // l step, [ and ] change R). Arrows move the static centre only while the queries are static.
-// While the bar is open the player asks it first (Player.key), so its g, s, d, c, a, b, < and >
-// take the place of the player's and the panes' keys of the same letters.
 func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 	k := b.keys
 	st := b.state
 	st.external = nil
 	switch {
-	case key.Matches(msg, k.Escape), key.Matches(msg, k.WhatIf), msg.String() == "enter":
+	case key.Matches(msg, k.Close):
 		b.open = false
 		return true, nil
-	case key.Matches(msg, k.WIOwn):
+	case key.Matches(msg, k.Own):
 		st.queries = queriesOwn
-	case key.Matches(msg, k.WIData):
+	case key.Matches(msg, k.Data):
 		st.queries = queriesData
-	case key.Matches(msg, k.WIStatic):
+	case key.Matches(msg, k.Static):
 		if b.geom == nil {
 			b.place(h)
 			if b.geom == nil {
@@ -332,7 +378,7 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 			st.centre, st.spread = b.state.centre, b.state.spread // placed just now
 		}
 		st.queries = queriesStatic
-	case key.Matches(msg, k.WIAlt):
+	case key.Matches(msg, k.Alt):
 		n := len(h.options().Scenario.WhatIfQueries)
 		if n == 0 {
 			h.fail(fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.options().Scenario.Name))
@@ -342,19 +388,19 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 			st.alt = (st.alt + 1) % n
 		}
 		st.queries = queriesAlt
-	case key.Matches(msg, k.WINarrow), key.Matches(msg, k.WIWiden):
+	case key.Matches(msg, k.Narrow), key.Matches(msg, k.Widen):
 		d := 1
-		if key.Matches(msg, k.WINarrow) {
+		if key.Matches(msg, k.Narrow) {
 			d = -1
 		}
 		if !st.widen(d) {
 			return true, nil
 		}
-	case key.Matches(msg, k.WIGammaDown):
+	case key.Matches(msg, k.GammaDown):
 		st.gamma = max(st.gamma-1, -gammaSteps)
-	case key.Matches(msg, k.WIGammaUp):
+	case key.Matches(msg, k.GammaUp):
 		st.gamma = min(st.gamma+1, gammaSteps)
-	case key.Matches(msg, k.WIGammaBack):
+	case key.Matches(msg, k.Back):
 		st.gamma = 0
 	case st.queries == queriesStatic && b.geom != nil && b.arrow(h, msg, &st):
 	default:
@@ -369,16 +415,16 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 // arrow moves the static centre by a key: the batch pane's x feature left and right, its y
 // feature up and down.
 func (b *whatIfBar) arrow(h whatIfHost, msg tea.KeyMsg, st *whatIfState) bool {
-	pair := b.pair(h)
+	pair, k := b.pair(h), &b.keys
 	j, d := -1, 0
-	switch msg.String() {
-	case "left":
+	switch {
+	case key.Matches(msg, k.MoveLeft):
 		j, d = pair[0], -1
-	case "right":
+	case key.Matches(msg, k.MoveRight):
 		j, d = pair[0], 1
-	case "up":
+	case key.Matches(msg, k.MoveUp):
 		j, d = pair[1], 1
-	case "down":
+	case key.Matches(msg, k.MoveDown):
 		j, d = pair[1], -1
 	default:
 		return false

@@ -63,9 +63,8 @@ func TestWhatIfBarOverAHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &fakeHost{s: sess, opt: Options{Scenario: sc}}
-	keys := newKeys()
 	pair := [2]int{0, 1}
-	b := newWhatIfBar(&keys, &pair)
+	b := newWhatIfBar(&pair)
 	press := func(ks ...string) {
 		t.Helper()
 		for _, k := range ks {

@@ -17,7 +17,7 @@ import (
 // its view state. What the workshop owns (where the tour is, the answers, the question up, the
 // callout) it changes itself.
 type Workshop struct {
-	keys  *keyMap
+	Keys  workshopKeys
 	tour  tours
 	guess guessRound
 	room  roomSide
@@ -29,10 +29,9 @@ type Workshop struct {
 	asked int
 }
 
-// NewWorkshop returns the workshop of a player in the room of m (nil: no room), reading its keys
-// from keys.
-func NewWorkshop(m *room.Member, keys *keyMap) Workshop {
-	w := Workshop{keys: keys, room: roomSide{m: m, tally: map[int][2]int{}}, asked: -1}
+// NewWorkshop returns the workshop of a player in the room of m (nil: no room).
+func NewWorkshop(m *room.Member) Workshop {
+	w := Workshop{Keys: newWorkshopKeys(), room: roomSide{m: m, tally: map[int][2]int{}}, asked: -1}
 	if m != nil {
 		w.room.view = m.View()
 	}
@@ -218,6 +217,69 @@ func (w *Workshop) ToggleGuess(f Frame) Effects { return w.toggleGuess(f) }
 // ToggleFollow goes free, or follows the presenter again (p).
 func (w *Workshop) ToggleFollow() Effects { return w.toggleFollow() }
 
+// Key handles the workshop's keys outside a question (QuestionKey has those): t starts or leaves
+// the tour, space goes to its next stop, g starts or ends the guess round, p follows or goes free.
+func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (Effects, bool) {
+	k := &w.Keys
+	switch {
+	case key.Matches(msg, k.Tour), key.Matches(msg, k.LeaveTour):
+		return w.toggleTour(f), true
+	case key.Matches(msg, k.TourNext):
+		return w.space(f), true
+	case key.Matches(msg, k.Guess):
+		return w.toggleGuess(f), true
+	case key.Matches(msg, k.Follow), key.Matches(msg, k.GoFree):
+		return w.toggleFollow(), true
+	}
+	return nil, false
+}
+
+// workshopKeys are the workshop's keys: the tour, the guess round and its question, following a
+// presenter. The same key says another thing in another mode (t starts the tour, or leaves it):
+// one binding each, only one enabled at a time.
+type workshopKeys struct {
+	Tour, TourNext, LeaveTour, Guess, AnswerRetrain, AnswerKeep, NotNow, Follow, GoFree key.Binding
+}
+
+func newWorkshopKeys() workshopKeys {
+	return workshopKeys{
+		Tour:          binding([]string{"t"}, "t", "tour: start/leave"),
+		TourNext:      binding([]string{" "}, "space", "next stop"),
+		LeaveTour:     binding([]string{"t"}, "t", "leave tour"),
+		NotNow:        binding([]string{"esc", "q", "g"}, "esc", "not now"),
+		GoFree:        binding([]string{"p"}, "p", "go free"),
+		Guess:         binding([]string{"g"}, "g", "guess the decision"),
+		AnswerRetrain: binding([]string{"r"}, "r", "answer RETRAIN"),
+		AnswerKeep:    binding([]string{"k"}, "k", "answer KEEP"),
+		Follow:        binding([]string{"p"}, "p", "follow the presenter/go free"),
+	}
+}
+
+// enable turns on the workshop's bindings that work in mode m and off the others.
+func (k *workshopKeys) enable(m mode) {
+	enable(m.drives() && !m.tour, &k.Tour)
+	enable(m.drives() && m.tour, &k.TourNext, &k.LeaveTour)
+	enable(m.drives() && !m.bar, &k.Guess)
+	enable(m.question, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow)
+	enable(m.drives(), &k.Follow)
+	enable(m.following, &k.GoFree)
+}
+
+// driven are the workshop's keys of what a presenter drives.
+func (k *workshopKeys) driven() []*key.Binding {
+	return []*key.Binding{&k.Tour, &k.TourNext, &k.LeaveTour, &k.Guess}
+}
+
+// shortHelp are the keys of the workshop's modes, first on the help line when they work.
+func (k *workshopKeys) shortHelp() []key.Binding {
+	return []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
+}
+
+// group is the full help's group of the workshop's keys.
+func (k *workshopKeys) group() keyGroup {
+	return keyGroup{"Teaching", []key.Binding{k.Tour, k.TourNext, k.LeaveTour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.Follow, k.GoFree}}
+}
+
 // TourStep is called as the player plays, before and after each step: it stops (true) at the
 // tour's stop once the stop's batch is reached.
 func (w *Workshop) TourStep(f Frame) (Effects, bool) { return w.tourStep(f) }
@@ -229,7 +291,7 @@ func (w *Workshop) Step(f Frame) (Effects, bool) { return w.guessStep(f) }
 // QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
 // off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
 func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
-	t, k := w.asked, w.keys
+	t, k := w.asked, &w.Keys
 	switch {
 	case key.Matches(msg, k.AnswerRetrain):
 		w.asked = -1
