@@ -51,9 +51,9 @@ func (p *aboutPane) Keys(f *frame, focused bool) []key.Binding {
 	return nil
 }
 
-func (p *aboutPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+func (p *aboutPane) Key(msg tea.KeyMsg, f *frame, focused bool) reply {
 	if !focused {
-		return false, nil
+		return reply{}
 	}
 	switch {
 	case key.Matches(msg, p.keys.ScrollUp):
@@ -65,12 +65,12 @@ func (p *aboutPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) 
 	case key.Matches(msg, p.keys.PageDown):
 		p.vp.HalfPageDown()
 	default:
-		return false, nil
+		return reply{}
 	}
-	return true, nil
+	return reply{handled: true}
 }
 
-func (p *aboutPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+func (p *aboutPane) Click(f *frame, x, y, w, h int) reply { return reply{} }
 
 // Wheel scrolls the text.
 func (p *aboutPane) Wheel(delta int) bool {

@@ -117,8 +117,8 @@ func overlap(a, b rect) int {
 // the matrix; and the panes the callout is about.
 func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, panes ...int) []rect {
 	var out []rect
-	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (mp.cur.On || f.zoomed) {
-		if x, y, ok := mp.cellAt(f, r, mp.cur.At[0], mp.cur.At[1]); ok {
+	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (f.cursor.On || f.zoomed) {
+		if x, y, ok := mp.cellAt(f, r, f.cursor.At[0], f.cursor.At[1]); ok {
 			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
 		}
 		// The readout under the matrix gives the cell's value, which a stop's text quotes.

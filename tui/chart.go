@@ -57,15 +57,15 @@ func (k *chartKeys) group() keyGroup { return keyGroup{"2 Cumulative cost", []ke
 
 func (p *chartPane) Keys(f *frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
 
-func (p *chartPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+func (p *chartPane) Key(msg tea.KeyMsg, f *frame, focused bool) reply {
 	if key.Matches(msg, p.keys.Gap) {
 		p.gap = !p.gap
-		return true, nil
+		return reply{handled: true}
 	}
-	return false, nil
+	return reply{}
 }
 
-func (p *chartPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+func (p *chartPane) Click(f *frame, x, y, w, h int) reply { return reply{} }
 
 // series is one line of the chart: values at batches start, start+1, ...
 type series struct {

@@ -254,7 +254,7 @@ func TestCommandStateOverAHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &fakeHost{s: first, opt: Options{Scenario: sc}}
-	bar := newWhatIfBar(&[2]int{0, 1})
+	bar := newWhatIfBar()
 	c := commandState{line: newCommandLine()}
 	run := func(line string) {
 		t.Helper()

@@ -38,7 +38,7 @@ func (p *decisionsPane) Size(f *frame, w int) (want, least int) {
 
 func (p *decisionsPane) Enable(mode)                                  {}
 func (p *decisionsPane) Keys(*frame, bool) []key.Binding              { return nil }
-func (p *decisionsPane) Key(tea.KeyMsg, *frame, bool) (bool, tea.Cmd) { return false, nil }
+func (p *decisionsPane) Key(tea.KeyMsg, *frame, bool) reply { return reply{} }
 
 // decisionsGeom is where the strips go: labels in lw columns, then a strip of cols columns with
 // per batches per column (1 or 2).
@@ -153,10 +153,10 @@ func (p *decisionsPane) View(f *frame, w, h int) string {
 }
 
 // Click on a strip or the axis jumps to that batch.
-func (p *decisionsPane) Click(f *frame, x, y, w, h int) tea.Cmd {
+func (p *decisionsPane) Click(f *frame, x, y, w, h int) reply {
 	g := p.geom(f, w)
 	if x < g.lw || x >= g.lw+g.cols {
-		return nil
+		return reply{}
 	}
-	return jump(f.scen.Offline + (x-g.lw)*g.per)
+	return reply{handled: true, cmd: jump(f.scen.Offline + (x-g.lw)*g.per)}
 }

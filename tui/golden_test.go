@@ -279,7 +279,7 @@ func TestCursorOnDiagonalShowsR(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	press(p, "end", "1", "m")
 	mp := p.panes.matrix
-	mp.cur.At = [2]int{9, 9}
+	p.Cursor.At = [2]int{9, 9}
 	press(p, "]") // R 0.5 x 1.25
 	if r := mp.readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
 		t.Errorf("readout on the diagonal %q, want R 0.625", r)

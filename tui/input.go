@@ -68,8 +68,8 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	f := p.frame()
-	if ok, cmd := p.panes.at(p.Focus).Key(msg, f, true); ok {
-		return p, cmd
+	if r := p.panes.at(p.Focus).Key(msg, f, true); r.handled {
+		return p, p.reply(r)
 	}
 	for _, a := range p.actions() {
 		if key.Matches(msg, *a.b) {
@@ -87,11 +87,19 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if i == p.Focus {
 			continue
 		}
-		if ok, cmd := pn.Key(msg, f, false); ok {
-			return p, cmd
+		if r := pn.Key(msg, f, false); r.handled {
+			return p, p.reply(r)
 		}
 	}
 	return p, nil
+}
+
+// reply makes the change a pane's key or click asks of the player's view, and returns its command.
+func (p *Player) reply(r reply) tea.Cmd {
+	if r.cursor != nil {
+		p.Cursor = *r.cursor
+	}
+	return r.cmd
 }
 
 // action is one of the player's own keys.
@@ -252,7 +260,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		p.setFocus(under)
 		if r := l.boxes[under]; !tab && !r.collapsed {
-			return p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2)
+			return p.reply(p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2))
 		}
 	}
 	return nil

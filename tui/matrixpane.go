@@ -20,7 +20,6 @@ import (
 // Maximised, it zooms to one screen cell per matrix cell around a cursor that reads out the cell.
 type matrixPane struct {
 	keys    matrixKeys
-	cur     *room.Cursor // the player's (room.Shown), so a follower's stage moves it
 	win     [2]int       // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
@@ -288,7 +287,7 @@ func (p *matrixPane) data(f *frame) *heatData {
 		scale = termScale(f.m, f.computed, p.show)
 	}
 	return &heatData{m: f.m, r: f.r, pos: f.pos, scale: scale, marks: p.marks, provisional: f.rp.provisional, show: p.show,
-		selColour: palette.Algo(f.selected), cursor: p.cur.At, cursorOn: p.cur.On || f.zoomed}
+		selColour: palette.Algo(f.selected), cursor: f.cursor.At, cursorOn: f.cursor.On || f.zoomed}
 }
 
 func (p *matrixPane) View(f *frame, w, h int) string {
@@ -296,9 +295,6 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 		return ""
 	}
 	st := f.st
-	if f.zoomed {
-		p.ensureCursor(f)
-	}
 	l := p.layout(f, w, h)
 	if f.zoomed {
 		p.follow(&l, f, w, h)
@@ -307,7 +303,7 @@ func (p *matrixPane) View(f *frame, w, h int) string {
 	if g := l.g; !g.block && g.cols > 0 && g.rows > 0 {
 		p.sampled = [2]int{(g.nc + g.cols - 1) / g.cols, (g.nr + 2*g.rows - 1) / (2 * g.rows)}
 	}
-	k := matrixKey{f.key(w, h, 0), f.heat, p.cur.On, f.zoomed, p.cur.At, p.win, p.show, f.computed}
+	k := matrixKey{f.key(w, h, 0), f.heat, f.cursor.On, f.zoomed, f.cursor.At, p.win, p.show, f.computed}
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
@@ -332,7 +328,7 @@ func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
 		return
 	}
 	r0, c0 := p.win[0], p.win[1]
-	tp, t := p.cur.At[0], p.cur.At[1]
+	tp, t := f.cursor.At[0], f.cursor.At[1]
 	if !p.winSet {
 		c0 = max(f.pos, 0) + 3 - g.nc
 		r0 = max(f.pos, 0) + 2 - g.nr
@@ -344,12 +340,12 @@ func (p *matrixPane) follow(l *matrixLayout, f *frame, w, h int) {
 	*l = p.layout(f, w, h)
 }
 
-// ensureCursor turns the cursor on at the selected algorithm's model and the current batch.
-func (p *matrixPane) ensureCursor(f *frame) {
-	if p.cur.On {
-		return
+// cursorOn is the cursor of frame f turned on: where it is when it is on, else on the selected
+// algorithm's model at the current batch.
+func cursorOn(f *frame) room.Cursor {
+	if f.cursor.On {
+		return f.cursor
 	}
-	p.cur.On = true
 	t := max(f.pos, 0)
 	tp := max(t-1, 0)
 	if r, ok := f.result(f.selected); ok {
@@ -357,7 +353,7 @@ func (p *matrixPane) ensureCursor(f *frame) {
 			tp = r.Strategy.Model[i]
 		}
 	}
-	p.cur.At = [2]int{tp, t}
+	return room.Cursor{On: true, At: [2]int{tp, t}}
 }
 
 // drawAxes draws the offline bracket and drift marks, the column labels and axis, the row labels
@@ -366,7 +362,7 @@ func (p *matrixPane) drawAxes(cv *canvas, f *frame, l matrixLayout) {
 	drawBlocksRow(cv, f, l)
 	drawColumnAxis(cv, f, l)
 	drawRowAxis(cv, l)
-	if p.cur.On || f.zoomed {
+	if f.cursor.On || f.zoomed {
 		p.drawCursorLabels(cv, f, l)
 	}
 }
@@ -460,19 +456,19 @@ func (p *matrixPane) drawCursorLabels(cv *canvas, f *frame, l matrixLayout) {
 	if f.st.Mono {
 		hl = ink{}
 	}
-	if y := g.yOf(p.cur.At[0]); y >= 0 {
+	if y := g.yOf(f.cursor.At[0]); y >= 0 {
 		// The whole gutter left of the axis is the cursor's row's: its label, right-aligned, and a
 		// tick that points at the row.
-		label := itoa(p.cur.At[0])
+		label := itoa(f.cursor.At[0])
 		cv.text(0, l.heatY+y, strings.Repeat(" ", x0-1), ink{})
 		if len(label) <= x0-1 {
 			cv.text(x0-1-len(label), l.heatY+y, label, hl)
 		}
 		cv.set(x0-1, l.heatY+y, '┤', inkOf(palette.Axis))
 	}
-	if x := g.xOf(p.cur.At[1]); x >= 0 {
+	if x := g.xOf(f.cursor.At[1]); x >= 0 {
 		// Cleared a column either side, so it does not run into a tick's label.
-		label := itoa(p.cur.At[1])
+		label := itoa(f.cursor.At[1])
 		lx := x0 + min(max(x-(len(label)-1)/2, 0), g.cols-len(label))
 		clearWords(cv, l.labelsY, lx-1, lx+len(label)+1)
 		cv.text(lx, l.labelsY, label, hl)
@@ -546,14 +542,14 @@ func (p *matrixPane) readout(f *frame) string {
 	if f.split {
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   W back to the panes", max(f.pos, 0)))
 	}
-	if !(p.cur.On || f.zoomed) {
+	if !(f.cursor.On || f.zoomed) {
 		if s := p.sampled; s[0] > 1 || s[1] > 1 {
 			// Say so: a cell of this overview is several cells of C.
 			return st.Dim.Render(fmt.Sprintf("▼ now t=%d   1 cell = %d×%d batches: z for detail · m cursor", max(f.pos, 0), s[0], s[1]))
 		}
 		return st.Dim.Render(fmt.Sprintf("▼ now t=%d   m cursor · z zoom · click a cell", max(f.pos, 0)))
 	}
-	tp, t := p.cur.At[0], p.cur.At[1]
+	tp, t := f.cursor.At[0], f.cursor.At[1]
 	switch {
 	case t > f.pos:
 		return fmt.Sprintf("t'=%d t=%d: not revealed yet", tp, t)
@@ -632,13 +628,15 @@ func (k *matrixKeys) group() keyGroup {
 
 func (p *matrixPane) Keys(f *frame, focused bool) []key.Binding {
 	k := p.keys
-	if focused && (p.cur.On || f.zoomed) {
+	if focused && (f.cursor.On || f.zoomed) {
 		return []key.Binding{k.Up, k.Cursor, k.ShowA}
 	}
 	return []key.Binding{k.Cursor, k.ShowA}
 }
 
-func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+// Key: A, B and C choose the term shown; m turns the cursor on and off, the arrows move it (the
+// player makes the move: the cursor is its view's, reply.cursor).
+func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) reply {
 	k := p.keys
 	for _, s := range []struct {
 		b    key.Binding
@@ -646,21 +644,21 @@ func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd)
 	}{{k.ShowA, 'A'}, {k.ShowB, 'B'}, {k.ShowC, 'C'}} {
 		if focused && key.Matches(msg, s.b) {
 			p.show = s.term
-			return true, nil
+			return reply{handled: true}
 		}
 	}
 	if key.Matches(msg, k.Cursor) {
-		if p.cur.On {
-			p.cur.On = false
-		} else {
-			p.ensureCursor(f)
+		c := cursorOn(f)
+		if f.cursor.On {
+			c = f.cursor
+			c.On = false
 		}
-		return true, nil
+		return reply{handled: true, cursor: &c}
 	}
-	if !focused || !(p.cur.On || f.zoomed) {
-		return false, nil
+	if !focused || !(f.cursor.On || f.zoomed) {
+		return reply{}
 	}
-	tp, t := p.cur.At[0], p.cur.At[1]
+	tp, t := f.cursor.At[0], f.cursor.At[1]
 	switch {
 	case key.Matches(msg, k.Up):
 		tp = max(tp-1, 0)
@@ -671,23 +669,23 @@ func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd)
 	case key.Matches(msg, k.Right):
 		t = min(t+1, max(f.pos, 0))
 	default:
-		return false, nil
+		return reply{}
 	}
-	p.cur.At = [2]int{tp, t}
-	return true, nil
+	c := f.cursor
+	c.At = [2]int{tp, t}
+	return reply{handled: true, cursor: &c}
 }
 
 // Click puts the cursor on the clicked cell.
-func (p *matrixPane) Click(f *frame, x, y, w, h int) tea.Cmd {
+func (p *matrixPane) Click(f *frame, x, y, w, h int) reply {
 	l := p.layout(f, w, h)
 	hx, hy := x-l.gw, y-l.heatY
 	if hx < 0 || hy < 0 || hx >= l.g.cols || hy >= l.g.rows {
-		return nil
+		return reply{}
 	}
 	tp, t := l.g.cellAt(hx, hy)
 	if tp > t || t > f.pos {
-		return nil
+		return reply{}
 	}
-	p.cur.At, p.cur.On = [2]int{tp, t}, true
-	return nil
+	return reply{handled: true, cursor: &room.Cursor{On: true, At: [2]int{tp, t}}}
 }

@@ -117,9 +117,9 @@ func NewPlayer(opt Options) (*Player, error) {
 	if opt.Width > 0 && opt.Height > 0 {
 		p.w, p.h = opt.Width, opt.Height
 	}
-	p.panes = newPaneSet(&p.Cursor)
+	p.panes = newPaneSet()
 	p.split = newSplitView()
-	p.wi = newWhatIfBar(&p.panes.batch.pair)
+	p.wi = newWhatIfBar()
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
 	p.cmd.line = newCommandLine()
 	p.ws = NewWorkshop(opt.Member)

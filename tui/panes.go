@@ -36,6 +36,7 @@ type frame struct {
 	features []string      // feature names
 	zoomed   bool          // the pane is maximised
 	split    bool          // drawn in the split view (W), where the matrix has no cursor
+	cursor   room.Cursor   // the matrix's cell cursor
 	you      *algos.Result // the player's own guesses as a strategy (nil when none)
 	// ask is the batch the guess round asks about (-1 when none): the batch pane shows it, with
 	// the errors of askModel, the model the player's strategy uses, as every algorithm sees its
@@ -108,9 +109,18 @@ type pane interface {
 	Keys(f *frame, focused bool) []key.Binding
 	// Key handles one of the pane's keys; focused says whether the pane has the focus (some keys
 	// work only then).
-	Key(msg tea.KeyMsg, f *frame, focused bool) (handled bool, cmd tea.Cmd)
+	Key(msg tea.KeyMsg, f *frame, focused bool) reply
 	// Click handles a left click at (x, y) of the content of a w x h inside.
-	Click(f *frame, x, y, w, h int) tea.Cmd
+	Click(f *frame, x, y, w, h int) reply
+}
+
+// reply is what a pane's key or click comes to: whether the pane took it, a command, and a change
+// of the player's view for the player to make (a pane reads the view from the frame and never
+// writes it).
+type reply struct {
+	handled bool
+	cmd     tea.Cmd
+	cursor  *room.Cursor // the matrix's cell cursor moved
 }
 
 // jumpMsg asks the player to show batch t (a click on the decisions).
@@ -206,8 +216,8 @@ type paneSet struct {
 	boxes     [numPanes]boxCache
 }
 
-func newPaneSet(cur *room.Cursor) paneSet {
-	return paneSet{matrix: &matrixPane{keys: newMatrixKeys(), cur: cur}, chart: &chartPane{keys: newChartKeys()}, decisions: &decisionsPane{},
+func newPaneSet() paneSet {
+	return paneSet{matrix: &matrixPane{keys: newMatrixKeys()}, chart: &chartPane{keys: newChartKeys()}, decisions: &decisionsPane{},
 		batch: &batchPane{keys: newBatchKeys(), pair: [2]int{0, 1}}, results: &resultsPane{}, about: &aboutPane{keys: newAboutKeys()}}
 }
 

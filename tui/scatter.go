@@ -183,9 +183,9 @@ func (p *batchPane) Keys(f *frame, focused bool) []key.Binding {
 	return nil
 }
 
-func (p *batchPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) {
+func (p *batchPane) Key(msg tea.KeyMsg, f *frame, focused bool) reply {
 	if !key.Matches(msg, p.keys.Features) {
-		return false, nil
+		return reply{}
 	}
 	if d := f.stream.Features(); d > 2 {
 		p.pairChosen = true
@@ -195,10 +195,10 @@ func (p *batchPane) Key(msg tea.KeyMsg, f *frame, focused bool) (bool, tea.Cmd) 
 			p.pair[1] = p.pair[0] + 1
 		}
 	}
-	return true, nil
+	return reply{handled: true}
 }
 
-func (p *batchPane) Click(f *frame, x, y, w, h int) tea.Cmd { return nil }
+func (p *batchPane) Click(f *frame, x, y, w, h int) reply { return reply{} }
 
 // model is the model answering this batch's queries: the selected algorithm's before its decision
 // at pos (the previous batch's while offline).

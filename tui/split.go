@@ -25,7 +25,7 @@ type splitView struct {
 }
 
 func newSplitView() splitView {
-	return splitView{panes: [2]*matrixPane{{keys: newMatrixKeys(), cur: new(room.Cursor)}, {keys: newMatrixKeys(), cur: new(room.Cursor)}}}
+	return splitView{panes: [2]*matrixPane{{keys: newMatrixKeys()}, {keys: newMatrixKeys()}}}
 }
 
 // toggle turns the split view on and off; turned on with no what-if yet, it opens the bar to
@@ -55,6 +55,7 @@ func (v *splitView) view(h whatIfHost, bar *whatIfBar, c *commandState, f *frame
 		before, after = " Before: "+o.Scenario.Name+" ", " "+c.status()+" "
 	}
 	own.split, f.split, own.zoomed, f.zoomed = true, true, false, false
+	own.cursor, f.cursor = room.Cursor{}, room.Cursor{} // the player's cursor is the panes' matrix's
 	need := len(own.visible) + 4 // the table's border, header and rule
 	matH := ht - need
 	if matH < splitMatrix {

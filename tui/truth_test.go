@@ -65,11 +65,11 @@ func TestOracleIsThePapers(t *testing.T) {
 			t.Errorf("at %d the reveal says %q", at, ansi.Strip(lines[0]))
 		}
 		mp := p.panes.matrix
-		mp.cur.On, mp.cur.At = true, [2]int{at, at}
+		p.Cursor.On, p.Cursor.At = true, [2]int{at, at}
 		if r := mp.readout(p.frame()); !strings.Contains(r, "Oracle retrains here") {
 			t.Errorf("at %d the readout of C[%d, %d] is %q", at, at, at, r)
 		}
-		mp.cur.On = false
+		p.Cursor.On = false
 	}
 }
 
@@ -516,8 +516,7 @@ func TestMatrixShowsAOrB(t *testing.T) {
 func TestCalloutClearOfItsCell(t *testing.T) {
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
 	goTo(p, 11)
-	mp := p.panes.matrix
-	mp.cur.On, mp.cur.At = true, [2]int{0, 11}
+	p.Cursor.On, p.Cursor.At = true, [2]int{0, 11}
 	p.setFocus(paneMatrix)
 	p.ws.callout = &callout{kind: calloutTour, pane: paneMatrix, title: "tour 2/8 · batch 11", text: strings.Repeat("A long stop text, as the tours write them. ", 9)}
 	view := stripANSI(p.View())

@@ -184,23 +184,22 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if len(p.visible()) == n {
 		t.Error("v did not change the visible algorithms")
 	}
-	mp := p.panes.matrix
 	press(p, "m")
-	if !mp.cur.On || mp.cur.At[1] != 11 {
-		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cur.On, mp.cur.At)
+	if !p.Cursor.On || p.Cursor.At[1] != 11 {
+		t.Fatalf("m: cursor on %v at %v, want on at column 11", p.Cursor.On, p.Cursor.At)
 	}
-	mp.cur.At = [2]int{10, 11}
+	p.Cursor.At = [2]int{10, 11}
 	press(p, "up", "up", "left")
-	if mp.cur.At != [2]int{8, 10} || p.Pos != 11 {
-		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", mp.cur.At, p.Pos)
+	if p.Cursor.At != [2]int{8, 10} || p.Pos != 11 {
+		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", p.Cursor.At, p.Pos)
 	}
 	if v := p.View(); !strings.Contains(v, "t'=8 t=10  C ") {
 		t.Errorf("cursor cell details missing from the view:\n%s", v)
 	}
 	// h and l still step while the arrows move the cursor.
 	press(p, "h")
-	if p.Pos != 10 || mp.cur.At != [2]int{8, 10} {
-		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.Pos, mp.cur.At)
+	if p.Pos != 10 || p.Cursor.At != [2]int{8, 10} {
+		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.Pos, p.Cursor.At)
 	}
 	// Another pane focused: the arrows step again.
 	press(p, "2", "right")
@@ -208,7 +207,7 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 		t.Errorf("→ with pane 2 focused: batch %d, want 11", p.Pos)
 	}
 	press(p, "esc")
-	if mp.cur.On {
+	if p.Cursor.On {
 		t.Error("esc left the cursor on")
 	}
 }
@@ -471,8 +470,8 @@ func TestMouse(t *testing.T) {
 	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
 	click(mr.x+2+ml.gw+hx, mr.y+1+ml.heatY+hy)
 	tp, tt := ml.g.cellAt(hx, hy)
-	if !mp.cur.On || mp.cur.At != [2]int{tp, tt} || p.Focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
-		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", mp.cur.At, mp.cur.On, p.Focus)
+	if !p.Cursor.On || p.Cursor.At != [2]int{tp, tt} || p.Focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
+		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", p.Cursor.At, p.Cursor.On, p.Focus)
 	}
 }
 

@@ -24,7 +24,7 @@ func (p *Player) frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame {
 	f := &frame{st: p.st, scen: scen, m: m, stream: stream, drifts: s.Stream.Drifts(),
 		pos: p.Pos, computed: s.Computed, done: s.Done, rp: rp, r: s.retrainCostOf(w, p.Scale), rScale: p.Scale,
 		selected: p.selected(), visible: p.visible(), heat: p.colours.of(p.s, p.opt.Scenario), bounds: p.bounds,
-		features: featureNames(s.Stream), zoomed: p.Zoomed, you: p.ws.You(p.workshopFrame()), ask: -1}
+		features: featureNames(s.Stream), zoomed: p.Zoomed, cursor: p.Cursor, you: p.ws.You(p.workshopFrame()), ask: -1}
 	if t, ok := p.ws.Asking(); ok {
 		f.ask, f.askModel = t, p.ws.YourModel(t, p.opt.Scenario.Offline)
 	}
@@ -50,6 +50,10 @@ func (p *Player) View() string {
 	}
 	if p.edit != nil {
 		return p.edit.view(p, p.st, p.w)
+	}
+	if p.Zoomed && p.Focus == paneMatrix && !p.split.on {
+		// The maximised matrix reads out a cell: its cursor comes on with it, and stays.
+		p.Cursor = cursorOn(p.frame())
 	}
 	f := p.frame()
 	bodyH := p.bodyHeight()

@@ -141,6 +141,7 @@ type whatIfHost interface {
 	// frameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.
 	frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame
+	pair() [2]int // the features the batch pane shows: the arrows move the static centre along them
 	refresh()                   // replays at the batch shown
 	whatIfShown()               // the colour scale over the run and the what-if shown, then refresh
 	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
@@ -151,11 +152,11 @@ type whatIfHost interface {
 func (p *Player) session() *Session { return p.s }
 func (p *Player) options() *Options { return &p.opt }
 func (p *Player) fail(err error)    { p.err = err }
+func (p *Player) pair() [2]int      { return p.panes.batch.pair }
 
 // whatIfBar is the bar's state in the player.
 type whatIfBar struct {
 	keys   barKeys
-	batch  *[2]int // the features the batch pane shows, which the arrows move the static centre along
 	open   bool
 	state  whatIfState
 	geom   *staticGeom // nil until the scatter's axes are known
@@ -163,7 +164,7 @@ type whatIfBar struct {
 	stream *batchesStream
 }
 
-func newWhatIfBar(batch *[2]int) whatIfBar { return whatIfBar{keys: newBarKeys(), batch: batch} }
+func newWhatIfBar() whatIfBar { return whatIfBar{keys: newBarKeys()} }
 
 // barKeys are the open bar's own keys. While it is open the player asks it first (Player.key), so
 // its g, s, d, c, a, b, < and > take the place of the player's and the panes' keys of the same
@@ -306,8 +307,8 @@ func gammaFactor(k int) string {
 
 // pair is the two features the batch pane shows, which the arrows move the static centre along.
 func (b *whatIfBar) pair(h whatIfHost) [2]int {
-	d := h.session().Stream.Features()
-	return [2]int{b.batch[0] % d, b.batch[1] % d}
+	d, pair := h.session().Stream.Features(), h.pair()
+	return [2]int{pair[0] % d, pair[1] % d}
 }
 
 // show opens the what-if bar, placing the static queries from the scatter's axes once known, and

@@ -39,6 +39,7 @@ func (h *fakeHost) reopen(seed uint64) tea.Cmd {
 }
 func (h *fakeHost) frameOfRun(*Session, *live.WhatIf, replay) *frame { return &h.f }
 func (h *fakeHost) say(notice string)                                { h.notice = notice }
+func (h *fakeHost) pair() [2]int                                     { return [2]int{0, 1} }
 func (h *fakeHost) fail(err error)                                   { h.err, h.fails = err, h.fails+1 }
 
 var _ whatIfHost = (*fakeHost)(nil)
@@ -63,8 +64,7 @@ func TestWhatIfBarOverAHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &fakeHost{s: sess, opt: Options{Scenario: sc}}
-	pair := [2]int{0, 1}
-	b := newWhatIfBar(&pair)
+	b := newWhatIfBar()
 	press := func(ks ...string) {
 		t.Helper()
 		for _, k := range ks {

@@ -51,9 +51,8 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	if fp.ws.callout == nil || !strings.Contains(fp.ws.callout.text, "C[6, 9] = "+c69+",") || fp.ws.callout.title != "tour 3/8 · batch 24" {
 		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.ws.callout, c69)
 	}
-	mp := fp.panes.matrix
-	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
-		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cur.On, mp.cur.At, fp.Focus)
+	if !fp.Cursor.On || fp.Cursor.At != [2]int{6, 9} || fp.Focus != paneMatrix {
+		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", fp.Cursor.On, fp.Cursor.At, fp.Focus)
 	}
 	view := stripANSI(fp.View())
 	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=6 t=9  C " + c69} {
@@ -85,8 +84,8 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 2 || p.ws.callout == nil || p.ws.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.ws.callout, p.Focus)
 	}
-	if mp := p.panes.matrix; !mp.cur.On || mp.cur.At != [2]int{1, 2} {
-		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
+	if !p.Cursor.On || p.Cursor.At != [2]int{1, 2} {
+		t.Errorf("cursor %v at %v, want on [1, 2]", p.Cursor.On, p.Cursor.At)
 	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	q, ok := p.ws.Asking()
@@ -308,9 +307,8 @@ func TestFollowPresenter(t *testing.T) {
 	press(pres, "home")
 	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
 	fol = deliver(t, fol)
-	mp := fol.panes.matrix
-	if fol.ws.callout == nil || fol.ws.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
-		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.ws.callout, mp.cur.On, mp.cur.At)
+	if fol.ws.callout == nil || fol.ws.callout.title != "tour 1/5 · batch 2" || !fol.Cursor.On || fol.Cursor.At != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.ws.callout, fol.Cursor.On, fol.Cursor.At)
 	}
 	if fol.ws.callout.foot != "the presenter goes on · p to go free" {
 		t.Errorf("follower's callout foot %q", fol.ws.callout.foot)
