@@ -36,8 +36,8 @@ func (p *decisionsPane) Size(f *frame, w int) (want, least int) {
 	return n, n
 }
 
-func (p *decisionsPane) Enable(mode)                                  {}
-func (p *decisionsPane) Keys(*frame, bool) []key.Binding              { return nil }
+func (p *decisionsPane) Enable(mode)                        {}
+func (p *decisionsPane) Keys(*frame, bool) []key.Binding    { return nil }
 func (p *decisionsPane) Key(tea.KeyMsg, *frame, bool) reply { return reply{} }
 
 // decisionsGeom is where the strips go: labels in lw columns, then a strip of cols columns with

@@ -20,7 +20,7 @@ import (
 // Maximised, it zooms to one screen cell per matrix cell around a cursor that reads out the cell.
 type matrixPane struct {
 	keys    matrixKeys
-	win     [2]int       // the zoom window's first row and column
+	win     [2]int // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
 	cv      *canvas // the last drawing's, blanked for the next

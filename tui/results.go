@@ -83,10 +83,10 @@ func (p *resultsPane) tuned(f *frame, w int) []string {
 	return out
 }
 
-func (p *resultsPane) Enable(mode)                                  {}
-func (p *resultsPane) Keys(*frame, bool) []key.Binding              { return nil }
-func (p *resultsPane) Key(tea.KeyMsg, *frame, bool) reply { return reply{} }
-func (p *resultsPane) Click(f *frame, x, y, w, h int) reply       { return reply{} }
+func (p *resultsPane) Enable(mode)                          {}
+func (p *resultsPane) Keys(*frame, bool) []key.Binding      { return nil }
+func (p *resultsPane) Key(tea.KeyMsg, *frame, bool) reply   { return reply{} }
+func (p *resultsPane) Click(f *frame, x, y, w, h int) reply { return reply{} }
 
 func (p *resultsPane) View(f *frame, w, h int) string {
 	tuned := 0

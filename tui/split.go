@@ -56,7 +56,7 @@ func (v *splitView) view(h whatIfHost, bar *whatIfBar, c *commandState, f *frame
 	}
 	own.split, f.split, own.zoomed, f.zoomed = true, true, false, false
 	own.cursor, f.cursor = room.Cursor{}, room.Cursor{} // the player's cursor is the panes' matrix's
-	need := len(own.visible) + 4 // the table's border, header and rule
+	need := len(own.visible) + 4                        // the table's border, header and rule
 	matH := ht - need
 	if matH < splitMatrix {
 		matH = splitMatrix

@@ -141,7 +141,7 @@ type whatIfHost interface {
 	// frameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.
 	frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame
-	pair() [2]int // the features the batch pane shows: the arrows move the static centre along them
+	pair() [2]int               // the features the batch pane shows: the arrows move the static centre along them
 	refresh()                   // replays at the batch shown
 	whatIfShown()               // the colour scale over the run and the what-if shown, then refresh
 	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
