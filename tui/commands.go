@@ -55,21 +55,11 @@ func (c *commandState) open(w int) tea.Cmd {
 	return c.line.Open()
 }
 
-// trusted is s as the player may change it: confined to the embedded data and the offered folder
-// when the player is served.
-func (o *Options) trusted(s *scenarios.Scenario) *scenarios.Scenario {
-	if o.Untrusted {
-		return s.Confined(o.FilesDir)
-	}
-	return s
-}
-
 // run applies an entered command to the command line's what-if: the replayable part through the
 // bar's what-if path, the rest as a new run of the player's.
 func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd scenarios.Command) tea.Cmd {
-	opt := h.options()
 	if c.base == nil {
-		c.base = opt.Scenario
+		c.base = h.scenario()
 	}
 	sets := cmd.Apply(c.sets)
 	replaySets, run := splitSets(sets)
@@ -79,22 +69,19 @@ func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd scenarios.Command) 
 		s := c.base
 		if len(run) > 0 {
 			var err error
-			if s, err = opt.trusted(c.base).With(run); err != nil {
+			if s, err = h.trusted(c.base).With(run); err != nil {
 				h.fail(err)
 				return nil
 			}
-			if opt.Check != nil {
-				if err := opt.Check(s); err != nil {
-					h.fail(err)
-					return nil
-				}
+			if err := h.check(s); err != nil {
+				h.fail(err)
+				return nil
 			}
 		}
 		if len(run) > 0 && c.orig == nil {
 			c.orig = h.session() // reopen leaves it watched
 		}
-		opt.Scenario = s
-		reopen = h.reopen(h.session().Seed)
+		reopen = h.rerun(s)
 		if len(run) == 0 {
 			c.dropOrig()
 		}
@@ -111,9 +98,9 @@ func (c *commandState) run(h whatIfHost, bar *whatIfBar, cmd scenarios.Command) 
 // runEdited runs s, the editor's text, as the scenario opened: the command line's changes were
 // merged into the text, so they start over from it.
 func (c *commandState) runEdited(h whatIfHost, bar *whatIfBar, s *scenarios.Scenario) tea.Cmd {
-	h.options().Scenario, c.base, c.sets = s, s, nil
+	c.base, c.sets = s, nil
 	h.say("running the edited scenario (esc e to edit it again)")
-	return tea.Batch(h.reopen(h.session().Seed), bar.apply(h, nil, ""))
+	return tea.Batch(h.rerun(s), bar.apply(h, nil, ""))
 }
 
 // status names the command line's change of data or model for the status line ("" for none):

@@ -49,8 +49,8 @@ type editCheckedMsg struct {
 // openEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
 // follower's e never gets here (see commandState.open).
 func openEditor(h whatIfHost, w, ht int) (*editor, tea.Cmd) {
-	opt := h.options()
-	text, err := opt.Scenario.Text()
+	s := h.scenario()
+	text, err := s.Text()
 	if err != nil {
 		h.fail(err)
 		return nil, nil
@@ -62,7 +62,7 @@ func openEditor(h whatIfHost, w, ht int) (*editor, tea.Cmd) {
 	a.Prompt = ""
 	a.SetValue(string(text))
 	a.Cursor.SetMode(cursor.CursorStatic) // steady: see newCommandLine
-	e := &editor{area: a, from: opt.trusted(opt.Scenario), s: opt.Scenario}
+	e := &editor{area: a, from: h.trusted(s), s: s}
 	e.resize(w, ht)
 	// The text starts at its top (SetValue leaves the cursor at its end).
 	for i := 0; i < 4*e.area.LineCount() && e.area.Line() > 0; i++ {
@@ -129,18 +129,16 @@ func (e *editor) run(h whatIfHost, c *commandState, bar *whatIfBar) (*editor, te
 	case e.err != nil:
 		return e, nil // the error is on screen
 	}
-	if check := h.options().Check; check != nil {
-		if err := check(e.s); err != nil {
-			e.err = err
-			return e, nil
-		}
+	if err := h.check(e.s); err != nil {
+		e.err = err
+		return e, nil
 	}
 	return nil, c.runEdited(h, bar, e.s)
 }
 
 // view is the editor filling a screen w wide: a title, the text, the check's outcome and keys.
 func (e *editor) view(h whatIfHost, st *Styles, w int) string {
-	title := st.Bold.Render(" Edit "+h.options().Scenario.Name+" ") + st.Dim.Render("(in this session only; nothing is written to disk)")
+	title := st.Bold.Render(" Edit "+h.scenario().Name+" ") + st.Dim.Render("(in this session only; nothing is written to disk)")
 	state := st.Dim.Render(" checking…")
 	switch {
 	case e.checked != e.version:

@@ -53,9 +53,9 @@ func (p *Player) apply(effects Effects) tea.Cmd {
 			cmds = append(cmds, p.ticker())
 		case StopWhatIf:
 			p.stopUndo = p.wi.state
-			cmds = append(cmds, p.wi.apply(p, e, ""))
+			cmds = append(cmds, p.wi.apply(p.host(), e, ""))
 		case UndoStopWhatIf:
-			cmds = append(cmds, p.wi.set(p, p.stopUndo))
+			cmds = append(cmds, p.wi.set(p.host(), p.stopUndo))
 		case FollowWhatIf:
 			cmds = append(cmds, p.followWhatIf(e.Sets, e.Name, e.Joining))
 		case Reopen:
@@ -134,7 +134,7 @@ func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	if sets != "" {
 		list = strings.Split(sets, "\n")
 	}
-	return p.wi.apply(p, list, name)
+	return p.wi.apply(p.host(), list, name)
 }
 
 // presented is what this player shows, as the room's followers apply it.
@@ -143,7 +143,7 @@ func (p *Player) presented() room.Stage {
 	sh.Selected = p.selected()
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s)}
 	if st.Whatif != "" {
-		st.WhatifName = p.wi.describe(p, p.wi.state, false)
+		st.WhatifName = p.wi.describe(p.host(), p.wi.state, false)
 	}
 	st.Stop, st.Quiz = p.ws.Stage()
 	return st
@@ -157,6 +157,3 @@ func shownSets(s *Session) string {
 	}
 	return ""
 }
-
-// say puts up the one-line notice that the next key clears.
-func (p *Player) say(notice string) { p.notice = notice }

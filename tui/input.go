@@ -37,7 +37,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		p.s.Stop()
 		return p, tea.Quit
 	case p.edit != nil:
-		p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+		p.edit, cmd = p.edit.update(p.host(), &p.cmd, &p.wi, msg)
 		return p, cmd
 	case p.cmd.line.open:
 		return p, p.cmd.line.Update(msg)
@@ -63,7 +63,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return p, cmd
 	}
 	if p.wi.open {
-		if ok, cmd := p.wi.key(p, msg); ok {
+		if ok, cmd := p.wi.key(p.host(), msg); ok {
 			return p, cmd
 		}
 	}
@@ -136,11 +136,11 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
-		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p) }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p.host()) }},
 		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.open(p.w) }},
-		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p, p.w, p.h); return cmd }},
-		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p, &p.wi, &p.cmd) }},
-		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p) }},
+		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p.host(), p.w, p.h); return cmd }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p.host(), &p.wi, &p.cmd) }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p.host()) }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd {

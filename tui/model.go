@@ -197,16 +197,16 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.edit.resize(p.w, p.h)
 	case editPauseMsg, editCheckedMsg:
 		if p.edit != nil {
-			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			p.edit, cmd = p.edit.update(p.host(), &p.cmd, &p.wi, msg)
 		}
 	case columnMsg:
 		cmd = p.column(msg)
 	case queuedMsg, engineDoneMsg, boundsMsg:
 		cmd = p.run(msg)
 	case whatIfMsg:
-		p.wi.arrived(p, msg)
+		p.wi.arrived(p.host(), msg)
 	case commandMsg:
-		cmd = p.cmd.run(p, &p.wi, msg.cmd)
+		cmd = p.cmd.run(p.host(), &p.wi, msg.cmd)
 	case tickMsg:
 		cmd = p.play(msg)
 	case jumpMsg:
@@ -246,7 +246,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 		if p.wi.open {
 			warm = p.s.WarmWhatIf()
 		}
-		return tea.Batch(warm, p.wi.startPending(p))
+		return tea.Batch(warm, p.wi.startPending(p.host()))
 	case boundsMsg:
 		if msg.s != p.s {
 			return nil
@@ -256,7 +256,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 			bp.pair = msg.b.pair()
 		}
 		if p.wi.open {
-			p.wi.place(p)
+			p.wi.place(p.host())
 		}
 	}
 	return nil

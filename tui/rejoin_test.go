@@ -45,11 +45,11 @@ func TestFollowerNamesWhatIfAsPresenter(t *testing.T) {
 	pumpCmd(t, pres, cmd)
 	press(pres, "esc")
 	fol = deliver(t, fol)
-	want := pres.wi.describe(pres, pres.wi.state, false)
+	want := pres.wi.describe(pres.host(), pres.wi.state, false)
 	if want == "" || strings.Contains(want, "=") {
 		t.Fatalf("the presenter's words for the what-if: %q", want)
 	}
-	if got := fol.wi.describe(fol, fol.wi.state, false); got != want || fol.s.WhatIf == nil {
+	if got := fol.wi.describe(fol.host(), fol.wi.state, false); got != want || fol.s.WhatIf == nil {
 		t.Errorf("the follower says %q (what-if %v), the presenter %q", got, fol.s.WhatIf != nil, want)
 	}
 }

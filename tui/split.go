@@ -48,7 +48,7 @@ const splitMatrix = 12
 func (v *splitView) view(h whatIfHost, bar *whatIfBar, c *commandState, f *frame, w, ht int) string {
 	st, s := f.st, h.session()
 	own := h.frameOfRun(s, nil, v.own)
-	before, after := " Scenario: "+h.options().Scenario.Name+" ", ""
+	before, after := " Scenario: "+h.scenario().Name+" ", ""
 	if o := c.orig; o != nil {
 		// The command line changed the data or the model: the run before beside the new one.
 		own = h.frameOfRun(o, nil, c.origRp)

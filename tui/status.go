@@ -70,8 +70,8 @@ func (p *Player) status(f *frame) string {
 	if c := p.cmd.status(); c != "" {
 		parts = append(parts, statusPart{c, c, 0})
 	}
-	if wi := p.wi.status(p, false); wi != "" {
-		parts = append(parts, statusPart{wi, p.wi.status(p, true), 0})
+	if wi := p.wi.status(p.host(), false); wi != "" {
+		parts = append(parts, statusPart{wi, p.wi.status(p.host(), true), 0})
 	}
 	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string

@@ -49,7 +49,7 @@ func (p *Player) View() string {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, msg)
 	}
 	if p.edit != nil {
-		return p.edit.view(p, p.st, p.w)
+		return p.edit.view(p.host(), p.st, p.w)
 	}
 	if p.Zoomed && p.Focus == paneMatrix && !p.split.on {
 		// The maximised matrix reads out a cell: its cursor comes on with it, and stays.
@@ -60,7 +60,7 @@ func (p *Player) View() string {
 	var body string
 	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
 	if p.split.on {
-		body = p.split.view(p, &p.wi, &p.cmd, f, p.w, bodyH)
+		body = p.split.view(p.host(), &p.wi, &p.cmd, f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
 		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
@@ -70,7 +70,7 @@ func (p *Player) View() string {
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
-		body += "\n" + p.wi.view(p, p.st, p.w)
+		body += "\n" + p.wi.view(p.host(), p.st, p.w)
 	}
 	if q := p.ws.Question(p.workshopFrame()); q != nil {
 		// Drawn as the overlays are, over the panes of a frame of its own.

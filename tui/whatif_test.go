@@ -311,7 +311,7 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	s := loadEmbedded(b, "covcon-d")
 	p := pumpedScenario(b, s, asciiStyles(), 120, 36)
 	press(p, "end")
-	if cmd := p.wi.show(p); cmd != nil {
+	if cmd := p.wi.show(p.host()); cmd != nil {
 		cmd()
 	}
 	for p.bounds == nil {
@@ -467,15 +467,15 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status(p.frame()))
 	}
 
-	pumpCmd(t, p, p.wi.apply(p, []string{"retrain_cost=2"}, ""))
+	pumpCmd(t, p, p.wi.apply(p.host(), []string{"retrain_cost=2"}, ""))
 	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(p.frame()), "what-if: retrain_cost=2") {
 		t.Errorf("given: R %v, status %q", p.frame().R(), p.status(p.frame()))
 	}
-	pumpCmd(t, p, p.wi.apply(p, []string{"data.noise=0.5"}, ""))
+	pumpCmd(t, p, p.wi.apply(p.host(), []string{"data.noise=0.5"}, ""))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {
 		t.Errorf("refused: %v", p.s.WhatIfErr)
 	}
-	pumpCmd(t, p, p.wi.apply(p, nil, ""))
+	pumpCmd(t, p, p.wi.apply(p.host(), nil, ""))
 	if p.s.WhatIf != nil || p.s.WhatIfErr != nil {
 		t.Errorf("nil: back to the scenario, got %v %v", p.s.WhatIf, p.s.WhatIfErr)
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -131,28 +132,28 @@ func (g *staticGeom) fixed(k int) string {
 	return strconv.FormatFloat(float64(k)*g.step(), 'f', d, 64)
 }
 
-// whatIfHost is what the what-if parts (the bar, the tour's what-if, the command line, the editor,
-// the split view) ask of the player that shows them: its run and options, what its panes draw, and
-// a few general things to do. *Player implements it; the parts' tests drive them with a fake.
+// whatIfHost is what the what-if parts (the bar, the command line, the editor, the split view) ask
+// of the player that shows them: its run and scenario, what its panes draw, and a few general
+// things to do. The player gives them a host (host.go); their tests drive them with a fake.
 type whatIfHost interface {
-	session() *Session // the run on screen, and the what-if it shows
-	options() *Options // the scenario the player runs (the command line and the editor change it), its trust
-	frame() *frame     // what the panes draw now: the styles, the batch shown, the data's range
+	session() *Session             // the run on screen, and the what-if it shows
+	scenario() *scenarios.Scenario // the scenario the player runs
+	// trusted is s as the player may change it: confined to the embedded data and the offered
+	// folder when the player is served; check refuses a scenario the server's budget cannot run
+	// (nil for any).
+	trusted(s *scenarios.Scenario) *scenarios.Scenario
+	check(s *scenarios.Scenario) error
+	rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen
+	frame() *frame                       // what the panes draw now: the styles, the batch shown, the data's range
 	// frameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.
 	frameOfRun(s *Session, w *live.WhatIf, rp replay) *frame
-	pair() [2]int               // the features the batch pane shows: the arrows move the static centre along them
-	refresh()                   // replays at the batch shown
-	whatIfShown()               // the colour scale over the run and the what-if shown, then refresh
-	reopen(seed uint64) tea.Cmd // runs options().Scenario with seed in place of the run on screen
-	say(notice string)          // the one-line notice, until the next key
-	fail(err error)             // the error line; nil clears it
+	pair() [2]int      // the features the batch pane shows: the arrows move the static centre along them
+	refresh()          // replays at the batch shown
+	whatIfShown()      // redraws with the what-if shown, or the scenario
+	say(notice string) // the one-line notice, until the next key
+	fail(err error)    // the error line; nil clears it
 }
-
-func (p *Player) session() *Session { return p.s }
-func (p *Player) options() *Options { return &p.opt }
-func (p *Player) fail(err error)    { p.err = err }
-func (p *Player) pair() [2]int      { return p.panes.batch.pair }
 
 // whatIfBar is the bar's state in the player.
 type whatIfBar struct {
@@ -236,7 +237,7 @@ func (b *whatIfBar) sets(h whatIfHost, st whatIfState, gamma float64) []string {
 				strings.Join(mean, ", "), decimal(spreads[st.spread]*g.unit)))
 		}
 	case queriesAlt:
-		if alts := h.options().Scenario.WhatIfQueries; st.alt < len(alts) {
+		if alts := h.scenario().WhatIfQueries; st.alt < len(alts) {
 			sets = append(sets, alts[st.alt].Set)
 		}
 	}
@@ -274,7 +275,7 @@ func (b *whatIfBar) describe(h whatIfHost, st whatIfState, short bool) string {
 			}
 		}
 	case queriesAlt:
-		if alts := h.options().Scenario.WhatIfQueries; st.alt < len(alts) {
+		if alts := h.scenario().WhatIfQueries; st.alt < len(alts) {
 			parts = append(parts, "queries "+alts[st.alt].Name)
 		}
 	}
@@ -319,7 +320,7 @@ func (b *whatIfBar) show(h whatIfHost) tea.Cmd {
 	if !b.opened {
 		b.opened = true
 		// "Follow the data" starts at the share of each batch the scenario's queries are.
-		_, points, queries, err := h.options().Scenario.Work()
+		_, points, queries, err := h.scenario().Work()
 		b.state.fraction = slices.Index(fractions, 0.1)
 		if err == nil && points > 0 {
 			share := float64(queries) / float64(points)
@@ -344,7 +345,7 @@ func (b *whatIfBar) place(h whatIfHost) {
 	if bounds == nil {
 		return
 	}
-	_, _, queries, err := h.options().Scenario.Work()
+	_, _, queries, err := h.scenario().Work()
 	if err != nil {
 		queries = 100
 	}
@@ -380,9 +381,9 @@ func (b *whatIfBar) key(h whatIfHost, msg tea.KeyMsg) (bool, tea.Cmd) {
 		}
 		st.queries = queriesStatic
 	case key.Matches(msg, k.Alt):
-		n := len(h.options().Scenario.WhatIfQueries)
+		n := len(h.scenario().WhatIfQueries)
 		if n == 0 {
-			h.fail(fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.options().Scenario.Name))
+			h.fail(fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.scenario().Name))
 			return true, nil
 		}
 		if st.queries == queriesAlt {
@@ -497,10 +498,6 @@ func (b *whatIfBar) arrived(h whatIfHost, msg whatIfMsg) {
 	}
 }
 
-// whatIfShown redraws with the what-if shown (or the scenario): the algorithms are replayed on it
-// (the heat map's scale follows the what-if shown: colours.go).
-func (p *Player) whatIfShown() { p.refresh() }
-
 // status is the status line's what-if: what differs from the scenario, whether it is still
 // computing. Empty when the panes show the scenario and nothing computes.
 func (b *whatIfBar) status(h whatIfHost, short bool) string {
@@ -537,7 +534,7 @@ func (b *whatIfBar) view(h whatIfHost, st *Styles, w int) string {
 		static.long = fmt.Sprintf("c static %s sd %s", b.staticAt(h, cur, g), decimal(spreads[cur.spread]*g.unit))
 	}
 	opts = append(opts, static)
-	alts := h.options().Scenario.WhatIfQueries
+	alts := h.scenario().WhatIfQueries
 	if len(alts) > 0 {
 		i := cur.alt % len(alts)
 		label := "a " + alts[i].Name

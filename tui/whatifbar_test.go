@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/live"
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // fakeHost is a player as the what-if bar sees it: a run that is not started (so every what-if
@@ -21,20 +22,24 @@ type fakeHost struct {
 	fails  int // fail calls, nil (the error line cleared) included
 	shown  int // whatIfShown calls: the panes redrawn with the what-if or the scenario
 	notice string
-	seeds  []uint64 // reopen calls: a new run of options().Scenario on each seed
+	seeds  []uint64 // rerun calls: a new run of the scenario given on each seed
 }
 
-func (h *fakeHost) session() *Session { return h.s }
-func (h *fakeHost) options() *Options { return &h.opt }
-func (h *fakeHost) frame() *frame     { return &h.f }
-func (h *fakeHost) refresh()          {}
-func (h *fakeHost) whatIfShown()      { h.shown++ }
-func (h *fakeHost) reopen(seed uint64) tea.Cmd {
-	s, err := NewSession(h.opt.Scenario, seed)
+func (h *fakeHost) session() *Session                                 { return h.s }
+func (h *fakeHost) scenario() *scenarios.Scenario                     { return h.opt.Scenario }
+func (h *fakeHost) trusted(s *scenarios.Scenario) *scenarios.Scenario { return s }
+func (h *fakeHost) check(*scenarios.Scenario) error                   { return nil }
+func (h *fakeHost) frame() *frame                                     { return &h.f }
+func (h *fakeHost) refresh()                                          {}
+func (h *fakeHost) whatIfShown()                                      { h.shown++ }
+func (h *fakeHost) rerun(s *scenarios.Scenario) tea.Cmd {
+	h.opt.Scenario = s
+	ns, err := NewSession(s, h.s.Seed)
 	if err != nil {
-		panic(err) // the test's scenarios all load
+		h.fail(err)
+		return nil
 	}
-	h.s, h.seeds = s, append(h.seeds, seed)
+	h.s, h.seeds = ns, append(h.seeds, ns.Seed)
 	return nil
 }
 func (h *fakeHost) frameOfRun(*Session, *live.WhatIf, replay) *frame { return &h.f }

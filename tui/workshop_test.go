@@ -334,7 +334,7 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.ws.callout)
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
-	pumpCmd(t, pres, pres.wi.apply(pres, []string{"queries.size=5"}, ""))
+	pumpCmd(t, pres, pres.wi.apply(pres.host(), []string{"queries.size=5"}, ""))
 	fol = deliver(t, fol)
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
