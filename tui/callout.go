@@ -36,9 +36,6 @@ const (
 	calloutWait                      // a follower's answer, waiting for the presenter's reveal
 )
 
-// calloutMaxW is the widest callout: about 60 columns of text read well.
-const calloutMaxW = 66
-
 // view draws the callout bw columns wide and at most maxH lines tall.
 func (c *callout) view(st *Styles, bw, maxH int) string {
 	iw := max(bw-4, 10)
@@ -76,113 +73,12 @@ func (c *callout) view(st *Styles, bw, maxH int) string {
 	return strings.Join(rows, "\n")
 }
 
-// placeCallout chooses where a box of bw x bh goes in a body of w x h, keeping clear of avoid
-// (rectangles in body coordinates): the first corner that covers none of them, else the one that
-// covers least, trying the lower right first (under the eye's path from the matrix to the right).
-func placeCallout(w, h, bw, bh int, avoid []rect) (int, int) {
-	xr, xl := max(w-bw, 0), 0
-	yb, yt := max(h-bh, 0), 0
-	if h-bh > 2 {
-		yt = 1
-	}
-	best, bx, by := -1, xr, yb
-	for _, c := range [][2]int{{xr, yb}, {xr, yt}, {xl, yb}, {xl, yt}} {
-		box := rect{x: c[0], y: c[1], w: bw, h: bh, shown: true}
-		covered := 0
-		for _, a := range avoid {
-			covered += overlap(box, a)
-		}
-		if best < 0 || covered < best {
-			best, bx, by = covered, c[0], c[1]
-		}
-		if covered == 0 {
-			break
-		}
-	}
-	return bx, by
-}
-
-// overlap is the area two rectangles share.
-func overlap(a, b rect) int {
-	w := min(a.x+a.w, b.x+b.w) - max(a.x, b.x)
-	h := min(a.y+a.h, b.y+b.h) - max(a.y, b.y)
-	if w <= 0 || h <= 0 {
-		return 0
-	}
-	return w * h
-}
-
-// calloutAvoid is what a callout about panes should not cover: the cell under the cursor of mp
-// (the matrix's pane), with a margin so that its row and column labels show too; the readout under
-// the matrix; and the panes the callout is about.
-func calloutAvoid(mp *matrixPane, f *frame, l screenLayout, panes ...int) []rect {
-	var out []rect
-	if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && (f.cursor.On || f.zoomed) {
-		if x, y, ok := mp.cellAt(f, r, f.cursor.At[0], f.cursor.At[1]); ok {
-			out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
-		}
-		// The readout under the matrix gives the cell's value, which a stop's text quotes.
-		ml := mp.layout(f, r.w-4, r.h-2)
-		out = append(out, rect{x: r.x, y: r.y + 1 + ml.readoutY, w: min(r.w, 40), h: 1, shown: true})
-	}
-	for _, pane := range panes {
-		if pane >= 0 && pane < numPanes && pane != paneMatrix {
-			if r := l.boxes[pane]; r.shown && !r.collapsed {
-				out = append(out, r)
-			}
-		}
-		if pane == paneMatrix {
-			if r := l.boxes[paneMatrix]; r.shown && !r.collapsed && !l.tabs && !f.zoomed {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
-}
-
-// cellAt is where cell (tp, t) of the heat map is drawn when the matrix's box is r, in body
-// coordinates; false when the cell is not in view.
-func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
-	l := p.layout(f, r.w-4, r.h-2)
-	cx, cy := l.g.xOf(t), l.g.yOf(tp)
-	if cx < 0 || cy < 0 {
-		return 0, 0, false
-	}
-	return r.x + 2 + l.gw + cx, r.y + 1 + l.heatY + cy, true
-}
-
-// draw draws the callout over a body of w x h where the panes of frame f are laid out as l (mp
-// the matrix's pane): as wide as reads well, or as the column beside the matrix when it is about
-// the matrix, placed clear of what it is about.
-func (c *callout) draw(f *frame, l screenLayout, mp *matrixPane, w, h int) (string, int, int) {
-	bw := min(calloutMaxW, w)
-	if m := l.boxes[paneMatrix]; c.pane == paneMatrix && !l.tabs && !f.zoomed && m.shown && w-m.w >= 40 {
-		bw = min(bw, w-m.w)
-	}
-	box := c.view(f.st, bw, h)
+// about is the panes the callout is about, which it keeps clear of: its pane (-1 for none) and,
+// for a question about a batch, the batch pane.
+func (c *callout) about() []int {
 	panes := []int{c.pane}
 	if c.batch {
 		panes = append(panes, paneBatch)
 	}
-	x, y := placeCallout(w, h, width(firstLine(box)), lines(box), calloutAvoid(mp, f, l, panes...))
-	return box, x, y
-}
-
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-func lines(s string) int {
-	n := 1
-	for i := range len(s) {
-		if s[i] == '\n' {
-			n++
-		}
-	}
-	return n
+	return panes
 }

@@ -676,6 +676,32 @@ func (p *matrixPane) Key(msg tea.KeyMsg, f *frame, focused bool) reply {
 	return reply{handled: true, cursor: &c}
 }
 
+// cellAt is where cell (tp, t) of the heat map is drawn when the matrix's box is r, in body
+// coordinates; false when the cell is not in view.
+func (p *matrixPane) cellAt(f *frame, r rect, tp, t int) (x, y int, ok bool) {
+	l := p.layout(f, r.w-4, r.h-2)
+	cx, cy := l.g.xOf(t), l.g.yOf(tp)
+	if cx < 0 || cy < 0 {
+		return 0, 0, false
+	}
+	return r.x + 2 + l.gw + cx, r.y + 1 + l.heatY + cy, true
+}
+
+// avoid is what a callout over the matrix's box r should not cover, in body coordinates: the cell
+// under the cursor, with a margin so that its row and column labels show too, and the readout
+// under the matrix, which gives the cell's value a stop's text quotes.
+func (p *matrixPane) avoid(f *frame, r rect) []rect {
+	if !f.cursor.On && !f.zoomed {
+		return nil
+	}
+	var out []rect
+	if x, y, ok := p.cellAt(f, r, f.cursor.At[0], f.cursor.At[1]); ok {
+		out = append(out, rect{x: x - 6, y: y - 2, w: 13, h: 5, shown: true})
+	}
+	ml := p.layout(f, r.w-4, r.h-2)
+	return append(out, rect{x: r.x, y: r.y + 1 + ml.readoutY, w: min(r.w, 40), h: 1, shown: true})
+}
+
 // Click puts the cursor on the clicked cell.
 func (p *matrixPane) Click(f *frame, x, y, w, h int) reply {
 	l := p.layout(f, w, h)

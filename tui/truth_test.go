@@ -640,7 +640,7 @@ func TestRevealLeavesTheBatch(t *testing.T) {
 		{kind: calloutTour, pane: paneMatrix, batch: true, title: "tour 5/8 · batch 27", head: []string{"You said KEEP"}, text: text},
 		{kind: calloutReveal, pane: paneBatch, title: "guess · batch 27", head: []string{"You said KEEP"}, text: text},
 	} {
-		box, x, y := c.draw(f, l, p.panes.matrix, p.w, h)
+		box, x, y := p.panes.callout(f, l, c.about(), func(bw int) string { return c.view(p.st, bw, h) }, p.w, h)
 		r := rect{x: x, y: y, w: width(firstLine(box)), h: lines(box), shown: true}
 		if o := overlap(r, l.boxes[paneBatch]); o > 0 {
 			t.Errorf("%s: the callout at %+v covers %d cells of the batch pane %+v", c.title, r, o, l.boxes[paneBatch])

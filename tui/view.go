@@ -66,7 +66,7 @@ func (p *Player) View() string {
 		body = p.panes.body(p.st, f, l, p.Focus, p.w, bodyH)
 	}
 	if c := p.ws.Callout(p.workshopFrame()); c != nil {
-		box, x, y := c.draw(f, l, p.panes.matrix, p.w, bodyH)
+		box, x, y := p.panes.callout(f, l, c.about(), func(bw int) string { return c.view(p.st, bw, bodyH) }, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.wi.open {
@@ -75,7 +75,7 @@ func (p *Player) View() string {
 	if q := p.ws.Question(p.workshopFrame()); q != nil {
 		// Drawn as the overlays are, over the panes of a frame of its own.
 		qf := p.frame()
-		box, x, y := q.draw(qf, p.layout(qf, p.w, bodyH), p.panes.matrix, p.w, bodyH)
+		box, x, y := p.panes.callout(qf, p.layout(qf, p.w, bodyH), q.about(), func(bw int) string { return q.view(p.st, bw, bodyH) }, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
 	if p.overlay != nil {
