@@ -27,11 +27,10 @@ func TestBoundsFollowTheFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess, err := NewSession(s, 3)
+		sess, err := NewSession(s, 3, runs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess.runs = runs
 		sess.Start()
 		defer sess.Stop()
 		msg, ok := scanBounds(sess)().(boundsMsg)

@@ -249,7 +249,7 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 // bad value an error that changes nothing, and reset the scenario as opened.
 func TestCommandStateOverAHost(t *testing.T) {
 	sc := loadSmall(t)
-	first, err := NewSession(sc, 7)
+	first, err := NewSession(sc, 7, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -354,7 +354,7 @@ func TestAboutScrolls(t *testing.T) {
 // The scan of a scenario's feature ranges stops with its session: a restart does not leave the
 // old scan generating batches.
 func TestScanBoundsStopsWithSession(t *testing.T) {
-	s, err := NewSession(loadTestdata(t, "bench100.yaml"), 77) // a seed no other test scans
+	s, err := NewSession(loadTestdata(t, "bench100.yaml"), 77, nil, nil) // a seed no other test scans
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +363,7 @@ func TestScanBoundsStopsWithSession(t *testing.T) {
 	if msg := scanBounds(s)(); msg != nil {
 		t.Errorf("a stopped session's scan returned %T", msg)
 	}
-	s2, _ := NewSession(loadTestdata(t, "bench100.yaml"), 78)
+	s2, _ := NewSession(loadTestdata(t, "bench100.yaml"), 78, nil, nil)
 	s2.Start()
 	defer s2.Stop()
 	msg, ok := scanBounds(s2)().(boundsMsg)

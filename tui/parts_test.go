@@ -43,7 +43,7 @@ func newFakePlayer(t *testing.T, tour []scenarios.Stop, m *room.Member) *fakePla
 		t.Fatal(err)
 	}
 	scen.Tour = tour
-	s, err := NewSession(scen, scen.Seed)
+	s, err := NewSession(scen, scen.Seed, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,13 +75,15 @@ type whatIfMsg struct {
 	err error
 }
 
-// NewSession prepares a run of s with seed; Start launches it.
-func NewSession(s *scenarios.Scenario, seed uint64) (*Session, error) {
+// NewSession prepares a run of s with seed in the registry runs, for the lifetime ctx (an SSH
+// session's); Start launches it. A nil runs is a registry of the session's own, one run computing
+// at a time; a nil ctx, the program's.
+func NewSession(s *scenarios.Scenario, seed uint64, runs *live.Runs, ctx context.Context) (*Session, error) {
 	st, err := s.Stream(seed)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: sim.NewMatrix(s.Batches, s.Offline)}, nil
+	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: sim.NewMatrix(s.Batches, s.Offline), runs: runs, parent: ctx}, nil
 }
 
 // withDefaults fills what a player needs and was not given: a registry of its own (one run
@@ -98,12 +100,7 @@ func (o Options) withDefaults() Options {
 
 // newSession prepares the player's run with seed, in its registry and lifetime.
 func (o Options) newSession(seed uint64) (*Session, error) {
-	s, err := NewSession(o.Scenario, seed)
-	if err != nil {
-		return nil, err
-	}
-	s.runs, s.parent = o.Runs, o.Context
-	return s, nil
+	return NewSession(o.Scenario, seed, o.Runs, o.Context)
 }
 
 // Start watches the session's run (starting or queueing it in the registry) and returns the command

@@ -37,11 +37,10 @@ func loadEmbedded(t testing.TB, name string, sets ...string) *scenarios.Scenario
 // finished runs a session of s in runs to its end, on this goroutine.
 func finished(t testing.TB, s *scenarios.Scenario, runs *live.Runs) *Session {
 	t.Helper()
-	sess, err := NewSession(s, s.Seed)
+	sess, err := NewSession(s, s.Seed, runs, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess.runs, sess.parent = runs, context.Background()
 	cmd := sess.Start()
 	for cmd != nil {
 		switch msg := cmd().(type) {
@@ -170,11 +169,11 @@ func TestSessionWhatIfSupersedes(t *testing.T) {
 		t.Errorf("a refused what-if: err %v, shown %v", sess.WhatIfErr, sess.WhatIf)
 	}
 
-	running, err := NewSession(loadEmbedded(t, "covcon-d"), 0)
+	running, err := NewSession(loadEmbedded(t, "covcon-d"), 0, live.NewRuns(live.RunsConfig{MaxComputing: 1}), context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	running.runs, running.parent = live.NewRuns(live.RunsConfig{MaxComputing: 1}), context.Background()
+
 	running.Start() // queued or computing; its first message is not awaited
 	defer running.Stop()
 	msg := running.StartWhatIf([]string{near})().(whatIfMsg)

@@ -34,7 +34,7 @@ func (h *fakeHost) refresh()                                          {}
 func (h *fakeHost) whatIfShown()                                      { h.shown++ }
 func (h *fakeHost) rerun(s *scenarios.Scenario) tea.Cmd {
 	h.opt.Scenario = s
-	ns, err := NewSession(s, h.s.Seed)
+	ns, err := NewSession(s, h.s.Seed, nil, nil)
 	if err != nil {
 		h.fail(err)
 		return nil
@@ -64,7 +64,7 @@ func barKeyMsg(k string) tea.KeyMsg {
 // centre starts at (0.50, 1.00) and moves in steps of 0.05.
 func TestWhatIfBarOverAHost(t *testing.T) {
 	sc := loadSmall(t)
-	sess, err := NewSession(sc, sc.Seed)
+	sess, err := NewSession(sc, sc.Seed, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
