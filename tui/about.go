@@ -18,6 +18,12 @@ type aboutPane struct {
 	w    int
 }
 
+// newAboutPane returns the scenario's description.
+func newAboutPane() *aboutPane { return &aboutPane{keys: newAboutKeys()} }
+
+// Help is the full help's group of the pane's keys.
+func (p *aboutPane) Help() keyGroup { return p.keys.group() }
+
 func (p *aboutPane) Title(f *frame) string { return "About: " + f.scen.Title }
 
 func (p *aboutPane) Size(f *frame, w int) (want, least int) { return 0, 6 }
@@ -99,7 +105,7 @@ func (p *aboutPane) View(f *frame, w, h int) string {
 			}
 			facts += " Known drifts at " + strings.Join(ds, ", ") + "."
 		}
-		p.text = f.st.r.NewStyle().Width(max(w, 10)).Render(s.About + "\n\n" + facts)
+		p.text = f.st.NewStyle().Width(max(w, 10)).Render(s.About + "\n\n" + facts)
 		p.w = w
 		p.vp.SetContent(p.text)
 	}

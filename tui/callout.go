@@ -40,7 +40,7 @@ const (
 func (c *callout) view(st *Styles, bw, maxH int) string {
 	iw := max(bw-4, 10)
 	var lines []string
-	wrap := st.r.NewStyle().Width(iw)
+	wrap := st.NewStyle().Width(iw)
 	for _, h := range c.head {
 		lines = append(lines, strings.Split(wrap.Render(h), "\n")...)
 	}
@@ -68,7 +68,7 @@ func (c *callout) view(st *Styles, bw, maxH int) string {
 	rows := strings.Split(box, "\n")
 	b := lipgloss.ThickBorder()
 	t := " " + truncate(c.title, max(iw-2, 1)) + " "
-	edge := st.r.NewStyle().Foreground(st.color(palette.FocusEdge))
+	edge := st.NewStyle().Foreground(st.color(palette.FocusEdge))
 	rows[0] = edge.Render(b.TopLeft+b.Top) + st.TitleFocus.Render(t) + edge.Render(strings.Repeat(b.Top, max(iw+2-1-width(t), 0))+b.TopRight)
 	return strings.Join(rows, "\n")
 }

@@ -50,6 +50,9 @@ func blankCanvas(last **canvas, w, h int) *canvas {
 	return c
 }
 
+// width is the canvas's width in cells.
+func (c *canvas) width() int { return c.w }
+
 func (c *canvas) in(x, y int) bool { return x >= 0 && y >= 0 && x < c.w && y < c.h }
 
 // at returns a copy of the cell at (x, y); nil outside the canvas.
@@ -178,19 +181,19 @@ func (g *brailleGrid) dot(id, x, y int) {
 
 // stepLine draws a series as steps: value v[i] held from batch start+i to the next batch, then a
 // vertical jump to v[i+1], over an x axis of batches [x0, x1) and a y axis [lo, hi].
-func (g *brailleGrid) stepLine(id int, s series, x0, x1 int, lo, hi float64) {
+func (g *brailleGrid) stepLine(id, start int, v []float64, x0, x1 int, lo, hi float64) {
 	W, H := 2*g.w, 4*g.h
 	dx := func(t int) int { return (t - x0) * W / max(x1-x0, 1) }
 	dy := func(v float64) int { return H - 1 - int(math.Round((v-lo)/(hi-lo)*float64(H-1))) }
-	for i, v := range s.v {
-		t := s.start + i
+	for i, val := range v {
+		t := start + i
 		a, b := dx(t), dx(t+1)-1
-		y := dy(v)
+		y := dy(val)
 		for x := a; x <= max(a, b); x++ {
 			g.dot(id, x, y)
 		}
-		if i+1 < len(s.v) {
-			y2 := dy(s.v[i+1])
+		if i+1 < len(v) {
+			y2 := dy(v[i+1])
 			x := dx(t + 1)
 			for yy := min(y, y2); yy <= max(y, y2); yy++ {
 				g.dot(id, x, yy)

@@ -149,7 +149,7 @@ func viewViaNtcharts(c *canvas, st *Styles) string {
 // inkStyle is an ink as a lipgloss style of the session's renderer, with the attributes Styles.seq
 // gives it (a cell with a background is bold too).
 func inkStyle(s *Styles, k ink) lipgloss.Style {
-	v := s.r.NewStyle().Bold(k.bold || k.bg.Hex != "").Faint(k.faint)
+	v := s.NewStyle().Bold(k.bold || k.bg.Hex != "").Faint(k.faint)
 	if k.fg.Hex != "" {
 		v = v.Foreground(s.color(k.fg))
 	}

@@ -28,6 +28,12 @@ type chartPane struct {
 	cv    *canvas      // the last drawing's, blanked for the next
 }
 
+// newChartPane returns the cumulative-cost chart, showing the costs.
+func newChartPane() *chartPane { return &chartPane{keys: newChartKeys()} }
+
+// Help is the full help's group of the pane's keys.
+func (p *chartPane) Help() keyGroup { return p.keys.group() }
+
 func (p *chartPane) Title(f *frame) string {
 	if p.gap && f.rp.provisional {
 		return "Gap to the best so far (o: costs)"
@@ -205,7 +211,7 @@ func (p *chartPane) draw(f *frame, w, h int) string {
 	g := newBrailleGrid(a.pw, a.ph)
 	inks := make([]ink, len(ss)+1)
 	for i, s := range ss {
-		g.stepLine(i+1, s, a.off, a.end, a.lo, a.hi)
+		g.stepLine(i+1, s.start, s.v, a.off, a.end, a.lo, a.hi)
 		inks[i+1] = f.algoInk(s.name)
 		inks[i+1].bold = s.name == f.selected
 	}

@@ -34,23 +34,23 @@ type colours struct {
 func (c *colours) of(s *Session, scen *scenarios.Scenario) heatScale {
 	if c.s != s || c.whatIf != s.WhatIf || c.scen != scen || c.cols > s.Computed {
 		*c = colours{s: s, whatIf: s.WhatIf, scen: scen, scale: newHeatScale()}
-		c.scale.addR(scen)
+		addR(&c.scale, scen)
 		if w := s.WhatIf; w != nil {
-			c.scale.addR(w.Scenario)
+			addR(&c.scale, w.Scenario)
 		}
 	}
 	for ; c.cols < s.Computed; c.cols++ {
-		c.scale.addColumn(s.Matrix, c.cols)
+		addColumn(&c.scale, s.Matrix, c.cols)
 		if w := s.WhatIf; w != nil {
-			c.scale.addColumn(w.Matrix, c.cols)
+			addColumn(&c.scale, w.Matrix, c.cols)
 		}
 	}
 	c.scale.final = s.Done && s.Err == nil
 	return c.scale
 }
 
-// addR widens the scale to R at every batch of scenario s.
-func (h *heatScale) addR(s *scenarios.Scenario) {
+// addR widens the scale h to R at every batch of scenario s.
+func addR(h *heatScale, s *scenarios.Scenario) {
 	for t := range s.Batches {
 		h.addValue(s.RetrainCost(t))
 	}
@@ -60,18 +60,8 @@ func (h *heatScale) addR(s *scenarios.Scenario) {
 // what-if's R under a what-if).
 func diagonal(r algos.RetrainCost, t int) float64 { return r(t) }
 
-// heatScale is the heat map's colour scale. It is taken from every computed cell (and the
-// scenario's R), not from the revealed ones, so a cell keeps its colour while you step; it grows
-// only while the engine is still computing, and the colour bar says so.
-type heatScale struct {
-	lo, hi float64 // lo <= 0 < hi
-	final  bool    // the whole matrix is in: the scale will not change again
-}
-
-func newHeatScale() heatScale { return heatScale{hi: 0} }
-
-// addColumn widens the scale to the off-diagonal cells of column t.
-func (h *heatScale) addColumn(m *sim.Matrix, t int) {
+// addColumn widens the scale h to the off-diagonal cells of column t of m.
+func addColumn(h *heatScale, m *sim.Matrix, t int) {
 	for tp := 0; tp < t; tp++ {
 		if c := m.Cell(tp, t); c.Done {
 			v := c.C()
@@ -80,54 +70,6 @@ func (h *heatScale) addColumn(m *sim.Matrix, t int) {
 			}
 		}
 	}
-}
-
-// addValue widens the scale to v (the diagonal's R).
-func (h *heatScale) addValue(v float64) {
-	if !math.IsNaN(v) && !math.IsInf(v, 0) {
-		h.lo, h.hi = min(h.lo, v), max(h.hi, v)
-	}
-}
-
-func (h heatScale) top() float64 {
-	if h.hi > 0 {
-		return h.hi
-	}
-	return 1
-}
-
-// step places a value on the scale: negative steps -1..-5 (toward the most negative), 0..8 for
-// values from zero to the top. Values beyond the scale take its end step.
-func (h heatScale) step(v float64) int {
-	if v < 0 && h.lo < 0 {
-		k := int(v / h.lo * float64(len(palette.Negative)))
-		return -1 - min(max(k, 0), len(palette.Negative)-1)
-	}
-	n := len(palette.Sequential)
-	k := int(math.Max(v, 0) / h.top() * float64(n))
-	return min(max(k, 0), n-1)
-}
-
-// colour is a step's colour.
-func stepColour(s int) palette.Colour {
-	if s < 0 {
-		return palette.Negative[-1-s]
-	}
-	return palette.Sequential[s]
-}
-
-// Shade glyphs stand for the steps where colours cannot (16 colours, none): five levels up, and
-// three down for negative values.
-var (
-	shades    = []rune{'·', '·', '░', '░', '▒', '▒', '▓', '▓', '█'}
-	negShades = []rune{'-', '-', '=', '=', '≡'}
-)
-
-func stepGlyph(s int) rune {
-	if s < 0 {
-		return negShades[-1-s]
-	}
-	return shades[s]
 }
 
 // termScale is the colour scale of A or B: from zero to the largest computed cell, its own (C's

@@ -27,6 +27,26 @@ type commandState struct {
 	origRp replay
 }
 
+func newCommandState() commandState { return commandState{line: newCommandLine()} }
+
+// typing reports whether the command line is open: it takes every key (update).
+func (c *commandState) typing() bool { return c.line.open }
+
+// update takes a message while the line is open.
+func (c *commandState) update(msg tea.Msg) tea.Cmd { return c.line.Update(msg) }
+
+// view is the line, w wide.
+func (c *commandState) view(st *Styles, w int) string { return c.line.View(st, w) }
+
+// before is the run of the scenario as opened while the command line's is another: the split
+// view's "before" (nil when there is none).
+func (c *commandState) before() *Session { return c.orig }
+
+// runMsg applies an entered command (run).
+func (c *commandState) runMsg(h whatIfHost, bar *whatIfBar, msg commandMsg) tea.Cmd {
+	return c.run(h, bar, msg.cmd)
+}
+
 // dropOrig lets the "before" run go (back to the scenario, a new seed, the player closed).
 func (c *commandState) dropOrig() {
 	if c.orig != nil {

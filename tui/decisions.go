@@ -19,6 +19,9 @@ type decisionsPane struct {
 	cv *canvas
 }
 
+// newDecisionsPane returns the decisions strip.
+func newDecisionsPane() *decisionsPane { return &decisionsPane{} }
+
 func (p *decisionsPane) Title(f *frame) string {
 	if p.per == 2 {
 		// Two batches a column: the strips are braille, a retrain a full half-column of dots.

@@ -52,7 +52,7 @@ func (p *Player) apply(effects Effects) tea.Cmd {
 		case Tick:
 			cmds = append(cmds, p.ticker())
 		case StopWhatIf:
-			p.stopUndo = p.wi.state
+			p.stopUndo = p.wi.current()
 			cmds = append(cmds, p.wi.apply(p.host(), e, ""))
 		case UndoStopWhatIf:
 			cmds = append(cmds, p.wi.set(p.host(), p.stopUndo))
@@ -125,7 +125,7 @@ func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 // shared).
 func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	if joining {
-		p.wi.open = false // the presenter decides the what-if, not the follower's own bar
+		p.wi.hide() // the presenter decides the what-if, not the follower's own bar
 	}
 	if sets == shownSets(p.s) {
 		return nil
@@ -143,7 +143,7 @@ func (p *Player) presented() room.Stage {
 	sh.Selected = p.selected()
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s)}
 	if st.Whatif != "" {
-		st.WhatifName = p.wi.describe(p.host(), p.wi.state, false)
+		st.WhatifName = p.wi.describe(p.host(), p.wi.current(), false)
 	}
 	st.Stop, st.Quiz = p.ws.Stage()
 	return st

@@ -119,9 +119,20 @@ func batchStep(n, cols int) int {
 // wrapWords breaks plain text into lines of at most w columns (10 at least) at spaces, never inside
 // a word unless the word alone is wider; the lines carry no padding.
 func wrapWords(st *Styles, s string, w int) []string {
-	out := strings.Split(st.r.NewStyle().Width(max(w, 10)).Render(s), "\n")
+	out := strings.Split(st.NewStyle().Width(max(w, 10)).Render(s), "\n")
 	for i, l := range out {
 		out[i] = strings.TrimRight(l, " ")
 	}
 	return out
+}
+
+// itoa is strconv.Itoa, short.
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// signed writes a gap with its sign ("+2.5").
+func signed(v float64) string {
+	if v >= 0 {
+		return "+" + num(v)
+	}
+	return num(v)
 }

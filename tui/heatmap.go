@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strconv"
-
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
@@ -446,6 +444,3 @@ func valueInk(st *Styles, s int, bg palette.Colour) ink {
 	}
 	return ink{fg: palette.Colour{Hex: "#E4E4E4", X256: 254, X16: 15}, bg: bg}
 }
-
-// itoa is strconv.Itoa, short.
-func itoa(i int) string { return strconv.Itoa(i) }

@@ -47,8 +47,8 @@ func TestHeatScaleAddColumn(t *testing.T) {
 	m.Set(0, 2, sim.Cell{A: 0, B: 2})
 	h := newHeatScale()
 	h.addValue(3)
-	h.addColumn(m, 1)
-	h.addColumn(m, 2)
+	addColumn(&h, m, 1)
+	addColumn(&h, m, 2)
 	if h.lo != -2 || h.hi != 4 {
 		t.Errorf("scale [%v, %v], want [-2, 4]", h.lo, h.hi)
 	}

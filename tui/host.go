@@ -16,7 +16,7 @@ func (p *Player) host() host { return host{p} }
 func (h host) session() *Session             { return h.p.s }
 func (h host) scenario() *scenarios.Scenario { return h.p.opt.Scenario }
 func (h host) frame() *frame                 { return h.p.frame() }
-func (h host) pair() [2]int                  { return h.p.panes.batch.pair }
+func (h host) pair() [2]int                  { return h.p.panes.batch.Pair() }
 func (h host) refresh()                      { h.p.refresh() }
 func (h host) say(notice string)             { h.p.notice = notice }
 func (h host) fail(err error)                { h.p.err = err }

@@ -13,7 +13,7 @@ import (
 func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for i, r := range runes {
-		if p.cmd.line.open || p.edit != nil { // `:` or `e` came first: the rest is typed there
+		if p.cmd.typing() || p.edit != nil { // `:` or `e` came first: the rest is typed there
 			m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
 			return m, tea.Batch(append(cmds, cmd)...)
 		}
@@ -39,8 +39,8 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case p.edit != nil:
 		p.edit, cmd = p.edit.update(p.host(), &p.cmd, &p.wi, msg)
 		return p, cmd
-	case p.cmd.line.open:
-		return p, p.cmd.line.Update(msg)
+	case p.cmd.typing():
+		return p, p.cmd.update(msg)
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()
@@ -62,7 +62,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return p, cmd
 	}
-	if p.wi.open {
+	if p.wi.showing() {
 		if ok, cmd := p.wi.key(p.host(), msg); ok {
 			return p, cmd
 		}
@@ -159,14 +159,14 @@ func (p *Player) actions() []action {
 // mode is the mode the player's keys are in now.
 func (p *Player) mode() mode {
 	_, question := p.ws.Asking()
-	return mode{tour: p.ws.Touring(), following: p.ws.Following(), question: question, bar: p.wi.open, split: p.split.on}
+	return mode{tour: p.ws.Touring(), following: p.ws.Following(), question: question, bar: p.wi.showing(), split: p.split.isOn()}
 }
 
 // enableKeys turns on, in every component's key map, the bindings that work in mode m.
 func (p *Player) enableKeys(m mode) {
 	p.keys.enable(m)
 	p.ws.Keys.enable(m)
-	p.wi.keys.enable(m)
+	p.wi.enable(m)
 	for _, pn := range p.panes.list() {
 		pn.Enable(m)
 	}
@@ -179,16 +179,16 @@ func (p *Player) contextKeys(f *frame) contextKeys {
 	k := &p.keys
 	p.enableKeys(p.mode())
 	pane := p.ws.Keys.shortHelp()
-	if p.wi.open {
-		pane = append(append(pane, p.wi.keys.shortHelp()...), k.Scenario, k.Split)
+	if p.wi.showing() {
+		pane = append(append(pane, p.wi.shortHelp()...), k.Scenario, k.Split)
 	} else {
 		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
 	}
 	play, costs, panes, whatIf := k.groups()
-	bar := p.wi.keys.group()
+	bar := p.wi.help()
 	bar.keys = append(bar.keys, k.Escape)
-	groups := []keyGroup{play, costs, panes, p.ws.Keys.group(), p.panes.matrix.keys.group(), p.panes.chart.keys.group(),
-		p.panes.batch.keys.group(), p.panes.about.keys.group(), whatIf, bar}
+	groups := []keyGroup{play, costs, panes, p.ws.Keys.group(), p.panes.matrix.Help(), p.panes.chart.Help(),
+		p.panes.batch.Help(), p.panes.about.Help(), whatIf, bar}
 	return contextKeys{k: k, pane: pane, groups: groups}
 }
 
@@ -214,7 +214,7 @@ func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 	}
 	iw := max(min(w-4, 64), 20)
 	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", p.s.Seed+1)) + "\n" +
-		st.r.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
+		st.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
 	box := st.Overlay.Render(body)
 	bw, bh := width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
 	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
@@ -233,7 +233,7 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
 // otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.on {
+	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.isOn() {
 		return nil
 	}
 	f := p.frame()

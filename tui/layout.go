@@ -8,31 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Pane indices.
-const (
-	paneMatrix = iota
-	paneChart
-	paneDecisions
-	paneBatch
-	paneResults
-	paneAbout
-	numPanes
-)
-
-// tabNames name the panes on the small layout's tab line.
-var tabNames = [numPanes]string{"Matrix", "Cost", "Decisions", "Batch", "Results", "About"}
-
-// rect is where a pane's box goes.
-type rect struct {
-	x, y, w, h int
-	shown      bool
-	collapsed  bool // a one-line title bar
-}
-
-func (r rect) contains(x, y int) bool {
-	return r.shown && x >= r.x && y >= r.y && x < r.x+r.w && y < r.y+r.h
-}
-
 // screenLayout places the panes in a body of w x h.
 type screenLayout struct {
 	boxes [numPanes]rect
@@ -48,15 +23,6 @@ const (
 	rightNarrow = 58
 	rightWide   = 80
 )
-
-// layout decides what goes where. Wide terminals: the cost matrix on the left, as large as a
-// square heat map allows, and on the right a stack whose panes take what their content needs (the
-// results a row per algorithm, the decisions too) and share the rest; a pane that does not fit
-// shrinks to its title bar, the focused one never does. Small terminals: a tab line and the
-// focused pane, with the results under it when there is room.
-func (p *Player) layout(f *frame, w, h int) screenLayout {
-	return p.panes.layout(f, w, h, p.Focus, p.Zoomed)
-}
 
 // layout is Player.layout for the focused pane focus, zoomed or not.
 func (ps *paneSet) layout(f *frame, w, h, focus int, zoomed bool) screenLayout {

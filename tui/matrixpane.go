@@ -33,6 +33,12 @@ type matrixPane struct {
 	render func(*canvas, *Styles) []string
 }
 
+// newMatrixPane returns the cost matrix's pane, showing C.
+func newMatrixPane() *matrixPane { return &matrixPane{keys: newMatrixKeys()} }
+
+// Help is the full help's group of the pane's keys.
+func (p *matrixPane) Help() keyGroup { return p.keys.group() }
+
 // matrixKey is what the matrix pane's drawing depends on.
 type matrixKey struct {
 	view             viewKey
@@ -225,27 +231,6 @@ func (p *matrixPane) legendBelow(f *frame, w int) []string {
 	out := []string{bar, ticks}
 	out = append(out, packLine(paths, w)...)
 	return append(out, packLine(marks, w)...)
-}
-
-// packLine puts items on as few lines of width w as it can, two spaces apart.
-func packLine(items []string, w int) []string {
-	var out []string
-	cur := ""
-	for _, it := range items {
-		switch {
-		case cur == "":
-			cur = it
-		case width(cur)+2+width(it) <= w:
-			cur += "  " + it
-		default:
-			out = append(out, cur)
-			cur = it
-		}
-	}
-	if cur != "" {
-		out = append(out, cur)
-	}
-	return out
 }
 
 // pathLegend has one entry per path drawn.
@@ -478,12 +463,12 @@ func (p *matrixPane) drawCursorLabels(cv *canvas, f *frame, l matrixLayout) {
 // clearWords blanks row y from x0 to x1 (exclusive), widened to whole words: a word the range
 // would cut goes entirely.
 func clearWords(cv *canvas, y, x0, x1 int) {
-	x0, x1 = max(x0, 0), min(x1, cv.w)
+	x0, x1 = max(x0, 0), min(x1, cv.width())
 	inWord := func(x int) bool { r := cv.runeAt(x, y); return r != ' ' && r != 0 }
 	for x0 > 0 && inWord(x0) && inWord(x0-1) {
 		x0--
 	}
-	for x1 < cv.w && inWord(x1-1) && inWord(x1) {
+	for x1 < cv.width() && inWord(x1-1) && inWord(x1) {
 		x1++
 	}
 	for x := x0; x < x1; x++ {

@@ -121,7 +121,7 @@ func NewPlayer(opt Options) (*Player, error) {
 	p.split = newSplitView()
 	p.wi = newWhatIfBar()
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
-	p.cmd.line = newCommandLine()
+	p.cmd = newCommandState()
 	p.ws = NewWorkshop(opt.Member)
 	return p, nil
 }
@@ -164,14 +164,8 @@ func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 // shown, and on the run itself too for the split view.
 func (p *Player) refresh() {
 	rp, err := p.s.evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	p.rp, p.err = rp, err
-	p.split.own = rp
-	if p.s.WhatIf != nil && p.split.on && err == nil {
-		p.split.own, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	}
-	if o := p.cmd.orig; o != nil && p.split.on && p.err == nil {
-		p.cmd.origRp, p.err = o.evaluateOf(nil, p.Pos, p.Scale, o.Scenario.Algorithms)
-	}
+	p.rp = rp
+	p.err = p.split.refresh(p.s, &p.cmd, rp, err, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 }
 
 func (p *Player) ticker() tea.Cmd {
@@ -206,7 +200,7 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case whatIfMsg:
 		p.wi.arrived(p.host(), msg)
 	case commandMsg:
-		cmd = p.cmd.run(p.host(), &p.wi, msg.cmd)
+		cmd = p.cmd.runMsg(p.host(), &p.wi, msg)
 	case tickMsg:
 		cmd = p.play(msg)
 	case jumpMsg:
@@ -221,8 +215,8 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		return p.key(msg)
 	default:
-		if p.cmd.line.open { // the line's cursor blinks
-			cmd = p.cmd.line.Update(msg)
+		if p.cmd.typing() { // the line's cursor blinks
+			cmd = p.cmd.update(msg)
 		}
 	}
 	return p, cmd
@@ -235,7 +229,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 	case queuedMsg:
 		return p.s.queued(msg)
 	case engineDoneMsg:
-		if o := p.cmd.orig; msg.s == o && o != p.s {
+		if o := p.cmd.before(); msg.s == o && o != p.s {
 			o.Done, o.Err = true, msg.err
 		}
 		if msg.s != p.s {
@@ -243,7 +237,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 		}
 		p.s.Done, p.s.Err = true, msg.err
 		var warm tea.Cmd
-		if p.wi.open {
+		if p.wi.showing() {
 			warm = p.s.WarmWhatIf()
 		}
 		return tea.Batch(warm, p.wi.startPending(p.host()))
@@ -252,10 +246,8 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.bounds = msg.b
-		if bp := p.panes.batch; !bp.pairChosen {
-			bp.pair = msg.b.pair()
-		}
-		if p.wi.open {
+		p.panes.batch.Scanned(msg.b)
+		if p.wi.showing() {
 			p.wi.place(p.host())
 		}
 	}
@@ -264,7 +256,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 
 // column stores a computed column and shows a step that waited for it.
 func (p *Player) column(msg columnMsg) tea.Cmd {
-	if msg.s == p.cmd.orig && msg.s != p.s {
+	if msg.s == p.cmd.before() && msg.s != p.s {
 		return msg.s.apply(msg) // the split view's "before" run, still computing
 	}
 	if msg.s != p.s {
@@ -352,7 +344,7 @@ func (p *Player) setFocus(i int) {
 
 // reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
 func (p *Player) reopen(seed uint64) tea.Cmd {
-	if p.s != p.cmd.orig { // the command line's "before" run stays watched for the split view
+	if p.s != p.cmd.before() { // the command line's "before" run stays watched for the split view
 		p.s.Stop()
 	}
 	s, err := p.opt.newSession(seed)
@@ -360,9 +352,27 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.Pos, p.Playing, p.rp, p.split.own, p.ahead = s, -1, false, replay{}, replay{}, 0
+	p.s, p.Pos, p.Playing, p.rp, p.ahead = s, -1, false, replay{}, 0
+	p.split.clear()
 	p.bounds = nil
 	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
 	// tour and the guesses were about the old run's matrix.
 	return tea.Batch(s.Start(), scanBounds(s), p.apply(p.ws.Reset()))
+}
+
+// withDefaults fills what a player needs and was not given: a registry of its own (one run
+// computing at a time: a local player's r replaces its run rather than adding one) and a lifetime.
+func (o Options) withDefaults() Options {
+	if o.Runs == nil {
+		o.Runs = live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	return o
+}
+
+// newSession prepares the player's run with seed, in its registry and lifetime.
+func (o Options) newSession(seed uint64) (*Session, error) {
+	return NewSession(o.Scenario, seed, o.Runs, o.Context)
 }

@@ -28,7 +28,7 @@ type helpOverlay struct {
 func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 	iw := max(min(w-4, 88), 20)
 	mouse := st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump; the wheel steps")
-	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.r.NewStyle().Width(iw).Render(mouse), "\n")
+	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.NewStyle().Width(iw).Render(mouse), "\n")
 	room := max(h-3, 1) // the border and the closing line
 	o.offset = min(max(o.offset, 0), max(len(lines)-room, 0))
 	foot := "any key closes this"
@@ -74,52 +74,10 @@ var glossaryTerms = [][2]string{
 func glossary(st *Styles, w int) string {
 	lines := []string{st.Bold.Render("Words")}
 	for _, g := range glossaryTerms {
-		text := st.r.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])
+		text := st.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])
 		for _, l := range strings.Split(text, "\n") {
 			lines = append(lines, "  "+l)
 		}
 	}
 	return strings.Join(lines, "\n")
 }
-
-// placeOverlay lays box over body with its top-left corner at (x, y).
-func placeOverlay(body, box string, x, y int) string {
-	lines := strings.Split(body, "\n")
-	for i, b := range strings.Split(box, "\n") {
-		if y+i < 0 || y+i >= len(lines) {
-			continue
-		}
-		lines[y+i] = overlayAt(lines[y+i], b, x)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// overlayAt replaces the columns of line from x on by s.
-func overlayAt(line, s string, x int) string {
-	lw := ansi.StringWidth(line)
-	left := line
-	if lw > x {
-		left = ansi.Truncate(line, x, "")
-	} else {
-		left += pad(x - lw)
-	}
-	right := ""
-	if end := x + ansi.StringWidth(s); lw > end {
-		right = ansi.TruncateLeft(line, end, "")
-	}
-	if !strings.Contains(line, "\x1b") && !strings.Contains(s, "\x1b") {
-		return left + s + right
-	}
-	return left + "\x1b[0m" + s + "\x1b[0m" + right
-}
-
-func pad(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat(" ", n)
-}
-
-func width(s string) int { return ansi.StringWidth(s) }
-
-func stripANSI(s string) string { return ansi.Strip(s) }

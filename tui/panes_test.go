@@ -140,7 +140,7 @@ func TestEndLabels(t *testing.T) {
 // never go down.
 func TestStepLine(t *testing.T) {
 	g := newBrailleGrid(10, 2) // 20 x 8 dots
-	g.stepLine(1, series{start: 0, v: []float64{0, 0, 7}}, 0, 4, 0, 7)
+	g.stepLine(1, 0, []float64{0, 0, 7}, 0, 4, 0, 7)
 	// Batches 0..3 over 20 dot columns: batch t from column 5t. Values 0 and 7 at dot rows 7 and 0.
 	want := map[[2]int]bool{}
 	for x := 0; x <= 9; x++ {

@@ -139,8 +139,8 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 	l.Help.Styles.FullKey, l.Help.Styles.FullDesc, l.Help.Styles.FullSeparator = st.HelpKey, st.Help, st.Help
 	// A steady cursor: a blinking one redraws the screen twice a second, over SSH too.
 	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
-	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.r)
-	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.r)
+	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.Renderer())
+	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.Renderer())
 	l.Select(max(slices.IndexFunc(entries, func(e scenarios.Entry) bool { return e.Ref == scenarios.Default }), 0))
 	return &Picker{list: l, st: st, w: 80, h: 24, play: play, errs: map[string]string{}, entries: entries,
 		open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
@@ -153,7 +153,7 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 // session gets the colours of its own terminal.
 func rebind(st *Styles, styles ...*lipgloss.Style) {
 	for _, s := range styles {
-		*s = s.Renderer(st.r)
+		*s = s.Renderer(st.Renderer())
 	}
 }
 
@@ -242,7 +242,7 @@ func (p *Picker) View() string {
 	var detail string
 	if it, ok := p.list.SelectedItem().(entryItem); ok {
 		e := it.e
-		wrap := p.st.r.NewStyle().Width(dw)
+		wrap := p.st.NewStyle().Width(dw)
 		parts := []string{wrap.Inherit(p.st.Bold).Render(e.Title), p.st.Dim.Render(e.Ref)}
 		if msg, ok := p.errs[e.Ref]; ok {
 			// The whole message, above the description: a missing data file's says where it was

@@ -74,22 +74,3 @@ func (ps *paneSet) calloutAvoid(f *frame, l screenLayout, panes ...int) []rect {
 	}
 	return out
 }
-
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-func lines(s string) int {
-	n := 1
-	for i := range len(s) {
-		if s[i] == '\n' {
-			n++
-		}
-	}
-	return n
-}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 
 	"github.com/cara-sim/cara/algos"
 )
@@ -22,6 +20,9 @@ type resultsPane struct {
 	key   viewKey
 	cache string
 }
+
+// newResultsPane returns the results table.
+func newResultsPane() *resultsPane { return &resultsPane{} }
 
 func (p *resultsPane) Title(f *frame) string {
 	return fmt.Sprintf("Results so far (online, R %s)", num(f.r(max(f.pos, 0))))
@@ -163,9 +164,6 @@ func (p *resultsPane) offlineNote(f *frame, w int) []string {
 	return out
 }
 
-// youName names the player's own strategy (the guess round's answers) among the results.
-const youName algos.Name = "you"
-
 // tableWidth is the width of the table of the given columns: each column's widest cell and a space.
 // decisionWord is a strategy's decision at batch t as the panes write it: "train" for the first
 // model (at the first online batch every strategy trains, and none of them has decided anything),
@@ -178,72 +176,4 @@ func decisionWord(s algos.Strategy, t int) string {
 		return "RETRAIN"
 	}
 	return "keep"
-}
-
-// algoTable draws one row of cells per algorithm (names[i] is row i's) as a borderless table in
-// each algorithm's colour, the selected one bold; the Oracle's row of a provisional replay (the
-// best so far) faint and italic. Columns from numbersFrom on are numbers, aligned
-// right; while the table is wider than w the columns in drop go, in that order.
-func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name, selected algos.Name, provisional bool, numbersFrom int, drop []int, w int) string {
-	cols := make([]int, len(headers))
-	for i := range cols {
-		cols[i] = i
-	}
-	for _, d := range drop {
-		if tableWidth(headers, rows, cols) <= w {
-			break
-		}
-		cols = slices.DeleteFunc(cols, func(c int) bool { return c == d })
-	}
-	pick := func(r []string) []string {
-		out := make([]string, len(cols))
-		for i, c := range cols {
-			out[i] = r[c]
-		}
-		return out
-	}
-	tb := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).
-		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderColumn(false).
-		Headers(pick(headers)...).Wrap(false)
-	for _, r := range rows {
-		tb.Row(pick(r)...)
-	}
-	tb.StyleFunc(func(row, col int) lipgloss.Style {
-		s := st.r.NewStyle().PaddingRight(1)
-		if cols[col] >= numbersFrom {
-			s = s.Align(lipgloss.Right)
-		}
-		if row == table.HeaderRow {
-			return s.Bold(true)
-		}
-		s = s.Inherit(st.AlgoStyle(names[row]))
-		if names[row] == selected {
-			s = s.Bold(true)
-		}
-		if provisional && names[row] == algos.NameOracle {
-			s = s.Faint(true).Italic(true)
-		}
-		return s
-	})
-	return tb.String()
-}
-
-func tableWidth(headers []string, rows [][]string, cols []int) int {
-	w := 0
-	for _, c := range cols {
-		cw := width(headers[c])
-		for _, r := range rows {
-			cw = max(cw, width(r[c]))
-		}
-		w += cw + 1
-	}
-	return w
-}
-
-// signed writes a gap with its sign ("+2.5").
-func signed(v float64) string {
-	if v >= 0 {
-		return "+" + num(v)
-	}
-	return num(v)
 }

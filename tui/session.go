@@ -86,23 +86,6 @@ func NewSession(s *scenarios.Scenario, seed uint64, runs *live.Runs, ctx context
 	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: sim.NewMatrix(s.Batches, s.Offline), runs: runs, parent: ctx}, nil
 }
 
-// withDefaults fills what a player needs and was not given: a registry of its own (one run
-// computing at a time: a local player's r replaces its run rather than adding one) and a lifetime.
-func (o Options) withDefaults() Options {
-	if o.Runs == nil {
-		o.Runs = live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
-	}
-	if o.Context == nil {
-		o.Context = context.Background()
-	}
-	return o
-}
-
-// newSession prepares the player's run with seed, in its registry and lifetime.
-func (o Options) newSession(seed uint64) (*Session, error) {
-	return NewSession(o.Scenario, seed, o.Runs, o.Context)
-}
-
 // Start watches the session's run (starting or queueing it in the registry) and returns the command
 // that delivers its first message; each message's handler asks for the next. The session leaves
 // the run on Stop or when its parent context ends, whichever comes first.

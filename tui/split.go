@@ -25,7 +25,7 @@ type splitView struct {
 }
 
 func newSplitView() splitView {
-	return splitView{panes: [2]*matrixPane{{keys: newMatrixKeys()}, {keys: newMatrixKeys()}}}
+	return splitView{panes: [2]*matrixPane{newMatrixPane(), newMatrixPane()}}
 }
 
 // toggle turns the split view on and off; turned on with no what-if yet, it opens the bar to
@@ -37,6 +37,26 @@ func (v *splitView) toggle(h whatIfHost, bar *whatIfBar, c *commandState) tea.Cm
 		return bar.show(h)
 	}
 	return nil
+}
+
+// isOn reports whether the split view shows.
+func (v *splitView) isOn() bool { return v.on }
+
+// clear forgets the run's replay: a new run has none yet.
+func (v *splitView) clear() { v.own = replay{} }
+
+// refresh takes the replay rp (with its error) of the run shown at pos and scale: the scenario's
+// side is the run's own replay, replayed without the what-if when one is shown, and the command
+// line's run before gets its replay too. It returns the first error.
+func (v *splitView) refresh(s *Session, c *commandState, rp replay, err error, pos int, scale float64, names []algos.Name) error {
+	v.own = rp
+	if s.WhatIf != nil && v.on && err == nil {
+		v.own, err = s.evaluateOf(nil, pos, scale, names)
+	}
+	if o := c.orig; o != nil && v.on && err == nil {
+		c.origRp, err = o.evaluateOf(nil, pos, scale, o.Scenario.Algorithms)
+	}
+	return err
 }
 
 // splitMatrix is the fewest rows a matrix gets in the split view; below it the view shows the
@@ -87,7 +107,7 @@ func (v *splitView) view(h whatIfHost, bar *whatIfBar, c *commandState, f *frame
 		if wi := bar.status(h, false); wi != "" {
 			msg = wi
 		}
-		body := st.r.NewStyle().Width(max(w-lw-4, 10)).Render(msg)
+		body := st.NewStyle().Width(max(w-lw-4, 10)).Render(msg)
 		right = drawBox(st, " What-if ", body, w-lw, matH, true)
 	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right) + "\n" + cmp

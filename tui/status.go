@@ -2,41 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
-
-// phase is the block the frame's batch is in: the offline block but its last batch, the tuning at
-// that last batch, or the online block.
-func (f *frame) phase() string {
-	off := f.scen.Offline
-	switch {
-	case f.pos < off-1:
-		return "offline"
-	case f.pos == off-1:
-		return "tuning"
-	}
-	return "online"
-}
-
-// R is the retraining cost in force at the frame's batch.
-func (f *frame) R() float64 { return f.r(max(f.pos, 0)) }
-
-// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
-// "R 31.25 x1.56".
-func (f *frame) rText(short bool) string {
-	same := math.Abs(f.rScale-1) < 1e-12
-	switch {
-	case same && short:
-		return "R " + num(f.R())
-	case same:
-		return fmt.Sprintf("R %s (the scenario's)", num(f.R()))
-	case short:
-		return fmt.Sprintf("R %s x%.3g", num(f.R()), f.rScale)
-	}
-	return fmt.Sprintf("R %s (x%.3g of %s)", num(f.R()), f.rScale, f.scen.RetrainCostText)
-}
 
 // statusPart is one part of the status line, in a long and a short form.
 type statusPart struct {

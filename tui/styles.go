@@ -1,12 +1,3 @@
-// Package tui owns the live terminal UI: a scenario picker and a player that steps through a
-// scenario batch by batch while the engine computes ahead in the background. The player's panes are
-// the cost matrix as the paper's figure 4a (a heat map with the Oracle's and one algorithm's paths),
-// the cumulative costs on a braille canvas, the decisions of every algorithm, the batch's data on
-// fixed axes, a results table and the scenario's description; each pane owns its keys. Every
-// style is built here from one lipgloss renderer, so the SSH server can give each session the
-// colours its terminal supports. It is the screen only: the runs it shows are package live's
-// (Session turns a run subscription into messages), the workshop room package room's (follow.go is
-// the player's side of it), the catalog package scenarios', and the server package server's.
 package tui
 
 import (
@@ -81,12 +72,19 @@ func (s *Styles) color(c palette.Colour) lipgloss.TerminalColor {
 	return lipgloss.CompleteColor{TrueColor: c.Hex, ANSI256: strconv.Itoa(int(c.X256)), ANSI: strconv.Itoa(int(c.X16))}
 }
 
+// NewStyle is a style of the session's renderer.
+func (s *Styles) NewStyle() lipgloss.Style { return s.r.NewStyle() }
+
+// Renderer is the session's renderer, which the styles of a component of another package (a
+// bubbles list's) are rebound to.
+func (s *Styles) Renderer() *lipgloss.Renderer { return s.r }
+
 // AlgoStyle is an algorithm's colour.
 func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 	if st, ok := s.Algo[name]; ok {
 		return st
 	}
-	return s.r.NewStyle()
+	return s.NewStyle()
 }
 
 // ink is how a canvas cell is drawn: colours (the zero Colour is the terminal's default) and
@@ -102,14 +100,6 @@ func inkOf(c palette.Colour) ink { return ink{fg: c} }
 
 // algoInk is an algorithm's foreground ink.
 func algoInk(name algos.Name) ink { return ink{fg: palette.Algo(name)} }
-
-// algoInkOf is algoInk in frame f: the best so far (the Oracle's row while the matrix computes)
-// faint.
-func (f *frame) algoInk(name algos.Name) ink {
-	k := algoInk(name)
-	k.faint = f.rp.provisional && name == algos.NameOracle
-	return k
-}
 
 // seq returns the SGR parameters of an ink at the renderer's depth ("" for none).
 func (s *Styles) seq(k ink) string {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -36,7 +35,7 @@ const footerLines = 3
 
 // bodyHeight is what the panes get: the screen but the footer and, when open, the what-if bar.
 func (p *Player) bodyHeight() int {
-	if p.wi.open {
+	if p.wi.showing() {
 		return p.h - footerLines - barLines
 	}
 	return p.h - footerLines
@@ -51,7 +50,7 @@ func (p *Player) View() string {
 	if p.edit != nil {
 		return p.edit.view(p.host(), p.st, p.w)
 	}
-	if p.Zoomed && p.Focus == paneMatrix && !p.split.on {
+	if p.Zoomed && p.Focus == paneMatrix && !p.split.isOn() {
 		// The maximised matrix reads out a cell: its cursor comes on with it, and stays.
 		p.Cursor = cursorOn(p.frame())
 	}
@@ -59,7 +58,7 @@ func (p *Player) View() string {
 	bodyH := p.bodyHeight()
 	var body string
 	var l screenLayout // the split view's panes are not the layout's: a callout there avoids nothing
-	if p.split.on {
+	if p.split.isOn() {
 		body = p.split.view(p.host(), &p.wi, &p.cmd, f, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
@@ -69,7 +68,7 @@ func (p *Player) View() string {
 		box, x, y := p.panes.callout(f, l, c.about(), func(bw int) string { return c.view(p.st, bw, bodyH) }, p.w, bodyH)
 		body = placeOverlay(body, box, x, y)
 	}
-	if p.wi.open {
+	if p.wi.showing() {
 		body += "\n" + p.wi.view(p.host(), p.st, p.w)
 	}
 	if q := p.ws.Question(p.workshopFrame()); q != nil {
@@ -86,7 +85,7 @@ func (p *Player) View() string {
 	if e := explain(f); e != "" {
 		line = " " + e
 	}
-	if p.s.WhatIfErr != nil && !p.wi.open {
+	if p.s.WhatIfErr != nil && !p.wi.showing() {
 		line = p.st.Error.Render(" what-if: " + p.s.WhatIfErr.Error())
 	}
 	if p.notice != "" {
@@ -98,29 +97,18 @@ func (p *Player) View() string {
 	if p.s.Err != nil {
 		line = p.st.Error.Render(" engine: " + p.s.Err.Error())
 	}
-	if p.cmd.line.open {
-		return body + "\n" + p.status(f) + "\n" + p.cmd.line.View(p.st, p.w)
+	if p.cmd.typing() {
+		return body + "\n" + p.status(f) + "\n" + p.cmd.view(p.st, p.w)
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status(f) + "\n" + truncate(line, p.w) + "\n" + help
 }
 
-// drawBox draws body in a w x h border with title in its top edge; a focused box's border is
-// heavy and bright.
-func drawBox(st *Styles, title, body string, w, h int, focus bool) string {
-	b := lipgloss.RoundedBorder()
-	edge, ts := st.Dim, st.Title
-	if focus {
-		b, edge, ts = lipgloss.ThickBorder(), st.Bold, st.TitleFocus
-	}
-	title = truncate(title, max(w-4, 0))
-	top := edge.Render(b.TopLeft+b.Top) + ts.Render(title) + edge.Render(strings.Repeat(b.Top, max(w-3-width(title), 0))+b.TopRight)
-	left, right := edge.Render(b.Left)+" ", " "+edge.Render(b.Right)
-	out := make([]string, 0, h)
-	out = append(out, top)
-	for _, l := range strings.Split(padTo(body, max(w-4, 0), max(h-2, 0)), "\n") {
-		out = append(out, left+l+right)
-	}
-	out = append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, max(w-2, 0))+b.BottomRight))
-	return strings.Join(out, "\n")
+// layout decides what goes where. Wide terminals: the cost matrix on the left, as large as a
+// square heat map allows, and on the right a stack whose panes take what their content needs (the
+// results a row per algorithm, the decisions too) and share the rest; a pane that does not fit
+// shrinks to its title bar, the focused one never does. Small terminals: a tab line and the
+// focused pane, with the results under it when there is room.
+func (p *Player) layout(f *frame, w, h int) screenLayout {
+	return p.panes.layout(f, w, h, p.Focus, p.Zoomed)
 }

@@ -215,6 +215,20 @@ func (k *barKeys) group() keyGroup {
 		k.GammaDown, k.GammaUp, k.Back}}
 }
 
+// showing reports whether the bar is open.
+func (b *whatIfBar) showing() bool { return b.open }
+
+// hide closes the bar (a follower joining: the presenter decides the what-if).
+func (b *whatIfBar) hide() { b.open = false }
+
+// current is what the bar has chosen.
+func (b *whatIfBar) current() whatIfState { return b.state }
+
+// enable turns the bar's keys on or off for mode m; shortHelp and help are its keys for the help.
+func (b *whatIfBar) enable(m mode)            { b.keys.enable(m) }
+func (b *whatIfBar) shortHelp() []key.Binding { return b.keys.shortHelp() }
+func (b *whatIfBar) help() keyGroup           { return b.keys.group() }
+
 // barLines is the bar's height: a title rule, the queries, gamma and R with the what-if's state.
 const barLines = 3
 

@@ -2,11 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
@@ -204,102 +207,129 @@ func explain(f *frame) string {
 	return fmt.Sprintf("%s at %d: %s", name, f.pos, why)
 }
 
-// paneSet is the player's six panes, typed, with each one's last drawn box. It lays them out and
-// draws them; pane i of the layout is list()[i].
-type paneSet struct {
-	matrix    *matrixPane
-	chart     *chartPane
-	decisions *decisionsPane
-	batch     *batchPane
-	results   *resultsPane
-	about     *aboutPane
-	boxes     [numPanes]boxCache
-}
-
-func newPaneSet() paneSet {
-	return paneSet{matrix: &matrixPane{keys: newMatrixKeys()}, chart: &chartPane{keys: newChartKeys()}, decisions: &decisionsPane{},
-		batch: &batchPane{keys: newBatchKeys(), pair: [2]int{0, 1}}, results: &resultsPane{}, about: &aboutPane{keys: newAboutKeys()}}
-}
-
-// list is the panes in their order on the screen (paneMatrix, paneChart, ...).
-func (ps *paneSet) list() [numPanes]pane {
-	return [numPanes]pane{ps.matrix, ps.chart, ps.decisions, ps.batch, ps.results, ps.about}
-}
-
-// at is pane i of list.
-func (ps *paneSet) at(i int) pane { return ps.list()[i] }
-
-// body draws the panes where the layout put them, as bodyH lines w wide.
-func (ps *paneSet) body(st *Styles, f *frame, l screenLayout, focus, w, bodyH int) string {
-	lines := make([]string, bodyH)
-	if l.tabs {
-		lines[0] = tabLine(st, focus, w)
+// phase is the block the frame's batch is in: the offline block but its last batch, the tuning at
+// that last batch, or the online block.
+func (f *frame) phase() string {
+	off := f.scen.Offline
+	switch {
+	case f.pos < off-1:
+		return "offline"
+	case f.pos == off-1:
+		return "tuning"
 	}
-	for i, r := range l.boxes {
-		if !r.shown {
-			continue
-		}
-		var box []string
-		if r.collapsed {
-			s := fmt.Sprintf("▸ %d %s", i+1, ps.at(i).Title(f))
-			box = []string{st.Collapsed.Render(padRight(truncate(s, r.w), r.w))}
-		} else {
-			box = strings.Split(ps.box(st, i, r, f, i == focus), "\n")
-		}
-		for k, s := range box {
-			if y := r.y + k; y >= 0 && y < bodyH {
-				if r.x == 0 {
-					lines[y] = s
-				} else {
-					lines[y] = overlayAt(lines[y], s, r.x)
-				}
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
+	return "online"
 }
 
-// boxCache is a pane's last drawn box.
-type boxCache struct {
-	title, body string
-	r           rect
-	focus       bool
-	out         string
+// R is the retraining cost in force at the frame's batch.
+func (f *frame) R() float64 { return f.r(max(f.pos, 0)) }
+
+// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
+// "R 31.25 x1.56".
+func (f *frame) rText(short bool) string {
+	same := math.Abs(f.rScale-1) < 1e-12
+	switch {
+	case same && short:
+		return "R " + num(f.R())
+	case same:
+		return fmt.Sprintf("R %s (the scenario's)", num(f.R()))
+	case short:
+		return fmt.Sprintf("R %s x%.3g", num(f.R()), f.rScale)
+	}
+	return fmt.Sprintf("R %s (x%.3g of %s)", num(f.R()), f.rScale, f.scen.RetrainCostText)
 }
 
-// box draws pane i in a border of the rect's size, its number and title in the top edge; the
-// focused pane's border is heavy and bright. A box whose content, size and focus are unchanged is
-// reused.
-func (ps *paneSet) box(st *Styles, i int, r rect, f *frame, focus bool) string {
-	pn := ps.at(i)
-	w, h := r.w, r.h
-	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
-	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
-	c := &ps.boxes[i]
-	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
-		return c.out
-	}
-	s := drawBox(st, title, body, w, h, focus)
-	*c = boxCache{title: title, body: body, r: r, focus: focus, out: s}
-	return s
+// algoInkOf is algoInk in frame f: the best so far (the Oracle's row while the matrix computes)
+// faint.
+func (f *frame) algoInk(name algos.Name) ink {
+	k := algoInk(name)
+	k.faint = f.rp.provisional && name == algos.NameOracle
+	return k
 }
 
-// hit is the pane under (x, y) of a body laid out as l, -1 for none, and whether (x, y) is on the
-// small layout's tab line (then the pane is the tab's).
-func (l screenLayout) hit(x, y int) (pane int, tab bool) {
-	if l.tabs && y == 0 {
-		for i, r := range l.tabX {
-			if x >= r[0] && x < r[1] {
-				return i, true
-			}
-		}
-		return -1, true
+// Pane indices.
+const (
+	paneMatrix = iota
+	paneChart
+	paneDecisions
+	paneBatch
+	paneResults
+	paneAbout
+	numPanes
+)
+
+// tabNames name the panes on the small layout's tab line.
+var tabNames = [numPanes]string{"Matrix", "Cost", "Decisions", "Batch", "Results", "About"}
+
+// rect is where a pane's box goes.
+type rect struct {
+	x, y, w, h int
+	shown      bool
+	collapsed  bool // a one-line title bar
+}
+
+func (r rect) contains(x, y int) bool {
+	return r.shown && x >= r.x && y >= r.y && x < r.x+r.w && y < r.y+r.h
+}
+
+// youName names the player's own strategy (the guess round's answers) among the results.
+const youName algos.Name = "you"
+
+// algoTable draws one row of cells per algorithm (names[i] is row i's) as a borderless table in
+// each algorithm's colour, the selected one bold; the Oracle's row of a provisional replay (the
+// best so far) faint and italic. Columns from numbersFrom on are numbers, aligned
+// right; while the table is wider than w the columns in drop go, in that order.
+func algoTable(st *Styles, headers []string, rows [][]string, names []algos.Name, selected algos.Name, provisional bool, numbersFrom int, drop []int, w int) string {
+	cols := make([]int, len(headers))
+	for i := range cols {
+		cols[i] = i
 	}
-	pane = -1
-	for i, r := range l.boxes {
-		if r.contains(x, y) {
-			pane = i
+	for _, d := range drop {
+		if tableWidth(headers, rows, cols) <= w {
+			break
 		}
+		cols = slices.DeleteFunc(cols, func(c int) bool { return c == d })
 	}
-	return pane, false
+	pick := func(r []string) []string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = r[c]
+		}
+		return out
+	}
+	tb := table.New().Border(lipgloss.NormalBorder()).BorderStyle(st.Dim).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderColumn(false).
+		Headers(pick(headers)...).Wrap(false)
+	for _, r := range rows {
+		tb.Row(pick(r)...)
+	}
+	tb.StyleFunc(func(row, col int) lipgloss.Style {
+		s := st.NewStyle().PaddingRight(1)
+		if cols[col] >= numbersFrom {
+			s = s.Align(lipgloss.Right)
+		}
+		if row == table.HeaderRow {
+			return s.Bold(true)
+		}
+		s = s.Inherit(st.AlgoStyle(names[row]))
+		if names[row] == selected {
+			s = s.Bold(true)
+		}
+		if provisional && names[row] == algos.NameOracle {
+			s = s.Faint(true).Italic(true)
+		}
+		return s
+	})
+	return tb.String()
+}
+
+func tableWidth(headers []string, rows [][]string, cols []int) int {
+	w := 0
+	for _, c := range cols {
+		cw := width(headers[c])
+		for _, r := range rows {
+			cw = max(cw, width(r[c]))
+		}
+		w += cw + 1
+	}
+	return w
 }
