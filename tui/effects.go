@@ -8,64 +8,66 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // workshopFrame is the player as its workshop reads it.
-func (p *Player) workshopFrame() Frame {
+func (p *Player) workshopFrame() workshop.Frame {
 	s, scale := p.s, p.Scale
 	m, _ := s.Shown()
-	return Frame{Shown: p.Shown, Scenario: p.opt.Scenario, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(),
-		Done: s.Done, Matrix: m, R: s.retrainCost(scale), Results: p.rp.results, Provisional: p.rp.provisional,
+	return workshop.Frame{Shown: p.Shown, Scenario: p.opt.Scenario, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(),
+		Done: s.Done, Matrix: m, R: s.RetrainCost(scale), Results: p.rp.Results, Provisional: p.rp.Provisional,
 		WhatIfComputing: !s.WhatIfSince.IsZero(), Styles: p.st,
-		WholeBlock: func() []algos.Result { return s.wholeBlock(scale) }}
+		WholeBlock: func() []algos.Result { return s.WholeBlock(scale) }}
 }
 
 // apply makes the workshop's effects, in order, and returns the commands they come with. A Then
 // reads the player as the effects before it left it.
-func (p *Player) apply(effects Effects) tea.Cmd {
+func (p *Player) apply(effects workshop.Effects) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range effects {
 		switch e := e.(type) {
-		case Play:
+		case workshop.Play:
 			p.Playing = bool(e)
-		case GoTo:
+		case workshop.GoTo:
 			p.goTo(int(e))
-		case Ahead:
+		case workshop.Ahead:
 			p.ahead = int(e)
-		case Focus:
+		case workshop.Focus:
 			p.setFocus(int(e))
-		case Cursor:
+		case workshop.Cursor:
 			p.Cursor = room.Cursor(e)
-		case Zoom:
+		case workshop.Zoom:
 			p.Zoomed = bool(e)
-		case Speed:
+		case workshop.Speed:
 			p.Speed = min(max(int(e), 0), len(speeds)-1)
-		case Visible:
+		case workshop.Visible:
 			p.Visible = int(e) % len(visibleSets)
-		case Select:
+		case workshop.Select:
 			p.Selected = algos.Name(e)
-		case Scale:
+		case workshop.Scale:
 			p.Scale = float64(e)
 			p.refresh()
-		case Notice:
+		case workshop.Notice:
 			p.notice = string(e)
-		case Tick:
+		case workshop.Tick:
 			cmds = append(cmds, p.ticker())
-		case StopWhatIf:
-			p.stopUndo = p.wi.current()
-			cmds = append(cmds, p.wi.apply(p.host(), e, ""))
-		case UndoStopWhatIf:
-			cmds = append(cmds, p.wi.set(p.host(), p.stopUndo))
-		case FollowWhatIf:
+		case workshop.StopWhatIf:
+			p.stopUndo = p.wi.Current()
+			cmds = append(cmds, p.wi.Apply(p.host(), e, ""))
+		case workshop.UndoStopWhatIf:
+			cmds = append(cmds, p.wi.Set(p.host(), p.stopUndo))
+		case workshop.FollowWhatIf:
 			cmds = append(cmds, p.followWhatIf(e.Sets, e.Name, e.Joining))
-		case Reopen:
+		case workshop.Reopen:
 			cmds = append(cmds, p.reopen(uint64(e)))
-		case RoomView:
+		case workshop.RoomView:
 			v := room.View(e)
 			cmds = append(cmds, func() tea.Msg { return roomMsg{v} })
-		case TakeKeys:
+		case workshop.TakeKeys:
 			p.overlay = nil
-		case Then:
+		case workshop.Then:
 			cmds = append(cmds, p.apply(e(p.workshopFrame())))
 		}
 	}
@@ -125,7 +127,7 @@ func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 // shared).
 func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	if joining {
-		p.wi.hide() // the presenter decides the what-if, not the follower's own bar
+		p.wi.Hide() // the presenter decides the what-if, not the follower's own bar
 	}
 	if sets == shownSets(p.s) {
 		return nil
@@ -134,7 +136,7 @@ func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	if sets != "" {
 		list = strings.Split(sets, "\n")
 	}
-	return p.wi.apply(p.host(), list, name)
+	return p.wi.Apply(p.host(), list, name)
 }
 
 // presented is what this player shows, as the room's followers apply it.
@@ -143,7 +145,7 @@ func (p *Player) presented() room.Stage {
 	sh.Selected = p.selected()
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s)}
 	if st.Whatif != "" {
-		st.WhatifName = p.wi.describe(p.host(), p.wi.current(), false)
+		st.WhatifName = p.wi.Describe(p.host(), p.wi.Current(), false)
 	}
 	st.Stop, st.Quiz = p.ws.Stage()
 	return st
@@ -151,7 +153,7 @@ func (p *Player) presented() room.Stage {
 
 // shownSets are the what-if the panes show of run s, as --set overrides, one a line ("" for the
 // scenario).
-func shownSets(s *Session) string {
+func shownSets(s *run.Session) string {
 	if w := s.WhatIf; w != nil {
 		return strings.Join(w.Sets, "\n")
 	}

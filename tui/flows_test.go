@@ -7,7 +7,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/cara-sim/cara/room"
-	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/synth"
 )
 
 // The workshop's flows as a class sees them, screen by screen: a tour with a quiz, a guess round,
@@ -16,25 +17,12 @@ import (
 // change to what the tour, the guess round or the room shows, or to when, changes a golden
 // (go test ./tui -run TestGoldenWorkshop -update rewrites testdata/TestGoldenWorkshop).
 
-// synthTour is a tour of the synthetic run with a stop of every kind: a cell to look at, a quiz
-// at the drift at 24, a stop that plays on, a stop with a what-if (which the synthetic run, having
-// no engine, never computes: its note shows).
-func synthTour() []scenarios.Stop {
-	return []scenarios.Stop{
-		{At: 19, Say: "The Oracle's first online retrain: keeping M_15 here costs C[15, 19] = {C 15 19}, retraining R = {R}.",
-			Focus: scenarios.Focus{Pane: scenarios.PaneMatrix, Cell: &scenarios.Cell{Model: 15, Batch: 19}}, Pause: true},
-		{At: 24, Say: "The concept flips at 24. Keep M_19, or retrain?", Quiz: true, Pause: true},
-		{At: 30, Say: "Passing by: the Oracle has paid {cost Oracle} so far.", Focus: scenarios.Focus{Pane: scenarios.PaneCumulative}},
-		{At: 36, Say: "With R doubled the Oracle would think twice.", Whatif: []scenarios.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
-	}
-}
-
 // playOut delivers the player's ticks while it plays, at once (the synthetic run has every
 // column, so a tick never waits for the engine).
 func playOut(t *testing.T, p *Player) {
 	t.Helper()
 	for n := 0; p.Playing; n++ {
-		if n > synthBatches {
+		if n > synth.Batches {
 			t.Fatal("still playing after every batch")
 		}
 		p.Update(tickMsg{p.tick})
@@ -77,9 +65,9 @@ func TestGoldenWorkshop(t *testing.T) {
 // tourFlow: t plays to the first stop; space runs to the quiz, which asks before its batch; k
 // answers and the stop shows the reveal; space plays through the stop that plays on to the stop
 // with a what-if; space ends the tour.
-func tourFlow(t *testing.T, st *Styles) *screens {
+func tourFlow(t *testing.T, st *draw.Styles) *screens {
 	s := syntheticScenario(t)
-	s.Tour = synthTour()
+	s.Tour = synth.Tour()
 	p := syntheticPlayerOf(t, s, Options{Styles: st, Width: 120, Height: 36})
 	var out screens
 	for _, step := range []struct{ key, name string }{
@@ -94,7 +82,7 @@ func tourFlow(t *testing.T, st *Styles) *screens {
 
 // guessFlow: g at batch 17 asks about 18; r answers and reveals; → asks about 19; r reveals with
 // the score; g ends the round, and the results (5) show the row "You".
-func guessFlow(t *testing.T, st *Styles) *screens {
+func guessFlow(t *testing.T, st *draw.Styles) *screens {
 	p := syntheticPlayer(t, st, 120, 36)
 	goTo(p, 17)
 	var out screens
@@ -110,7 +98,7 @@ func guessFlow(t *testing.T, st *Styles) *screens {
 // roomFlow: a presenter and a follower in one room on the synthetic run. The presenter at 20
 // starts a guess round; the follower is asked too and answers KEEP; the presenter sees the room's
 // answer, answers RETRAIN and reveals; the follower sees the reveal, then goes free.
-func roomFlow(t *testing.T, st *Styles) *screens {
+func roomFlow(t *testing.T, st *draw.Styles) *screens {
 	s := syntheticScenario(t)
 	rm := room.New()
 	mp, mf := rm.Join(true), rm.Join(false)

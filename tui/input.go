@@ -6,6 +6,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/keys"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/whatif"
 )
 
 // runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
@@ -13,7 +18,7 @@ import (
 func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for i, r := range runes {
-		if p.cmd.typing() || p.edit != nil { // `:` or `e` came first: the rest is typed there
+		if p.cmd.Typing() || p.edit != nil { // `:` or `e` came first: the rest is typed there
 			m, cmd := p.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes[i:]})
 			return m, tea.Batch(append(cmds, cmd)...)
 		}
@@ -37,14 +42,14 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		p.s.Stop()
 		return p, tea.Quit
 	case p.edit != nil:
-		p.edit, cmd = p.edit.update(p.host(), &p.cmd, &p.wi, msg)
+		p.edit, cmd = p.edit.Update(p.host(), &p.cmd, &p.wi, msg)
 		return p, cmd
-	case p.cmd.typing():
-		return p, p.cmd.update(msg)
+	case p.cmd.Typing():
+		return p, p.cmd.Update(msg)
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()
-		p.cmd.dropOrig()
+		p.cmd.DropBefore()
 		p.ws.Leave()
 		if p.opt.Back != nil {
 			return p.opt.Back()
@@ -62,13 +67,13 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return p, cmd
 	}
-	if p.wi.showing() {
-		if ok, cmd := p.wi.key(p.host(), msg); ok {
+	if p.wi.Showing() {
+		if ok, cmd := p.wi.Key(p.host(), msg); ok {
 			return p, cmd
 		}
 	}
 	f := p.frame()
-	if r := p.panes.at(p.Focus).Key(msg, f, true); r.handled {
+	if r := p.panes.At(p.Focus).Key(msg, f, true); r.Handled {
 		return p, p.reply(r)
 	}
 	for _, a := range p.actions() {
@@ -79,15 +84,15 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if e, ok := p.ws.Key(p.workshopFrame(), msg); ok {
 		return p, p.apply(e)
 	}
-	if p.ws.Following() && pressed(msg, append(p.keys.driven(), p.ws.Keys.driven()...)...) {
+	if p.ws.Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys.Driven()...)...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
-	for i, pn := range p.panes.list() {
+	for i, pn := range p.panes.List() {
 		if i == p.Focus {
 			continue
 		}
-		if r := pn.Key(msg, f, false); r.handled {
+		if r := pn.Key(msg, f, false); r.Handled {
 			return p, p.reply(r)
 		}
 	}
@@ -95,11 +100,11 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // reply makes the change a pane's key or click asks of the player's view, and returns its command.
-func (p *Player) reply(r reply) tea.Cmd {
-	if r.cursor != nil {
-		p.Cursor = *r.cursor
+func (p *Player) reply(r pane.Reply) tea.Cmd {
+	if r.Cursor != nil {
+		p.Cursor = *r.Cursor
 	}
-	return r.cmd
+	return r.Cmd
 }
 
 // action is one of the player's own keys.
@@ -136,11 +141,11 @@ func (p *Player) actions() []action {
 			return nil
 		}},
 		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
-		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.show(p.host()) }},
-		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.open(p.w) }},
-		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = openEditor(p.host(), p.w, p.h); return cmd }},
-		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.toggle(p.host(), &p.wi, &p.cmd) }},
-		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.back(p.host()) }},
+		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.Show(p.host()) }},
+		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.Open(p.w) }},
+		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = whatif.OpenEditor(p.host(), p.w, p.h); return cmd }},
+		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.Toggle(p.host(), &p.wi, &p.cmd) }},
+		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.Back(p.host()) }},
 		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
 		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
 		{&k.Escape, func(tea.KeyMsg) tea.Cmd {
@@ -157,17 +162,17 @@ func (p *Player) actions() []action {
 }
 
 // mode is the mode the player's keys are in now.
-func (p *Player) mode() mode {
+func (p *Player) mode() keys.Mode {
 	_, question := p.ws.Asking()
-	return mode{tour: p.ws.Touring(), following: p.ws.Following(), question: question, bar: p.wi.showing(), split: p.split.isOn()}
+	return keys.Mode{Tour: p.ws.Touring(), Following: p.ws.Following(), Question: question, Bar: p.wi.Showing(), Split: p.split.On()}
 }
 
 // enableKeys turns on, in every component's key map, the bindings that work in mode m.
-func (p *Player) enableKeys(m mode) {
+func (p *Player) enableKeys(m keys.Mode) {
 	p.keys.enable(m)
-	p.ws.Keys.enable(m)
-	p.wi.enable(m)
-	for _, pn := range p.panes.list() {
+	p.ws.Keys.Enable(m)
+	p.wi.Enable(m)
+	for _, pn := range p.panes.List() {
 		pn.Enable(m)
 	}
 }
@@ -175,20 +180,20 @@ func (p *Player) enableKeys(m mode) {
 // contextKeys are the keys the help shows, in the mode the player is in: the mode's own (the
 // question's answers, the tour's, a follower's), the what-if bar's while it is open, else the
 // focused pane's; the player's; every component's by group.
-func (p *Player) contextKeys(f *frame) contextKeys {
+func (p *Player) contextKeys(f *pane.Frame) contextKeys {
 	k := &p.keys
 	p.enableKeys(p.mode())
-	pane := p.ws.Keys.shortHelp()
-	if p.wi.showing() {
-		pane = append(append(pane, p.wi.shortHelp()...), k.Scenario, k.Split)
+	pane := p.ws.Keys.ShortHelp()
+	if p.wi.Showing() {
+		pane = append(append(pane, p.wi.ShortHelp()...), k.Scenario, k.Split)
 	} else {
-		pane = append(pane, p.panes.at(p.Focus).Keys(f, true)...)
+		pane = append(pane, p.panes.At(p.Focus).Keys(f, true)...)
 	}
 	play, costs, panes, whatIf := k.groups()
-	bar := p.wi.help()
-	bar.keys = append(bar.keys, k.Escape)
-	groups := []keyGroup{play, costs, panes, p.ws.Keys.group(), p.panes.matrix.Help(), p.panes.chart.Help(),
-		p.panes.batch.Help(), p.panes.about.Help(), whatIf, bar}
+	bar := p.wi.Help()
+	bar.Keys = append(bar.Keys, k.Escape)
+	groups := []keys.Group{play, costs, panes, p.ws.Keys.Group(), p.panes.Matrix.Help(), p.panes.Chart.Help(),
+		p.panes.Batch.Help(), p.panes.About.Help(), whatIf, bar}
 	return contextKeys{k: k, pane: pane, groups: groups}
 }
 
@@ -206,7 +211,7 @@ func (p *Player) askRestart() {
 // leaves the run as it is.
 type restartOverlay struct{ p *Player }
 
-func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
+func (o *restartOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 	p := o.p
 	who := "The matrix is computed again; your guesses and the tour start over."
 	if p.ws.Presenting() {
@@ -216,13 +221,13 @@ func (o *restartOverlay) View(st *Styles, w, h int) (string, int, int) {
 	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", p.s.Seed+1)) + "\n" +
 		st.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
 	box := st.Overlay.Render(body)
-	bw, bh := width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
+	bw, bh := draw.Width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
 	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
 }
 
 func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	if key.Matches(msg, o.p.keys.Confirm) {
-		o.p.cmd.dropOrig() // its seed is not the new run's
+		o.p.cmd.DropBefore() // its seed is not the new run's
 		return true, o.p.reopen(o.p.s.Seed + 1)
 	}
 	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
@@ -233,12 +238,12 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
 // otherwise.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
-	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.isOn() {
+	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.On() {
 		return nil
 	}
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	under, tab := l.hit(msg.X, msg.Y)
+	under, tab := l.Hit(msg.X, msg.Y)
 	switch msg.Button {
 	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:
 		delta := 1
@@ -246,7 +251,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 			delta = -1
 		}
 		switch {
-		case under >= 0 && under == p.Focus && under == paneAbout && p.panes.about.Wheel(delta):
+		case under >= 0 && under == p.Focus && under == pane.About && p.panes.About.Wheel(delta):
 		case p.ws.Following():
 		case delta > 0:
 			p.step()
@@ -259,8 +264,8 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		p.setFocus(under)
-		if r := l.boxes[under]; !tab && !r.collapsed {
-			return p.reply(p.panes.at(under).Click(f, msg.X-r.x-2, msg.Y-r.y-1, r.w-4, r.h-2))
+		if r := l.Boxes[under]; !tab && !r.Collapsed {
+			return p.reply(p.panes.At(under).Click(f, msg.X-r.X-2, msg.Y-r.Y-1, r.W-4, r.H-2))
 		}
 	}
 	return nil

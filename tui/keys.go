@@ -7,6 +7,10 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/keys"
+	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
 // Keys by mode: every component (the player, each pane, the what-if bar, the workshop) has a key
@@ -23,7 +27,7 @@ type playerKeys struct {
 	RUp, RDown, Next, Prev, Visible, Restart key.Binding
 	// Panes: Focus is the help's name for the six Pane keys.
 	Focus, Maximise, Escape, Help, Quit, ForceQuit key.Binding
-	Pane                                           [numPanes]key.Binding
+	Pane                                           [pane.Count]key.Binding
 	// What-ifs: the bar, the split view, back to the scenario, the command line, the editor.
 	WhatIf, Split, Scenario, Command, Edit key.Binding
 	// The overlays': the help scrolls, a new run is confirmed.
@@ -32,55 +36,55 @@ type playerKeys struct {
 
 func newPlayerKeys() playerKeys {
 	k := playerKeys{
-		Play:    binding([]string{" "}, "space", "play/pause"),
-		Step:    binding([]string{"right", "l"}, "→/l", "step"),
-		Back:    binding([]string{"left", "h"}, "←/h", "back"),
-		Home:    binding([]string{"home"}, "home", "first batch"),
-		End:     binding([]string{"end"}, "end", "last computed"),
-		Faster:  binding([]string{"+", "="}, "+", "faster"),
-		Slower:  binding([]string{"-"}, "-", "slower"),
-		RUp:     binding([]string{"]"}, "]", "raise R ×1.25"),
-		RDown:   binding([]string{"["}, "[", "lower R ÷1.25"),
-		Next:    binding([]string{"tab"}, "tab", "next algorithm"),
-		Prev:    binding([]string{"shift+tab"}, "shift+tab", "previous algorithm"),
-		Visible: binding([]string{"v"}, "v", "which algorithms show"),
+		Play:    keys.Bind([]string{" "}, "space", "play/pause"),
+		Step:    keys.Bind([]string{"right", "l"}, "→/l", "step"),
+		Back:    keys.Bind([]string{"left", "h"}, "←/h", "back"),
+		Home:    keys.Bind([]string{"home"}, "home", "first batch"),
+		End:     keys.Bind([]string{"end"}, "end", "last computed"),
+		Faster:  keys.Bind([]string{"+", "="}, "+", "faster"),
+		Slower:  keys.Bind([]string{"-"}, "-", "slower"),
+		RUp:     keys.Bind([]string{"]"}, "]", "raise R ×1.25"),
+		RDown:   keys.Bind([]string{"["}, "[", "lower R ÷1.25"),
+		Next:    keys.Bind([]string{"tab"}, "tab", "next algorithm"),
+		Prev:    keys.Bind([]string{"shift+tab"}, "shift+tab", "previous algorithm"),
+		Visible: keys.Bind([]string{"v"}, "v", "which algorithms show"),
 		// A new run throws away the matrix, the tour and the guesses (a presenter's, the room's):
 		// a capital of its own, asked to be confirmed, never r, which answers RETRAIN.
-		Restart: binding([]string{"N"}, "N", "new run, next seed (asks)"),
+		Restart: keys.Bind([]string{"N"}, "N", "new run, next seed (asks)"),
 
-		Focus:     binding([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
-		Maximise:  binding([]string{"z", "enter"}, "z", "zoom pane"),
-		Escape:    binding([]string{"esc"}, "esc", "back"),
-		Help:      binding([]string{"?"}, "?", "help"),
-		Quit:      binding([]string{"q"}, "q", "quit"),
-		ForceQuit: binding([]string{"ctrl+c"}, "ctrl+c", "quit at once"),
+		Focus:     keys.Bind([]string{"1", "2", "3", "4", "5", "6"}, "1-6", "focus pane"),
+		Maximise:  keys.Bind([]string{"z", "enter"}, "z", "zoom pane"),
+		Escape:    keys.Bind([]string{"esc"}, "esc", "back"),
+		Help:      keys.Bind([]string{"?"}, "?", "help"),
+		Quit:      keys.Bind([]string{"q"}, "q", "quit"),
+		ForceQuit: keys.Bind([]string{"ctrl+c"}, "ctrl+c", "quit at once"),
 
-		WhatIf:   binding([]string{"w"}, "w", "what-if bar"),
-		Split:    binding([]string{"W"}, "W", "scenario | what-if side by side"),
-		Scenario: binding([]string{"x"}, "x", "back to the scenario"),
-		Command:  binding([]string{":"}, ":", "command line: set PATH=VALUE, unset, reset"),
-		Edit:     binding([]string{"e"}, "e", "edit the scenario file"),
+		WhatIf:   keys.Bind([]string{"w"}, "w", "what-if bar"),
+		Split:    keys.Bind([]string{"W"}, "W", "scenario | what-if side by side"),
+		Scenario: keys.Bind([]string{"x"}, "x", "back to the scenario"),
+		Command:  keys.Bind([]string{":"}, ":", "command line: set PATH=VALUE, unset, reset"),
+		Edit:     keys.Bind([]string{"e"}, "e", "edit the scenario file"),
 
-		HelpUp:   binding([]string{"up", "k"}, "↑↓", "scroll"),
-		HelpDown: binding([]string{"down", "j"}, "↓", "scroll down"),
-		Confirm:  binding([]string{"y", "enter"}, "y", "yes"),
+		HelpUp:   keys.Bind([]string{"up", "k"}, "↑↓", "scroll"),
+		HelpDown: keys.Bind([]string{"down", "j"}, "↓", "scroll down"),
+		Confirm:  keys.Bind([]string{"y", "enter"}, "y", "yes"),
 	}
 	for i := range k.Pane {
 		n := string(rune('1' + i))
-		k.Pane[i] = binding([]string{n}, n, "focus pane "+n)
+		k.Pane[i] = keys.Bind([]string{n}, n, "focus pane "+n)
 	}
 	return k
 }
 
 // enable turns on the player's bindings that work in mode m and off the others.
-func (k *playerKeys) enable(m mode) {
-	enable(m.free(), &k.Next, &k.Prev, &k.Visible, &k.Escape, &k.Help, &k.Quit)
-	enable(true, &k.ForceQuit, &k.Confirm)
-	enable(m.drives(), k.driven()...)
-	enable(m.drives() && !m.tour, &k.Play)
-	enable(m.panes(), &k.Focus, &k.Maximise, &k.HelpUp, &k.HelpDown)
+func (k *playerKeys) enable(m keys.Mode) {
+	keys.Enable(m.Free(), &k.Next, &k.Prev, &k.Visible, &k.Escape, &k.Help, &k.Quit)
+	keys.Enable(true, &k.ForceQuit, &k.Confirm)
+	keys.Enable(m.Drives(), k.driven()...)
+	keys.Enable(m.Drives() && !m.Tour, &k.Play)
+	keys.Enable(m.Panes(), &k.Focus, &k.Maximise, &k.HelpUp, &k.HelpDown)
 	for i := range k.Pane {
-		enable(m.panes(), &k.Pane[i])
+		keys.Enable(m.Panes(), &k.Pane[i])
 	}
 }
 
@@ -96,7 +100,7 @@ func (k *playerKeys) driven() []*key.Binding {
 type contextKeys struct {
 	k      *playerKeys
 	pane   []key.Binding
-	groups []keyGroup
+	groups []keys.Group
 }
 
 // ShortHelp implements help.KeyMap.
@@ -118,14 +122,14 @@ func (c contextKeys) ShortHelp() []key.Binding {
 func (c contextKeys) FullHelp() [][]key.Binding {
 	var out [][]key.Binding
 	for _, g := range c.groups {
-		out = append(out, g.keys)
+		out = append(out, g.Keys)
 	}
 	return out
 }
 
 // helpLine is the one-line help: the short help, as much as fits, with "? help" and "q quit"
 // pinned at the end whatever the width.
-func helpLine(st *Styles, c contextKeys, width int) string {
+func helpLine(st *draw.Styles, c contextKeys, width int) string {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.HelpKey, st.Help, st.Help
 	h.Styles.Ellipsis = st.Help
@@ -144,22 +148,22 @@ func helpLine(st *Styles, c contextKeys, width int) string {
 		rest = h.ShortHelpView(keys) + st.Help.Render(" …")
 	}
 	if h.Width <= 0 || rest == "" {
-		return truncate(pinned, width)
+		return draw.Truncate(pinned, width)
 	}
 	return rest + sep + pinned
 }
 
 // groups are the player's groups of the full help.
-func (k *playerKeys) groups() (play, costs, panes, whatIf keyGroup) {
-	return keyGroup{"Play", []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
-		keyGroup{"Retraining cost and algorithms", []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
-		keyGroup{"Panes", []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
-		keyGroup{"What-if", []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}}
+func (k *playerKeys) groups() (play, costs, panes, whatIf keys.Group) {
+	return keys.Group{Title: "Play", Keys: []key.Binding{k.Play, k.Step, k.Back, k.Home, k.End, k.Faster, k.Slower}},
+		keys.Group{Title: "Retraining cost and algorithms", Keys: []key.Binding{k.RUp, k.RDown, k.Next, k.Prev, k.Visible, k.Restart}},
+		keys.Group{Title: "Panes", Keys: []key.Binding{k.Focus, k.Maximise, k.Escape, k.Help, k.Quit, k.ForceQuit}},
+		keys.Group{Title: "What-if", Keys: []key.Binding{k.WhatIf, k.Split, k.Scenario, k.Command, k.Edit}}
 }
 
 // fullHelp writes every group of keys under its title, the keys of a group packed into lines of
 // at most w columns ("space play/pause · →/l step · ...").
-func fullHelp(st *Styles, c contextKeys, w int) string {
+func fullHelp(st *draw.Styles, c contextKeys, w int) string {
 	var b strings.Builder
 	for i, keys := range c.FullHelp() {
 		var items []string
@@ -174,13 +178,13 @@ func fullHelp(st *Styles, c contextKeys, w int) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(st.Bold.Render(c.groups[i].title) + "\n")
+		b.WriteString(st.Bold.Render(c.groups[i].Title) + "\n")
 		cur := ""
 		for _, it := range items {
 			switch {
 			case cur == "":
 				cur = "  " + it
-			case width(cur)+3+width(it) <= w:
+			case draw.Width(cur)+3+draw.Width(it) <= w:
 				cur += st.Help.Render(" · ") + it
 			default:
 				b.WriteString(cur + "\n")

@@ -7,13 +7,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // overlay is drawn over the panes: the full key help now, and whatever comes next (a tour's
 // callouts, a guess round's question). It takes the keys while it shows.
 type overlay interface {
 	// View returns the overlay's box for a body of w x h and where its top-left corner goes.
-	View(st *Styles, w, h int) (box string, x, y int)
+	View(st *draw.Styles, w, h int) (box string, x, y int)
 	// Key handles a key; close says the overlay is done.
 	Key(msg tea.KeyMsg) (close bool, cmd tea.Cmd)
 }
@@ -25,7 +27,7 @@ type helpOverlay struct {
 	offset int
 }
 
-func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
+func (o *helpOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 	iw := max(min(w-4, 88), 20)
 	mouse := st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump; the wheel steps")
 	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.NewStyle().Width(iw).Render(mouse), "\n")
@@ -36,7 +38,7 @@ func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 		foot = fmt.Sprintf("↑/↓ scroll (%d-%d of %d) · any other key closes this", o.offset+1, min(o.offset+room, len(lines)), len(lines))
 		lines = lines[o.offset : o.offset+room]
 	}
-	body := clip(strings.Join(lines, "\n"), iw, room) + "\n" + st.Dim.Render(truncate(foot, iw))
+	body := draw.Clip(strings.Join(lines, "\n"), iw, room) + "\n" + st.Dim.Render(draw.Truncate(foot, iw))
 	box := st.Overlay.Render(body)
 	bw := ansi.StringWidth(strings.SplitN(box, "\n", 2)[0])
 	bh := strings.Count(box, "\n") + 1
@@ -71,7 +73,7 @@ var glossaryTerms = [][2]string{
 }
 
 // glossary is the help's list of the words the panes use, wrapped at w.
-func glossary(st *Styles, w int) string {
+func glossary(st *draw.Styles, w int) string {
 	lines := []string{st.Bold.Render("Words")}
 	for _, g := range glossaryTerms {
 		text := st.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])

@@ -17,6 +17,7 @@ import (
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // entryItem is an Entry in the list: its title, and its name under it.
@@ -125,8 +126,8 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 	d.SetSpacing(0) // two lines an entry: every scenario on one page of a usual terminal
 	rebind(st, &d.Styles.NormalTitle, &d.Styles.NormalDesc, &d.Styles.SelectedTitle, &d.Styles.SelectedDesc,
 		&d.Styles.DimmedTitle, &d.Styles.DimmedDesc, &d.Styles.FilterMatch)
-	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.color(palette.Accent)).Foreground(st.color(palette.Accent))
-	d.Styles.SelectedDesc = d.Styles.SelectedDesc.BorderForeground(st.color(palette.Accent))
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.Color(palette.Accent)).Foreground(st.Color(palette.Accent))
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.BorderForeground(st.Color(palette.Accent))
 	l := list.New(items, d, 40, 20)
 	l.SetShowTitle(false)
 	l.SetStatusBarItemName("scenario", "scenarios")
@@ -257,7 +258,7 @@ func (p *Picker) View() string {
 	if l := p.roomLine(); l != "" {
 		sub = p.st.Bold.Render(l)
 	}
-	return clip(head+"\n"+sub+"\n"+body, p.w, p.h)
+	return draw.Clip(head+"\n"+sub+"\n"+body, p.w, p.h)
 }
 
 // beside puts two blocks side by side, gap columns apart; the left one is padded to lw columns.
@@ -278,7 +279,7 @@ func beside(left, right string, lw, gap int) string {
 		if strings.Contains(l, "\x1b") {
 			l += "\x1b[0m" // a style left open by the list must not colour the right block
 		}
-		out.WriteString(l + pad(lw-width(l)+gap) + r)
+		out.WriteString(l + draw.Pad(lw-draw.Width(l)+gap) + r)
 	}
 	return out.String()
 }

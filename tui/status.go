@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
 // statusPart is one part of the status line, in a long and a short form.
@@ -14,20 +17,20 @@ type statusPart struct {
 
 // status is the status line: every part in full when it fits, else shorter, else the least
 // useful parts left out.
-func (p *Player) status(f *frame) string {
+func (p *Player) status(f *pane.Frame) string {
 	state, short := "paused", "paused"
 	if p.Playing {
 		state, short = "▶ playing", "playing"
 	}
-	comp := p.s.progress() // the queue's place, the columns computed, or all
+	comp := p.s.Status() // the queue's place, the columns computed, or all
 	compShort := comp
 	vis := visibleSets[p.Visible]
 	n := len(p.visible())
 	parts := []statusPart{
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
-		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
-		{f.rText(false), f.rText(true), 1},
+		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.Phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
+		{f.RText(false), f.RText(true), 1},
 		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
@@ -35,11 +38,11 @@ func (p *Player) status(f *frame) string {
 	if long, short := p.ws.RoomStatus(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
-	if c := p.cmd.status(); c != "" {
+	if c := p.cmd.Status(); c != "" {
 		parts = append(parts, statusPart{c, c, 0})
 	}
-	if wi := p.wi.status(p.host(), false); wi != "" {
-		parts = append(parts, statusPart{wi, p.wi.status(p.host(), true), 0})
+	if wi := p.wi.Status(p.host(), false); wi != "" {
+		parts = append(parts, statusPart{wi, p.wi.Status(p.host(), true), 0})
 	}
 	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string
@@ -66,12 +69,12 @@ func (p *Player) status(f *frame) string {
 		case strings.HasSuffix(s.short, "batches/s"):
 			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
 		case s.long == comp:
-			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
+			n := max(draw.Width(comp), draw.Width(fmt.Sprintf("computed %d/%d", T, T)))
 			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
 		}
 	}
 	terse, drop := false, 5
-	for width(line(widest, terse, drop)) > p.w {
+	for draw.Width(line(widest, terse, drop)) > p.w {
 		if !terse {
 			terse = true
 			continue
@@ -82,5 +85,5 @@ func (p *Player) status(f *frame) string {
 		drop--
 	}
 	out := line(parts, terse, drop)
-	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
+	return p.st.Status.Width(p.w).Render(draw.Truncate(out, p.w))
 }

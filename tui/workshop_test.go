@@ -15,6 +15,9 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // covcon-d's tour played as a user plays it (cara play covcon-d --tour, then space twice): the
@@ -44,17 +47,17 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.Pos != 24 || fp.ws.tour.run == nil || fp.ws.tour.run.i != 2 || !fp.ws.tour.run.arrived {
-		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.ws.tour)
+	if fp.Pos != 24 || !fp.ws.Touring() || stopOf(fp) != 2 || !arrivedAt(fp) {
+		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, stopOf(fp))
 	}
-	c69 := num(fp.s.Matrix.Cell(6, 9).C())
-	if fp.ws.callout == nil || !strings.Contains(fp.ws.callout.text, "C[6, 9] = "+c69+",") || fp.ws.callout.title != "tour 3/8 · batch 24" {
-		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.ws.callout, c69)
+	c69 := draw.Num(fp.s.Matrix.Cell(6, 9).C())
+	if calloutOf(fp) == nil || !strings.Contains(calloutOf(fp).Text, "C[6, 9] = "+c69+",") || calloutOf(fp).Title != "tour 3/8 · batch 24" {
+		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", calloutOf(fp), c69)
 	}
-	if !fp.Cursor.On || fp.Cursor.At != [2]int{6, 9} || fp.Focus != paneMatrix {
+	if !fp.Cursor.On || fp.Cursor.At != [2]int{6, 9} || fp.Focus != pane.Matrix {
 		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", fp.Cursor.On, fp.Cursor.At, fp.Focus)
 	}
-	view := stripANSI(fp.View())
+	view := draw.StripANSI(fp.View())
 	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=6 t=9  C " + c69} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
@@ -81,8 +84,8 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 func TestTourStops(t *testing.T) {
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
-	if p.Pos != 2 || p.ws.callout == nil || p.ws.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
-		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.ws.callout, p.Focus)
+	if p.Pos != 2 || calloutOf(p) == nil || calloutOf(p).Title != "tour 1/5 · batch 2" || p.Focus != pane.Matrix {
+		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, calloutOf(p), p.Focus)
 	}
 	if !p.Cursor.On || p.Cursor.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", p.Cursor.On, p.Cursor.At)
@@ -92,57 +95,57 @@ func TestTourStops(t *testing.T) {
 	if !ok || q != 6 || p.Pos != 5 {
 		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.Pos)
 	}
-	if v := stripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
+	if v := draw.StripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
 	press(p, "r")
-	if p.Pos != 6 || p.ws.callout == nil || !strings.HasPrefix(p.ws.callout.title, "tour 2/5") || len(p.ws.callout.head) < 3 {
-		t.Fatalf("after answering: batch %d callout %+v", p.Pos, p.ws.callout)
+	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
+		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if p.Pos != 10 || p.ws.tour.run.i != 3 || p.frame().R() != 1 || !strings.Contains(p.ws.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.ws.tour.run.i, p.frame().R(), p.ws.callout)
+	if p.Pos != 10 || stopOf(p) != 3 || p.frame().RNow() != 1 || !strings.Contains(calloutOf(p).Text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, stopOf(p), p.frame().RNow(), calloutOf(p))
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if p.Pos != 11 || p.frame().R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
-		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().R(), p.s.WhatIf)
+	if p.Pos != 11 || p.frame().RNow() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().RNow(), p.s.WhatIf)
 	}
 	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
 		t.Error("the queries' what-if left the matrix as it was")
 	}
-	if p.ws.callout.foot != "space end the tour · t leave" {
-		t.Errorf("last stop's foot %q", p.ws.callout.foot)
+	if calloutOf(p).Foot != "space end the tour · t leave" {
+		t.Errorf("last stop's foot %q", calloutOf(p).Foot)
 	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if p.ws.tour.run != nil || p.ws.callout != nil || !strings.Contains(p.notice, "end of the tour") {
-		t.Errorf("after the last stop: tour %v callout %v notice %q", p.ws.tour, p.ws.callout, p.notice)
+	if p.ws.Touring() || calloutOf(p) != nil || !strings.Contains(p.notice, "end of the tour") {
+		t.Errorf("after the last stop: tour %v callout %v notice %q", stopOf(p), calloutOf(p), p.notice)
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
-	if p.Pos != 2 || p.ws.tour.run.i != 0 {
-		t.Errorf("t again: batch %d stop %d", p.Pos, p.ws.tour.run.i)
+	if p.Pos != 2 || stopOf(p) != 0 {
+		t.Errorf("t again: batch %d stop %d", p.Pos, stopOf(p))
 	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	if _, asked := p.ws.Asking(); asked || p.Pos != 6 {
 		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
-	if p.ws.tour.run != nil || p.ws.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+	if p.ws.Touring() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
 	}
 	press(p, "home")
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
-	if p.ws.tour.run == nil || p.ws.tour.run.i != 1 || p.Pos != 6 {
-		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.ws.tour, p.Pos)
+	if !p.ws.Touring() || stopOf(p) != 1 || p.Pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", stopOf(p), p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
 	press(q2, "t")
-	if q2.ws.tour.run != nil || !strings.Contains(q2.notice, "has no tour") {
+	if q2.ws.Touring() || !strings.Contains(q2.notice, "has no tour") {
 		t.Errorf("no tour: %q", q2.notice)
 	}
 }
@@ -174,15 +177,15 @@ func TestGuessRound(t *testing.T) {
 		} else {
 			press(p, "k")
 		}
-		if p.Pos != b || p.ws.callout == nil || p.ws.callout.kind != calloutReveal {
-			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, p.ws.callout)
+		if p.Pos != b || calloutOf(p) == nil || calloutOf(p).Kind != workshop.RevealCallout {
+			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, calloutOf(p))
 		}
 	}
-	agreed, of := p.ws.guess.score()
+	agreed, of := p.ws.Score()
 	if want := T - 1 - off; of != want || agreed != want-len(wrong) {
 		t.Errorf("score %d of %d, want %d of %d", agreed, of, want-len(wrong), want)
 	}
-	head := strings.Join(p.ws.callout.head, "\n")
+	head := strings.Join(calloutOf(p).Head, "\n")
 	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
@@ -194,7 +197,7 @@ func TestGuessRound(t *testing.T) {
 			tp = b
 		}
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, num(c.At(tp, last)), num(c.R(last))); !strings.Contains(head, want) {
+	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
 	you := algos.Replay(c, off, last, algos.Fixed(retrains))
@@ -207,15 +210,15 @@ func TestGuessRound(t *testing.T) {
 		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
 	}
 	// The row shows, with its cost as the table writes costs.
-	view := stripANSI(p.panes.results.View(p.frame(), 100, 20))
+	view := draw.StripANSI(p.panes.Results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
 		if strings.Contains(l, " You ") {
 			row = l
 		}
 	}
-	if !strings.Contains(row, cost(you.Cost())) {
-		t.Errorf("the You row %q lacks its cost %s:\n%s", row, cost(you.Cost()), view)
+	if !strings.Contains(row, draw.Cost(you.Cost())) {
+		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(you.Cost()), view)
 	}
 	// g ends the round: steps no longer ask.
 	press(p, "g", "home", "end")
@@ -246,7 +249,7 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *ro
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
 func deliver(t *testing.T, p *Player) *Player {
 	t.Helper()
-	m, cmd := p.Update(roomMsg{p.ws.room.m.View()})
+	m, cmd := p.Update(roomMsg{p.opt.Member.View()})
 	np := m.(*Player)
 	pumpCmd(t, np, cmd)
 	return np
@@ -260,35 +263,35 @@ func TestFollowPresenter(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	fol = deliver(t, fol)
 	pres = deliver(t, pres)
-	if !fol.ws.room.following || !pres.ws.room.presenting() {
-		t.Fatalf("following %v presenting %v", fol.ws.room.following, pres.ws.room.presenting())
+	if !fol.ws.Following() || !pres.ws.Presenting() {
+		t.Fatalf("following %v presenting %v", fol.ws.Following(), pres.ws.Presenting())
 	}
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s.Matrix == pres.s.Matrix {
-		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
+	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || fol.s.Matrix == pres.s.Matrix {
+		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
 	}
-	if !strings.Contains(stripANSI(fol.status(fol.frame())), "· following ·") {
-		t.Errorf("follower's status: %q", stripANSI(fol.status(fol.frame())))
+	if !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "· following ·") {
+		t.Errorf("follower's status: %q", draw.StripANSI(fol.status(fol.frame())))
 	}
 	dp := deliver(t, pres)
-	if st := stripANSI(dp.status(dp.frame())); !strings.Contains(st, "1 follow · 0 free") {
+	if st := draw.StripANSI(dp.status(dp.frame())); !strings.Contains(st, "1 follow · 0 free") {
 		t.Errorf("presenter's status: %q", st)
 	}
 	if h := helpLine(fol.st, fol.contextKeys(fol.frame()), 200); strings.Contains(h, "step") || !strings.Contains(h, "p go free") {
 		t.Errorf("a follower's help line: %q", h)
 	}
 	press(fol, "l", "]")
-	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || !strings.Contains(fol.notice, "p to go free") {
-		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.frame().R(), fol.notice)
+	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || !strings.Contains(fol.notice, "p to go free") {
+		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.frame().RNow(), fol.notice)
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.Pos != 3 || fol.ws.room.following || !strings.Contains(stripANSI(fol.status(fol.frame())), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.room.following, stripANSI(fol.status(fol.frame())))
+	if fol.Pos != 3 || fol.ws.Following() || !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.Following(), draw.StripANSI(fol.status(fol.frame())))
 	}
-	if v := pres.ws.room.m.View(); v.Free != 1 || v.Followers != 0 {
+	if v := pres.opt.Member.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
 	}
 	goTo(pres, 7)
@@ -300,18 +303,18 @@ func TestFollowPresenter(t *testing.T) {
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.ws.room.following || fol.Pos != 7 || fol.frame().R() != pres.frame().R() {
-		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
+	if !fol.ws.Following() || fol.Pos != 7 || fol.frame().RNow() != pres.frame().RNow() {
+		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
 	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
 	fol = deliver(t, fol)
-	if fol.ws.callout == nil || fol.ws.callout.title != "tour 1/5 · batch 2" || !fol.Cursor.On || fol.Cursor.At != [2]int{1, 2} {
-		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.ws.callout, fol.Cursor.On, fol.Cursor.At)
+	if calloutOf(fol) == nil || calloutOf(fol).Title != "tour 1/5 · batch 2" || !fol.Cursor.On || fol.Cursor.At != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", calloutOf(fol), fol.Cursor.On, fol.Cursor.At)
 	}
-	if fol.ws.callout.foot != "the presenter goes on · p to go free" {
-		t.Errorf("follower's callout foot %q", fol.ws.callout.foot)
+	if calloutOf(fol).Foot != "the presenter goes on · p to go free" {
+		t.Errorf("follower's callout foot %q", calloutOf(fol).Foot)
 	}
 	// The quiz: the follower is asked, answers KEEP, the presenter sees it counted, then reveals.
 	pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
@@ -321,38 +324,38 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	press(fol, "k")
 	pres = deliver(t, pres)
-	if v := stripANSI(pres.View()); !strings.Contains(v, "The room: 0 RETRAIN / 1 KEEP") {
+	if v := draw.StripANSI(pres.View()); !strings.Contains(v, "The room: 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter does not see the room's answer:\n%s", v)
 	}
 	press(pres, "r")
 	fol = deliver(t, fol)
-	head := strings.Join(pres.ws.callout.head, "\n")
+	head := strings.Join(calloutOf(pres).Head, "\n")
 	if !strings.Contains(head, "The room said 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter's reveal lacks the room's answers:\n%s", head)
 	}
-	if fol.Pos != 6 || fol.ws.callout == nil || !strings.Contains(strings.Join(fol.ws.callout.head, "\n"), "You said KEEP") {
-		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.ws.callout)
+	if fol.Pos != 6 || calloutOf(fol) == nil || !strings.Contains(strings.Join(calloutOf(fol).Head, "\n"), "You said KEEP") {
+		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, calloutOf(fol))
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
-	pumpCmd(t, pres, pres.wi.apply(pres.host(), []string{"queries.size=5"}, ""))
+	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries.size=5"}, ""))
 	fol = deliver(t, fol)
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
 	}
-	if !strings.Contains(stripANSI(fol.status(fol.frame())), "what-if: queries.size=5") {
-		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status(fol.frame())))
+	if !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "what-if: queries.size=5") {
+		t.Errorf("the follower's status does not name the what-if: %q", draw.StripANSI(fol.status(fol.frame())))
 	}
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
-	pres.ws.room.m.Leave()
+	pres.opt.Member.Leave()
 	fol = deliver(t, fol)
-	if fol.ws.room.following || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
-		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.room.following, fol.Pos, fol.notice)
+	if fol.ws.Following() || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.Following(), fol.Pos, fol.notice)
 	}
-	if fol.ws.callout == nil || fol.ws.callout.foot != "esc closes this" {
-		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.ws.callout)
+	if calloutOf(fol) == nil || calloutOf(fol).Foot != "esc closes this" {
+		t.Fatalf("the last stop's callout after the presenter left: %+v", calloutOf(fol))
 	}
 	press(fol, "esc")
-	if fol.ws.callout != nil {
+	if calloutOf(fol) != nil {
 		t.Error("esc did not close the callout the presenter left")
 	}
 	if !strings.Contains(helpLine(fol.st, fol.contextKeys(fol.frame()), 200), "step") {
@@ -366,14 +369,14 @@ func TestFollowIntoScenario(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	other := loadSmall(t) // another loaded scenario: another run
 	pres.s.Stop()
-	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.ws.room.m})
+	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.opt.Member})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, np)
 	goTo(np, 4)
 	fol = deliver(t, fol)
-	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.room.following {
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.Following() {
 		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.Pos, other)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
@@ -414,13 +417,13 @@ func TestPickerFollows(t *testing.T) {
 	}
 	pres := rm.Join(true)
 	pk.Update(roomMsg{m.View()})
-	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
-		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
+	if v := m.View(); !v.Following || !strings.Contains(draw.StripANSI(pk.View()), "You follow the presenter") {
+		t.Fatalf("a presenter came on: following %v\n%s", v.Following, draw.StripANSI(pk.View()))
 	}
 	pres.Publish(room.Stage{Scenario: s, Seed: 5, Shown: room.Shown{Pos: 2}, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
-	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.room.following {
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.Following() {
 		t.Fatalf("the presenter's scenario did not open: %T", model)
 	}
 	pumpCmd(t, pl, cmd)
@@ -442,3 +445,10 @@ func TestPickerFollows(t *testing.T) {
 	}
 	model.(*Player).s.Stop()
 }
+
+// calloutOf is the callout over the player's panes, as drawn (nil when none is up).
+func calloutOf(p *Player) *workshop.Callout { return p.ws.Callout(p.workshopFrame()) }
+
+// stopOf is the stop of the tour the player plays (-1 for none); arrivedAt, whether it is at it.
+func stopOf(p *Player) int     { i, _ := p.ws.TourStop(); return i }
+func arrivedAt(p *Player) bool { _, at := p.ws.TourStop(); return at }
