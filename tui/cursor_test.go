@@ -17,6 +17,7 @@ import (
 // label is left cut, as the "1" of "10" beside the cursor's "9" read "19"), the cursor's two are
 // there, and the row axis and the pane's border are whole.
 func TestCursorLabels(t *testing.T) {
+	t.Parallel()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 	goTo(p, s.Batches-1)

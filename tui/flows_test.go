@@ -55,6 +55,7 @@ func (s *screens) check(t *testing.T, prefix string) {
 }
 
 func TestGoldenWorkshop(t *testing.T) {
+	t.Parallel()
 	for _, prof := range profiles {
 		t.Run("tour/"+prof.name, func(t *testing.T) { tourFlow(t, prof.st()).check(t, "") })
 		t.Run("guess/"+prof.name, func(t *testing.T) { guessFlow(t, prof.st()).check(t, "") })

@@ -50,6 +50,7 @@ func content(box string) [][]rune {
 // the hand-made synthetic run (synthetic_test.go) at batch 20, so that only a change to the screen
 // changes them (go test ./tui -run TestGoldenPanes -update rewrites testdata/TestGoldenPanes).
 func TestGoldenPanes(t *testing.T) {
+	t.Parallel()
 	for _, prof := range profiles {
 		p := syntheticPlayer(t, prof.st(), 80, 24)
 		goTo(p, synth.GoldenAt)

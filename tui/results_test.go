@@ -11,6 +11,7 @@ import (
 
 // The tuned line on screen, the results focused: every word whole at the small sizes.
 func TestTunedLineOnScreen(t *testing.T) {
+	t.Parallel()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 	goTo(p, 60)

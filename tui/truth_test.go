@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
@@ -38,6 +37,7 @@ func resultsRow(t *testing.T, p *Player, label string) []string {
 // cara run reports (the same Evaluate over the whole block, cut at the batch), and the guess
 // reveal, the decisions strip and the matrix readout say the same.
 func TestOracleIsThePapers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("gauss-d: 100 batches of 1000 points")
 	}
@@ -114,6 +114,7 @@ func TestBestSoFarWhileComputing(t *testing.T) {
 // At the first online batch every strategy trains its first model: the results say train, not
 // RETRAIN, and count no retrain (covcon-d at 25 too, without -short).
 func TestFirstModelReadsTrain(t *testing.T) {
+	t.Parallel()
 	players := []*Player{pumped(t, asciiStyles(), 160, 48)}
 	if !testing.Short() {
 		players = append(players, pumpedScenario(t, loadEmbedded(t, "covcon-d"), asciiStyles(), 160, 48))
@@ -191,13 +192,14 @@ func TestPresenterRestartAsks(t *testing.T) {
 // seed 1's C[0, 1] (not seed 0's, which the words were written with) and says so; its R follows
 // ] at once.
 func TestTourOnAnotherSeed(t *testing.T) {
+	t.Parallel()
 	s := loadEmbedded(t, "scenario1-near")
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 1, Styles: asciiStyles(), Width: 120, Height: 36, Tour: true})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 1, Styles: asciiStyles(), Width: 120, Height: 36, Tour: true, Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, p)
-	zero := finished(t, s, live.NewRuns(live.RunsConfig{}))
+	zero := finished(t, s, testRuns())
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	if !p.ws.Touring() || stopOf(p) != 1 || calloutOf(p) == nil {
 		t.Fatalf("not at the second stop: %+v", stopOf(p))
@@ -301,6 +303,7 @@ func TestGuessShowsTheBatch(t *testing.T) {
 // In the offline block the chart, the decisions and the results have nothing but a note: at the
 // README's 120x36 the batch takes their room, on a 100-batch scenario.
 func TestOfflineShowsTheBatch(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
 	goTo(p, 10)
 	l := p.layout(p.frame(), 120, p.bodyHeight())
@@ -316,6 +319,7 @@ func TestOfflineShowsTheBatch(t *testing.T) {
 
 // The help lists the words the panes use; a sampled matrix says how many batches a cell holds.
 func TestGlossaryAndSampling(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
 	goTo(p, 50)
 	press(p, "?")
@@ -340,8 +344,9 @@ func TestGlossaryAndSampling(t *testing.T) {
 // The scatter's axes belong to the run of the loaded scenario and seed, not to a name: covcon-d
 // changed with --set has bounds of its own.
 func TestBoundsPerLoadedScenario(t *testing.T) {
+	t.Parallel()
 	var got []*run.Bounds
-	runs := live.NewRuns(live.RunsConfig{Workers: 2})
+	runs := testRuns()
 	for _, sets := range [][]string{nil, {"data.size=200"}} {
 		sess := finished(t, loadEmbedded(t, "covcon-d", sets...), runs)
 		got = append(got, run.ScanBounds(sess)().(run.BoundsMsg).Bounds)
@@ -419,6 +424,7 @@ func TestMatrixShowsAOrB(t *testing.T) {
 
 // At 80x24 a callout about a cell leaves the cell and the readout that gives its value in sight.
 func TestCalloutClearOfItsCell(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 80, 24)
 	goTo(p, 11)
 	p.Cursor.On, p.Cursor.At = true, [2]int{0, 11}
@@ -436,6 +442,7 @@ func TestCalloutClearOfItsCell(t *testing.T) {
 // The status line keeps one wording as the player steps, plays and pauses: its form is chosen for
 // the widest it gets in the run, not for the batch shown.
 func TestStatusWordingStable(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 100, 30)
 	for w := 60; w <= 180; w += 2 {
 		resize(p, w, 30)
@@ -462,6 +469,7 @@ func TestStatusWordingStable(t *testing.T) {
 // numbers: no template is left unfilled ("…" or a brace) once the matrix is in, a stop's what-if
 // included. The 4-batch tours always, covcon-d without -short, every tour with CARA_TOURS=all.
 func TestToursFilledOnScreen(t *testing.T) {
+	t.Parallel()
 	names := []string{"scenario1-far", "scenario1-near", "scenario2"}
 	if !testing.Short() {
 		names = append(names, "covcon-d")
@@ -498,6 +506,7 @@ func TestToursFilledOnScreen(t *testing.T) {
 
 // The results pane's offline note wraps at word boundaries instead of being cut.
 func TestOfflineNoteWraps(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
 	goTo(p, 12)
 	for _, w := range []int{30, 54, 80} {
@@ -511,6 +520,7 @@ func TestOfflineNoteWraps(t *testing.T) {
 // A quiz stop's answer and a guess's reveal keep clear of the batch they are about, with the
 // matrix (the stop's focus) clear too, at the README's 120x36.
 func TestRevealLeavesTheBatch(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
 	goTo(p, 27)
 	p.Cursor = room.Cursor{On: true, At: [2]int{25, 27}}

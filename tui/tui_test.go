@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui/internal/draw"
 	"github.com/cara-sim/cara/tui/internal/pane"
@@ -48,13 +50,21 @@ func pumped(t testing.TB, st *draw.Styles, w, h int) *Player {
 
 func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *draw.Styles, w, h int) *Player {
 	t.Helper()
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: st, Width: w, Height: h})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h, Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, p)
 	return p
 }
+
+// testRuns is the registry the tests' finished players share, as a server's players share theirs: a
+// run computed for one test (covcon-d's or gauss-d's 100 batches of 1000 points) is the next
+// one's on the same scenario and seed, not computed again. Tests that count runs, or watch one
+// compute, have registries of their own.
+var testRuns = sync.OnceValue(func() *live.Runs {
+	return live.NewRuns(live.RunsConfig{MaxComputing: 2, Cache: 32, Workers: 2})
+})
 
 // pump starts a player and runs its engine to the end through Update, on this goroutine.
 func pump(t testing.TB, p *Player) {
@@ -344,6 +354,7 @@ func TestShortScenarioShowsTheResults(t *testing.T) {
 // nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
 // focused chart or batch keeps screen.FocusLeast rows.
 func TestRoomSeesDecisionsAndBatch(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"covcon-d", "gauss-d"} {
 		t.Run(name, func(t *testing.T) {
 			s := loadEmbedded(t, name, "data.size=250", "model.random_forest.trees=10")

@@ -92,8 +92,8 @@ func sameResults(t *testing.T, got, want []algos.Result) {
 // A session's what-if replays every algorithm (tuning included) on the what-if's matrix: covcon-d
 // with covcon-s's queries gives covcon-s's results, and returning to the scenario gives its own.
 func TestSessionWhatIf(t *testing.T) {
-	runs := live.NewRuns(live.RunsConfig{Workers: 2})
-	defer runs.Close()
+	t.Parallel()
+	runs := testRuns()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	sess := finished(t, s, runs)
 	defer sess.Stop()
@@ -142,8 +142,7 @@ func TestSessionWhatIf(t *testing.T) {
 // A newer what-if supersedes an older one: the older's message is dropped; a what-if before the
 // run has finished is refused with a reason.
 func TestSessionWhatIfSupersedes(t *testing.T) {
-	runs := live.NewRuns(live.RunsConfig{Workers: 2})
-	defer runs.Close()
+	runs := testRuns()
 	s := loadEmbedded(t, "scenario1-far")
 	sess := finished(t, s, runs)
 	defer sess.Stop()
@@ -189,8 +188,9 @@ func TestSessionWhatIfSupersedes(t *testing.T) {
 // put them at (0.50, 0.50) with sd 0.015, which are covcon-s's queries. The results pane's numbers
 // change, and they are those of a fresh run of covcon-s (`cara run covcon-s`), at the same R.
 func TestWhatIfBarProgram(t *testing.T) {
+	t.Parallel()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Workers: 2})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,12 @@ import (
 // third stop's callout shows its text under "tour 3/8", its template filled from the run, and the
 // cursor is on the cell it quotes, C[6, 9], whose value the readout gives as the text says.
 func TestTourCovconToThirdStop(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Tour: true, Width: 120, Height: 36})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Tour: true, Width: 120, Height: 36, Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +83,7 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // stop and stop there; a quiz asks before its batch; a stop that does not pause plays on; a
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
 	if p.Pos != 2 || calloutOf(p) == nil || calloutOf(p).Title != "tour 1/5 · batch 2" || p.Focus != pane.Matrix {
@@ -259,6 +261,7 @@ func deliver(t *testing.T, p *Player) *Player {
 // the presenter drives alone; p goes free and p again rejoins where the presenter is; the room's
 // answers reach the presenter; the presenter leaving frees the follower with a notice.
 func TestFollowPresenter(t *testing.T) {
+	t.Parallel()
 	s := smallTour(t)
 	pres, fol, _ := roomPlayers(t, s)
 	fol = deliver(t, fol)
