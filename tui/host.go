@@ -24,7 +24,7 @@ func (h host) Say(notice string)             { h.p.notice = notice }
 func (h host) Fail(err error)                { h.p.err = err }
 
 // WhatIfShown redraws with the what-if shown (or the scenario): the algorithms are replayed on it
-// (the heat map's scale follows the what-if shown: colours.go).
+// (the heat map's scale follows the what-if shown: matrix.Colours).
 func (h host) WhatIfShown() { h.p.refresh() }
 
 func (h host) FrameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane.Frame {

@@ -50,7 +50,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// q goes back to the picker when there is one.
 		p.s.Stop()
 		p.cmd.DropBefore()
-		p.ws.Leave()
+		p.ws.Room().Leave()
 		if p.opt.Back != nil {
 			return p.opt.Back()
 		}
@@ -84,7 +84,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if e, ok := p.ws.Key(p.workshopFrame(), msg); ok {
 		return p, p.apply(e)
 	}
-	if p.ws.Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys.Driven()...)...) {
+	if p.ws.Room().Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys.Driven()...)...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
@@ -164,7 +164,7 @@ func (p *Player) actions() []action {
 // mode is the mode the player's keys are in now.
 func (p *Player) mode() keys.Mode {
 	_, question := p.ws.Asking()
-	return keys.Mode{Tour: p.ws.Touring(), Following: p.ws.Following(), Question: question, Bar: p.wi.Showing(), Split: p.split.On()}
+	return keys.Mode{Tour: p.ws.Tour().On(), Following: p.ws.Room().Following(), Question: question, Bar: p.wi.Showing(), Split: p.split.On()}
 }
 
 // enableKeys turns on, in every component's key map, the bindings that work in mode m.
@@ -214,7 +214,7 @@ type restartOverlay struct{ p *Player }
 func (o *restartOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 	p := o.p
 	who := "The matrix is computed again; your guesses and the tour start over."
-	if p.ws.Presenting() {
+	if p.ws.Room().Presenting() {
 		who = "The whole room follows you there: every follower's matrix, guesses and tour start over."
 	}
 	iw := max(min(w-4, 64), 20)
@@ -252,7 +252,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch {
 		case under >= 0 && under == p.Focus && under == pane.About && p.panes.About.Wheel(delta):
-		case p.ws.Following():
+		case p.ws.Room().Following():
 		case delta > 0:
 			p.step()
 		default:

@@ -91,7 +91,7 @@ type Player struct {
 
 	panes screen.Set
 
-	// The workshop (workshop.go): a tour, the guess round, the room, the callout over the panes.
+	// The workshop (package workshop): a tour, the guess round, the room, the callout over the panes.
 	// It changes the player only by the effects it returns (effects.go).
 	ws       workshop.Workshop
 	stopUndo whatif.State // the what-if in force before a tour stop's own (StopWhatIf)
@@ -179,7 +179,7 @@ func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
 	rate := speeds[p.Speed]
-	rate = max(rate, p.ws.MinRate())
+	rate = max(rate, p.ws.Tour().MinRate())
 	return tea.Tick(time.Duration(float64(time.Second)/rate), func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
@@ -187,7 +187,7 @@ func (p *Player) ticker() tea.Cmd {
 func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if m == tea.Model(p) {
-			p.ws.Publish(p.presented)
+			p.ws.Room().Publish(p.presented)
 		}
 	}()
 	switch msg := msg.(type) {
@@ -211,7 +211,7 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tickMsg:
 		cmd = p.play(msg)
 	case pane.JumpMsg:
-		if !p.ws.Following() {
+		if !p.ws.Room().Following() {
 			p.goTo(msg.T)
 		}
 	case tea.MouseMsg:
@@ -286,7 +286,7 @@ func (p *Player) column(msg run.ColumnMsg) tea.Cmd {
 }
 
 func (p *Player) play(msg tickMsg) tea.Cmd {
-	if msg.id != p.tick || !p.Playing || p.ws.Following() {
+	if msg.id != p.tick || !p.Playing || p.ws.Room().Following() {
 		return nil
 	}
 	if e, stop := p.ws.TourStep(p.workshopFrame()); stop {

@@ -28,9 +28,9 @@ func TestRejoinResetsWhatIf(t *testing.T) {
 	m, cmd = fol.Update(cmd())
 	fol = m.(*Player)
 	pumpCmd(t, fol, cmd)
-	if !fol.ws.Following() || fol.wi.Showing() || fol.s.WhatIf != nil {
+	if !fol.ws.Room().Following() || fol.wi.Showing() || fol.s.WhatIf != nil {
 		t.Errorf("rejoined: following %v, bar open %v, what-if %v; want following the presenter's (none), bar closed",
-			fol.ws.Following(), fol.wi.Showing(), fol.s.WhatIf)
+			fol.ws.Room().Following(), fol.wi.Showing(), fol.s.WhatIf)
 	}
 }
 

@@ -35,7 +35,7 @@ func (p *Player) status(f *pane.Frame) string {
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
-	if long, short := p.ws.RoomStatus(); long != "" {
+	if long, short := p.ws.Room().Status(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
 	if c := p.cmd.Status(); c != "" {

@@ -142,9 +142,9 @@ func TestRestartAsks(t *testing.T) {
 		t.Fatalf("no question after g l: overlay %T", p.overlay)
 	}
 	press(p, "r", "r")
-	if p.s.Seed != seed || p.Pos != p.opt.Scenario.Offline+1 || p.ws.Answered() != 1 {
+	if p.s.Seed != seed || p.Pos != p.opt.Scenario.Offline+1 || p.ws.Guess().Answered() != 1 {
 		t.Fatalf("r r in the guess round: seed %d at batch %d with %d answers; want seed %d, the answered batch, 1 answer",
-			p.s.Seed, p.Pos, p.ws.Answered(), seed)
+			p.s.Seed, p.Pos, p.ws.Guess().Answered(), seed)
 	}
 	press(p, "N")
 	if p.s.Seed != seed || p.overlay != nil || !strings.Contains(p.notice, "waits for the guess round") {
@@ -201,7 +201,7 @@ func TestTourOnAnotherSeed(t *testing.T) {
 	pump(t, p)
 	zero := finished(t, s, testRuns())
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if !p.ws.Touring() || stopOf(p) != 1 || calloutOf(p) == nil {
+	if !p.ws.Tour().On() || stopOf(p) != 1 || calloutOf(p) == nil {
 		t.Fatalf("not at the second stop: %+v", stopOf(p))
 	}
 	mine, theirs := draw.Num(p.s.Matrix.Cell(0, 1).C()), draw.Num(zero.Matrix.Cell(0, 1).C())
@@ -482,7 +482,7 @@ func TestToursFilledOnScreen(t *testing.T) {
 		p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 		pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
 		for i := range s.Tour {
-			for step := 0; p.ws.Touring() && (stopOf(p) != i || !arrivedAt(p)); step++ {
+			for step := 0; p.ws.Tour().On() && (stopOf(p) != i || !arrivedAt(p)); step++ {
 				if step > 50 {
 					t.Fatalf("%s: stop %d never reached", name, i)
 				}

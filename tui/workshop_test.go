@@ -48,7 +48,7 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.Pos != 24 || !fp.ws.Touring() || stopOf(fp) != 2 || !arrivedAt(fp) {
+	if fp.Pos != 24 || !fp.ws.Tour().On() || stopOf(fp) != 2 || !arrivedAt(fp) {
 		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, stopOf(fp))
 	}
 	c69 := draw.Num(fp.s.Matrix.Cell(6, 9).C())
@@ -123,7 +123,7 @@ func TestTourStops(t *testing.T) {
 		t.Errorf("last stop's foot %q", calloutOf(p).Foot)
 	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if p.ws.Touring() || calloutOf(p) != nil || !strings.Contains(p.notice, "end of the tour") {
+	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "end of the tour") {
 		t.Errorf("after the last stop: tour %v callout %v notice %q", stopOf(p), calloutOf(p), p.notice)
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
@@ -136,18 +136,18 @@ func TestTourStops(t *testing.T) {
 		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
-	if p.ws.Touring() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
 	}
 	press(p, "home")
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
-	if !p.ws.Touring() || stopOf(p) != 1 || p.Pos != 6 {
+	if !p.ws.Tour().On() || stopOf(p) != 1 || p.Pos != 6 {
 		t.Errorf("t after leaving at stop 2: stop %v at batch %d", stopOf(p), p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
 	press(q2, "t")
-	if q2.ws.Touring() || !strings.Contains(q2.notice, "has no tour") {
+	if q2.ws.Tour().On() || !strings.Contains(q2.notice, "has no tour") {
 		t.Errorf("no tour: %q", q2.notice)
 	}
 }
@@ -183,7 +183,7 @@ func TestGuessRound(t *testing.T) {
 			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, calloutOf(p))
 		}
 	}
-	agreed, of := p.ws.Score()
+	agreed, of := p.ws.Guess().Score()
 	if want := T - 1 - off; of != want || agreed != want-len(wrong) {
 		t.Errorf("score %d of %d, want %d of %d", agreed, of, want-len(wrong), want)
 	}
@@ -266,8 +266,8 @@ func TestFollowPresenter(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	fol = deliver(t, fol)
 	pres = deliver(t, pres)
-	if !fol.ws.Following() || !pres.ws.Presenting() {
-		t.Fatalf("following %v presenting %v", fol.ws.Following(), pres.ws.Presenting())
+	if !fol.ws.Room().Following() || !pres.ws.Room().Presenting() {
+		t.Fatalf("following %v presenting %v", fol.ws.Room().Following(), pres.ws.Room().Presenting())
 	}
 	goTo(pres, 5)
 	press(pres, "]")
@@ -291,8 +291,8 @@ func TestFollowPresenter(t *testing.T) {
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.Pos != 3 || fol.ws.Following() || !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.Following(), draw.StripANSI(fol.status(fol.frame())))
+	if fol.Pos != 3 || fol.ws.Room().Following() || !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.Room().Following(), draw.StripANSI(fol.status(fol.frame())))
 	}
 	if v := pres.opt.Member.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
@@ -306,7 +306,7 @@ func TestFollowPresenter(t *testing.T) {
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.ws.Following() || fol.Pos != 7 || fol.frame().RNow() != pres.frame().RNow() {
+	if !fol.ws.Room().Following() || fol.Pos != 7 || fol.frame().RNow() != pres.frame().RNow() {
 		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
 	}
 	// The presenter's tour: its stop's callout and cell.
@@ -351,8 +351,8 @@ func TestFollowPresenter(t *testing.T) {
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
 	pres.opt.Member.Leave()
 	fol = deliver(t, fol)
-	if fol.ws.Following() || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
-		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.Following(), fol.Pos, fol.notice)
+	if fol.ws.Room().Following() || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.Room().Following(), fol.Pos, fol.notice)
 	}
 	if calloutOf(fol) == nil || calloutOf(fol).Foot != "esc closes this" {
 		t.Fatalf("the last stop's callout after the presenter left: %+v", calloutOf(fol))
@@ -379,7 +379,7 @@ func TestFollowIntoScenario(t *testing.T) {
 	pump(t, np)
 	goTo(np, 4)
 	fol = deliver(t, fol)
-	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.Following() {
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.Room().Following() {
 		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.Pos, other)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
@@ -426,7 +426,7 @@ func TestPickerFollows(t *testing.T) {
 	pres.Publish(room.Stage{Scenario: s, Seed: 5, Shown: room.Shown{Pos: 2}, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
-	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.Following() {
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.Room().Following() {
 		t.Fatalf("the presenter's scenario did not open: %T", model)
 	}
 	pumpCmd(t, pl, cmd)
@@ -453,5 +453,5 @@ func TestPickerFollows(t *testing.T) {
 func calloutOf(p *Player) *workshop.Callout { return p.ws.Callout(p.workshopFrame()) }
 
 // stopOf is the stop of the tour the player plays (-1 for none); arrivedAt, whether it is at it.
-func stopOf(p *Player) int     { i, _ := p.ws.TourStop(); return i }
-func arrivedAt(p *Player) bool { _, at := p.ws.TourStop(); return at }
+func stopOf(p *Player) int     { i, _ := p.ws.Tour().Stop(); return i }
+func arrivedAt(p *Player) bool { _, at := p.ws.Tour().Stop(); return at }

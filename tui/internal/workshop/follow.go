@@ -7,9 +7,9 @@ import (
 	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
-// roomSide is a player's place in a workshop room (cara serve --presenter-keys): presenting,
+// Room is a player's place in a workshop room (cara serve --presenter-keys): presenting,
 // following the presenter's stage, or free. A player without a room (cara play) has m nil.
-type roomSide struct {
+type Room struct {
 	m          *room.Member
 	view       room.View  // the newest the relay brought
 	following  bool       // the player shows the presenter's stage
@@ -20,7 +20,8 @@ type roomSide struct {
 	tally map[int][2]int
 }
 
-func (r *roomSide) presenting() bool { return r.m != nil && r.view.Presenter }
+// Presenting reports whether the player presents to the room.
+func (r *Room) Presenting() bool { return r.m != nil && r.view.Presenter }
 
 // Receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
 // and reports whether the presenter's stage is to be shown now (Follow).
@@ -147,13 +148,13 @@ func (w *Workshop) followStop(f Frame, st room.Stage) {
 	}
 }
 
-// toggleFollow goes free, or follows the presenter again from where the presenter is now.
-func (w *Workshop) toggleFollow() Effects {
+// ToggleFollow goes free, or follows the presenter again from where the presenter is now.
+func (w *Workshop) ToggleFollow() Effects {
 	r := &w.room
 	switch {
 	case r.m == nil:
 		return Effects{Notice("p follows a presenter in a workshop (cara serve --presenter-keys)")}
-	case r.presenting():
+	case r.Presenting():
 		return Effects{Notice("you are presenting: the room follows you")}
 	case r.following:
 		r.following = false
@@ -184,7 +185,7 @@ func (w *Workshop) leftAlone() {
 // callout is up and the batch the question is about (-1 for none).
 func (w *Workshop) Stage() (stop, quiz int) {
 	stop, quiz = -1, -1
-	if c := w.callout; w.tour.on() && c != nil && c.Kind == StopCallout {
+	if c := w.callout; w.tour.On() && c != nil && c.Kind == StopCallout {
 		stop = c.Stop // a stop that plays on keeps its callout on the way to the next
 	}
 	if t, ok := w.Asking(); ok {
@@ -195,21 +196,20 @@ func (w *Workshop) Stage() (stop, quiz int) {
 
 // Publish gives the room a presenter's stage (what stage returns) after each message the player
 // handled.
-func (w *Workshop) Publish(stage func() room.Stage) {
-	if r := &w.room; r.presenting() {
+func (r *Room) Publish(stage func() room.Stage) {
+	if r.Presenting() {
 		r.m.Publish(stage())
 	}
 }
 
-// RoomStatus is the status line's account of the room: a presenter's followers, a follower's
-// state ("" when there is no room, or nothing to say).
-func (w *Workshop) RoomStatus() (long, short string) {
-	r := &w.room
+// Status is the status line's account of the room: a presenter's followers, a follower's state
+// ("" when there is no room, or nothing to say).
+func (r *Room) Status() (long, short string) {
 	v := r.view
 	switch {
 	case r.m == nil:
 		return "", ""
-	case r.presenting():
+	case r.Presenting():
 		n := draw.Itoa(v.Followers) + " follow · " + draw.Itoa(v.Free) + " free"
 		return "presenting: " + n, n
 	case r.following && v.Stage.Scenario == nil:
@@ -224,10 +224,9 @@ func (w *Workshop) RoomStatus() (long, short string) {
 
 // Leave is the player closing (q): a presenter's room sees no scenario until the next one opens;
 // a follower goes free.
-func (w *Workshop) Leave() {
-	r := &w.room
+func (r *Room) Leave() {
 	switch {
-	case r.presenting():
+	case r.Presenting():
 		r.m.Publish(room.Stage{Stop: -1, Quiz: -1})
 	case r.following:
 		r.following = false

@@ -12,12 +12,12 @@ import (
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
-// guessRound is "guess the decision" (key g, or a tour's quiz stop): before an online batch t is
+// Guess is "guess the decision" (key g, or a tour's quiz stop): before an online batch t is
 // shown the player asks "RETRAIN or KEEP at t?", then shows the batch with the Oracle's decision
 // and what each choice costs the player's own strategy there (C[t', t] to keep its model t', R_t to
 // retrain), and keeps a score. The answers are a strategy of their own, replayed through algos
 // (Fixed) as the results pane's row "You": unanswered batches count as KEEP.
-type guessRound struct {
+type Guess struct {
 	on      bool
 	answers map[int]bool // batch -> RETRAIN
 	agreed  map[int]bool // batch -> the answer was the Oracle's decision (set when revealed)
@@ -33,12 +33,13 @@ type youCache struct {
 	res          *algos.Result
 }
 
-func (g *guessRound) reset() {
-	*g = guessRound{answers: map[int]bool{}, agreed: map[int]bool{}}
+func (g *Guess) reset() {
+	*g = Guess{answers: map[int]bool{}, agreed: map[int]bool{}}
 }
 
-// score is the number of revealed answers that were the Oracle's decision, and of revealed answers.
-func (g *guessRound) score() (agreed, of int) {
+// Score is the round's score: the revealed answers that were the Oracle's decision, of the
+// answers revealed.
+func (g *Guess) Score() (agreed, of int) {
 	for _, ok := range g.agreed {
 		if ok {
 			agreed++
@@ -47,15 +48,15 @@ func (g *guessRound) score() (agreed, of int) {
 	return agreed, len(g.agreed)
 }
 
-// toggleGuess starts or ends the guess round.
-func (w *Workshop) toggleGuess(f Frame) Effects {
+// ToggleGuess starts or ends the guess round.
+func (w *Workshop) ToggleGuess(f Frame) Effects {
 	g := &w.guess
 	g.on = !g.on
 	if !g.on {
 		if c := w.callout; c != nil && c.Kind == RevealCallout {
 			w.callout = nil // the round's last answer goes with it
 		}
-		a, n := g.score()
+		a, n := g.Score()
 		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
 	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
@@ -66,13 +67,13 @@ func (w *Workshop) toggleGuess(f Frame) Effects {
 }
 
 // needs reports whether the round asks about batch t before showing it.
-func (g *guessRound) needs(f Frame, t int) bool {
+func (g *Guess) needs(f Frame, t int) bool {
 	_, answered := g.answers[t]
 	return g.on && !answered && t > f.Scenario.Offline && t < f.Batches && f.Pos == t-1
 }
 
-// guessStep asks about the next batch before the player steps or plays into it: true when it asks.
-func (w *Workshop) guessStep(f Frame) (Effects, bool) {
+// Step asks about the next batch before the player steps or plays into it: true when it asks.
+func (w *Workshop) Step(f Frame) (Effects, bool) {
 	if !w.guess.needs(f, f.Pos+1) {
 		return nil, false
 	}
@@ -92,9 +93,7 @@ func (w *Workshop) ask(t int) Effects {
 // YourModel is the model the player's own strategy uses before batch t: the last batch before t
 // answered RETRAIN, or the first online batch (offline, the offline block's size), where every
 // strategy trains.
-func (w *Workshop) YourModel(t, offline int) int { return w.guess.yourModel(t, offline) }
-
-func (g *guessRound) yourModel(t, offline int) int {
+func (g *Guess) YourModel(t, offline int) int {
 	tp := offline
 	for b, retrain := range g.answers {
 		if retrain && b < t && b > tp {
@@ -111,7 +110,7 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 	g.answers[t] = retrain
 	g.you = youCache{}
 	r := &w.room
-	if r.presenting() {
+	if r.Presenting() {
 		// The room's answers as they stand when the presenter answers: the question closes with it.
 		v := r.m.View()
 		r.tally[t] = [2]int{v.Retrain, v.Keep}
@@ -200,7 +199,7 @@ func (w *Workshop) revealLines(f Frame, t int) []string {
 		or = "RETRAINS"
 	}
 	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
-	a, n := g.score()
+	a, n := g.Score()
 	if retrain, ok := g.answers[t]; ok {
 		mark := "✗ not as " + who
 		if retrain == oracle {
@@ -210,10 +209,10 @@ func (w *Workshop) revealLines(f Frame, t int) []string {
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	tp := g.yourModel(t, f.Scenario.Offline)
+	tp := g.YourModel(t, f.Scenario.Offline)
 	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
 		draw.Num(c.At(tp, t)), draw.Num(c.R(t))))
-	if r := &w.room; r.presenting() {
+	if r := &w.room; r.Presenting() {
 		if n, ok := r.tally[t]; ok {
 			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
 		}
@@ -273,7 +272,7 @@ func (w *Workshop) Question(f Frame) *Callout {
 		return nil
 	}
 	g, st := &w.guess, f.Styles
-	tp := g.yourModel(t, f.Scenario.Offline)
+	tp := g.YourModel(t, f.Scenario.Offline)
 	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t)}
 	c.Head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
 	if i, ok := w.quizStop(f, t); ok {
@@ -283,11 +282,11 @@ func (w *Workshop) Question(f Frame) *Callout {
 	}
 	c.Text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
 		tp, tp, t, tp, t, draw.Num(f.R(t)), tp, tp, t)
-	if a, n := g.score(); n > 0 {
+	if a, n := g.Score(); n > 0 {
 		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}
 	r := &w.room
-	if r.presenting() {
+	if r.Presenting() {
 		v := r.view
 		c.Head = append(c.Head, st.Bold.Render(fmt.Sprintf("The room: %d RETRAIN / %d KEEP", v.Retrain, v.Keep))+
 			st.Dim.Render(fmt.Sprintf(" (%d of %d following)", v.Retrain+v.Keep, v.Followers)))
@@ -302,7 +301,7 @@ func (w *Workshop) Question(f Frame) *Callout {
 // quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a
 // presenter who does.
 func (w *Workshop) quizStop(f Frame, t int) (int, bool) {
-	if !w.tour.on() && !w.room.following {
+	if !w.tour.On() && !w.room.following {
 		return 0, false
 	}
 	for i, st := range f.Scenario.Tour {

@@ -7,9 +7,9 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// tours is the scenario's tour as a player plays it (`cara play --tour`, key t): the tour being
+// Tour is the scenario's tour as a player plays it (`cara play --tour`, key t): the tour being
 // played, if any, and where the last one was left.
-type tours struct {
+type Tour struct {
 	run  *tourRun // the tour being played; nil when none
 	left int      // the stop where the tour was left (t takes it up there); -1 for none
 }
@@ -40,15 +40,15 @@ func (tr *tourRun) target() int {
 	return st.At
 }
 
-// on reports whether a tour is being played.
-func (ts *tours) on() bool { return ts.run != nil }
+// On reports whether a tour is being played.
+func (ts *Tour) On() bool { return ts.run != nil }
 
 // running reports whether the tour is on its way to a stop.
-func (ts *tours) running() bool { return ts.run != nil && !ts.run.arrived }
+func (ts *Tour) running() bool { return ts.run != nil && !ts.run.arrived }
 
 // quizAhead is the batch of the quiz stop the tour is on its way to: its question is up, or
 // about to be.
-func (ts *tours) quizAhead() (int, bool) {
+func (ts *Tour) quizAhead() (int, bool) {
 	tr := ts.run
 	if tr == nil || tr.arrived || !tr.stops[tr.i].Quiz {
 		return 0, false
@@ -56,9 +56,9 @@ func (ts *tours) quizAhead() (int, bool) {
 	return tr.stops[tr.i].At, true
 }
 
-// toggleTour starts the scenario's tour (from the stop where it was left, else from the first), or
+// ToggleTour starts the scenario's tour (from the stop where it was left, else from the first), or
 // leaves the tour being played.
-func (w *Workshop) toggleTour(f Frame) Effects {
+func (w *Workshop) ToggleTour(f Frame) Effects {
 	ts := &w.tour
 	if ts.run != nil {
 		ts.left = ts.run.i
@@ -103,8 +103,8 @@ func (w *Workshop) toStop(f Frame, i int) Effects {
 	return append(e, Play(true), Tick{})
 }
 
-// tourStep stops at the tour's stop once it is reached, as the player plays.
-func (w *Workshop) tourStep(f Frame) (Effects, bool) {
+// TourStep stops at the tour's stop once it is reached, as the player plays.
+func (w *Workshop) TourStep(f Frame) (Effects, bool) {
 	if !w.tour.running() || f.Pos < w.tour.run.target() {
 		return nil, false
 	}
@@ -148,9 +148,9 @@ func (w *Workshop) showStop(f Frame) Effects {
 	return e
 }
 
-// space is space during a tour: at a stop it goes on to the next (or ends the tour after the
+// TourNext is space during a tour: at a stop it goes on to the next (or ends the tour after the
 // last); on the way it goes straight to the stop when its batch is computed.
-func (w *Workshop) space(f Frame) Effects {
+func (w *Workshop) TourNext(f Frame) Effects {
 	tr := w.tour.run
 	switch {
 	case !tr.arrived && tr.target() < f.Computed:

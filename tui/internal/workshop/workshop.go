@@ -20,9 +20,9 @@ import (
 // callout) it changes itself.
 type Workshop struct {
 	Keys  KeyMap
-	tour  tours
-	guess guessRound
-	room  roomSide
+	tour  Tour
+	guess Guess
+	room  Room
 	// callout is the box over the panes (nil when none): a tour's stop, a guess's reveal, a
 	// follower's answer waiting for the presenter. Each part clears only its own kind.
 	callout *Callout
@@ -33,7 +33,7 @@ type Workshop struct {
 
 // New returns the workshop of a player in the room of m (nil: no room).
 func New(m *room.Member) Workshop {
-	w := Workshop{Keys: NewKeyMap(), room: roomSide{m: m, tally: map[int][2]int{}}, asked: -1}
+	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}}, asked: -1}
 	if m != nil {
 		w.room.view = m.View()
 	}
@@ -138,7 +138,7 @@ func (Then) effect()           {}
 // Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
 func (w *Workshop) Reset() Effects {
 	var e Effects
-	if w.tour.on() {
+	if w.tour.On() {
 		e = w.endTour()
 	}
 	w.callout = nil
@@ -151,7 +151,7 @@ func (w *Workshop) Reset() Effects {
 // presenter is gone); a stop of the tour being played stays until the tour moves on.
 func (w *Workshop) CloseCallout() bool {
 	c := w.callout
-	if c == nil || (c.Kind == StopCallout && (w.tour.on() || w.room.following)) {
+	if c == nil || (c.Kind == StopCallout && (w.tour.On() || w.room.following)) {
 		return false
 	}
 	w.callout = nil
@@ -161,45 +161,40 @@ func (w *Workshop) CloseCallout() bool {
 // Asking is the batch the question up is about, while one is: it takes the keys (QuestionKey).
 func (w *Workshop) Asking() (int, bool) { return w.asked, w.asked >= 0 }
 
-// TourStop is the stop of the tour being played and whether the player is at it, its callout up,
+// Stop is the stop of the tour being played and whether the player is at it, its callout up,
 // rather than on its way to it; -1 when no tour plays.
-func (w *Workshop) TourStop() (int, bool) {
-	if tr := w.tour.run; tr != nil {
+func (ts *Tour) Stop() (int, bool) {
+	if tr := ts.run; tr != nil {
 		return tr.i, tr.arrived
 	}
 	return -1, false
 }
 
-// Score is the guess round's score: the revealed answers that were the Oracle's decision, of the
-// answers revealed.
-func (w *Workshop) Score() (agreed, of int) { return w.guess.score() }
-
 // Answered is how many batches have an answer.
-func (w *Workshop) Answered() int { return len(w.guess.answers) }
-
-// Touring reports whether a tour is being played.
-func (w *Workshop) Touring() bool { return w.tour.on() }
+func (g *Guess) Answered() int { return len(g.answers) }
 
 // MinRate is the least playing speed, in batches a second, while the tour runs to its next stop
 // (0 when none does).
-func (w *Workshop) MinRate() float64 {
-	if w.tour.running() {
+func (ts *Tour) MinRate() float64 {
+	if ts.running() {
 		return tourRate
 	}
 	return 0
 }
 
-// Following reports whether the player shows the presenter's stage.
-func (w *Workshop) Following() bool { return w.room.following }
+// Tour is the workshop's tour; Guess, its guess round; Room, the player's place in a room.
+func (w *Workshop) Tour() *Tour   { return &w.tour }
+func (w *Workshop) Guess() *Guess { return &w.guess }
+func (w *Workshop) Room() *Room   { return &w.room }
 
-// Presenting reports whether the player presents to a room.
-func (w *Workshop) Presenting() bool { return w.room.presenting() }
+// Following reports whether the player shows the presenter's stage.
+func (r *Room) Following() bool { return r.following }
 
 // RestartRefused says why a new run waits (a tour, a guess round, an answer shown), "" when
 // nothing of the workshop's stands in its way.
 func (w *Workshop) RestartRefused() string {
 	switch {
-	case w.tour.on():
+	case w.tour.On():
 		return "N (a new run) waits for the tour: t leaves it"
 	case w.guess.on:
 		return "N (a new run) waits for the guess round: g ends it"
@@ -223,31 +218,19 @@ func (w *Workshop) Callout(f Frame) *Callout {
 	return &out
 }
 
-// ToggleTour starts the scenario's tour or leaves it (t).
-func (w *Workshop) ToggleTour(f Frame) Effects { return w.toggleTour(f) }
-
-// TourNext goes on to the tour's next stop (space).
-func (w *Workshop) TourNext(f Frame) Effects { return w.space(f) }
-
-// ToggleGuess starts or ends the guess round (g).
-func (w *Workshop) ToggleGuess(f Frame) Effects { return w.toggleGuess(f) }
-
-// ToggleFollow goes free, or follows the presenter again (p).
-func (w *Workshop) ToggleFollow() Effects { return w.toggleFollow() }
-
 // Key handles the workshop's keys outside a question (QuestionKey has those): t starts or leaves
 // the tour, space goes to its next stop, g starts or ends the guess round, p follows or goes free.
 func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (Effects, bool) {
 	k := &w.Keys
 	switch {
 	case key.Matches(msg, k.Tour), key.Matches(msg, k.LeaveTour):
-		return w.toggleTour(f), true
+		return w.ToggleTour(f), true
 	case key.Matches(msg, k.TourNext):
-		return w.space(f), true
+		return w.TourNext(f), true
 	case key.Matches(msg, k.Guess):
-		return w.toggleGuess(f), true
+		return w.ToggleGuess(f), true
 	case key.Matches(msg, k.Follow), key.Matches(msg, k.GoFree):
-		return w.toggleFollow(), true
+		return w.ToggleFollow(), true
 	}
 	return nil, false
 }
@@ -298,14 +281,6 @@ func (k *KeyMap) Group() keys.Group {
 	return keys.Group{Title: "Teaching", Keys: []key.Binding{k.Tour, k.TourNext, k.LeaveTour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.Follow, k.GoFree}}
 }
 
-// TourStep is called as the player plays, before and after each step: it stops (true) at the
-// tour's stop once the stop's batch is reached.
-func (w *Workshop) TourStep(f Frame) (Effects, bool) { return w.tourStep(f) }
-
-// Step is called before the player steps or plays into the next batch: true when the guess round
-// asks about it first.
-func (w *Workshop) Step(f Frame) (Effects, bool) { return w.guessStep(f) }
-
 // QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
 // off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
 func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
@@ -326,7 +301,7 @@ func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
 		return nil
 	case key.Matches(msg, k.GoFree):
 		w.asked = -1
-		return w.toggleFollow()
+		return w.ToggleFollow()
 	}
 	return nil
 }

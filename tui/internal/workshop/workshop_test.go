@@ -176,7 +176,7 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 	if _, ok := f.ws.Asking(); !ok {
 		t.Fatalf("%s: no question up", k)
 	}
-	f.ws.Keys.Enable(keys.Mode{Question: true, Following: f.ws.Following()})
+	f.ws.Keys.Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
 	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
 }
 
@@ -308,8 +308,8 @@ func TestTourStopOrder(t *testing.T) {
 		t.Errorf("what-ifs applied %q, undone %d; want the last stop's, kept after the tour", f.whatIfs, f.undone)
 	}
 	f.apply(f.ws.ToggleTour(f.frame()))
-	if ts.on() || ts.left != 0 || f.notice != "left the tour at stop 1 of 4; t takes it up there" {
-		t.Errorf("leaving: on %v, left at %d, notice %q", ts.on(), ts.left, f.notice)
+	if ts.On() || ts.left != 0 || f.notice != "left the tour at stop 1 of 4; t takes it up there" {
+		t.Errorf("leaving: on %v, left at %d, notice %q", ts.On(), ts.left, f.notice)
 	}
 }
 
@@ -355,8 +355,8 @@ func TestFollowOverAFake(t *testing.T) {
 		t.Errorf("answered KEEP: callout %+v, the room counts %d KEEP, batch %d", c, mp.View().Keep, f.shown.Pos)
 	}
 	f.apply(f.ws.ToggleFollow())
-	if f.ws.Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
-		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Following(), f.ws.callout, f.notice)
+	if f.ws.Room().Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
+		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.callout, f.notice)
 	}
 	f.apply(f.ws.ToggleFollow())
 	if len(f.views) != 1 || !f.views[0].Following || f.views[0].Stage.Quiz != 24 {
