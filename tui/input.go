@@ -32,8 +32,10 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 }
 
 // key handles a key by mode: ctrl+c quits; the editor or the command line, when open, takes every
-// other key, then an overlay; otherwise q quits, the focused pane has the first say, then the
-// player's keys, then the other panes' keys that work unfocused (f, o).
+// other key; q quits; the guess round's question, when up, takes every other key, then an overlay,
+// then the what-if bar when open; otherwise the focused pane has the first say, then the player's
+// keys, then the workshop's (t, space in a tour, g, p), then the other panes' keys that work
+// unfocused (f, o).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	p.enableKeys(p.mode())
 	var cmd tea.Cmd
