@@ -5,6 +5,7 @@
 //
 //	go run ./scripts/codeshape ./tui/...
 //	go run ./scripts/codeshape -C /tmp/before ./tui/...   # another checkout of the module
+//	go run ./scripts/codeshape -v ./tui/...               # and the pairs linked both ways
 //
 // A pair of non-test files is linked when either file uses an identifier (a type, function,
 // variable, constant, method or field) declared in the other. A linked pair "runs back up" when
@@ -43,18 +44,19 @@ type listed struct {
 func main() {
 	dir := flag.String("C", ".", "the module's directory")
 	top := flag.Int("top", 8, "how many types to list by their method sets")
+	verbose := flag.Bool("v", false, "list the pairs linked both ways")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: codeshape [-C dir] [-top n] packages")
 		os.Exit(2)
 	}
-	if err := run(*dir, flag.Args(), *top, os.Stdout); err != nil {
+	if err := run(*dir, flag.Args(), *top, *verbose, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "codeshape:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, patterns []string, top int, out io.Writer) error {
+func run(dir string, patterns []string, top int, verbose bool, out io.Writer) error {
 	pkgs, err := list(dir, patterns)
 	if err != nil {
 		return err
@@ -86,7 +88,7 @@ func run(dir string, patterns []string, top int, out io.Writer) error {
 		}
 	}
 	lines(targets, out)
-	c.links(out)
+	c.links(out, verbose)
 	c.methods(targets, top, out)
 	return nil
 }
@@ -175,7 +177,7 @@ func count(dir string, names []string) int {
 }
 
 // links prints how many pairs of files are linked, and how many of those both ways.
-func (c *checker) links(out io.Writer) {
+func (c *checker) links(out io.Writer, verbose bool) {
 	uses := map[[2]string]bool{} // [user, declarer]
 	var names []string
 	for _, f := range c.files {
@@ -195,6 +197,7 @@ func (c *checker) links(out io.Writer) {
 		}
 	}
 	linked, both := 0, 0
+	var pairs []string
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			ab, ba := uses[[2]string{a, b}], uses[[2]string{b, a}]
@@ -203,11 +206,26 @@ func (c *checker) links(out io.Writer) {
 			}
 			if ab && ba {
 				both++
+				pairs = append(pairs, "  "+rel(a)+" <-> "+rel(b))
 			}
 		}
 	}
+	defer func() {
+		if verbose {
+			sort.Strings(pairs)
+			fmt.Fprintln(out, strings.Join(pairs, "\n"))
+		}
+	}()
 	n := len(names)
 	fmt.Fprintf(out, "file pairs: %d files, %d possible pairs, %d linked, %d of them both ways (back up)\n", n, n*(n-1)/2, linked, both)
+}
+
+// rel is a file's path from its module's tui/ folder (or its base name).
+func rel(path string) string {
+	if i := strings.LastIndex(path, "/tui/"); i >= 0 {
+		return path[i+1:]
+	}
+	return filepath.Base(path)
 }
 
 // methods prints the named types with the largest method sets (of *T), with the methods they
