@@ -46,7 +46,7 @@ func BenchmarkStepView120x36(b *testing.B) {
 
 // The same step with the heat map drawn and rendered on ntcharts' canvas (every cell set in its
 // canvas.Model, rendered by its View with a lipgloss style per cell) instead of its own grid: the
-// measurement behind the heat map keeping its renderer (docs/DESIGN.md).
+// measurement behind the heat map keeping its renderer (docs/architecture.md).
 func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	p.panes.matrix.render = heatViaNtcharts

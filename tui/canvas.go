@@ -95,7 +95,7 @@ func writeText(set func(x, y int, r rune, k ink), x, y int, s string, k ink) int
 // String renders the canvas: its runes are read back from ntcharts' cells and written with their
 // inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
 // renders every cell through lipgloss, which made a step at 200x60 two to three times slower
-// (docs/DESIGN.md); the screen is the same cell for cell.
+// (docs/architecture.md); the screen is the same cell for cell.
 func (c *canvas) String(st *Styles) string {
 	var b strings.Builder
 	for y := range c.h {
@@ -203,7 +203,7 @@ func (g *brailleGrid) draw(cv *canvas, x0, y0 int, inks []ink) {
 
 // cellGrid is the heat map's surface: a grid of runes and inks, rendered by writeInkLine as the
 // canvas is. The heat map redraws up to 200x60 cells a step, and ntcharts' canvas rendered by its
-// View (a lipgloss style a cell) missed the frame budget there (docs/DESIGN.md has the
+// View (a lipgloss style a cell) missed the frame budget there (docs/architecture.md has the
 // measurement); rendered by writeInkLine, it would not.
 type cellGrid struct {
 	w, h  int

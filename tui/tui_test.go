@@ -334,7 +334,7 @@ func TestShortScenarioShowsTheResults(t *testing.T) {
 	}
 }
 
-// At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
+// At the guides' 120x36 a room sees, beside the matrix, every decision strip with its batch axis
 // and a scatter with at least minScatterPlot rows of plot, on the 100-batch scenarios with all
 // nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
 // focused chart or batch keeps focusLeast rows.
