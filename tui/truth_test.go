@@ -301,7 +301,7 @@ func TestGuessShowsTheBatch(t *testing.T) {
 }
 
 // In the offline block the chart, the decisions and the results have nothing but a note: at the
-// README's 120x36 the batch takes their room, on a 100-batch scenario.
+// guides' 120x36 the batch takes their room, on a 100-batch scenario.
 func TestOfflineShowsTheBatch(t *testing.T) {
 	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)
@@ -518,7 +518,7 @@ func TestOfflineNoteWraps(t *testing.T) {
 }
 
 // A quiz stop's answer and a guess's reveal keep clear of the batch they are about, with the
-// matrix (the stop's focus) clear too, at the README's 120x36.
+// matrix (the stop's focus) clear too, at the guides' 120x36.
 func TestRevealLeavesTheBatch(t *testing.T) {
 	t.Parallel()
 	p := pumpedScenario(t, loadEmbedded(t, "covcon-d", covconSmall...), asciiStyles(), 120, 36)

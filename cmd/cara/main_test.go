@@ -890,9 +890,9 @@ func TestRunWarnsOnOverflow(t *testing.T) {
 	}
 }
 
-// The README's "What C can and cannot see", measured on docs/examples: an overfitting model makes
-// a stream without drift look stale, and a pure prior shift leaves C negative while the kept
-// model errs more than a fresh one.
+// "What C can and cannot see" (docs/conventions.md), measured on docs/examples: an overfitting
+// model makes a stream without drift look stale, and a pure prior shift leaves C negative while
+// the kept model errs more than a fresh one.
 func TestWhatCCannotSee(t *testing.T) {
 	t.Parallel()
 	matrix := func(args ...string) (c, errRate [][]*float64) {
@@ -923,10 +923,10 @@ func TestWhatCCannotSee(t *testing.T) {
 	c1, _ := matrix(overfit)
 	c25, _ := matrix(overfit, "--set", "model.knn.k=25")
 	if m1, m25 := median(c1), median(c25); !(m1 > 4 && m25 < 0.5) {
-		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; the README says about 5 and 0.15", m1, m25)
+		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; docs/conventions.md says about 5 and 0.15", m1, m25)
 	}
 	c, e := matrix("../../docs/examples/prior-shift.yaml")
 	if cc, kept, fresh := *c[5][19], *e[5][19], *e[19][19]; !(cc < -4 && kept > 1.5*fresh) {
-		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; the README says -4.3, 0.107, 0.067", cc, kept, fresh)
+		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; docs/conventions.md says -4.3, 0.107, 0.067", cc, kept, fresh)
 	}
 }

@@ -102,7 +102,7 @@ const shortOnline = 8
 // openSlots opens slots in order of priority while they fit in h rows: the focused pane's, the
 // chart, the decisions, the batch, the results (About only when focused); the others stay title
 // bars. The results come last because the chart's end labels carry every cost, while the
-// decisions and the batch have nothing else that shows them: at the README's 120x36 a 100-batch
+// decisions and the batch have nothing else that shows them: at the guides' 120x36 a 100-batch
 // scenario's nine algorithms leave room for three of the four, and `5` brings the table back.
 // On a scenario with fewer than shortOnline online batches order puts the results before the
 // decisions. It returns the rows used.
