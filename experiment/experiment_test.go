@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -129,80 +127,6 @@ func TestRowsReadWrite(t *testing.T) {
 	}
 }
 
-// Merge keeps the first of duplicate rows and sorts by scenario, seed, cost and display order.
-func TestMerge(t *testing.T) {
-	row := func(seed uint64, r float64, a algos.Name, cost float64) SweepRow {
-		return SweepRow{Scenario: "s", Seed: seed, RetrainCost: r, Algorithm: a, StrategyCost: Num(cost)}
-	}
-	a := []SweepRow{row(2, 1, algos.NameCaraT, 1), row(1, 2, algos.NameOracle, 2)}
-	b := []SweepRow{row(2, 1, algos.NameCaraT, 99), row(2, 1, algos.NameOracle, 3), row(1, 1, algos.NameDDM, 4)}
-	got, err := Merge(a, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var costs []Num
-	for _, r := range got {
-		costs = append(costs, r.StrategyCost)
-	}
-	if !slices.Equal(costs, []Num{4, 2, 3, 1}) {
-		t.Errorf("merged costs %v, want [4 2 3 1]", costs)
-	}
-}
-
-func TestCostsAndShards(t *testing.T) {
-	c, err := ParseCosts("1:3:5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, w := c.Grid(nil, 0); !slices.Equal(got, []float64{1, 1.5, 2, 2.5, 3}) || w != "" {
-		t.Errorf("1:3:5 = %v %q", got, w)
-	}
-	auto, _ := ParseCosts("auto")
-	auto.N = 4
-	// One grid from the largest R_max: 8 over (0, 8] in 4 steps.
-	if got, w := auto.Grid([]float64{3, 8, 5}, 1); !slices.Equal(got, []float64{2, 4, 6, 8}) || w != "" {
-		t.Errorf("auto = %v %q", got, w)
-	}
-	if _, w := auto.Grid([]float64{1e-9, 0}, 10); !strings.HasPrefix(w, "R_max is about 0 (1e-09)") {
-		t.Errorf("tiny R_max: warning %q", w)
-	}
-	// The paper's range: each seed its own grid over (0, its R_max], R = 0 never in it; round
-	// two's: every seed the grid of the largest.
-	per, ws := auto.Grids(RangePaper, []float64{4, 8}, []float64{1, 1})
-	if len(per) != 2 || !slices.Equal(per[0], []float64{1, 2, 3, 4}) || !slices.Equal(per[1], []float64{2, 4, 6, 8}) || len(ws) != 0 {
-		t.Errorf("per-seed grids %v %v", per, ws)
-	}
-	shared, _ := auto.Grids(RangeRoundTwo, []float64{4, 8}, []float64{1, 1})
-	if len(shared) != 2 || !slices.Equal(shared[0], []float64{2, 4, 6, 8}) || !slices.Equal(shared[1], shared[0]) {
-		t.Errorf("round-two grids %v", shared)
-	}
-	if _, ws := auto.Grids(RangePaper, []float64{1e-9, 1e-9}, []float64{10, 10}); len(ws) != 1 {
-		t.Errorf("the same warning for two seeds: %v", ws)
-	}
-	for _, r := range []RRange{RangePaper, RangeRoundTwo} {
-		if got, err := ParseRRange(r.String()); err != nil || got != r {
-			t.Errorf("%v: %v %v", r, got, err)
-		}
-	}
-	if _, err := ParseRRange("whole"); err == nil {
-		t.Error("an unknown R range was accepted")
-	}
-	for _, bad := range []string{"1:2", "2:1:3", "0:1:0", "a:b:c"} {
-		if _, err := ParseCosts(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	sh, err := ParseShard("2/3")
-	if err != nil || !sh.Has(1) || !sh.Has(4) || sh.Has(2) {
-		t.Errorf("2/3: %+v %v", sh, err)
-	}
-	for _, bad := range []string{"0/3", "4/3", "1/0", "1/2/3", "02/3"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 // small is a scenario that computes in milliseconds.
 const small = `name: small
 seed: 3
@@ -271,46 +195,6 @@ func TestRunSeeds(t *testing.T) {
 	back.WriteJSON(&again)
 	if again.String() != buf.String() {
 		t.Error("the run JSON does not read back as written")
-	}
-}
-
-// A sweep written in two shards equals the whole sweep; a second run adds nothing.
-func TestSweepShards(t *testing.T) {
-	s := loadSmall(t)
-	dir := t.TempDir()
-	offline := func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
-		return OfflineMatrix(ctx, s, seed, 1)
-	}
-	sweep := func(out string, sh Shard) []SweepRow {
-		sw := Sweep{Scenario: s, Seeds: 2, Costs: CostSpec{Auto: true, N: 3}, Shard: sh, Out: out, Matrix: plainMatrix, Offline: offline}
-		if _, err := sw.Run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		f, _ := os.Open(out)
-		defer f.Close()
-		rows, _, err := ReadRows(f, out, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rows
-	}
-	whole := sweep(filepath.Join(dir, "whole.jsonl"), Shard{1, 1})
-	if len(whole) != 2*3*9 {
-		t.Fatalf("%d rows, want 54", len(whole))
-	}
-	parts, err := Merge(sweep(filepath.Join(dir, "a.jsonl"), Shard{1, 2}), sweep(filepath.Join(dir, "b.jsonl"), Shard{2, 2}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	SortRows(whole)
-	var a, b bytes.Buffer
-	WriteRows(&a, whole)
-	WriteRows(&b, parts)
-	if a.String() != b.String() {
-		t.Error("two shards merged differ from the whole sweep")
-	}
-	if again := sweep(filepath.Join(dir, "whole.jsonl"), Shard{1, 1}); len(again) != len(whole) {
-		t.Errorf("a second run left %d rows, want %d", len(again), len(whole))
 	}
 }
 

@@ -7,16 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
 )
 
-// SweepRow is one line of a sweep file (`cara sweep -o results.jsonl`, the README's contract): one
-// algorithm at one retraining cost and seed. Undefined numbers (SCPE when the Oracle's cost is
-// <= 0, accuracy without query labels, an unbounded threshold) are null in the file and NaN here.
+// SweepRow is one line of a sweep file (`cara sweep -o results.jsonl`, the contract in
+// docs/commands.md): one algorithm at one retraining cost and seed. Undefined numbers (SCPE when
+// the Oracle's cost is <= 0, accuracy without query labels, an unbounded threshold) are null in
+// the file and NaN here.
 type SweepRow struct {
 	Scenario       string         `json:"scenario"`
 	Seed           uint64         `json:"seed"`
@@ -34,6 +37,23 @@ type SweepRow struct {
 	// ScenarioHash is the scenario's Hash (its resolved file and data): a sweep resumes only into
 	// rows of the same hash, and merge joins only those. "" in files of an older cara.
 	ScenarioHash string `json:"scenario_hash,omitempty"`
+	// Sweep is the sweep the row belongs to; nil in files of an older cara.
+	Sweep *SweepOf `json:"sweep,omitempty"`
+	// RetrainCostScales is the scenario's R(t) when it varies with t: RetrainCost is then a factor
+	// applied to it (R_t = RetrainCost * R(t)), not a constant that replaces it.
+	RetrainCostScales string `json:"retrain_cost_scales,omitempty"`
+}
+
+// SweepOf is what makes rows one sweep: its grid as --costs reads it (auto:N or FROM:TO:N) and its
+// seeds (FirstSeed to FirstSeed+Seeds-1), so that resume and merge tell two sweeps apart and merge
+// knows which rows a complete sweep has; and, for an auto grid, RMax, the R_max of the row's seed
+// that its grid was computed from (its own offline block), so that every shard that evaluates the
+// seed agrees on the grid.
+type SweepOf struct {
+	Costs     string   `json:"costs"`
+	FirstSeed uint64   `json:"first_seed"`
+	Seeds     int      `json:"seeds"`
+	RMax      *float64 `json:"r_max,omitempty"`
 }
 
 // RowOf is one algorithm's result at (seed, R) as a sweep line, with the warnings of that seed
@@ -149,19 +169,62 @@ func SortRows(rows []SweepRow) {
 	})
 }
 
+// SweepFile is the rows of one sweep file, named as messages name it.
+type SweepFile struct {
+	Name string
+	Rows []SweepRow
+}
+
+// sweepKey is what makes rows one sweep: they merge only when it is the same.
+type sweepKey struct {
+	hash, costs, scales string
+	first               uint64
+	seeds               int
+}
+
+func (r SweepRow) sweepKey() sweepKey {
+	k := sweepKey{hash: r.ScenarioHash, scales: r.RetrainCostScales}
+	if r.Sweep != nil {
+		k.costs, k.first, k.seeds = r.Sweep.Costs, r.Sweep.FirstSeed, r.Sweep.Seeds
+	}
+	return k
+}
+
+// rmax is the row's seed's R_max, NaN when it has none (a FROM:TO:N grid, an older cara).
+func (r SweepRow) rmax() float64 {
+	if r.Sweep == nil || r.Sweep.RMax == nil {
+		return math.NaN()
+	}
+	return *r.Sweep.RMax
+}
+
 // Merge joins the rows of several sweep files (shards), the first of duplicate rows kept, sorted.
-// Rows of one scenario name but different content (ScenarioHash) are an error: they are two
-// sweeps, and averaging them would mean nothing.
-func Merge(files ...[]SweepRow) ([]SweepRow, error) {
+// Rows of one scenario name from two sweeps are an error naming both files and what differs: the
+// content (ScenarioHash), the cost grid, the seeds, or a seed's R_max. Averaging them would mean
+// nothing, and neither sweep would be complete.
+func Merge(files ...SweepFile) ([]SweepRow, error) {
+	type first struct {
+		file string
+		row  SweepRow
+	}
 	var all []SweepRow
 	seen := map[RowKey]bool{}
-	hashes := map[string]string{}
-	for _, rows := range files {
-		for _, r := range rows {
-			if h, ok := hashes[r.Scenario]; ok && h != r.ScenarioHash {
-				return nil, fmt.Errorf("rows of %s come from two different scenarios (hashes %q and %q): sweep them into separate files", r.Scenario, h, r.ScenarioHash)
+	sweeps := map[string]first{} // scenario -> the first row of it, and its file
+	rmaxes := map[RowKey]first{} // (scenario, seed) -> the first row of it
+	for _, f := range files {
+		for _, r := range f.Rows {
+			if was, ok := sweeps[r.Scenario]; !ok {
+				sweeps[r.Scenario] = first{f.Name, r}
+			} else if err := differ(r.Scenario, was.file, was.row, f.Name, r); err != nil {
+				return nil, err
 			}
-			hashes[r.Scenario] = r.ScenarioHash
+			k := RowKey{Scenario: r.Scenario, Seed: r.Seed}
+			if was, ok := rmaxes[k]; !ok {
+				rmaxes[k] = first{f.Name, r}
+			} else if a, b := was.row.rmax(), r.rmax(); a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+				return nil, fmt.Errorf("%s seed %d has R_max %v in %s and %v in %s: they are not shards of one sweep",
+					shown(r.Scenario), r.Seed, a, was.file, b, f.Name)
+			}
 			if k := r.Key(); !seen[k] {
 				seen[k] = true
 				all = append(all, r)
@@ -170,4 +233,111 @@ func Merge(files ...[]SweepRow) ([]SweepRow, error) {
 	}
 	SortRows(all)
 	return all, nil
+}
+
+// differ names what makes rows a (of file fa) and b (of fb), both of scenario sc, two sweeps.
+func differ(sc, fa string, a SweepRow, fb string, b SweepRow) error {
+	x, y := a.sweepKey(), b.sweepKey()
+	if x == y {
+		return nil
+	}
+	var what, was, is string
+	switch {
+	case x.hash != y.hash:
+		what, was, is = "different content (the scenario file, a --set, a flag or the data)", "hash "+quoteOr(x.hash), "hash "+quoteOr(y.hash)
+	case x.costs == "" || y.costs == "":
+		what, was, is = "one written by an older cara, which recorded no cost grid", "--costs "+quoteOr(x.costs), "--costs "+quoteOr(y.costs)
+	case x.costs != y.costs:
+		what, was, is = "different cost grids", "--costs "+shown(x.costs), "--costs "+shown(y.costs)
+	case x.first != y.first || x.seeds != y.seeds:
+		what, was, is = "different seeds", SeedRange(x.first, x.seeds), SeedRange(y.first, y.seeds)
+	default:
+		what, was, is = "different R(t)", quoteOr(x.scales), quoteOr(y.scales)
+	}
+	where := fmt.Sprintf("%s in %s, %s in %s", was, fa, is, fb)
+	if fa == fb {
+		where = fmt.Sprintf("%s and %s in %s", was, is, fa)
+	}
+	return fmt.Errorf("rows of %s come from two sweeps, of %s: %s; merge joins the shards of one sweep (sweep the other into its own file)",
+		shown(sc), what, where)
+}
+
+// shown is a name read from a sweep file as a message may print it: a row's text is untrusted.
+func shown(s string) string {
+	c, _ := scenarios.CleanText(s, false)
+	return c
+}
+
+func quoteOr(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return strconv.Quote(s)
+}
+
+// Missing lists, for each sweep in rows (merged: one per scenario), the units (seed, cost) that a
+// complete sweep has and rows lack, as lines a person reads; nil when every sweep is complete.
+// Rows of an older cara, which recorded no grid, are taken as they are.
+func Missing(rows []SweepRow) []string {
+	type seedKey struct {
+		scenario string
+		seed     uint64
+	}
+	var order []string
+	first := map[string]SweepRow{}
+	rmax := map[seedKey]float64{} // the seeds that have rows, with their R_max
+	algs := map[string]map[algos.Name]bool{}
+	have := map[RowKey]bool{}
+	for _, r := range rows {
+		if _, ok := first[r.Scenario]; !ok {
+			order = append(order, r.Scenario)
+			first[r.Scenario], algs[r.Scenario] = r, map[algos.Name]bool{}
+		}
+		rmax[seedKey{r.Scenario, r.Seed}] = r.rmax()
+		algs[r.Scenario][r.Algorithm] = true
+		have[r.Key()] = true
+	}
+	var out []string
+	for _, sc := range order {
+		sw := first[sc].Sweep
+		if sw == nil {
+			continue
+		}
+		spec, err := ParseCosts(sw.Costs)
+		if err != nil || sw.Seeds < 1 {
+			continue
+		}
+		var lines []string
+		lacking, total := 0, sw.Seeds*spec.N*len(algs[sc])
+		for si := range sw.Seeds {
+			seed := sw.FirstSeed + uint64(si)
+			rm, ok := rmax[seedKey{sc, seed}]
+			if !ok {
+				lines = append(lines, fmt.Sprintf("seed %d (all of it)", seed))
+				lacking += spec.N * len(algs[sc])
+				continue
+			}
+			costs, _ := spec.Grid([]float64{rm}, 0)
+			var at []string
+			for _, c := range costs {
+				short := strconv.FormatFloat(c, 'g', 4, 64)
+				for a := range algs[sc] {
+					if !have[(SweepRow{Scenario: sc, Seed: seed, RetrainCost: c, Algorithm: a}).Key()] {
+						lacking++
+						if len(at) == 0 || at[len(at)-1] != short {
+							at = append(at, short)
+						}
+					}
+				}
+			}
+			if len(at) > 0 {
+				lines = append(lines, fmt.Sprintf("seed %d at R = %s", seed, strings.Join(at, ", ")))
+			}
+		}
+		if lacking > 0 {
+			out = append(out, fmt.Sprintf("%s (--costs %s, %s) lacks %d of its %d rows: %s", shown(sc), shown(sw.Costs),
+				SeedRange(sw.FirstSeed, sw.Seeds), lacking, total, strings.Join(lines, "; ")))
+		}
+	}
+	return out
 }

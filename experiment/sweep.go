@@ -7,8 +7,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/ctxio"
@@ -16,198 +14,15 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// AutoSteps is how many costs --costs auto spreads over (0, R_max].
-const AutoSteps = 25
-
-// CostSpec is a sweep's retraining costs: auto (N steps over (0, R_max]), or FROM:TO:N evenly
-// spaced, both ends included.
-type CostSpec struct {
-	Auto     bool
-	From, To float64
-	N        int
-}
-
-// ParseCosts reads auto or FROM:TO:N.
-func ParseCosts(s string) (CostSpec, error) {
-	if s == "auto" {
-		return CostSpec{Auto: true, N: AutoSteps}, nil
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return CostSpec{}, fmt.Errorf("--costs must be auto or FROM:TO:N (e.g. 1:100:25), got %q", s)
-	}
-	from, e1 := strconv.ParseFloat(parts[0], 64)
-	to, e2 := strconv.ParseFloat(parts[1], 64)
-	n, e3 := strconv.Atoi(parts[2])
-	if e1 != nil || e2 != nil || e3 != nil || n < 1 || !(from >= 0) || !(to >= from) || math.IsInf(to, 0) {
-		return CostSpec{}, fmt.Errorf("--costs FROM:TO:N needs 0 <= FROM <= TO and N >= 1, got %q", s)
-	}
-	if from == to && n > 1 { // N equal costs would be one row each, kept once: N asked, 1 given
-		return CostSpec{}, fmt.Errorf("--costs %s is %d equal costs; give N = 1 (%g:%g:1) or TO > FROM", s, n, from, to)
-	}
-	return CostSpec{From: from, To: to, N: n}, nil
-}
-
-// Grid lists the retraining costs: FROM:TO:N evenly spaced, or for auto N steps over (0, R_max]
-// with R_max the largest of rmaxes (one per seed), so that every seed replays the same costs and
-// figures over seeds average like with like. warning is set when R_max is about 0 against scale,
-// the offline block's typical |C|.
-func (c CostSpec) Grid(rmaxes []float64, scale float64) (costs []float64, warning string) {
-	out := make([]float64, c.N)
-	if !c.Auto {
-		for i := range out {
-			if c.N == 1 {
-				out[i] = c.From
-			} else {
-				out[i] = c.From + (c.To-c.From)*float64(i)/float64(c.N-1)
-			}
-		}
-		return out, ""
-	}
-	rmax := 0.0
-	for _, r := range rmaxes {
-		rmax = max(rmax, r)
-	}
-	if rmax <= negligible*scale {
-		warning = fmt.Sprintf("R_max is about 0 (%.3g): no retrain pays on the offline block at any R; pass --costs FROM:TO:N", rmax)
-		if rmax <= 0 {
-			rmax = 1e-6 // a tiny range still shows that never retraining is optimal
-		}
-	}
-	for i := range out {
-		out[i] = rmax * float64(i+1) / float64(c.N)
-	}
-	return out, warning
-}
-
-// RRange is where the auto grid's R_max comes from and how seeds share it.
-type RRange int
-
-const (
-	// RangePaper is the paper's (its appendix): R_max the smallest R at which the Oracle on the
-	// offline matrix of batches 0..T_off inclusive ("0 <= t <= T_off") equals Never-retrain, one
-	// grid per seed. Of every definition tried, it brought most of the paper's numbers within
-	// x1.5 (docs/ARCHITECTURE.md).
-	RangePaper RRange = iota
-	// RangeRoundTwo is round two's: the Oracle on batches 0..T_off-1, one grid for every seed
-	// from the largest R_max.
-	RangeRoundTwo
-)
-
-// String is the name the command line uses: paper or round-two.
-func (r RRange) String() string {
-	if r == RangeRoundTwo {
-		return "round-two"
-	}
-	return "paper"
-}
-
-// ParseRRange reads paper or round-two.
-func ParseRRange(s string) (RRange, error) {
-	switch s {
-	case "paper":
-		return RangePaper, nil
-	case "round-two":
-		return RangeRoundTwo, nil
-	}
-	return 0, fmt.Errorf("the R range must be paper or round-two, got %q", s)
-}
-
-// RMax is a seed's R_max under this definition (m holds column T_off: OfflineMatrix computes it).
-func (r RRange) RMax(m algos.Matrix) float64 {
-	if r == RangeRoundTwo {
-		return algos.RMax(m, m.Offline())
-	}
-	return algos.RMax(m, m.Offline()+1)
-}
-
-// Grids lists each seed's retraining costs from its R_max and offline scale: with RangePaper its
-// own grid, with RangeRoundTwo one grid from the largest R_max, the same for every seed. The
-// warnings are those of Grid, once each.
-func (c CostSpec) Grids(r RRange, rmaxes, scales []float64) (grids [][]float64, warnings []string) {
-	if r == RangeRoundTwo || !c.Auto {
-		g, w := c.Grid(rmaxes, slices.Max(append([]float64{0}, scales...)))
-		for range rmaxes {
-			grids = append(grids, g)
-		}
-		if w != "" {
-			warnings = append(warnings, w)
-		}
-		return grids, warnings
-	}
-	for i, rmax := range rmaxes {
-		g, w := c.Grid([]float64{rmax}, scales[i])
-		grids = append(grids, g)
-		if w != "" && !slices.Contains(warnings, w) {
-			warnings = append(warnings, w)
-		}
-	}
-	return grids, warnings
-}
-
-// negligible is how small R_max is against the offline block's typical |C| to count as about 0.
-const negligible = 1e-6
-
-// OfflineScale is the mean |C[t', t]| over the offline block's off-diagonal cells: the scale an
-// R_max is compared with.
-func OfflineScale(m algos.Matrix) float64 {
-	sum, n := 0.0, 0
-	for t := 1; t < m.Offline(); t++ {
-		for tp := range t {
-			if v := m.Staleness(tp, t); !math.IsNaN(v) {
-				sum += math.Abs(v)
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return sum / float64(n)
-}
-
-// prefixStream is a stream cut to its first n batches.
-type prefixStream struct {
-	sim.Stream
-	n int
-}
-
-func (p prefixStream) Len() int { return p.n }
-
-// OfflineMatrix computes only the offline block of a seed's matrix (and one online column, which
-// the engine needs): R_max reads nothing else, and every cell is the full run's, bit for bit.
-func OfflineMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, workers int) (*sim.Matrix, error) {
-	cfg, err := s.Config(seed)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Stream = prefixStream{cfg.Stream, s.Offline + 1}
-	cfg.Workers, cfg.SkipCross = workers, true
-	return sim.Run(ctx, cfg, nil)
-}
-
-// Shard is --shard I/N: a sweep's part I of N does the units (seed, cost index) whose index k over
-// all units, in order, has k mod N == I-1, so N runs with I = 1..N share the work without overlap.
-type Shard struct{ I, N int }
-
-// ParseShard reads I/N; "" is the whole sweep, 1/1.
-func ParseShard(s string) (Shard, error) {
-	if s == "" {
-		return Shard{1, 1}, nil
-	}
-	var i, n int
-	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != s {
-		return Shard{}, fmt.Errorf("--shard must be I/N with 1 <= I <= N (e.g. 2/8), got %q", s)
-	}
-	return Shard{i, n}, nil
-}
-
-// Has reports whether unit k belongs to this shard.
-func (s Shard) Has(k int) bool { return k%s.N == s.I-1 }
-
 // Sweep is one sweep: every algorithm of Scenario over Seeds seeds (from the scenario's) at the
 // costs of Costs, this Shard's units, appended to Out and resumed from it. Matrix computes a
-// seed's whole matrix, Offline its offline block alone (for the auto grid).
+// seed's matrix; a shard computes only those of the seeds it works on (Shard.Units).
+//
+// With --costs auto each seed has its own grid, N steps over (0, R_max] with R_max from that
+// seed's offline block (the convention of docs/conventions.md, and cara reproduce's), read from
+// the matrix the shard computes anyway; every row records its seed's R_max, so that any shard
+// evaluating the seed agrees on its grid and a resume can check it. When the scenario's R varies
+// with t the costs are factors applied to R(t), as the player's R keys scale it.
 type Sweep struct {
 	Scenario *scenarios.Scenario
 	Seeds    int
@@ -217,30 +32,77 @@ type Sweep struct {
 	Restart  bool      // empty Out first instead of resuming from it
 	Stdout   io.Writer // where Out "-" goes
 	Matrix   MatrixFunc
-	Offline  MatrixFunc
 	Progress Progress
 }
 
-// grid is the sweep's cost grid: for auto, from every seed's offline R_max.
-func (sw Sweep) grid(ctx context.Context) ([]float64, string, error) {
+// Scales reports whether the sweep's costs are factors of the scenario's R(t) rather than
+// constant costs: R varies with t, and a constant would replace it without a word.
+func Scales(s *scenarios.Scenario) bool {
+	r0 := s.RetrainCost(0)
+	for t := 1; t < s.Batches; t++ {
+		if s.RetrainCost(t) != r0 {
+			return true
+		}
+	}
+	return false
+}
+
+// seedGrid is one seed's costs, with the R_max they come from (nil for FROM:TO:N) and the
+// warning of an R_max about 0.
+type seedGrid struct {
+	costs   []float64
+	rmax    *float64
+	warning string
+}
+
+// gridOf is seed's grid: FROM:TO:N, or for auto N steps over (0, R_max], R_max from the seed's
+// offline block in m (in factors of R(t) when the scenario's R varies).
+func (sw Sweep) gridOf(m *sim.Matrix, seed uint64) (seedGrid, error) {
 	if !sw.Costs.Auto {
 		costs, _ := sw.Costs.Grid(nil, 0)
-		return costs, "", nil
+		return seedGrid{costs, nil, ""}, nil
 	}
-	var rmaxes []float64
-	scale := 0.0
-	for i := range sw.Seeds {
-		m, err := sw.Offline(ctx, sw.Scenario, sw.Scenario.Seed+uint64(i))
-		if err != nil {
-			return nil, "", err
+	s, scale := sw.Scenario, OfflineScale(m)
+	var rmax float64
+	if !Scales(s) {
+		rmax = RangePaper.RMax(m)
+	} else {
+		var ok bool
+		if rmax, ok = ScaleRMax(m, s.RetrainCost); !ok {
+			return seedGrid{}, fmt.Errorf("--costs %v: no factor of %s's retrain_cost %q makes never retraining optimal on seed %d's offline block (R(t) is 0 where a retrain pays at any factor); pass --costs FROM:TO:N, the factors to sweep",
+				sw.Costs, s.Name, s.RetrainCostText, seed)
 		}
-		// The paper's R_max (batches 0..T_off inclusive); one grid for all seeds, from the
-		// largest, so that the figures average the seeds at the same costs.
-		rmaxes = append(rmaxes, RangePaper.RMax(m))
-		scale = max(scale, OfflineScale(m))
+		// A factor is about 0 against the offline block's |C| over the mean R(t) it multiplies.
+		if mean := meanCost(s.RetrainCost, m.Offline()+1); mean > 0 {
+			scale /= mean
+		}
 	}
-	costs, warning := sw.Costs.Grid(rmaxes, scale)
-	return costs, warning, nil
+	costs, warning := sw.Costs.Grid([]float64{rmax}, scale)
+	return seedGrid{costs, &rmax, warning}, nil
+}
+
+// meanCost is the mean of r over batches 0..n-1.
+func meanCost(r algos.RetrainCost, n int) float64 {
+	sum := 0.0
+	for t := range n {
+		sum += r(t)
+	}
+	return sum / float64(n)
+}
+
+// knownGrid is a seed's costs as the file's rows record them (their R_max, for auto), and whether
+// the rows tell.
+func (sw Sweep) knownGrid(rmaxes map[uint64]float64, seed uint64) ([]float64, bool) {
+	if !sw.Costs.Auto {
+		costs, _ := sw.Costs.Grid(nil, 0)
+		return costs, true
+	}
+	rmax, ok := rmaxes[seed]
+	if !ok {
+		return nil, false
+	}
+	costs, _ := sw.Costs.Grid([]float64{rmax}, 0)
+	return costs, true
 }
 
 // output is where a sweep's rows go.
@@ -288,15 +150,11 @@ func (sw Sweep) resume(ctx context.Context) (output, []SweepRow, error) {
 }
 
 // checkResume refuses to resume into rows that another sweep wrote: rows of this scenario's name
-// but another content (hash), or, for this sweep's seeds, at a cost its grid does not have (other
-// --costs, or another R_max). Keeping them would mix two sweeps without a word.
-func (sw Sweep) checkResume(rows []SweepRow, costs []float64) error {
+// but another content (hash), another cost grid or other seeds. Keeping them would mix two sweeps
+// without a word.
+func (sw Sweep) checkResume(rows []SweepRow) error {
 	s := sw.Scenario
 	hash := s.Hash()
-	grid := map[string]bool{}
-	for _, c := range costs {
-		grid[strconv.FormatFloat(c, 'g', -1, 64)] = true
-	}
 	again := "; pass --restart to start the file over, or -o another file"
 	for _, r := range rows {
 		if r.Scenario != s.Name {
@@ -310,12 +168,25 @@ func (sw Sweep) checkResume(rows []SweepRow, costs []float64) error {
 			return fmt.Errorf("%s holds rows of %s from other content (%s) than this sweep's (hash %s): the scenario file, a --set, --data, --queries, a flag or the CSV data differ%s",
 				sw.Out, s.Name, was, hash, again)
 		}
-		if r.Seed >= s.Seed && r.Seed < s.Seed+uint64(sw.Seeds) && !grid[r.Key().R] {
-			return fmt.Errorf("%s holds a row of %s seed %d at R = %v, which this sweep's grid (%d costs, %.4g to %.4g) does not have: it was written with other --costs, or another R_max%s",
-				sw.Out, s.Name, r.Seed, r.RetrainCost, len(costs), costs[0], costs[len(costs)-1], again)
+		switch was := r.Sweep; {
+		case was == nil:
+			return fmt.Errorf("%s holds rows of %s written by an older cara, which recorded no cost grid%s", sw.Out, s.Name, again)
+		case was.Costs != sw.Costs.String():
+			return fmt.Errorf("%s holds a sweep of %s over --costs %s; this one is over --costs %v%s", sw.Out, s.Name, was.Costs, sw.Costs, again)
+		case was.FirstSeed != s.Seed || was.Seeds != sw.Seeds:
+			return fmt.Errorf("%s holds a sweep of %s over %s; this one is over %s%s", sw.Out, s.Name,
+				SeedRange(was.FirstSeed, was.Seeds), SeedRange(s.Seed, sw.Seeds), again)
 		}
 	}
 	return nil
+}
+
+// SeedRange names the seeds first..first+n-1 as a message says them.
+func SeedRange(first uint64, n int) string {
+	if n == 1 {
+		return fmt.Sprintf("seed %d (--seed %d --seeds 1)", first, first)
+	}
+	return fmt.Sprintf("seeds %d to %d (--seed %d --seeds %d)", first, first+uint64(n)-1, first, n)
 }
 
 // Run runs the units of the shard that the output does not hold yet and returns the distinct
@@ -326,34 +197,36 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer file.close()
+	if err := sw.checkResume(rows); err != nil {
+		return nil, err
+	}
 	done := map[RowKey]bool{}
+	rmaxes := map[uint64]float64{} // each seed's R_max, as the file's rows of this sweep record it
 	for _, r := range rows {
 		done[r.Key()] = true
-	}
-	n := sw.Costs.N
-	units := map[int][]int{} // seed index -> this shard's cost indices
-	total := 0
-	for k := range sw.Seeds * n {
-		if sw.Shard.Has(k) {
-			units[k/n] = append(units[k/n], k%n)
-			total++
+		if r.Scenario == sw.Scenario.Name && sw.Costs.Auto && !math.IsNaN(r.rmax()) {
+			rmaxes[r.Seed] = r.rmax()
 		}
 	}
-	start(sw.Progress, total)
-	step(sw.Progress, 0, "the cost grid")
-	costs, gridWarning, err := sw.grid(ctx)
-	if err != nil {
-		return nil, err
+	units := sw.Shard.Units(sw.Seeds, sw.Costs.N)
+	total := 0
+	for _, u := range units {
+		total += len(u)
 	}
-	if err := sw.checkResume(rows, costs); err != nil {
-		return nil, err
+	start(sw.Progress, total)
+	costName := "R"
+	if Scales(sw.Scenario) {
+		costName = "factor of R(t)"
 	}
 	var warnings []string
 	unit := 0
 	for si := range sw.Seeds {
+		mine, ok := units[si]
+		if !ok {
+			continue
+		}
 		seed := sw.Scenario.Seed + uint64(si)
-		mine := units[si]
-		if sw.allDone(done, seed, costs, mine) {
+		if costs, known := sw.knownGrid(rmaxes, seed); known && sw.allDone(done, seed, costs, mine) {
 			unit += len(mine)
 			step(sw.Progress, unit, "seed %d already done", seed)
 			continue
@@ -363,11 +236,19 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return warnings, err
 		}
+		g, err := sw.gridOf(m, seed)
+		if err != nil {
+			return warnings, err
+		}
+		if was, ok := rmaxes[seed]; ok && g.rmax != nil && was != *g.rmax {
+			return warnings, fmt.Errorf("%s: the rows of %s seed %d say R_max = %v, and its matrix gives %v now: they were not written by this sweep; pass --restart to start the file over, or -o another file",
+				sw.Out, sw.Scenario.Name, seed, was, *g.rmax)
+		}
 		for _, ri := range mine {
 			if err := ctx.Err(); err != nil {
 				return warnings, err
 			}
-			ws, err := sw.unit(file, done, m, seed, costs[ri], gridWarning)
+			ws, err := sw.unit(file, done, m, seed, g, ri)
 			if err != nil {
 				return warnings, err
 			}
@@ -377,7 +258,7 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 				}
 			}
 			unit++
-			step(sw.Progress, unit, "seed %d, R = %.4g", seed, costs[ri])
+			step(sw.Progress, unit, "seed %d, %s = %.4g", seed, costName, g.costs[ri])
 		}
 	}
 	finish(sw.Progress)
@@ -396,21 +277,27 @@ func (sw Sweep) allDone(done map[RowKey]bool, seed uint64, costs []float64, mine
 	return true
 }
 
-// unit evaluates one (seed, R) and appends the rows the file lacks; it returns their warnings.
-func (sw Sweep) unit(w io.Writer, done map[RowKey]bool, m *sim.Matrix, seed uint64, r float64, gridWarning string) ([]string, error) {
+// unit evaluates one (seed, cost) and appends the rows the file lacks; it returns their warnings.
+func (sw Sweep) unit(w io.Writer, done map[RowKey]bool, m *sim.Matrix, seed uint64, g seedGrid, ri int) ([]string, error) {
 	s := sw.Scenario
-	res, err := s.Evaluation.Evaluate(m, algos.Constant(r), s.Algorithms, m.Batches()-1)
+	c := g.costs[ri]
+	r, scales := algos.Constant(c), ""
+	if Scales(s) {
+		r, scales = Scaled(s.RetrainCost, c), s.RetrainCostText
+	}
+	res, err := s.Evaluation.Evaluate(m, r, s.Algorithms, m.Batches()-1)
 	if err != nil {
 		return nil, err
 	}
 	warnings := algos.Warnings(m, m.Batches()-1, res)
 	hash := s.Hash()
-	if gridWarning != "" {
-		warnings = append(warnings, gridWarning)
+	if g.warning != "" {
+		warnings = append(warnings, g.warning)
 	}
 	for _, x := range res {
-		row := RowOf(s.Name, seed, r, x, warnings)
-		row.ScenarioHash = hash
+		row := RowOf(s.Name, seed, c, x, warnings)
+		row.ScenarioHash, row.RetrainCostScales = hash, scales
+		row.Sweep = &SweepOf{Costs: sw.Costs.String(), FirstSeed: s.Seed, Seeds: sw.Seeds, RMax: g.rmax}
 		if done[row.Key()] {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,17 +139,51 @@ func sweepRows(t *testing.T) []experiment.SweepRow {
 func TestSeries(t *testing.T) {
 	rows := sweepRows(t)
 	// The Oracle at R = 1 over seeds 1 and 2: mean (3+5)/2 = 4, spread [3, 5].
-	st := series(rows[:2], func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true })
+	st := series(rows[:2], newAxis(rows), func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true })
 	if len(st) != 1 || st[0] != (stat{r: 1, mean: 4, lo: 3, hi: 5}) {
 		t.Errorf("series = %+v, want one stat {1 4 3 5}", st)
 	}
 	// An unbounded threshold (null) is left out rather than drawn at infinity.
-	th := series(rows[2:], func(r experiment.SweepRow) (float64, bool) {
+	th := series(rows[2:], newAxis(rows), func(r experiment.SweepRow) (float64, bool) {
 		v, ok := r.Params["theta"]
 		return float64(v), ok && v.Defined()
 	})
 	if len(th) != 1 || th[0].r != 2 {
 		t.Errorf("theta series = %+v, want only R = 2", th)
+	}
+}
+
+// Each seed its own grid (--costs auto): the mean and band are over the seeds at one step of their
+// grids, drawn at the mean R of that step, whether the rows record the grid (a sweep's) or not
+// (cara reproduce's); rows of one grid stay grouped by R, and factors of R(t) say so.
+func TestSeriesPerSeedGrids(t *testing.T) {
+	row := func(seed uint64, r, rmax, cost float64) experiment.SweepRow {
+		return experiment.SweepRow{Scenario: "s", Seed: seed, RetrainCost: r, Algorithm: algos.NameOracle, StrategyCost: experiment.Num(cost),
+			Sweep: &experiment.SweepOf{Costs: "auto:2", Seeds: 2, RMax: &rmax}}
+	}
+	// Seed 0: R_max 2, costs 1 and 2; seed 1: R_max 4, costs 2 and 4.
+	rows := []experiment.SweepRow{row(0, 1, 2, 10), row(0, 2, 2, 20), row(1, 2, 4, 30), row(1, 4, 4, 50)}
+	cost := func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }
+	want := []stat{{r: 1.5, mean: 20, lo: 10, hi: 30}, {r: 3, mean: 35, lo: 20, hi: 50}}
+	ax := newAxis(rows)
+	if got := series(rows, ax, cost); !ax.perSeed || !slices.Equal(got, want) {
+		t.Errorf("recorded grids: %+v, want %+v", got, want)
+	}
+	for i := range rows {
+		rows[i].Sweep = nil
+	}
+	if got := series(rows, newAxis(rows), cost); !slices.Equal(got, want) {
+		t.Errorf("unrecorded grids of one length: %+v, want %+v", got, want)
+	}
+	// One grid for both seeds: by R, as before (seed 1's R = 2 and seed 0's together).
+	rows[3].RetrainCost, rows[0].RetrainCost = 1, 2
+	rows[1].RetrainCost = 1
+	if got := series(rows, newAxis(rows), cost); len(got) != 2 || got[0] != (stat{r: 1, mean: 35, lo: 20, hi: 50}) {
+		t.Errorf("one grid: %+v", got)
+	}
+	rows[0].RetrainCostScales = "1 + t\x1b"
+	if got := newAxis(rows).label(); got != `factor c of R(t): R_t = c (1 + t\x1b)` {
+		t.Errorf("label %q", got)
 	}
 }
 

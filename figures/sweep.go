@@ -12,23 +12,125 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // stat is the mean and the range over seeds of one quantity at one retraining cost.
 type stat struct{ r, mean, lo, hi float64 }
 
-// series groups rows of one algorithm by retraining cost and summarises value over seeds, skipping
+// axis places a scenario's rows on the retraining-cost axis. Rows of one grid for every seed are
+// grouped by R. Rows of per-seed grids (--costs auto gives each seed its own over (0, its R_max],
+// and so does cara reproduce) are grouped by the step of their seed's grid and drawn at the mean R
+// of that step over the seeds: the mean and the band are then over like steps, not over whichever
+// seed happens to have a cost at that R.
+type axis struct {
+	perSeed bool
+	step    map[rowAt]int   // per-seed grids: a row's step in its seed's grid
+	at      map[int]float64 // per-seed grids: where a step is drawn
+	scales  string          // the R(t) the costs are factors of, if any
+}
+
+type rowAt struct {
+	seed uint64
+	r    float64
+}
+
+// newAxis reads the grids off rows of one scenario.
+func newAxis(rows []experiment.SweepRow) axis {
+	costs := map[uint64][]float64{}
+	ax := axis{}
+	for _, r := range rows {
+		if !slices.Contains(costs[r.Seed], r.RetrainCost) {
+			costs[r.Seed] = append(costs[r.Seed], r.RetrainCost)
+		}
+		if r.RetrainCostScales != "" {
+			ax.scales = r.RetrainCostScales
+		}
+	}
+	var first []float64
+	same, sameLen := true, true
+	for _, c := range costs {
+		slices.Sort(c)
+		if first == nil {
+			first = c
+		}
+		same = same && slices.Equal(c, first)
+		sameLen = sameLen && len(c) == len(first)
+	}
+	// A sweep's rows say when each seed has its own grid; rows without (cara reproduce's, an
+	// older cara's) are taken as per-seed grids when the seeds' costs differ but not their count.
+	recorded := len(rows) > 0 && rows[0].Sweep != nil && rows[0].Sweep.RMax != nil
+	if same || (!recorded && !sameLen) {
+		return ax
+	}
+	ax.perSeed, ax.step, ax.at = true, map[rowAt]int{}, map[int]float64{}
+	n := map[int]int{}
+	for seed, c := range costs {
+		grid := c
+		for _, r := range rows {
+			if r.Seed == seed && r.Sweep != nil && r.Sweep.RMax != nil {
+				if spec, err := experiment.ParseCosts(r.Sweep.Costs); err == nil {
+					grid, _ = spec.Grid([]float64{*r.Sweep.RMax}, 0)
+				}
+				break
+			}
+		}
+		for _, r := range c {
+			i := slices.Index(grid, r)
+			if i < 0 {
+				continue // not on the seed's grid: left out rather than drawn at a wrong step
+			}
+			ax.step[rowAt{seed, r}] = i
+			ax.at[i] += r
+			n[i]++
+		}
+	}
+	for i := range ax.at {
+		ax.at[i] /= float64(n[i])
+	}
+	return ax
+}
+
+// place is where row goes: its group and the R it is drawn at; ok is false for a row of a
+// per-seed grid that is not on its seed's grid.
+func (ax axis) place(row experiment.SweepRow) (group, r float64, ok bool) {
+	if !ax.perSeed {
+		return row.RetrainCost, row.RetrainCost, true
+	}
+	i, ok := ax.step[rowAt{row.Seed, row.RetrainCost}]
+	return float64(i), ax.at[i], ok
+}
+
+// label is the axis's title.
+func (ax axis) label() string {
+	switch {
+	case ax.scales != "":
+		expr, _ := scenarios.CleanText(ax.scales, false)
+		if r := []rune(expr); len(r) > 40 {
+			expr = string(r[:39]) + "…"
+		}
+		return fmt.Sprintf("factor c of R(t): R_t = c (%s)", expr)
+	case ax.perSeed:
+		return "retraining cost R (mean over the seeds' own grids)"
+	}
+	return "retraining cost R (staleness units)"
+}
+
+// series groups rows of one algorithm along ax and summarises value over seeds, skipping
 // undefined values. Costs come out ascending.
-func series(rows []experiment.SweepRow, value func(experiment.SweepRow) (float64, bool)) []stat {
+func series(rows []experiment.SweepRow, ax axis, value func(experiment.SweepRow) (float64, bool)) []stat {
 	byR := map[float64][]float64{}
+	at := map[float64]float64{}
 	for _, row := range rows {
-		if v, ok := value(row); ok && !math.IsInf(v, 0) && !math.IsNaN(v) {
-			byR[row.RetrainCost] = append(byR[row.RetrainCost], v)
+		g, r, ok := ax.place(row)
+		if v, defined := value(row); ok && defined && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			byR[g] = append(byR[g], v)
+			at[g] = r
 		}
 	}
 	out := make([]stat, 0, len(byR))
-	for r, vs := range byR {
-		s := stat{r: r, lo: math.Inf(1), hi: math.Inf(-1)}
+	for g, vs := range byR {
+		s := stat{r: at[g], lo: math.Inf(1), hi: math.Inf(-1)}
 		for _, v := range vs {
 			s.mean += v / float64(len(vs))
 			s.lo, s.hi = min(s.lo, v), max(s.hi, v)
@@ -107,6 +209,7 @@ func SweepFigures(rows []experiment.SweepRow, dir string, f Format) ([]string, e
 }
 
 func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*plot.Plot, err error) {
+	ax := newAxis(rows)
 	byAlgo := map[algos.Name][]experiment.SweepRow{}
 	var names []algos.Name
 	for _, row := range rows {
@@ -128,9 +231,9 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 		}},
 	}
 	for i, pn := range panels {
-		p := newPlot(fmt.Sprintf("%s: %s against retraining cost", sc, pn.title), "retraining cost R (staleness units)", pn.ylabel)
+		p := newPlot(fmt.Sprintf("%s: %s against retraining cost", sc, pn.title), ax.label(), pn.ylabel)
 		for _, a := range names {
-			if err := addSeries(p, a, series(byAlgo[a], pn.value), i == 0); err != nil {
+			if err := addSeries(p, a, series(byAlgo[a], ax, pn.value), i == 0); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -146,9 +249,9 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 		{algos.NameCaraP, "period", "CARA-P period", "period p (batches)"},
 	}
 	for _, pp := range paramPanels {
-		p := newPlot(fmt.Sprintf("%s: tuned %s against retraining cost", sc, pp.title), "retraining cost R (staleness units)", pp.ylabel)
+		p := newPlot(fmt.Sprintf("%s: tuned %s against retraining cost", sc, pp.title), ax.label(), pp.ylabel)
 		key := pp.key
-		st := series(byAlgo[pp.algo], func(r experiment.SweepRow) (float64, bool) {
+		st := series(byAlgo[pp.algo], ax, func(r experiment.SweepRow) (float64, bool) {
 			v, ok := r.Params[key]
 			return float64(v), ok && v.Defined()
 		})

@@ -160,22 +160,23 @@ func TestTourOfAChangedScenario(t *testing.T) {
 	}
 }
 
-// The README's scenario example, tour included, is a scenario that loads.
-func TestReadmeExampleLoads(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+// The scenario file reference's example (docs/scenarios.md), tour included, is a scenario that
+// loads.
+func TestScenarioDocExampleLoads(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "scenarios.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "```yaml\nname: my-drift\n")
 	example, _, closed := strings.Cut(rest, "```")
 	if !ok || !closed {
-		t.Fatal("the README has no scenario example (a ```yaml block starting name: my-drift)")
+		t.Fatal("docs/scenarios.md has no scenario example (a ```yaml block starting name: my-drift)")
 	}
-	s, err := Parse("README.md", []byte("name: my-drift\n"+example), "", Options{})
+	s, err := Parse("scenarios.md", []byte("name: my-drift\n"+example), "", Options{})
 	if err != nil {
-		t.Fatalf("the README's example: %v", err)
+		t.Fatalf("docs/scenarios.md's example: %v", err)
 	}
 	if len(s.Tour) != 3 || s.Tour[1].Focus.Cell == nil || !s.Tour[1].Quiz || len(s.Tour[2].Whatif) != 1 {
-		t.Fatalf("the README's example tour: %+v", s.Tour)
+		t.Fatalf("docs/scenarios.md's example tour: %+v", s.Tour)
 	}
 }

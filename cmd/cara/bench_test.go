@@ -118,6 +118,7 @@ func BenchmarkReplay(b *testing.B) {
 }
 
 func TestBenchFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -135,6 +136,7 @@ func TestBenchFlags(t *testing.T) {
 
 // The scale bench with a forest computes every cell of the triangle in row order.
 func TestBenchScaleForest(t *testing.T) {
+	t.Parallel()
 	out, err := cara(t, "bench", "--size", "scale", "--model", "forest", "--trees", "5", "--batches", "6")
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +157,7 @@ func TestBenchScaleForest(t *testing.T) {
 // bench_large.yaml is the user's run: 300 batches of 2000 points in 4 features, nearest centroid,
 // queries a tenth of the data.
 func TestBenchLargeScenario(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Parse("bench_large.yaml", largeYAML, "", scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)

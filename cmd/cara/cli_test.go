@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,10 +18,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/creack/pty"
 )
 
 func TestBuildVersion(t *testing.T) {
+	t.Parallel()
 	platform := " " + runtime.GOOS + "/" + runtime.GOARCH
 	settings := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
@@ -63,6 +67,7 @@ func TestBuildVersion(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	src := strings.Replace(string(mustRead(t, small)), "batches: 12", "batches: 12\nbatchez: 3", 1)
@@ -119,6 +124,7 @@ func mustRead(t *testing.T, path string) []byte {
 // TestNew: the template and a copy both round-trip through validate and run, and new refuses to
 // overwrite.
 func TestNew(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tmpl := filepath.Join(dir, "lesson")
 	if _, _, err := caraIO(t, "new", tmpl); err != nil {
@@ -180,6 +186,7 @@ func complete(t *testing.T, args ...string) []string {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	if got := complete(t, "play", "co"); !slices.Equal(got, []string{"covcon-d", "covcon-s"}) {
 		t.Errorf("cara play co<TAB>: %v", got)
 	}
@@ -228,6 +235,7 @@ func TestCompletion(t *testing.T) {
 // TestProgressOnlyOnATerminal runs the real binary with stderr to a pipe (a CI log) and to a
 // terminal: a pipe gets at most one line per stage, a terminal the redrawn counter.
 func TestProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	bin := buildCara(t)
 	out := filepath.Join(t.TempDir(), "m.json")
 	var stderr bytes.Buffer
@@ -279,6 +287,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 
 // TestLineStages: off a terminal, a stage prints its last text once, however often it is set.
 func TestLineStages(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	l := newLine(&buf)
 	for i := range 1000 {
@@ -299,6 +308,7 @@ func TestLineStages(t *testing.T) {
 
 // TestManPagesUpToDate: docs/man is what `go generate ./cmd/cara` writes from the command tree.
 func TestManPagesUpToDate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := genMan(newRootCmd(), dir); err != nil {
 		t.Fatal(err)
@@ -319,6 +329,7 @@ func TestManPagesUpToDate(t *testing.T) {
 // --set computes another scenario's matrix: covcon-d with covcon-s's queries is covcon-s, cell for
 // cell (the data and model streams do not depend on the queries).
 func TestSetMatrix(t *testing.T) {
+	t.Parallel()
 	type matrix struct {
 		Scenario string       `json:"scenario"`
 		C        [][]*float64 `json:"C"`
@@ -353,6 +364,7 @@ func TestSetMatrix(t *testing.T) {
 // -o naming a pipe or a device writes into it and leaves it one: the atomic rename used for files
 // once replaced /dev/null with a regular file.
 func TestOutputToAPipe(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
@@ -386,6 +398,7 @@ func TestOutputToAPipe(t *testing.T) {
 
 // reproduce's protocol flags refuse unknown values as usage mistakes, before any work.
 func TestReproduceProtocolFlags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -405,10 +418,43 @@ func TestReproduceProtocolFlags(t *testing.T) {
 
 // -R's default is the scenario's, said in words: no command's help says "(default NaN)".
 func TestRetrainCostHelp(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"play", "run", "sweep"} {
 		out, errOut, _ := caraIO(t, cmd, "--help")
 		if help := out + errOut; strings.Contains(help, "NaN") || !strings.Contains(help, "--retrain-cost") && cmd != "sweep" {
 			t.Errorf("cara %s --help:\n%s", cmd, help)
+		}
+	}
+}
+
+// An -o file is readable by others (CreateTemp's 0600 would hide a merged sweep on a shared
+// volume), and one that is replaced keeps its mode.
+func TestWriteOutMode(t *testing.T) {
+	dir := t.TempDir()
+	cmd := &cobra.Command{}
+	cmd.SetContext(context.Background())
+	write := func(w io.Writer) error { _, err := io.WriteString(w, "x\n"); return err }
+	fresh := filepath.Join(dir, "fresh.json")
+	if err := writeOut(cmd, fresh, write); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "kept.json")
+	if err := os.WriteFile(kept, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(kept, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeOut(cmd, kept, write); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{fresh: 0o644, kept: 0o640} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", filepath.Base(path), got, want)
 		}
 	}
 }

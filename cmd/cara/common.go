@@ -265,6 +265,16 @@ func writeOut(cmd *cobra.Command, path string, write func(io.Writer) error) erro
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file 0600; an output is for others too (a shared volume's merge): keep
+	// the mode of the file it replaces, or give it the 0644 a plain create gives under umask 022.
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err

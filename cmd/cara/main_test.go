@@ -52,6 +52,7 @@ func decodeStrict(t *testing.T, s string, v any) {
 }
 
 func TestMatrixJSONContract(t *testing.T) {
+	t.Parallel()
 	out, err := cara(t, "matrix", small, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +151,7 @@ type runContract struct {
 }
 
 func TestRunJSONContract(t *testing.T) {
+	t.Parallel()
 	out, err := cara(t, "run", small, "--format", "json", "-R", "0.8")
 	if err != nil {
 		t.Fatal(err)
@@ -220,6 +222,7 @@ func TestRunJSONContract(t *testing.T) {
 }
 
 func TestRunTableShowsUndefinedSCPE(t *testing.T) {
+	t.Parallel()
 	// R = 0 on a scenario whose staleness can be 0: whatever the Oracle pays, the table must not
 	// print NaN.
 	out, err := cara(t, "run", small, "-R", "0")
@@ -241,6 +244,7 @@ func readLines(t *testing.T, path string) []experiment.SweepRow {
 }
 
 func TestSweepResumeShardMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	full := filepath.Join(dir, "full.jsonl")
 	if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "-o", full); err != nil {
@@ -270,13 +274,19 @@ func TestSweepResumeShardMerge(t *testing.T) {
 			t.Fatalf("row %d differs after resume: %+v vs %+v", i, rows[i], resumed[i])
 		}
 	}
-	// Shards: three disjoint parts that merge into the full sweep.
+	// Shards: three disjoint parts that merge into the full sweep, byte for byte. Two seeds over
+	// three shards: seed 3's costs are split over shards 1 and 3, and a note says both compute its
+	// matrix.
 	var parts []string
 	seen := map[experiment.RowKey]int{}
 	for i := 1; i <= 3; i++ {
 		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
-		if _, err := cara(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p); err != nil {
+		_, errOut, err := caraIO(t, "sweep", small, "--costs", "0.1:2:4", "--seeds", "2", "--shard", string(rune('0'+i))+"/3", "-o", p)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if note := "seed 3's 4 costs are split over shards 1, 3"; (i != 2) != strings.Contains(errOut, note) {
+			t.Errorf("shard %d/3: stderr %q, want the note %q only on shards 1 and 3", i, errOut, note)
 		}
 		for _, r := range readLines(t, p) {
 			seen[r.Key()]++
@@ -295,24 +305,48 @@ func TestSweepResumeShardMerge(t *testing.T) {
 	if _, err := cara(t, append([]string{"merge", "-o", merged}, append(parts, parts[0])...)...); err != nil {
 		t.Fatal(err)
 	}
-	if m := readLines(t, merged); len(m) != 72 {
-		t.Errorf("merged %d rows, want 72 (duplicates dropped)", len(m))
+	if !bytes.Equal(mustRead(t, merged), mustRead(t, full)) {
+		t.Error("the merged shards differ from the whole sweep (duplicates should be dropped, rows sorted as the sweep writes them)")
+	}
+	// Without one shard the merge is refused, naming what is missing, unless --partial.
+	_, err := cara(t, "merge", "-o", merged, parts[0], parts[2])
+	if err == nil || !strings.Contains(err.Error(), "small (--costs 0.1:2:4, seeds 3 to 4 (--seed 3 --seeds 2)) lacks 36 of its 72 rows: seed 4 (all of it)") {
+		t.Errorf("a merge without shard 2: %v", err)
+	}
+	if _, errOut, err := caraIO(t, "merge", "--partial", "-o", merged, parts[0], parts[2]); err != nil || !strings.Contains(errOut, "warning: incomplete: small") || len(readLines(t, merged)) != 36 {
+		t.Errorf("--partial: %v %q", err, errOut)
+	}
+	// plot draws a part, and says it is one.
+	if _, errOut, err := caraIO(t, "plot", parts[1], "-o", filepath.Join(dir, "figs")); err != nil || !strings.Contains(errOut, "incomplete: small (--costs 0.1:2:4, seeds 3 to 4 (--seed 3 --seeds 2)) lacks 36 of its 72 rows: seed 3 (all of it)") {
+		t.Errorf("plot of one shard: %v %q", err, errOut)
+	}
+	// Two sweeps of one scenario over different grids: refused, naming both grids and files.
+	other := filepath.Join(dir, "other.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:3:4", "--seeds", "2", "-o", other); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cara(t, "merge", "-o", merged, full, other)
+	if want := "rows of small come from two sweeps, of different cost grids: --costs 0.1:2:4 in " + full + ", --costs 0.1:3:4 in " + other; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a merge of two grids: %v, want %q", err, want)
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(lines[0]+"{not json\n"), 0o644)
-	_, err := cara(t, "merge", "-o", merged, bad)
+	_, err = cara(t, "merge", "-o", merged, bad)
 	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2: not a sweep line") {
 		t.Errorf("malformed line: error %v", err)
 	}
 }
 
 func TestFlagErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"sweep", small, "--costs", "1:2", "-o", "x"}, `--costs must be auto or FROM:TO:N (e.g. 1:100:25), got "1:2"`},
+		{[]string{"sweep", small, "--costs", "1:2", "-o", "x"}, `--costs must be auto, auto:N or FROM:TO:N (e.g. 1:100:25), got "1:2"`},
 		{[]string{"sweep", small, "--shard", "3/2", "-o", "x"}, `--shard must be I/N with 1 <= I <= N (e.g. 2/8), got "3/2"`},
+		{[]string{"sweep", small, "--shard-index", "2/2", "-o", "x"}, `--shard-index must be K/N with 0 <= K < N (e.g. 0/8: the first of 8), got "2/2"`},
+		{[]string{"sweep", small, "--shard", "1/2", "--shard-index", "0/2", "-o", "x"}, "--shard and --shard-index name the same thing; give one"},
 		{[]string{"sweep", small}, "sweep needs -o FILE"},
 		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
 		{[]string{"run", small, "--trees", "5"}, "--trees 5 applies to a scenario with model.random_forest; this one's model is nearest_centroid"},
@@ -370,6 +404,7 @@ func TestFlagErrors(t *testing.T) {
 }
 
 func TestRunFiguresAndPlot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := cara(t, "run", small, "--figures", dir); err != nil {
 		t.Fatal(err)
@@ -392,9 +427,10 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-// --costs auto with several seeds: one grid for all of them, from the largest R_max (computed from
-// each seed's offline block alone, which gives the full matrix's R_max bit for bit).
-func TestSweepOneGridOverSeeds(t *testing.T) {
+// --costs auto with several seeds: each seed its own grid, N steps over (0, its R_max], the
+// paper's R_max of its own offline block, which every row of the seed records.
+func TestSweepGridPerSeed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "auto.jsonl")
 	if _, err := cara(t, "sweep", small, "--seeds", "3", "-o", out); err != nil {
@@ -403,21 +439,6 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	s, err := (&scenarioFlags{}).load(small)
 	if err != nil {
 		t.Fatal(err)
-	}
-	rmax := 0.0
-	for i := range 3 {
-		full, err := computeMatrix(context.Background(), s, s.Seed+uint64(i), 1, false, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		off, err := experiment.OfflineMatrix(context.Background(), s, s.Seed+uint64(i), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := experiment.RangePaper.RMax(full), experiment.RangePaper.RMax(off); a != b {
-			t.Errorf("seed %d: R_max %v from the full matrix, %v from the offline block", i, a, b)
-		}
-		rmax = max(rmax, algos.RMax(full, full.Offline()+1))
 	}
 	costs := map[uint64][]float64{}
 	for _, r := range readLines(t, out) {
@@ -428,10 +449,65 @@ func TestSweepOneGridOverSeeds(t *testing.T) {
 	if len(costs) != 3 {
 		t.Fatalf("%d seeds", len(costs))
 	}
-	for seed, c := range costs {
-		slices.Sort(c)
-		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || !slices.Equal(c, costs[s.Seed]) {
-			t.Errorf("seed %d: costs %v; want the same %d for every seed, up to R_max %v", seed, c, experiment.AutoSteps, rmax)
+	for i := range 3 {
+		seed := s.Seed + uint64(i)
+		m, err := computeMatrix(context.Background(), s, seed, 1, false, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rmax := algos.RMax(m, m.Offline()+1)
+		c := costs[seed]
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != max(rmax, 1e-6) || c[0] != c[len(c)-1]/experiment.AutoSteps {
+			t.Errorf("seed %d: costs %v; want %d steps up to its own R_max %v", seed, c, experiment.AutoSteps, rmax)
+		}
+	}
+}
+
+// --shard-index K/N is --shard K+1/N; a scenario whose R is an expression of t is swept by a
+// factor applied to it, each row naming R(t), and plot's axis says so.
+func TestSweepShardIndexAndFactors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:2:3", "--seeds", "3", "--shard", "2/3", "-o", a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cara(t, "sweep", small, "--costs", "0.1:2:3", "--seeds", "3", "--shard-index", "1/3", "-o", b); err != nil {
+		t.Fatal(err)
+	}
+	if rows := readLines(t, a); len(rows) != 3*9 || rows[0].Seed != 4 || !bytes.Equal(mustRead(t, a), mustRead(t, b)) {
+		t.Errorf("--shard 2/3 wrote %d rows of seed %d; --shard-index 1/3 the same: %v", len(rows), rows[0].Seed, bytes.Equal(mustRead(t, a), mustRead(t, b)))
+	}
+	f := filepath.Join(dir, "f.jsonl")
+	if _, err := cara(t, "sweep", small, "--set", "retrain_cost=0.2 + 0.05*t", "--costs", "0.5:2:4", "-o", f); err != nil {
+		t.Fatal(err)
+	}
+	rows := readLines(t, f)
+	if rows[0].RetrainCostScales != "0.2 + 0.05*t" || rows[0].RetrainCost != 0.5 || rows[len(rows)-1].RetrainCost != 2 {
+		t.Errorf("factor rows: scales %q, factors %v..%v", rows[0].RetrainCostScales, rows[0].RetrainCost, rows[len(rows)-1].RetrainCost)
+	}
+	// The Oracle at factor 2 is the Oracle of R_t = 2 (0.2 + 0.05 t), which -R cannot say but
+	// --set can.
+	out, err := cara(t, "run", small, "--set", "retrain_cost=2*(0.2 + 0.05*t)", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run struct {
+		Results []struct {
+			Algorithm    string  `json:"algorithm"`
+			StrategyCost float64 `json:"strategy_cost"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	last := rows[len(rows)-9:]
+	if len(run.Results) != len(last) {
+		t.Fatalf("run gave %d results, the sweep %d rows a factor", len(run.Results), len(last))
+	}
+	for i, r := range run.Results {
+		if string(last[i].Algorithm) != r.Algorithm || math.Abs(float64(last[i].StrategyCost)-r.StrategyCost) > 1e-9*math.Abs(r.StrategyCost) {
+			t.Errorf("%s at factor 2: %v, run with R_t = 2 R(t): %s %v", last[i].Algorithm, last[i].StrategyCost, r.Algorithm, r.StrategyCost)
 		}
 	}
 }
@@ -458,6 +534,7 @@ retrain_cost: %v
 // On a stream that never changes no retrain pays at any R, and the sweep says so in its rows and
 // on stderr.
 func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenario := stillScenario(t, dir, 1)
 	out := filepath.Join(dir, "still.jsonl")
@@ -482,6 +559,7 @@ func TestSweepWarnsWhenRMaxIsZero(t *testing.T) {
 
 // SCPE is null and warned about whenever the Oracle's cost is <= 0; the gap is always given.
 func TestRunWarnsWhenOracleCostIsNotPositive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenario := stillScenario(t, dir, 0)
 	out, err := cara(t, "run", scenario, "--format", "json")
@@ -513,6 +591,7 @@ func TestRunWarnsWhenOracleCostIsNotPositive(t *testing.T) {
 // file's on_retrain results, and on small the never-reset ADWIN retrains more (it also detects
 // the drop in error after its own retrains).
 func TestDetectorResetFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src, err := os.ReadFile(small)
 	if err != nil {
@@ -545,6 +624,7 @@ func TestDetectorResetFlag(t *testing.T) {
 // Issue 26, item 10: exit status 2 is for usage mistakes only; a bug (a panic) is reported as one
 // and exits 1, never with Go's 2; a missing argument or an unknown shell is a usage mistake.
 func TestExitStatus(t *testing.T) {
+	t.Parallel()
 	panicking := func() *cobra.Command {
 		root := newRootCmd()
 		root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
@@ -583,6 +663,7 @@ func TestExitStatus(t *testing.T) {
 // Issue 26, item 1: a sweep resumes only into rows of the same content and cost grid; anything
 // else is an error naming both, until --restart starts the file over. Merge refuses to mix them.
 func TestSweepResumeRefusesStaleRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "f.jsonl")
 	sweep := func(extra ...string) error {
@@ -610,7 +691,8 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 		want  string
 	}{
 		{"another --set", []string{"--set", "data.noise=0.3"}, "f.jsonl holds rows of small from other content (hash " + hash + ") than this sweep's (hash "},
-		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a row of small seed 3 at R = 0.7333333333333333, which this sweep's grid (4 costs, 0.1 to 3) does not have"},
+		{"another grid", []string{"--costs", "0.1:3:4"}, "f.jsonl holds a sweep of small over --costs 0.1:2:4; this one is over --costs 0.1:3:4"},
+		{"other seeds", []string{"--seeds", "2"}, "f.jsonl holds a sweep of small over seed 3 (--seed 3 --seeds 1); this one is over seeds 3 to 4 (--seed 3 --seeds 2)"},
 	} {
 		err := sweep(tc.extra...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--restart") {
@@ -629,7 +711,7 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 	if len(rows) != 4*9 || rows[0].ScenarioHash == hash || rows[len(rows)-1].ScenarioHash != rows[0].ScenarioHash {
 		t.Errorf("--restart: %d rows, hashes %q..%q (old %q)", len(rows), rows[0].ScenarioHash, rows[len(rows)-1].ScenarioHash, hash)
 	}
-	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two different scenarios") {
+	if _, err := cara(t, "merge", "-o", filepath.Join(dir, "m.jsonl"), out, other); err == nil || !strings.Contains(err.Error(), "rows of small come from two sweeps, of different content") {
 		t.Errorf("merge of two contents: %v", err)
 	}
 }
@@ -638,6 +720,7 @@ func TestSweepResumeRefusesStaleRows(t *testing.T) {
 // what-if keeps R 40 (the what-if reads the file again), as --set retrain_cost=40 does, and the
 // seed and tree flags likewise; an error in one names the flag.
 func TestFlagsAreOverrides(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		name string
@@ -679,7 +762,7 @@ func TestFlagsAreOverrides(t *testing.T) {
 
 // Issue 26: sweep -o - writes to stdout (it made a file named "-"), and -o /dev/zero is written
 // to, not read as rows to resume from until memory runs out (item 8).
-func TestSweepToStdoutAndDevices(t *testing.T) {
+func TestSweepToStdoutAndDevices(t *testing.T) { // not parallel: it changes the working folder
 	scenario := mustAbs(t, small)
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -712,6 +795,7 @@ func mustAbs(t *testing.T, path string) string {
 // stdout nor stderr of cara run; a scenario named as a path is refused as cara new refuses it;
 // a sweep file whose rows name "../escaped" gets its figures inside the folder asked for.
 func TestUntrustedTextAndNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := strings.Replace(string(mustRead(t, small)), `title: "Small: a test scenario"`, `title: "\e[2J\e]0;pwned\a Small"`, 1)
 	src = strings.Replace(src, "about: >\n", "about: >\n  \x1b[31mred\x1b[0m\n", 1)
@@ -769,7 +853,7 @@ func TestUntrustedTextAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(twice, append(mustRead(t, filepath.Join(dir, "rows.jsonl")), bytes.ReplaceAll(mustRead(t, other), []byte(`"scenario":"small"`), []byte(`"scenario":"../escaped"`))...), 0o644)
-	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two different scenarios") {
+	if _, err := cara(t, "plot", twice, "-o", figs); err == nil || !strings.Contains(err.Error(), "rows of ../escaped come from two sweeps, of different content") {
 		t.Errorf("plot of two contents under one name: %v", err)
 	}
 }
@@ -777,6 +861,7 @@ func TestUntrustedTextAndNames(t *testing.T) {
 // Issue 26, item 4: a strategy cost that overflows is null in JSON with a warning that says so,
 // and the table prints big costs in exponent form, not 309 digits.
 func TestRunWarnsOnOverflow(t *testing.T) {
+	t.Parallel()
 	out, err := cara(t, "run", small, "--set", "retrain_cost=1e308", "--format", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -814,10 +899,11 @@ func TestRunWarnsOnOverflow(t *testing.T) {
 	}
 }
 
-// The README's "What C can and cannot see", measured on docs/examples: an overfitting model makes
-// a stream without drift look stale, and a pure prior shift leaves C negative while the kept
-// model errs more than a fresh one.
+// "What C can and cannot see" (docs/conventions.md), measured on docs/examples: an overfitting
+// model makes a stream without drift look stale, and a pure prior shift leaves C negative while
+// the kept model errs more than a fresh one.
 func TestWhatCCannotSee(t *testing.T) {
+	t.Parallel()
 	matrix := func(args ...string) (c, errRate [][]*float64) {
 		out, err := cara(t, append([]string{"matrix", "--format", "json"}, args...)...)
 		if err != nil {
@@ -846,10 +932,10 @@ func TestWhatCCannotSee(t *testing.T) {
 	c1, _ := matrix(overfit)
 	c25, _ := matrix(overfit, "--set", "model.knn.k=25")
 	if m1, m25 := median(c1), median(c25); !(m1 > 4 && m25 < 0.5) {
-		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; the README says about 5 and 0.15", m1, m25)
+		t.Errorf("overfit: median C %.3f with k = 1, %.3f with k = 25; docs/conventions.md says about 5 and 0.15", m1, m25)
 	}
 	c, e := matrix("../../docs/examples/prior-shift.yaml")
 	if cc, kept, fresh := *c[5][19], *e[5][19], *e[19][19]; !(cc < -4 && kept > 1.5*fresh) {
-		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; the README says -4.3, 0.107, 0.067", cc, kept, fresh)
+		t.Errorf("prior shift: C[5, 19] = %.3f, the kept model errs on %.3f, a fresh one on %.3f; docs/conventions.md says -4.3, 0.107, 0.067", cc, kept, fresh)
 	}
 }

@@ -13,6 +13,7 @@ import (
 // How a player's end reaches the exit status: a panic bubbletea caught is a bug (1, never 0), an
 // interruption 130, a kill after a clean end 0, anything else 1 with its words.
 func TestTeaErr(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		err  error

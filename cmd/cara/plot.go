@@ -39,12 +39,15 @@ func newPlotCmd() *cobra.Command {
 			}
 			// Files joined with cat: a row twice would count twice in every mean, and two sweeps
 			// of one scenario's name would be averaged together.
-			all, err := experiment.Merge(rows)
+			all, err := experiment.Merge(experiment.SweepFile{Name: args[0], Rows: rows})
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if n := len(rows) - len(all); n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cara: note: %s: %d duplicate row(s) (same scenario, seed, R and algorithm) counted once\n", args[0], n)
+			}
+			for _, m := range experiment.Missing(all) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cara: warning: %s: incomplete: %s; the figures show what there is\n", args[0], m)
 			}
 			rows = all
 			if err := os.MkdirAll(dir, 0o755); err != nil {

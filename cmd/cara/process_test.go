@@ -8,121 +8,171 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/cara-sim/cara/experiment"
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// buildCara builds the real binary once for the tests that run it as a process.
+// caraBinary is the real binary, built once by the first test that runs it as a process (a run
+// of tests that need none builds none) and removed by TestMain.
+var caraBinary struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if caraBinary.dir != "" {
+		os.RemoveAll(caraBinary.dir)
+	}
+	os.Exit(code)
+}
+
+// buildCara returns the real binary, building it on first use.
 func buildCara(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cara")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	b := &caraBinary
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "cara-test-bin-"); b.err != nil {
+			return
+		}
+		b.path = filepath.Join(b.dir, "cara")
+		if out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return bin
+	return b.path
 }
 
 // Same scenario and seed, same numbers: every embedded scenario gives byte-identical JSON from
-// separate processes with GOMAXPROCS 1, 2 and 8 (forests cut to 2 trees to keep it quick).
+// separate processes (map order, hashing) with GOMAXPROCS 1 and 8: one worker against more workers
+// than this machine's cores, whose cells finish in any order (forests cut to 2 trees, scenarios in
+// parallel, to keep it quick; sim's tests compare worker counts within one process).
 func TestDeterministicAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("runs the binary 33 times")
+		t.Skip("runs the binary 22 times")
 	}
 	bin := buildCara(t)
 	for _, info := range scenarios.Embedded() {
-		args := []string{"run", info.Name, "--format", "json"}
-		s, err := scenarios.Load(info.Name, scenarios.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Model.Name() == "random_forest" {
-			args = append(args, "--trees", "2")
-		}
-		var first []byte
-		for _, procs := range []string{"1", "2", "8"} {
-			cmd := exec.Command(bin, args...)
-			cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
-			out, err := cmd.Output()
+		t.Run(info.Name, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"run", info.Name, "--format", "json"}
+			s, err := scenarios.Load(info.Name, scenarios.Options{})
 			if err != nil {
-				t.Fatalf("%s GOMAXPROCS=%s: %v", info.Name, procs, err)
+				t.Fatal(err)
 			}
-			if first == nil {
-				first = out
-			} else if !bytes.Equal(first, out) {
-				t.Errorf("%s: GOMAXPROCS=%s gives different JSON from GOMAXPROCS=1", info.Name, procs)
+			if s.Model.Name() == "random_forest" {
+				args = append(args, "--trees", "2")
 			}
-		}
+			var first []byte
+			for _, procs := range []string{"1", "8"} {
+				cmd := exec.Command(bin, args...)
+				cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("GOMAXPROCS=%s: %v", procs, err)
+				}
+				if first == nil {
+					first = out
+				} else if !bytes.Equal(first, out) {
+					t.Errorf("GOMAXPROCS=%s gives different JSON from GOMAXPROCS=1", procs)
+				}
+			}
+		})
 	}
 }
 
-// Ctrl-C during a sweep stops it within a second and leaves only whole lines; the same command
-// then resumes and completes the file with every row exactly once.
+// A sweep in two shards, as a scheduler runs it: one shard stopped by SIGTERM (as Slurm and
+// Kubernetes stop a job) within a second, leaving only whole lines, and one killed by SIGKILL
+// (perhaps a torn last line); the same commands resume both, and the merged shards equal the sweep
+// run whole, byte for byte.
 func TestSweepInterruptAndResume(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
 	bin := buildCara(t)
-	out := filepath.Join(t.TempDir(), "r.jsonl")
-	args := []string{"sweep", "covcon-d", "--trees", "3", "--seeds", "3", "--costs", "1:40:10", "-o", out}
-	cmd := exec.Command(bin, args...)
-	if err := cmd.Start(); err != nil {
+	dir := t.TempDir()
+	sweep := func(out string, extra ...string) []string {
+		return append([]string{"sweep", "covcon-d", "--trees", "3", "--set", "data.size=500", "--seeds", "2", "--costs", "1:40:30", "-o", out}, extra...)
+	}
+	parts := []string{filepath.Join(dir, "part1.jsonl"), filepath.Join(dir, "part2.jsonl")}
+	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL}
+	cmds := make([]*exec.Cmd, 2)
+	for i := range cmds {
+		cmds[i] = exec.Command(bin, sweep(parts[i], "--shard", fmt.Sprintf("%d/2", i+1))...)
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, cmd := range cmds {
+		// Stop it once some of its seed's 270 rows are written.
+		stopped := make(chan error, 1)
+		go func() { stopped <- cmd.Wait() }()
+		deadline := time.After(30 * time.Second)
+	wait:
+		for {
+			select {
+			case err := <-stopped:
+				t.Logf("shard %d/2 finished before %v (%v): nothing to interrupt", i+1, signals[i], err)
+				stopped <- err
+				break wait
+			case <-deadline:
+				cmd.Process.Kill()
+				t.Fatalf("shard %d/2 wrote no rows in 30 s", i+1)
+			case <-time.After(5 * time.Millisecond):
+				if b, _ := os.ReadFile(parts[i]); bytes.Count(b, []byte("\n")) >= 50 {
+					cmd.Process.Signal(signals[i])
+					break wait
+				}
+			}
+		}
+		select {
+		case err := <-stopped:
+			var ee *exec.ExitError
+			if signals[i] == syscall.SIGTERM && err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 130) {
+				t.Errorf("shard 1/2 after SIGTERM: %v, want exit status 130", err)
+			}
+		case <-time.After(time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("shard %d/2 did not stop within a second of %v", i+1, signals[i])
+		}
+		b, _ := os.ReadFile(parts[i])
+		if signals[i] == syscall.SIGTERM && len(b) > 0 && b[len(b)-1] != '\n' {
+			t.Error("the shard stopped by SIGTERM left a torn last line")
+		}
+		t.Logf("shard %d/2 stopped by %v after %d rows", i+1, signals[i], bytes.Count(b, []byte("\n")))
+	}
+	// The same commands again, then merge: every row once, as the whole sweep has them.
+	for i, p := range parts {
+		if _, err := cara(t, sweep(p, "--shard", fmt.Sprintf("%d/2", i+1))...); err != nil {
+			t.Fatalf("resuming shard %d/2: %v", i+1, err)
+		}
+	}
+	whole, merged := filepath.Join(dir, "whole.jsonl"), filepath.Join(dir, "merged.jsonl")
+	if _, err := cara(t, sweep(whole)...); err != nil {
 		t.Fatal(err)
 	}
-	// Interrupt once some rows are written.
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(out); bytes.Count(b, []byte("\n")) >= 20 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	stopped := make(chan error, 1)
-	go func() { stopped <- cmd.Wait() }()
-	select {
-	case <-stopped:
-	case <-time.After(time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the sweep did not stop within a second of SIGINT")
-	}
-	b, _ := os.ReadFile(out)
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		t.Error("the interrupted sweep left a torn last line")
-	}
-	partial, err := readSweepFile(out)
-	if err != nil {
-		t.Fatalf("the interrupted file is not valid: %v", err)
-	}
-	if len(partial) == 0 || len(partial) >= 3*10*9 {
-		t.Logf("interrupted after %d rows", len(partial))
-	}
-	if res, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
-		t.Fatalf("resume: %v\n%s", err, res)
-	}
-	rows, err := readSweepFile(out)
-	if err != nil {
+	if _, err := cara(t, append([]string{"merge", "-o", merged}, parts...)...); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[experiment.RowKey]bool{}
-	for _, r := range rows {
-		if seen[r.Key()] {
-			t.Fatalf("row %v twice after resuming", r.Key())
-		}
-		seen[r.Key()] = true
-	}
-	if len(rows) != 3*10*9 {
-		t.Errorf("%d rows after resuming, want 3 seeds x 10 costs x 9 algorithms = 270 (interrupted at %d)", len(rows), len(partial))
+	if rows := readLines(t, merged); len(rows) != 2*30*9 || !bytes.Equal(mustRead(t, merged), mustRead(t, whole)) {
+		t.Errorf("%d rows merged (want 540), equal to the whole sweep: %v", len(rows), bytes.Equal(mustRead(t, merged), mustRead(t, whole)))
 	}
 }
 
 // Ctrl-C during `cara run` and `cara reproduce` (seconds of work) stops them within a second, with
 // a clear exit status and no stack trace.
 func TestRunInterrupt(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
@@ -170,6 +220,7 @@ func expectInterrupted(t *testing.T, name string, cmd *exec.Cmd, stderr *bytes.B
 // (nobody writes to it) and while a sweep writes into a pipe nobody reads (-o /dev/stdout), and
 // -o /dev/full is a write error, not a read until memory runs out (item 8).
 func TestInterruptWhileBlocked(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}

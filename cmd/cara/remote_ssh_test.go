@@ -48,6 +48,7 @@ func sshCommand(t *testing.T, addr, stdin string, command string) (string, strin
 // byte, with its exit status; refusals are one line and a non-zero status; a scenario comes on
 // standard input.
 func TestServeCommands(t *testing.T) {
+	t.Parallel()
 	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), ScenariosDir: "testdata",
 		MaxSessions: 4, MaxComputing: 1, IdleTimeout: time.Minute, MaxWork: serveMaxWork,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
@@ -64,19 +65,19 @@ func TestServeCommands(t *testing.T) {
 	t.Cleanup(srv.Close)
 	addr := ln.Addr().String()
 
-	name := "small"
+	// An embedded scenario (its forest cut to 10 trees: the bytes, not the forest, are tested).
+	args := "run small -R 0.3 --format json"
 	local, _, err := caraIO(t, "run", small, "-R", "0.3", "--format", "json")
 	if !testing.Short() {
-		name = "covcon-d"
-		local, _, err = caraIO(t, "run", "covcon-d", "-R", "30", "--format", "json")
+		args = "run covcon-d -R 30 --trees 10 --format json"
+		local, _, err = caraIO(t, strings.Fields(args)...)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := map[string]string{"small": "0.3", "covcon-d": "30"}[name]
-	out, errOut, code := sshCommand(t, addr, "", "run "+name+" -R "+r+" --format json")
+	out, errOut, code := sshCommand(t, addr, "", args)
 	if code != 0 || out != local {
-		t.Errorf("ssh run %s: exit %d, stderr %q; the local output byte for byte: %v", name, code, errOut, out == local)
+		t.Errorf("ssh %s: exit %d, stderr %q; the local output byte for byte: %v", args, code, errOut, out == local)
 	}
 	matrix, _, err := caraIO(t, "matrix", small, "--format", "csv")
 	if err != nil {

@@ -16,6 +16,7 @@ var offeredSmall = scenarios.NewCatalog("testdata", nil)
 
 // What a client may send: the commands and flags a server runs, each refusal naming why.
 func TestRemoteArgs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args     []string
 		scenario string
@@ -60,6 +61,7 @@ func TestRemoteArgs(t *testing.T) {
 // A client's command prints what the local one prints, with the local exit status; a refusal is
 // one line on stderr and exit status 2; output past the cap stops the command with a word.
 func TestRunRemote(t *testing.T) {
+	t.Parallel()
 	lim := remoteLimits{MaxWork: 2e7, Workers: 2, Timeout: time.Minute, MaxOutput: 1 << 20, MaxInput: 1 << 16}
 	remote := func(lim remoteLimits, stdin string, args ...string) (string, string, int) {
 		var out, errOut bytes.Buffer
@@ -125,6 +127,7 @@ func TestRunRemote(t *testing.T) {
 // `-` reads the scenario from standard input, locally and over SSH; a client's scenario reads no
 // file of the server's, whether it names one or a --set adds one.
 func TestScenarioOnStdin(t *testing.T) {
+	t.Parallel()
 	text := string(mustRead(t, small))
 	runWith := func(stdin string, args ...string) (string, string, error) {
 		root := newRootCmd()

@@ -32,6 +32,7 @@ func metricsText(t *testing.T, url string) string {
 // The real command: --metrics serves on the given address, SIGHUP reads the scenarios again, and
 // SIGINT shuts down cleanly.
 func TestServeProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,21 +16,32 @@ import (
 
 func newSweepCmd() *cobra.Command {
 	var f scenarioFlags
-	var costsFlag, shardFlag, out string
+	var costsFlag, shardFlag, shardIndex, out string
 	var seeds int
 	var restart bool
 	cmd := &cobra.Command{
 		Use:   "sweep SCENARIO|FILE -o results.jsonl",
 		Short: "Run every algorithm over a range of retraining costs and seeds, one JSON line per result",
 		Long: `sweep writes the data of the paper's figures 5 and 6: every (seed, R, algorithm) as one JSON
-line. The matrix is computed once per seed; every R replays it. An interrupted sweep leaves a valid
-file; running the same command again resumes, skipping the rows already there. Every row records
-the scenario's content hash: resuming into rows of other content (an edited file, another --set or
-CSV data) or of another cost grid is an error, unless --restart starts the file over. --shard I/N runs
-one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
+line. The matrix is computed once per seed; every R replays it. --costs auto gives each seed its
+own grid, N steps over (0, R_max] with R_max from that seed's offline block. When the scenario's R
+is an expression of t, the costs are factors applied to it (R_t = c * R(t)), as the player's R
+keys scale it, and each row says so.
+
+An interrupted sweep leaves a valid file; running the same command again resumes, skipping the
+rows already there. Every row records the scenario's content hash, the cost grid and the seeds:
+resuming into rows of another sweep (an edited file, another --set or CSV data, other --costs or
+--seeds) is an error, unless --restart starts the file over.
+
+--shard I/N runs one of N disjoint parts, for a batch scheduler (--shard-index K/N counts from 0,
+as a Kubernetes Indexed Job does). With at least N seeds a shard owns whole seeds, so every matrix
+is computed once over all shards; with fewer, a seed's costs are split and each shard that shares
+it computes its matrix (a note says which). cara merge joins the parts, and refuses parts of
+different sweeps or a sweep that lacks rows.`,
 		Example: `  cara sweep covcon-d --seeds 5 -o covcon-d.jsonl
   cara sweep covcon-d --costs 1:100:50 -o r.jsonl
-  cara sweep covcon-d --seeds 5 --shard 3/8 -o part3.jsonl && cara merge -o all.jsonl part*.jsonl`,
+  cara sweep covcon-d --seeds 8 --shard 3/4 -o part3.jsonl    # seeds 2 and 6
+  cara merge -o all.jsonl part*.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -43,6 +55,12 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 				return usageError{err}
 			}
 			sh, err := experiment.ParseShard(shardFlag)
+			if shardIndex != "" {
+				if shardFlag != "" {
+					return usagef("--shard and --shard-index name the same thing; give one")
+				}
+				sh, err = experiment.ParseShardIndex(shardIndex)
+			}
 			if err != nil {
 				return usageError{err}
 			}
@@ -59,10 +77,10 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 				Matrix: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
-				Offline: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
-					return experiment.OfflineMatrix(ctx, s, seed, workers(cmd))
-				},
 				Progress: &barProgress{w: cmd.ErrOrStderr()}}
+			if note := sh.Note(s.Seed, seeds, cs.N); note != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "cara: note:", note)
+			}
 			warnings, err := sw.Run(cmd.Context())
 			for _, w := range warnings {
 				fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning:", w)
@@ -72,9 +90,10 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 	}
 	f.register(cmd, false)
 	f.registerDetectorReset(cmd)
-	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], R_max the largest over the seeds) or FROM:TO:N")
+	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], each seed's own R_max), auto:N, or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
-	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N), for batch schedulers")
+	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N, from 1), for batch schedulers")
+	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "run part K+1 of N (K/N, from 0, as a Kubernetes Indexed Job numbers its pods)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the results file (JSON lines); appended to and resumed (-: stdout)")
 	cmd.Flags().BoolVar(&restart, "restart", false, "empty the results file first instead of resuming from it")
 	return cmd
@@ -82,9 +101,14 @@ one of N disjoint parts, for a batch scheduler; cara merge joins the parts.`,
 
 func newMergeCmd() *cobra.Command {
 	var out string
+	var partial bool
 	cmd := &cobra.Command{
-		Use:     "merge -o OUT FILE...",
-		Short:   "Join sweep files (shards) into one, dropping duplicate rows",
+		Use:   "merge -o OUT FILE...",
+		Short: "Join sweep files (shards) into one, dropping duplicate rows",
+		Long: `merge joins the shards of one sweep into one file, sorted, a row present in several kept once.
+It refuses files of different sweeps of one scenario (other content, --costs or seeds), naming
+both, and a merged sweep that lacks rows, naming the seeds and costs missing (run their shards
+again: they resume), unless --partial.`,
 		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,22 +118,32 @@ func newMergeCmd() *cobra.Command {
 			if err := checkOutputFile(out); err != nil {
 				return err
 			}
-			var files [][]experiment.SweepRow
+			var files []experiment.SweepFile
 			for _, path := range args {
 				rows, err := readSweepFile(path)
 				if err != nil {
 					return err
 				}
-				files = append(files, rows)
+				files = append(files, experiment.SweepFile{Name: path, Rows: rows})
 			}
 			all, err := experiment.Merge(files...)
 			if err != nil {
 				return err
 			}
+			if missing := experiment.Missing(all); len(missing) > 0 {
+				if !partial {
+					return fmt.Errorf("the merged sweep is incomplete: %s; run the shards that hold them again (they resume), or pass --partial to merge what there is",
+						strings.Join(missing, "; "))
+				}
+				for _, m := range missing {
+					fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning: incomplete:", m)
+				}
+			}
 			return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file")
+	cmd.Flags().BoolVar(&partial, "partial", false, "merge a sweep that lacks rows (a shard still running or lost), with a warning")
 	return cmd
 }
 
