@@ -114,6 +114,9 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 			}
 			facts += " Known drifts at " + strings.Join(ds, ", ") + "."
 		}
+		if ext := s.Extensions(); len(ext) > 0 {
+			facts += "\n\nBeyond the paper: " + strings.Join(ext, "; ") + "."
+		}
 		p.text = f.St.NewStyle().Width(max(w, 10)).Render(s.About + "\n\n" + facts)
 		p.w = w
 		p.vp.SetContent(p.text)
