@@ -387,14 +387,18 @@ func TestWarningsAndUndefinedSCPE(t *testing.T) {
 			t.Errorf("%s: SCPE %v gap %v, want NaN and a number", r.Algorithm, r.SCPE, r.Gap)
 		}
 	}
+	// Keeping costs -1 and retraining 1: no retrain pays on the offline block, and the tuned
+	// variants learn nothing there (issue 33).
 	w := Warnings(m, 5, res)
-	if len(w) != 2 || !strings.HasPrefix(w[0], "100 % of the off-diagonal cells of C (within the offline block and within the online block) are negative") ||
-		!strings.HasPrefix(w[1], "the Oracle's cost is -2 (<= 0): SCPE is undefined") {
+	if len(w) != 3 || !strings.HasPrefix(w[0], "100 % of the off-diagonal cells of C (within the offline block and within the online block) are negative") ||
+		!strings.HasPrefix(w[1], "the Oracle's cost is -2 (<= 0): SCPE is undefined") ||
+		w[2] != "CARA-T, CARA-CT, CARA-P learned nothing from the offline block: no retrain pays there at this retraining cost, so they never retrain online, as Never-retrain does" {
 		t.Errorf("warnings %q", w)
 	}
-	// Positive cells: no warning, SCPE defined.
+	// Positive cells, retraining (0.5) cheaper than keeping (1): no warning, SCPE defined.
 	m = constMatrix(6, 1)
-	res, _ = Evaluate(m, Constant(1), Names, 5)
+	m.off = 4
+	res, _ = Evaluate(m, Constant(0.5), Names, 5)
 	if w := Warnings(m, 5, res); w != nil {
 		t.Errorf("warnings %q on a healthy matrix", w)
 	}
@@ -468,5 +472,52 @@ func TestStrategyUpTo(t *testing.T) {
 	_ = append(u.Model, 100)
 	if s.Retrains[1] != 9 || s.Model[3] != 7 {
 		t.Error("appending to a cut changed the whole")
+	}
+}
+
+// Issue 33: a warning when the offline block gives the tuned variants nothing to learn from. On
+// the offline block 0..5, keeping a model of batches 0..2 costs 10 at batches 3..5 and every
+// other keep costs 0, R = 1: the optimum retrains once, at 3. CARA-T and CARA-CT learn from that
+// one retrain (a threshold between 0 and 10) and raise nothing; CARA-P retrains at 3 alone with
+// period 3, offset 0 (the smallest period with 3 as its only offline retrain), an extrapolation.
+// With the offline block a single batch, none of them has a decision to learn from.
+func TestTuningWarnings(t *testing.T) {
+	m := constMatrix(9, 0)
+	m.off = 6
+	for tp := range 3 {
+		for tt := 3; tt < 9; tt++ {
+			m.s[tp][tt] = 10
+		}
+	}
+	res, err := Evaluate(m, Constant(1), Names, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		switch r.Algorithm {
+		case NameCaraT, NameCaraCT, NameCaraP:
+			if len(r.OfflineRetrains) != 1 || r.OfflineRetrains[0] != 3 {
+				t.Errorf("%s: offline retrains %v, want [3]", r.Algorithm, r.OfflineRetrains)
+			}
+		default:
+			if r.OfflineRetrains != nil {
+				t.Errorf("%s (not tuned): offline retrains %v", r.Algorithm, r.OfflineRetrains)
+			}
+		}
+	}
+	want := "CARA-P's period 3 (offset 0) rests on one offline retrain, at batch 3: any period that retrains there alone costs the same offline, so the period is a guess; a longer offline block or a lower retraining cost would show whether the data repeat"
+	if w := ResultWarnings(res); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %q\nwant [%q]", w, want)
+	}
+	// R = 40: keeping M_0 over 3..5 costs 30, less than a retrain: no retrain pays offline, and
+	// all three learn nothing.
+	res, _ = Evaluate(m, Constant(40), Names, 8)
+	if w := ResultWarnings(res); len(w) != 1 || !strings.HasPrefix(w[0], "CARA-T, CARA-CT, CARA-P learned nothing from the offline block: no retrain pays there") {
+		t.Errorf("R = 40: warnings %q", w)
+	}
+	m.off = 1
+	res, _ = Evaluate(m, Constant(1), []Name{NameCaraT}, 8)
+	if w := ResultWarnings(res); len(w) != 1 || w[0] != "CARA-T learned nothing from the offline block: it is batch 0 alone, with no decision in it, so it never retrains online, as Never-retrain does" {
+		t.Errorf("one offline batch: warnings %q", w)
 	}
 }

@@ -28,13 +28,16 @@ func (s Strategy) Cost() float64 {
 
 // Result is one algorithm's run over the online block at one retraining cost.
 type Result struct {
-	Algorithm     Name
-	Strategy      Strategy
-	Params        map[string]float64 // tuned parameters (theta, theta_c, period, offset); nil when none
-	OfflineCost   float64            // the tuned variant's offline-optimal cost; NaN when not tuned
-	SCPE          float64            // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
-	Gap           float64            // a - b
-	QueryAccuracy float64            // prequential mean over online batches; NaN without query labels
+	Algorithm   Name
+	Strategy    Strategy
+	Params      map[string]float64 // tuned parameters (theta, theta_c, period, offset); nil when none
+	OfflineCost float64            // the tuned variant's offline-optimal cost; NaN when not tuned
+	// OfflineRetrains are the batches where the tuned variant retrains on the offline block (what
+	// its parameters were learned from); nil when not tuned.
+	OfflineRetrains []int
+	SCPE            float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
+	Gap             float64 // a - b
+	QueryAccuracy   float64 // prequential mean over online batches; NaN without query labels
 }
 
 // Name names an algorithm as scenario files, the command line and the JSON outputs do ("cara-t").
@@ -137,13 +140,23 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 		if name == NameOracle {
 			res.Strategy = oracle
 		} else {
-			p, params, offCost := o.policyFor(name, c)
-			res.Strategy = Replay(c, off, end, p)
+			policy, params, offCost := o.policyFor(name, c)
+			res.Strategy = Replay(c, off, end, policy())
 			res.Params, res.OfflineCost = params, offCost
+			if params != nil { // tuned: what it learned from, the offline block's replay
+				res.OfflineRetrains = nonNil(Replay(c, 0, off-1, policy()).Retrains)
+			}
 		}
 		out = append(out, res.against(m, b))
 	}
 	return out, nil
+}
+
+func nonNil(v []int) []int {
+	if v == nil {
+		return []int{}
+	}
+	return v
 }
 
 // Against is the result of a strategy found elsewhere (by hand, a player's guesses replayed with
@@ -167,29 +180,33 @@ func (res Result) against(m Matrix, b float64) Result {
 }
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
-// where it has parameters. It returns the tuned parameters and offline-optimal cost (NaN if none).
-func (o Options) policyFor(name Name, c Costs) (Policy, map[string]float64, float64) {
+// where it has parameters: it returns a maker of fresh policies (a policy may hold state over one
+// replay), the tuned parameters and the offline-optimal cost (NaN if none).
+func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float64, float64) {
 	off := c.M.Offline()
+	same := func(p Policy) func() Policy { return func() Policy { return p } } // stateless
 	switch name {
 	case NameCaraT:
 		tu := TuneThreshold(c, 0, off-1, false)
-		return Threshold{Theta: tu.Value}, map[string]float64{"theta": tu.Value}, tu.Cost
+		return same(Threshold{Theta: tu.Value}), map[string]float64{"theta": tu.Value}, tu.Cost
 	case NameCaraCT:
 		tu := TuneThreshold(c, 0, off-1, true)
-		return &Cumulative{Theta: tu.Value}, map[string]float64{"theta_c": tu.Value}, tu.Cost
+		return func() Policy { return &Cumulative{Theta: tu.Value} }, map[string]float64{"theta_c": tu.Value}, tu.Cost
 	case NameCaraP:
 		p, cost := TunePeriodic(c, 0, off-1)
-		return p, p.Params(), cost
+		return same(p), p.Params(), cost
 	case NameNever:
-		return Never{}, nil, math.NaN()
+		return same(Never{}), nil, math.NaN()
 	case NameMarkov:
-		return Markov{}, nil, math.NaN()
+		return same(Markov{}), nil, math.NaN()
 	case NameADWIN:
-		return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
 	case NameDDM:
-		return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
 	case NamePageHinkley:
-		return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed), nil, math.NaN()
+		return func() Policy {
+			return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed)
+		}, nil, math.NaN()
 	}
 	panic("algos: policyFor called with unvalidated name " + string(name))
 }

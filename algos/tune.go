@@ -22,7 +22,7 @@ type Tuned struct {
 // (v_{i-1}, v_i] behaves like theta = v_i, and every theta above v_k like +Inf. So trying each v_i
 // and +Inf visits every behaviour once.
 //
-// Ties (docs/ARCHITECTURE.md): among optimal intervals keep those with the fewest retrains; merge
+// Ties (docs/conventions.md): among optimal intervals keep those with the fewest retrains; merge
 // adjacent ones into maximal intervals; take the highest; return its midpoint, its finite end when
 // it is unbounded below, +Inf when it is unbounded above.
 func TuneThreshold(c Costs, start, end int, cumulative bool) Tuned {

@@ -57,18 +57,60 @@ func MatrixWarnings(m Matrix, end int) []string {
 // ResultWarnings flags results whose SCPE is undefined because the Oracle's cost is <= 0, and
 // strategy costs that overflow a float64 (reported as null, like every undefined number).
 func ResultWarnings(res []Result) []string {
-	var out, over []string
+	var out, over, undefined []string
 	for _, r := range res {
 		c := r.Strategy.Cost()
-		if math.IsInf(c, 0) || math.IsNaN(c) {
+		if math.IsNaN(c) {
+			undefined = append(undefined, r.Algorithm.Display())
+		} else if math.IsInf(c, 0) {
 			over = append(over, r.Algorithm.Display())
 		} else if r.Algorithm == NameOracle && !(c > 0) {
 			out = append(out, fmt.Sprintf("the Oracle's cost is %.4g (<= 0): SCPE is undefined and reported as null; the gap (cost - Oracle) stands in for it", c))
 		}
+	}
+	out = append(out, tuningWarnings(res)...)
+	if len(undefined) > 0 { // a cell of C is not a number: the kernel's, not R's doing
+		out = append(out, fmt.Sprintf("the strategy cost of %s is undefined (a cell of C it reads is not a number): it, its SCPE and its gap are reported as null; check the kernel (kernel.gamma) and the features' scales",
+			strings.Join(undefined, ", ")))
 	}
 	if len(over) > 0 {
 		out = append(out, fmt.Sprintf("the strategy cost of %s overflows a 64-bit float (beyond %.3g): it, its SCPE and its gap are reported as null or inf; use smaller retraining costs",
 			strings.Join(over, ", "), math.MaxFloat64))
 	}
 	return out
+}
+
+// tuningWarnings say when the offline block gave a tuned variant nothing to learn from: CARA-T or
+// CARA-CT whose offline optimum never retrains (its threshold is then +Inf, and it is
+// Never-retrain online), CARA-P whose optimum never retrains or retrains once (a period found
+// from one event, or none, is a guess).
+func tuningWarnings(res []Result) []string {
+	var out, never []string
+	oneBatch := false
+	for _, r := range res {
+		if r.OfflineRetrains == nil || len(r.OfflineRetrains) > 1 {
+			continue
+		}
+		switch {
+		case r.Algorithm == NameCaraP && len(r.OfflineRetrains) == 1:
+			out = append(out, fmt.Sprintf("CARA-P's period %g (offset %g) rests on one offline retrain, at batch %d: any period that retrains there alone costs the same offline, so the period is a guess; a longer offline block or a lower retraining cost would show whether the data repeat",
+				r.Params["period"], r.Params["offset"], r.OfflineRetrains[0]))
+		case len(r.OfflineRetrains) == 0:
+			never = append(never, r.Algorithm.Display())
+			oneBatch = r.Strategy.Start <= 1 // the online block starts where the offline one ends
+		}
+	}
+	if len(never) == 0 {
+		return out
+	}
+	who := "they never retrain"
+	if len(never) == 1 {
+		who = "it never retrains"
+	}
+	why := "no retrain pays there at this retraining cost"
+	if oneBatch {
+		why = "it is batch 0 alone, with no decision in it"
+	}
+	return append(out, fmt.Sprintf("%s learned nothing from the offline block: %s, so %s online, as Never-retrain does",
+		strings.Join(never, ", "), why, who))
 }

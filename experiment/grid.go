@@ -105,7 +105,7 @@ const (
 	// RangePaper is the paper's (its appendix): R_max the smallest R at which the Oracle on the
 	// offline matrix of batches 0..T_off inclusive ("0 <= t <= T_off") equals Never-retrain, one
 	// grid per seed. Of every definition tried, it brought most of the paper's numbers within
-	// x1.5 (docs/ARCHITECTURE.md).
+	// x1.5 (docs/conventions.md).
 	RangePaper RRange = iota
 	// RangeRoundTwo is round two's: the Oracle on batches 0..T_off-1, one grid for every seed
 	// from the largest R_max.

@@ -11,7 +11,7 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// Matrix is the contract of `cara matrix --format json` (the README's): every matrix T x T,
+// Matrix is the contract of `cara matrix --format json` (docs/commands.md's): every matrix T x T,
 // indexed [t'][t], null below the diagonal and where a cell is not computed; C's diagonal holds
 // R_t.
 type Matrix struct {

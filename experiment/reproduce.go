@@ -75,6 +75,7 @@ type Verdict struct {
 // Reproduction is one run of `cara reproduce`, and the contract of its JSON (fields in the order
 // they have always been written: alphabetical).
 type Reproduction struct {
+	ClaimsByDataset    []DatasetClaims   `json:"claims_by_dataset"`
 	CostSteps          int               `json:"cost_steps"`
 	DetectorFeed       string            `json:"detector_feed"`       // batch or first-drift
 	DetectorReset      string            `json:"detector_reset"`      // never or on_retrain
@@ -156,6 +157,7 @@ func (rp Reproduce) Run(ctx context.Context) (*Reproduction, error) {
 	}
 	finish(rp.Progress)
 	rep.Verdicts = rep.verdicts()
+	rep.ClaimsByDataset = rep.claimsByDataset()
 	rep.Fidelity = rep.score()
 	return rep, nil
 }
@@ -331,6 +333,7 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s  %s\n             %s\n", mark, v.Claim, v.Detail)
 	}
+	r.writeClaimsByDataset(w)
 }
 
 // LRSGD says what the appendix's "LR-SGD" is in this implementation, and where it differs.

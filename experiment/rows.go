@@ -16,9 +16,10 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// SweepRow is one line of a sweep file (`cara sweep -o results.jsonl`, the README's contract): one
-// algorithm at one retraining cost and seed. Undefined numbers (SCPE when the Oracle's cost is
-// <= 0, accuracy without query labels, an unbounded threshold) are null in the file and NaN here.
+// SweepRow is one line of a sweep file (`cara sweep -o results.jsonl`, the contract in
+// docs/commands.md): one algorithm at one retraining cost and seed. Undefined numbers (SCPE when
+// the Oracle's cost is <= 0, accuracy without query labels, an unbounded threshold) are null in
+// the file and NaN here.
 type SweepRow struct {
 	Scenario       string         `json:"scenario"`
 	Seed           uint64         `json:"seed"`

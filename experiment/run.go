@@ -17,8 +17,9 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// Result is one algorithm's outcome in `cara run --format json` (the README's contract). A mean
-// over seeds has no retrain batches (Retrains nil: left out; each run has its own) and a Spread.
+// Result is one algorithm's outcome in `cara run --format json` (the contract in
+// docs/commands.md). A mean over seeds has no retrain batches (Retrains nil: left out; each run
+// has its own) and a Spread.
 type Result struct {
 	Algorithm     algos.Name     `json:"algorithm"`
 	StrategyCost  Num            `json:"strategy_cost"`

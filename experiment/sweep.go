@@ -19,7 +19,7 @@ import (
 // seed's matrix; a shard computes only those of the seeds it works on (Shard.Units).
 //
 // With --costs auto each seed has its own grid, N steps over (0, R_max] with R_max from that
-// seed's offline block (the convention of docs/ARCHITECTURE.md, and cara reproduce's), read from
+// seed's offline block (the convention of docs/conventions.md, and cara reproduce's), read from
 // the matrix the shard computes anyway; every row records its seed's R_max, so that any shard
 // evaluating the seed agrees on its grid and a resume can check it. When the scenario's R varies
 // with t the costs are factors applied to R(t), as the player's R keys scale it.

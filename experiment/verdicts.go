@@ -2,9 +2,12 @@ package experiment
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/cara-sim/cara/algos"
 )
@@ -99,15 +102,133 @@ func best(m map[algos.Name]Num, among []algos.Name, lower bool) algos.Name {
 	return b
 }
 
+// modelClaims are the claims set beside the reproduction's model: the paper's, or its appendix's
+// on logistic regression.
+func (r *Reproduction) modelClaims() []claim {
+	if r.Model == ModelLogistic {
+		return lrClaims
+	}
+	return claims
+}
+
+// DatasetClaims are one claim checked on each dataset alone: on our means (Holds) and on the
+// paper's own table (PaperHolds), so that a claim our run contradicts where the paper's numbers
+// satisfy it stands out.
+type DatasetClaims struct {
+	Claim      string          `json:"claim"`
+	Holds      map[string]bool `json:"holds"`
+	PaperHolds map[string]bool `json:"paper_holds"`
+}
+
+// claimsByDataset checks every claim on every dataset run, on our means and on the paper's.
+func (r *Reproduction) claimsByDataset() []DatasetClaims {
+	paper := &Reproduction{Model: r.Model, SCPE: asMeans(r.Paper.SCPE), QueryAccuracy: asMeans(r.Paper.QueryAccuracy),
+		Retrains: asMeans(r.Paper.Retrains)}
+	var out []DatasetClaims
+	for _, c := range r.modelClaims() {
+		dc := DatasetClaims{Claim: c.text, Holds: map[string]bool{}, PaperHolds: map[string]bool{}}
+		for _, s := range r.order {
+			dc.Holds[s], dc.PaperHolds[s] = c.on(r, s), c.on(paper, s)
+		}
+		out = append(out, dc)
+	}
+	return out
+}
+
+// asMeans is a table of the paper's as Means.
+func asMeans(t map[string]map[algos.Name]float64) Means {
+	out := Means{}
+	for s, row := range t {
+		out[s] = map[algos.Name]Num{}
+		for a, v := range row {
+			out[s][a] = Num(v)
+		}
+	}
+	return out
+}
+
+// writeClaimsByDataset prints the claims per dataset: "yes" or "no" on our means, starred where
+// the paper's own table says otherwise, and the counts.
+func (r *Reproduction) writeClaimsByDataset(w io.Writer) {
+	if len(r.ClaimsByDataset) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nThe claims per dataset, on our means (* where the paper's own table says otherwise):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  claim\t"+strings.Join(r.order, "\t"))
+	holds, paperHolds, all := 0, 0, 0
+	var against []string // datasets where ours fails a claim the paper's table satisfies
+	for i, dc := range r.ClaimsByDataset {
+		row := []string{fmt.Sprintf("  %d. %s", i+1, shortClaim(dc.Claim))}
+		for _, s := range r.order {
+			mark := map[bool]string{true: "yes", false: "no"}[dc.Holds[s]]
+			if dc.Holds[s] != dc.PaperHolds[s] {
+				mark += "*"
+			}
+			if !dc.Holds[s] && dc.PaperHolds[s] {
+				against = append(against, s)
+			}
+			row = append(row, mark)
+			all++
+			holds += b2i(dc.Holds[s])
+			paperHolds += b2i(dc.PaperHolds[s])
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  %d of %d (claim, dataset) pairs hold on our means, %d of %d on the paper's own tables; ours contradict %d that the paper's tables satisfy%s\n",
+		holds, all, paperHolds, all, len(against), countBy(against))
+}
+
+// shortClaim is a claim without its parentheses (its reference, its tolerance) and "on most
+// datasets" (the table is per dataset), cut for a table's first column.
+func shortClaim(c string) string {
+	c = parenthesis.ReplaceAllString(c, "")
+	return shortText(strings.TrimSuffix(c, " on most datasets"), 74)
+}
+
+var parenthesis = regexp.MustCompile(` \([^)]*\)`)
+
+// shortText is s cut to n runes with "..." after it when it was longer.
+func shortText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-3]) + "..."
+	}
+	return s
+}
+
+// countBy says how many times each name occurs, in order of first occurrence: " (circle-d 4, ...)".
+func countBy(names []string) string {
+	var order []string
+	n := map[string]int{}
+	for _, s := range names {
+		if n[s] == 0 {
+			order = append(order, s)
+		}
+		n[s]++
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, s := range order {
+		parts[i] = fmt.Sprintf("%s %d", s, n[s])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // verdicts checks the paper's claims against the means: each holds when it holds on most
 // scenarios; CARA-P against CARA-T is checked on CovCon-S alone, where the paper makes it.
 func (r *Reproduction) verdicts() []Verdict {
 	var out []Verdict
-	cs := claims
-	if r.Model == ModelLogistic {
-		cs = lrClaims
-	}
-	for _, c := range cs {
+	for _, c := range r.modelClaims() {
 		var which []string
 		for _, s := range r.order {
 			if c.on(r, s) {

@@ -241,7 +241,7 @@ func (b *Base) model(cfg sim.Config, own []*sim.Batch) func(tp int) (sim.Model, 
 		if m != nil {
 			return sim.Keep(m), nil // compiles, and lets its vote go with it
 		}
-		m, err := sim.FitBatch(cfg, own[tp])
+		m, err := sim.FitBatch(cfg, own, tp)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ package scenarios
 // it was read with, then the new ones, checked exactly as --set is.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -75,8 +76,24 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := cmp.Or(s.kernelBeyond(), out.kernelBeyond()); why != "" && !onlyRetrainCost(sets) {
+		// A what-if recomputes A and B from the run's errors with the raw features and every
+		// error counting 1: with these settings its numbers would not be a fresh run's.
+		return nil, fmt.Errorf("--set %s: a what-if on the queries or the kernel is not replayed for a scenario with %s (beyond the paper): the replay would count every error 1 on the raw features; edit the scenario (e in the player) or run it again with --set",
+			strings.Join(sets, " --set "), why)
+	}
 	out.Tour, out.WhatIfQueries = s.Tour, s.WhatIfQueries
 	return out, nil
+}
+
+// onlyRetrainCost reports whether every override changes the retraining cost alone.
+func onlyRetrainCost(sets []string) bool {
+	for _, a := range sets {
+		if path, _, _ := strings.Cut(a, "="); strings.TrimSpace(path) != "retrain_cost" {
+			return false
+		}
+	}
+	return true
 }
 
 // Replayable reports whether a --set of path (a dotted path) changes only what a finished run is

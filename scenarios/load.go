@@ -95,7 +95,7 @@ func (l *loader) parse() (*Scenario, error) {
 func (l *loader) build(raw *format.File) (*Scenario, error) {
 	s := &Scenario{Algorithms: algos.Names}
 	for _, section := range []func(*Scenario, *format.File) error{
-		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.offline,
+		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.errorWeights, l.offline, l.impute,
 		func(s *Scenario, raw *format.File) error { return l.retrainCost(s, raw.RetrainCost) },
 		func(s *Scenario, _ *format.File) error { return l.checkKNN(s) },
 		l.whatifSection, l.tour,
@@ -118,8 +118,15 @@ func (l *loader) data(s *Scenario, raw *format.File) error {
 		return err
 	}
 	l.streams = st
-	s.Batches, s.Features, s.newStream = st.Batches, st.Features, st.Stream
-	return nil
+	s.Batches, s.Features, s.newStream, s.Classes = st.Batches, st.Features, st.Stream, st.Classes
+	s.Missing, s.Positive = raw.Data.Missing.Text, raw.Data.Positive.Text
+	return l.checkWindow(s, raw)
+}
+
+// impute fills the data's empty cells (data.missing mean or median), once the offline block is
+// known.
+func (l *loader) impute(s *Scenario, _ *format.File) error {
+	return l.streams.Impute(s.Offline, &l.notes)
 }
 
 // tour reads the tour (package tour), once the batches, the offline block and the rest are known.

@@ -47,6 +47,14 @@ type Scenario struct {
 	Tour               []tour.Stop        // the scenario's lesson, stops in batch order; nil when it has none
 	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
 
+	// Beyond the paper (Extensions says them in words), each off at its zero value:
+	Classes     [2]string // the labels of class 0 and 1 as the data write them ("0", "1" when generated)
+	Weights     []float64 // errors.weights by class (0, 1); nil: every error counts 1 (all weights 1 included)
+	Standardize bool      // kernel.standardize
+	Missing     string    // data.missing: "", mean, median or drop
+	Window      int       // model.window; 0 (or 1): a model trains on its own batch alone
+	Positive    string    // data.positive: the label value that is class 1; "" when not given
+
 	origin   *origin // what it was read from, to read it again under a what-if (change.go)
 	content  []byte  // the loader's contentHash, for Hash
 	identity string  // Identity
@@ -63,7 +71,8 @@ func (s *Scenario) Config(seed uint64) (sim.Config, error) {
 	if err != nil {
 		return sim.Config{}, err
 	}
-	return sim.Config{Scenario: s.Name, Stream: st, Trainer: s.Model, Seed: seed, Offline: s.Offline, Gamma: s.Gamma}, nil
+	return sim.Config{Scenario: s.Name, Stream: st, Trainer: s.Model, Seed: seed, Offline: s.Offline, Gamma: s.Gamma,
+		Weights: s.Weights, Standardize: s.Standardize, Window: s.Window}, nil
 }
 
 // Options override parts of a scenario from the command line.

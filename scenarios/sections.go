@@ -4,6 +4,7 @@ package scenarios
 // read by one function that build calls in turn.
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -20,8 +21,8 @@ func (l *loader) header(s *Scenario, raw *format.File) error {
 	if !raw.Name.Set || raw.Name.Text == "" {
 		return l.doc.Required("$.name", "name")
 	}
-	if !ValidName(raw.Name.Text) {
-		return raw.Name.Errorf("name", "%q is not a usable scenario name: %s (it names files and shows in pickers)", raw.Name.Text, NameRule)
+	if why := NameProblem(raw.Name.Text); why != "" {
+		return raw.Name.Errorf("name", "%q is not a usable scenario name: %s (it names files and shows in pickers)", shortText(raw.Name.Text, 40), why)
 	}
 	s.Name = raw.Name.Text
 	s.Title, s.About = l.notes.Clean("title", raw.Title.Text, false), l.notes.Clean("about", strings.TrimSpace(raw.About.Text), true)
@@ -59,8 +60,79 @@ func (l *loader) modelAndKernel(s *Scenario, raw *format.File) error {
 	if s.Model, err = l.model(raw.Model); err != nil {
 		return err
 	}
+	if s.Window, err = raw.Model.Window.OptInt("model.window", 1); err != nil {
+		return err
+	}
+	if raw.Kernel != nil {
+		if s.Standardize, err = raw.Kernel.Standardize.OptBool("kernel.standardize"); err != nil {
+			return err
+		}
+	}
 	s.Gamma, err = kernel(raw.Kernel)
 	return err
+}
+
+// checkWindow refuses a training window longer than the stream, once the batches are known.
+func (l *loader) checkWindow(s *Scenario, raw *format.File) error {
+	if s.Window > s.Batches {
+		return raw.Model.Window.Errorf("model.window", "is %d but the scenario has %d batches; a model trains on at most all of them (model.window: %d)", s.Window, s.Batches, s.Batches)
+	}
+	return nil
+}
+
+// errorWeights reads errors.weights (beyond the paper), once the data's classes are known: each key a
+// class as the data write it (a number equal to one of two numeric labels will do), each value a
+// number >= 0. All weights 1 is the paper's matrix, and leaves Weights nil.
+func (l *loader) errorWeights(s *Scenario, raw *format.File) error {
+	if raw.Errors == nil || raw.Errors.Weights == nil {
+		return nil
+	}
+	w := []float64{1, 1}
+	keys := slices.Sorted(maps.Keys(raw.Errors.Weights)) // errors in a fixed order
+	seen := [2]string{}
+	for _, k := range keys {
+		v := raw.Errors.Weights[k]
+		c := classOf(k, s.Classes)
+		if c < 0 {
+			return v.Errorf("errors.weights", "%q is not a class of the data: its classes are %q (class 0) and %q (class 1)", k, s.Classes[0], s.Classes[1])
+		}
+		if seen[c] != "" {
+			return v.Errorf("errors.weights", "%q and %q both name class %d (%q)", seen[c], k, c, s.Classes[c])
+		}
+		seen[c] = k
+		f, err := strconv.ParseFloat(v.Text, 64)
+		if err != nil || v.Quoted || !(f >= 0) || math.IsInf(f, 0) {
+			return v.Errorf("errors.weights", "the weight of class %q must be a number >= 0, got %s", k, v.Text)
+		}
+		w[c] = f
+	}
+	if w[0] == 0 && w[1] == 0 {
+		return l.doc.At("$.errors.weights").Errorf("errors.weights", "are all 0: no error would count, and every cell of C would be 0")
+	}
+	if w[0] != 1 || w[1] != 1 {
+		s.Weights = w
+	}
+	return nil
+}
+
+// classOf is the class (0 or 1) that key names among classes, by its text or, for numeric labels,
+// its value; -1 for none.
+func classOf(key string, classes [2]string) int {
+	for c, name := range classes {
+		if key == name {
+			return c
+		}
+	}
+	kv, err := strconv.ParseFloat(key, 64)
+	if err != nil {
+		return -1
+	}
+	for c, name := range classes {
+		if v, err := strconv.ParseFloat(name, 64); err == nil && v == kv {
+			return c
+		}
+	}
+	return -1
 }
 
 // detectors reads detectors.feed and detectors.reset.

@@ -38,7 +38,7 @@ func Source(from, name string) ([]byte, error) {
 	src = nameLine.ReplaceAll(src, []byte("name: "+name))
 	src = titleLine.ReplaceAll(src, []byte(fmt.Sprintf("title: %q", name+" (a copy of "+from+")")))
 	note := "# The tour of " + from + " is left out: its stops describe " + from + "'s batches. Write your\n" +
-		"# own (see \"Tours\" in the README); cara's source has it in scenarios/embedded/" + from + ".yaml.\n"
+		"# own (see \"tour\" in docs/scenarios.md); cara's source has it in scenarios/embedded/" + from + ".yaml.\n"
 	if tourBlock.Match(src) {
 		src = tourBlock.ReplaceAll(src, []byte(note))
 	}

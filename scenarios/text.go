@@ -6,8 +6,10 @@ package scenarios
 // reorder text with bidirectional controls) nor name a file outside the folder asked for.
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cara-sim/cara/scenarios/internal/format"
 )
@@ -17,11 +19,39 @@ import (
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // ValidName reports whether name is a usable scenario name: letters, digits, '.', '_' and '-',
-// starting with a letter or digit (so never "..", a path or a hidden file).
-func ValidName(name string) bool { return validName.MatchString(name) }
+// starting with a letter or digit (so never "..", a path or a hidden file), at most MaxNameLen
+// characters.
+func ValidName(name string) bool { return NameProblem(name) == "" }
 
 // NameRule says what ValidName accepts, for messages.
 const NameRule = "use letters, digits, '.', '_' and '-', starting with a letter or digit"
+
+// MaxNameLen bounds a scenario's name: it names files (NAME-cumulative.png, NAME-seed3.json), and
+// a file name of more than 255 bytes is refused by the file system, at the end of a long run.
+const MaxNameLen = 100
+
+// shortText is s cut to n bytes (at a rune's start) with "..." after it when it was longer: a long
+// value named in a message.
+func shortText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// NameProblem says what makes name unusable as a scenario's name, "" when nothing does.
+func NameProblem(name string) string {
+	switch {
+	case !validName.MatchString(name):
+		return NameRule
+	case len(name) > MaxNameLen:
+		return fmt.Sprintf("it is %d characters, and a name is at most %d (it names the files a run writes, NAME-cumulative.png and the like)", len(name), MaxNameLen)
+	}
+	return ""
+}
 
 // SafeFileName turns any text into a file name of one path element, made of what ValidName
 // accepts: other characters become '_', and a leading '.' or '-' (a hidden file, a flag) too.

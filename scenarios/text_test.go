@@ -80,3 +80,25 @@ func TestSafeFileName(t *testing.T) {
 		}
 	}
 }
+
+// Issue 33: a name too long for a file name fails at load (so at validate), not when the end of
+// `run --figures` writes NAME-cumulative.png.
+func TestLongNameFailsAtLoad(t *testing.T) {
+	long := strings.Repeat("n", 300)
+	src := strings.Replace(string(Template("x")), "name: x", "name: "+long, 1)
+	_, err := Parse("long.yaml", []byte(src), t.TempDir(), Options{})
+	want := `long.yaml:5:7: name: "` + strings.Repeat("n", 40) + `..." is not a usable scenario name: it is 300 characters, and a name is at most 100`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v\nwant %s...", err, want)
+	}
+	if ValidName(long) || !ValidName(long[:MaxNameLen]) {
+		t.Errorf("ValidName: 300 characters %v, %d characters %v", ValidName(long), MaxNameLen, ValidName(long[:MaxNameLen]))
+	}
+	// The longest name still makes file names the file system takes, with the longest suffix a
+	// run writes.
+	f, err := os.Create(filepath.Join(t.TempDir(), SafeFileName(long[:MaxNameLen])+"-cumulative.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}

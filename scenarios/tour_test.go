@@ -98,7 +98,7 @@ func TestTourErrors(t *testing.T) {
 		{"whatif without a value", stop("at: 5, say: hi, whatif: {retrain_cost: }"), `bad.yaml:15:31: tour[1].whatif.retrain_cost: has no value; give the value --set would take`},
 		{"whatif bad R", stop("at: 5, say: hi, whatif: {retrain_cost: -3}"), `bad.yaml:15:45: tour[1].whatif.retrain_cost: must be a number >= 0 or an expression of t, got -3`},
 		{"whatif bad gamma", stop("at: 5, say: hi, whatif: {retrain_cost: 2, kernel.gamma: -1}"), `bad.yaml:15:62: tour[1].whatif.kernel.gamma: must be scale, auto or a number > 0, got "-1"`},
-		{"whatif unknown key", stop("at: 5, say: hi, whatif: {kernel.gama: 2}"), `bad.yaml:15:44: tour[1].whatif.kernel.gama: unknown field "gama" (known: gamma)`},
+		{"whatif unknown key", stop("at: 5, say: hi, whatif: {kernel.gama: 2}"), `bad.yaml:15:44: tour[1].whatif.kernel.gama: unknown field "gama" (known: gamma, standardize)`},
 		{"whatif bad YAML", stop(`at: 5, say: hi, whatif: {queries: "{size: 5"}`), `bad.yaml:15:40: tour[1].whatif.queries: "{size: 5" is not a YAML value`},
 		{"unknown template", stop(`at: 5, say: "C is {c 0 1}"`), `bad.yaml:15:18: tour[1].say: {c 0 1}: unknown template "c"; give one of A, B, C, R, acc, cost, decision, err, model, period, qacc, retrains, scpe, theta, theta_c, when`},
 		{"template cell below the diagonal", stop(`at: 5, say: "{C 3 1}"`), `bad.yaml:15:18: tour[1].say: {C 3 1}: cell [3, 1] is not in the cost matrix above the diagonal (t' <= t)`},
@@ -160,22 +160,23 @@ func TestTourOfAChangedScenario(t *testing.T) {
 	}
 }
 
-// The README's scenario example, tour included, is a scenario that loads.
-func TestReadmeExampleLoads(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+// The scenario file reference's example (docs/scenarios.md), tour included, is a scenario that
+// loads.
+func TestScenarioDocExampleLoads(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "scenarios.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "```yaml\nname: my-drift\n")
 	example, _, closed := strings.Cut(rest, "```")
 	if !ok || !closed {
-		t.Fatal("the README has no scenario example (a ```yaml block starting name: my-drift)")
+		t.Fatal("docs/scenarios.md has no scenario example (a ```yaml block starting name: my-drift)")
 	}
-	s, err := Parse("README.md", []byte("name: my-drift\n"+example), "", Options{})
+	s, err := Parse("scenarios.md", []byte("name: my-drift\n"+example), "", Options{})
 	if err != nil {
-		t.Fatalf("the README's example: %v", err)
+		t.Fatalf("docs/scenarios.md's example: %v", err)
 	}
 	if len(s.Tour) != 3 || s.Tour[1].Focus.Cell == nil || !s.Tour[1].Quiz || len(s.Tour[2].Whatif) != 1 {
-		t.Fatalf("the README's example tour: %+v", s.Tour)
+		t.Fatalf("docs/scenarios.md's example tour: %+v", s.Tour)
 	}
 }

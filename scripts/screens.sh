@@ -3,7 +3,7 @@
 # given size, keys are pressed once the engine has computed everything, and the screen is captured
 # with its colours and rendered to PNG by freeze.
 #
-#   scripts/screens.sh                      # regenerate the README's screenshots in docs/
+#   scripts/screens.sh                      # regenerate the guides' screenshots in docs/
 #   scripts/screens.sh shot 120x36 out/x "Right Right z" play covcon-d
 #   TERM_NAME=xterm NO_COLOR=1 scripts/screens.sh shot 80x24 out/mono "End" play scenario2
 #
@@ -74,7 +74,7 @@ if [[ ${1:-} == shot ]]; then
   exit
 fi
 
-# The README's screenshots.
+# The guides' screenshots (docs/getting-started.md, docs/workshop.md).
 shot 160x48 docs/player-covcon-d "$(repeat 38 Right)" play covcon-d
 shot 120x36 docs/player-scenario2 "End" play scenario2
 shot 120x36 docs/player-zoom "$(repeat 38 Right) z" play covcon-d

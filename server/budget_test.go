@@ -95,7 +95,7 @@ func TestServeSetTooBig(t *testing.T) {
 	srv, addr, _ := startServing(t, Config{Memory: 400 << 20})
 	c, _, sc := atPicker(t, addr)
 	defer c.Close()
-	sc.send("\r") // covcon-d
+	sc.send("\r")                                                  // covcon-d
 	if err := sc.wait("computed all", 5*time.Minute); err != nil { // minutes under the race detector
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func sessionsCost(t *testing.T, addr string, n, cols, rows int) float64 {
 	}
 	// The canvases kept between drawings are bounded for all sessions together (tui.CanvasKeep), and
 	// counted apart.
-	each := (float64(heapInUse()-before) - float64(tui.CanvasesKept()-canvases)) / float64(n)
+	each := (float64(int64(heapInUse())-int64(before)) - float64(tui.CanvasesKept()-canvases)) / float64(n)
 	for _, c := range clients {
 		c.Close()
 	}

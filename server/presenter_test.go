@@ -36,7 +36,7 @@ func presenterKey(t *testing.T) (string, gossh.Signer) {
 
 // followerLatency bounds how long a follower's screen takes to show the presenter's step: the
 // issue's 200 ms. Under the race detector everything runs several times slower (110-170 ms
-// measured, against 15-40 ms; see the README), so the bound there is looser.
+// measured, against 15-40 ms; see docs/workshop.md), so the bound there is looser.
 func followerLatency() time.Duration {
 	if raceEnabled {
 		return time.Second

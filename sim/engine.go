@@ -54,6 +54,10 @@ type Config struct {
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
+	// Beyond the paper (kernelview.go), each off at its zero value:
+	Weights     []float64 // an error's weight by its point's true class (Weights[y]) in A and B; nil: every error counts 1
+	Standardize bool      // the kernel and gamma see the features standardised by the offline block's data
+	Window      int       // M_t is fitted to batches t-Window+1..t; 0 or 1: batch t alone
 }
 
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
@@ -150,7 +154,8 @@ type runner struct {
 	T, off  int
 	workers int
 	batches []*Batch
-	ksum    [][]float64  // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t
+	kb      []*Batch     // the batches as the kernel sees them: batches itself unless standardised
+	ksum    [][]float64  // ksum[t][i] = sum over q in Q_t of sim(q, x_i), x_i in D_t (times x_i's weight)
 	queries []queryShare // per batch: its queries that are data rows (predict.go)
 	m       *Matrix
 	done    atomic.Int64
@@ -202,19 +207,27 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	}); err != nil {
 		return nil, err
 	}
-	gamma, err := ResolveGamma(cfg.Gamma, r.batches[:cfg.Offline])
+	if err := checkWeights(cfg.Weights); err != nil {
+		return nil, err
+	}
+	r.kb = r.batches
+	if cfg.Standardize {
+		r.kb = standardized(r.batches, cfg.Offline)
+	}
+	gamma, err := ResolveGamma(cfg.Gamma, r.kb[:cfg.Offline])
 	if err != nil {
 		return nil, err
 	}
 	r.m.Gamma = gamma
-	if w := kernelWarning(cfg.Gamma, gamma, r.batches, cfg.Offline); w != "" {
+	if w := kernelWarning(cfg.Gamma, gamma, r.kb, cfg.Offline, cfg.Standardize); w != "" {
 		r.m.notes = append(r.m.notes, w)
 	}
 	r.m.Stats.Generate = time.Since(t0)
 	t0 = time.Now()
 	r.ksum = make([][]float64, T)
 	if err := r.parallel(ctx, T, func(t int) error {
-		r.ksum[t] = QuerySums(r.batches[t].X, r.batches[t].Q, gamma)
+		r.ksum[t] = QuerySums(r.kb[t].X, r.kb[t].Q, gamma)
+		weigh(r.ksum[t], r.kb[t].Y, cfg.Weights)
 		return nil
 	}); err != nil {
 		return nil, err
@@ -245,11 +258,11 @@ func ResolveGamma(g GammaSpec, offline []*Batch) (float64, error) {
 			m2 += delta * (v - mean)
 		}
 	}
-	variance := m2 / n
-	if !(variance > 0) {
-		return 0, errors.New("kernel gamma scale: the offline data have zero variance; set kernel: {gamma: NUMBER}")
+	gamma := 1 / (float64(d) * (m2 / n))
+	if !(gamma > 0) || math.IsInf(gamma, 0) { // no variance, or one that leaves the float64 range
+		return 0, scaleGammaError(offline)
 	}
-	return 1 / (float64(d) * variance), nil
+	return gamma, nil
 }
 
 // skip reports whether a headless run leaves cell (tp, t) out.
@@ -305,16 +318,18 @@ func storeMin(a *atomic.Int64, v int64) {
 	}
 }
 
-func (r *runner) fit(t int) (Model, error) { return FitBatch(r.cfg, r.batches[t]) }
+func (r *runner) fit(t int) (Model, error) { return FitBatch(r.cfg, r.batches, t) }
 
-// FitBatch fits M_t, the model cfg's run fits for batch b (b.T = t, batch t of cfg's stream): the
-// same model bit for bit, since it draws from the run's seed and t alone. A finished run keeps no
-// models; a what-if that asks them about other queries fits them again (Reanswer).
-func FitBatch(cfg Config, b *Batch) (Model, error) {
-	seed, _ := Mix(cfg.Seed, 1, uint64(b.T))
-	m, err := cfg.Trainer.Fit(b.X, b.Y, seed)
+// FitBatch fits M_t, the model cfg's run fits for batch t of batches (the run's, in order; a
+// window's earlier batches are read too): the same model bit for bit, since it draws from the
+// run's seed and t alone. A finished run keeps no models; a what-if that asks them about other
+// queries fits them again (Reanswer).
+func FitBatch(cfg Config, batches []*Batch, t int) (Model, error) {
+	x, y := trainingSet(batches, t, cfg.Window)
+	seed, _ := Mix(cfg.Seed, 1, uint64(t))
+	m, err := cfg.Trainer.Fit(x, y, seed)
 	if err != nil {
-		return nil, fmt.Errorf("batch %d: fitting %s: %w", b.T, cfg.Trainer.Name(), err)
+		return nil, fmt.Errorf("batch %d: fitting %s: %w", t, cfg.Trainer.Name(), err)
 	}
 	return m, nil
 }
@@ -348,7 +363,7 @@ func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 		c.B = c.A
 		return
 	}
-	c.B = QDM(r.batches[t].Q, r.batches[tp].X, train, r.m.Gamma)
+	c.B = weightedQDM(r.kb[t].Q, r.kb[tp].X, r.kb[tp].Y, train, r.m.Gamma, r.cfg.Weights)
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.

@@ -122,10 +122,23 @@ func Estimate(ctx context.Context, cfg Config) (Footprint, error) {
 		}
 		n, q, d = max(n, b.X.Len()), max(q, b.Q.Len()), max(d, b.X.D)
 		batchBytes += int64(cap(b.X.V))*8 + int64(cap(b.Y)) + int64(cap(b.Q.V))*8 + int64(cap(b.QY)) + int64(unsafe.Sizeof(*b))
-		if b.X.Len() > 0 {
-			if err := model.probe(cfg.Trainer, b, cfg.Seed); err != nil {
-				return Footprint{}, fmt.Errorf("batch %d: %w", t, err)
+		if b.X.Len() == 0 {
+			continue
+		}
+		if cfg.Window > 1 && t > 0 { // M_t is fitted to a window of batches: probe it on them
+			window := []*Batch{b}
+			for w := t - 1; w >= max(0, t-cfg.Window+1); w-- {
+				bw, err := cfg.Stream.Batch(w)
+				if err != nil {
+					return Footprint{}, fmt.Errorf("batch %d: %w", w, err)
+				}
+				window = append([]*Batch{bw}, window...)
 			}
+			x, y := trainingSet(window, len(window)-1, cfg.Window)
+			b = &Batch{T: t, X: x, Y: y}
+		}
+		if err := model.probe(cfg.Trainer, b, cfg.Seed); err != nil {
+			return Footprint{}, fmt.Errorf("batch %d: %w", t, err)
 		}
 	}
 	batchBytes /= int64(len(probes))
@@ -140,8 +153,10 @@ func Estimate(ctx context.Context, cfg Config) (Footprint, error) {
 		f.models = 1 // one model in memory at a time
 	}
 	workers := int64(max(cfg.Workers, 1))
-	// A worker's buffers: a tree builder's columns and orders, predictions.
-	scratch := workers * int64(n) * (int64(d)*12 + 48)
+	// A worker's buffers: a tree builder's columns and orders over the training set (a window of
+	// batches copied together), predictions.
+	train := int64(n) * int64(max(cfg.Window, 1))
+	scratch := workers*train*(int64(d)*12+48) + train*(int64(d)*8+1)
 	f.fixed = int64(T)*perBatch + cells*cellBytes + held + scratch
 	f.fixed += int64(math.Ceil(f.models * model.other() * estimateMargin))
 	f.Data = int64(T) * batchBytes

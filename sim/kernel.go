@@ -193,9 +193,11 @@ func maskedMean(k []float64, errs bitset.Bits) float64 {
 // QDM is the staleness of a model on data X given queries Q, from the model's error bitset on X:
 // (1/|X|) sum over misclassified x of sum over q of sim(q, x), summed over x in order.
 func QDM(Q, X Points, errs bitset.Bits, gamma float64) float64 {
-	if errs.N == 0 {
-		return 0
-	}
+	return weightedQDM(Q, X, nil, errs, gamma, nil)
+}
+
+// errorIndices are the points the bitset marks, ascending.
+func errorIndices(errs bitset.Bits) []int32 {
 	idx := make([]int32, 0, errs.Count())
 	for w, word := range errs.Words {
 		for word != 0 {
@@ -203,13 +205,7 @@ func QDM(Q, X Points, errs bitset.Bits, gamma float64) float64 {
 			word &= word - 1
 		}
 	}
-	k := make([]float64, len(idx))
-	kernelSums(X, idx, Q, gamma, k)
-	s := 0.0
-	for _, v := range k {
-		s += v
-	}
-	return s / float64(errs.N)
+	return idx
 }
 
 // errorBits compares predictions with labels.

@@ -75,8 +75,9 @@ func kernelQuantiles(batches []*Batch, gamma float64) (median, p99 float64) {
 // kernelWarning says when the kernel cannot tell the queries apart, naming gamma, where it came
 // from, and the scale of the features (the smallest and the largest standard deviation over the
 // offline data): with features on different scales, scale's one pooled variance is set by the
-// largest, or by the gap between the features' means.
-func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int) string {
+// largest, or by the gap between the features' means. standardized says the batches are the
+// kernel's standardised view (kernel.standardize).
+func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int, standardized bool) string {
 	med, near := kernelQuantiles(batches, gamma)
 	if !(med > flatKernel) && !(near < narrowKernel) {
 		return ""
@@ -88,38 +89,18 @@ func kernelWarning(spec GammaSpec, gamma float64, batches []*Batch, offline int)
 	case GammaAuto:
 		from = "kernel.gamma auto: 1/d"
 	}
-	d := batches[0].X.D
-	mean, sd := make([]float64, d), make([]float64, d)
-	n := 0.0
-	for _, b := range batches[:offline] {
-		for i := range b.X.Len() {
-			n++
-			for f, v := range b.X.Row(i) {
-				delta := v - mean[f]
-				mean[f] += delta / n
-				sd[f] += delta * (v - mean[f])
-			}
-		}
+	if standardized {
+		from += ", on the features standardised by the offline block"
 	}
-	lo, hi := 0, 0
-	for f := range sd {
-		sd[f] = math.Sqrt(sd[f] / n)
-		if sd[f] < sd[lo] {
-			lo = f
-		}
-		if sd[f] > sd[hi] {
-			hi = f
-		}
-	}
-	scales := fmt.Sprintf("feature %d has standard deviation %.3g around %.4g", lo+1, sd[lo], mean[lo])
-	if hi != lo {
-		scales = fmt.Sprintf("features range from standard deviation %.3g around %.4g (feature %d) to %.3g around %.4g (feature %d)",
-			sd[lo], mean[lo], lo+1, sd[hi], mean[hi], hi+1)
-	}
+	scales := scalesText(featureStats(batches[:offline]))
 	if !(med > flatKernel) {
 		return fmt.Sprintf("the kernel is so narrow that no data point is near any query: 99 %% of the similarities exp(-gamma ||q - x||^2) of a query and a data point are below %.3g (gamma = %.3g, from %s; %s), so every cell of C is about 0 whatever the models do; set a smaller kernel.gamma",
 			narrowKernel, gamma, from, scales)
 	}
-	return fmt.Sprintf("the kernel hardly tells the queries apart: the median similarity exp(-gamma ||q - x||^2) of a query and a data point is %.4f (gamma = %.3g, from %s; %s), so C barely depends on where the queries are; standardise the features or set kernel.gamma",
-		med, gamma, from, scales)
+	fix := "standardise the features (kernel: {standardize: true}) or set kernel.gamma"
+	if standardized {
+		fix = "set kernel.gamma"
+	}
+	return fmt.Sprintf("the kernel hardly tells the queries apart: the median similarity exp(-gamma ||q - x||^2) of a query and a data point is %.4f (gamma = %.3g, from %s; %s), so C barely depends on where the queries are; %s",
+		med, gamma, from, scales, fix)
 }

@@ -35,7 +35,7 @@ func TestKernelWarning(t *testing.T) {
 	if gamma < 3.8e-6 || gamma > 4.0e-6 {
 		t.Errorf("gamma %.3g, want about 1/(2 x 356.5^2) = 3.9e-6", gamma)
 	}
-	w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, far, 3)
+	w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, far, 3, false)
 	for _, part := range []string{"the kernel hardly tells the queries apart: the median similarity", "(gamma = 3.94e-06, from kernel.gamma scale", "around 300.1 (feature 1)", "around 1013 (feature 2)"} {
 		if !strings.Contains(w, part) {
 			t.Errorf("warning %q lacks %q", w, part)
@@ -43,14 +43,14 @@ func TestKernelWarning(t *testing.T) {
 	}
 	same := batches([2]float64{0.5, 0.5}, [2]float64{0.2, 0.2})
 	gamma, _ = ResolveGamma(GammaSpec{Mode: GammaScale}, same[:3])
-	if w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, same, 3); w != "" {
+	if w := kernelWarning(GammaSpec{Mode: GammaScale}, gamma, same, 3, false); w != "" {
 		t.Errorf("one scale: %q", w)
 	}
 	if med := KernelSpread(same, gamma); !(med > 0.2 && med < 0.8) {
 		t.Errorf("median similarity on one scale %.3f, want well inside (0, 1)", med)
 	}
 	// The other way: a gamma so large that no data point is near any query (every C about 0).
-	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: 1e6}, 1e6, same, 3); !strings.HasPrefix(w, "the kernel is so narrow that no data point is near any query: 99 % of the similarities") || !strings.Contains(w, "(gamma = 1e+06, from kernel.gamma;") {
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: 1e6}, 1e6, same, 3, false); !strings.HasPrefix(w, "the kernel is so narrow that no data point is near any query: 99 % of the similarities") || !strings.Contains(w, "(gamma = 1e+06, from kernel.gamma;") {
 		t.Errorf("narrow: %q", w)
 	}
 	// Through the engine: the matrix carries it.
@@ -104,6 +104,6 @@ func BenchmarkKernelWarning(b *testing.B) {
 		bs = append(bs, bt)
 	}
 	for b.Loop() {
-		kernelWarning(GammaSpec{}, 10, bs, 25)
+		kernelWarning(GammaSpec{}, 10, bs, 25, false)
 	}
 }

@@ -34,7 +34,7 @@ func Requery(m *Matrix, data, queries []Points, gamma float64, workers int) (*Ma
 	for t := range bs {
 		bs[t] = &Batch{T: t, X: data[t], Q: queries[t]}
 	}
-	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, bs, m.Offline()); w != "" {
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, bs, m.Offline(), false); w != "" {
 		out.notes = append(out.notes, w)
 	}
 	if workers <= 0 {

@@ -31,7 +31,7 @@ func keptRun(t testing.TB, cfg Config) (*Matrix, func(int) (Model, error)) {
 		t.Fatal(err)
 	}
 	own := streamBatches(t, cfg.Stream)
-	return m, func(tp int) (Model, error) { return FitBatch(cfg, own[tp]) }
+	return m, func(tp int) (Model, error) { return FitBatch(cfg, own, tp) }
 }
 
 func streamBatches(t testing.TB, s Stream) []*Batch {
@@ -151,32 +151,35 @@ func TestReanswerEdges(t *testing.T) {
 	}
 }
 
-// FitBatch fits the run's own model of a batch, bit for bit: the same trees for any workers.
+// FitBatch fits the run's own model of a batch, bit for bit: the same trees for any workers, and
+// for a window of batches too.
 func TestFitBatchIsTheRunsModel(t *testing.T) {
 	s := testStream{T: 4, n: 300, nq: 10, drift: 2}
-	cfg := Config{Stream: s, Trainer: RandomForest{Trees: 15}, Seed: 7, Offline: 2, Workers: 1}
-	var kept []*forestModel
-	r, err := newRunner(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for tp := range 4 {
-		m, err := r.fit(tp)
+	own := streamBatches(t, s)
+	for _, window := range []int{1, 3} {
+		cfg := Config{Stream: s, Trainer: RandomForest{Trees: 15}, Seed: 7, Offline: 2, Workers: 1, Window: window}
+		r, err := newRunner(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		kept = append(kept, m.(*forestModel))
-	}
-	cfg.Trainer = RandomForest{Trees: 15, Workers: 3}
-	for tp := range 4 {
-		b, _ := s.Batch(tp)
-		m, err := FitBatch(cfg, b)
-		if err != nil {
-			t.Fatal(err)
+		var kept []*forestModel
+		for tp := range 4 {
+			m, err := r.fit(tp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, m.(*forestModel))
 		}
-		f := m.(*forestModel)
-		if !slices.Equal(f.nodes, kept[tp].nodes) || !slices.Equal(f.start, kept[tp].start) {
-			t.Errorf("batch %d: the refitted forest differs from the run's", tp)
+		cfg.Trainer = RandomForest{Trees: 15, Workers: 3}
+		for tp := range 4 {
+			m, err := FitBatch(cfg, own, tp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := m.(*forestModel)
+			if !slices.Equal(f.nodes, kept[tp].nodes) || !slices.Equal(f.start, kept[tp].start) {
+				t.Errorf("window %d, batch %d: the refitted forest differs from the run's", window, tp)
+			}
 		}
 	}
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // colorStyles are true-colour styles. The profile is set explicitly: a renderer on a non-terminal
 // writer otherwise detects no colours at all.
-func colorStyles() *Styles { return NewStyles(profileRenderer(termenv.TrueColor)) }
+func colorStyles() *draw.Styles { return draw.NewStyles(profileRenderer(termenv.TrueColor)) }
 
 func profileRenderer(p termenv.Profile) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(io.Discard)
@@ -41,25 +42,20 @@ func BenchmarkStepView200x60(b *testing.B) {
 
 // The same at 120x36 in 256 colours, the size of a workshop laptop.
 func BenchmarkStepView120x36(b *testing.B) {
-	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), NewStyles(profileRenderer(termenv.ANSI256)), 120, 36))
+	benchSteps(b, pumpedScenario(b, loadTestdata(b, "bench100.yaml"), draw.NewStyles(profileRenderer(termenv.ANSI256)), 120, 36))
 }
 
-// The same step with the heat map drawn and rendered on ntcharts' canvas (every cell set in its
-// canvas.Model, rendered by its View with a lipgloss style per cell) instead of its own grid: the
-// measurement behind the heat map keeping its renderer (docs/DESIGN.md).
+// The same step with the heat map's canvas rendered by ntcharts' View (a lipgloss style per cell)
+// instead of writeInkLine: the measurement behind the panes' own renderer (docs/architecture.md).
 func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
-	p.panes.matrix.render = heatViaNtcharts
+	p.panes.Matrix.Render = heatViaNtcharts
 	benchSteps(b, p)
 }
 
-// heatViaNtcharts draws the heat map's cells on an ntcharts canvas and renders them there.
-func heatViaNtcharts(g *cellGrid, st *Styles) []string {
-	cv := newCanvas(g.w, g.h)
-	for i, c := range g.cells {
-		cv.set(i%g.w, i/g.w, c.r, c.k)
-	}
-	return strings.Split(viewViaNtcharts(cv, st), "\n")
+// heatViaNtcharts renders the heat map's canvas through ntcharts' View.
+func heatViaNtcharts(cv *draw.Canvas, st *draw.Styles) []string {
+	return strings.Split(draw.NtchartsView(cv, st), "\n")
 }
 
 // benchSteps steps between batch 30 and the last, one step and one view per iteration.
@@ -90,7 +86,7 @@ func BenchmarkStepCovconD200x60(b *testing.B) {
 	benchSteps(b, pumpedScenario(b, s, colorStyles(), 200, 60))
 }
 
-// The covcon-d step with the heat map on ntcharts' canvas.
+// The covcon-d step with the heat map rendered by ntcharts' View.
 func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
@@ -98,32 +94,6 @@ func BenchmarkStepCovconD200x60HeatNtcharts(b *testing.B) {
 	}
 	s.Model = sim.NearestCentroid{}
 	p := pumpedScenario(b, s, colorStyles(), 200, 60)
-	p.panes.matrix.render = heatViaNtcharts
+	p.panes.Matrix.Render = heatViaNtcharts
 	benchSteps(b, p)
-}
-
-// The heat map alone, drawn afresh on ntcharts' canvas.
-func BenchmarkHeat100Ntcharts(b *testing.B) {
-	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
-	press(p, "end")
-	f := p.frame()
-	mp := p.panes.matrix
-	mp.render = heatViaNtcharts
-	for b.Loop() {
-		mp.cache = ""
-		mp.View(f, 104, 56)
-	}
-}
-
-// The heat map alone, drawn afresh: a 100x100 matrix with two paths at one screen column per
-// batch.
-func BenchmarkHeat100(b *testing.B) {
-	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
-	press(p, "end")
-	f := p.frame()
-	mp := p.panes.matrix
-	for b.Loop() {
-		mp.cache = "" // no reuse: every cell drawn
-		mp.View(f, 104, 56)
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/run"
 )
 
 // The scatter's axes belong to the run: a scenario file edited and read again (a server's SIGHUP)
@@ -21,24 +22,23 @@ func TestBoundsFollowTheFile(t *testing.T) {
 	path := filepath.Join(dir, "small.yaml")
 	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 4})
 	defer runs.Close()
-	scan := func() *bounds {
+	scan := func() *run.Bounds {
 		t.Helper()
 		s, err := scenarios.Load(path, scenarios.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess, err := NewSession(s, 3)
+		sess, err := run.New(s, 3, runs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess.runs = runs
 		sess.Start()
 		defer sess.Stop()
-		msg, ok := scanBounds(sess)().(boundsMsg)
+		msg, ok := run.ScanBounds(sess)().(run.BoundsMsg)
 		if !ok {
 			t.Fatal("no bounds")
 		}
-		return msg.b
+		return msg.Bounds
 	}
 	os.WriteFile(path, src, 0o644)
 	before := scan()
@@ -46,7 +46,7 @@ func TestBoundsFollowTheFile(t *testing.T) {
 	after := scan()
 	// The data's mean moved by 9.6 (the queries' did not): the new axes reach past 8, the old
 	// ones stopped below 2.
-	if !(before.hi[0] < 2) || !(after.hi[0] > 8) {
-		t.Errorf("x1's axis %v..%v before the edit, %v..%v after: stale", before.lo[0], before.hi[0], after.lo[0], after.hi[0])
+	if !(before.Hi[0] < 2) || !(after.Hi[0] > 8) {
+		t.Errorf("x1's axis %v..%v before the edit, %v..%v after: stale", before.Lo[0], before.Hi[0], after.Lo[0], after.Hi[0])
 	}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -9,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/live"
-	"github.com/cara-sim/cara/scenarios/cmdline"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/run"
 )
 
 var keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
@@ -49,8 +48,8 @@ func TestPlayerCommandLine(t *testing.T) {
 	// Keys that arrive together (a fast typist, a script) go on into the line once : has opened it.
 	_, cmd0 := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":retrain_cost=3")})
 	pumpCmd(t, p, cmd0)
-	if !p.cmd.line.open || p.edit != nil || p.cmd.line.input.Value() != "retrain_cost=3" {
-		t.Fatalf("\":retrain_cost=3\" at once: line open %v (%q), editor open %v", p.cmd.line.open, p.cmd.line.input.Value(), p.edit != nil)
+	if !p.cmd.Typing() || p.edit != nil || p.cmd.Line() != "retrain_cost=3" {
+		t.Fatalf("\":retrain_cost=3\" at once: line open %v (%q), editor open %v", p.cmd.Typing(), p.cmd.Line(), p.edit != nil)
 	}
 	drive(t, p, "esc")
 	// A typo stays on the line with the loader's words; nothing changes.
@@ -65,17 +64,15 @@ func TestPlayerCommandLine(t *testing.T) {
 	}
 	drive(t, p, "esc")
 	typeCommand(t, p, "reset")
-	if p.opt.Scenario != base || p.s.WhatIf != nil || len(p.cmd.sets) != 0 {
-		t.Errorf("reset: back to the scenario %v, what-if %v, sets %q", p.opt.Scenario == base, p.s.WhatIf != nil, p.cmd.sets)
+	if p.opt.Scenario != base || p.s.WhatIf != nil || len(p.cmd.Sets()) != 0 {
+		t.Errorf("reset: back to the scenario %v, what-if %v, sets %q", p.opt.Scenario == base, p.s.WhatIf != nil, p.cmd.Sets())
 	}
 }
 
 // editText replaces the editor's text and lets the check run, as a pause in typing does.
 func editText(t *testing.T, p *Player, text string) {
 	t.Helper()
-	p.edit.area.SetValue(text)
-	p.edit.version++
-	pumpCmd(t, p, func() tea.Msg { return editPauseMsg{version: p.edit.version} })
+	pumpCmd(t, p, p.edit.Replace(text))
 }
 
 // The editor: the scenario's text, a typo located as you type (file:line:column), ctrl+s runs the
@@ -83,16 +80,16 @@ func editText(t *testing.T, p *Player, text string) {
 func TestPlayerEditor(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	drive(t, p, "e")
-	if p.edit == nil || !strings.Contains(p.edit.area.Value(), "name: small") {
+	if p.edit == nil || !strings.Contains(p.edit.Text(), "name: small") {
 		t.Fatal("e did not open the editor on the scenario's text")
 	}
-	text := p.edit.area.Value()
-	if p.edit.area.Line() != 0 || !strings.Contains(ansi.Strip(p.View()), " 1 name: small") {
-		t.Errorf("the editor opens at line %d, not at the top:\n%s", p.edit.area.Line(), ansi.Strip(p.View()))
+	text := p.edit.Text()
+	if p.edit.Line() != 0 || !strings.Contains(ansi.Strip(p.View()), " 1 name: small") {
+		t.Errorf("the editor opens at line %d, not at the top:\n%s", p.edit.Line(), ansi.Strip(p.View()))
 	}
 	editText(t, p, strings.Replace(text, "batches: 12", "batches: twelve", 1))
-	if v := ansi.Strip(p.View()); p.edit.err == nil || !strings.Contains(v, "small.yaml:7:10") {
-		t.Fatalf("a typo at line 7: err %v, view:\n%s", p.edit.err, v)
+	if v := ansi.Strip(p.View()); p.edit.Err() == nil || !strings.Contains(v, "small.yaml:7:10") {
+		t.Fatalf("a typo at line 7: err %v, view:\n%s", p.edit.Err(), v)
 	}
 	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
 	pumpCmd(t, p, cmd)
@@ -106,7 +103,7 @@ func TestPlayerEditor(t *testing.T) {
 		t.Fatalf("ctrl+s: editor open %v, batches %d, computed %d", p.edit != nil, p.s.Scenario.Batches, p.s.Computed)
 	}
 	drive(t, p, "e")
-	if !strings.Contains(p.edit.area.Value(), "batches: 10") {
+	if !strings.Contains(p.edit.Text(), "batches: 10") {
 		t.Error("e again does not show the edited text")
 	}
 	drive(t, p, "esc")
@@ -130,8 +127,8 @@ func TestServedPlayerIsConfined(t *testing.T) {
 	drive(t, p, "e")
 	editText(t, p, "name: x\nseed: 0\nbatches: 3\noffline: 1\ndata: {csv: /etc/passwd, label: y}\n"+
 		"queries: {from: data, fraction: 0.5}\nmodel: {nearest_centroid: {}}\nretrain_cost: 1\n")
-	if p.edit.err == nil || !strings.Contains(p.edit.err.Error(), "may read only") {
-		t.Errorf("an edit naming a file on a served player: %v", p.edit.err)
+	if p.edit.Err() == nil || !strings.Contains(p.edit.Err().Error(), "may read only") {
+		t.Errorf("an edit naming a file on a served player: %v", p.edit.Err())
 	}
 }
 
@@ -152,7 +149,7 @@ func TestPresenterCommandLineFollowed(t *testing.T) {
 		t.Fatalf("the follower's run has model %s, not the presenter's new run", fol.s.Scenario.Model.Name())
 	}
 	drive(t, fol, ":")
-	if fol.cmd.line.open || !strings.Contains(fol.notice, "you follow the presenter") {
+	if fol.cmd.Typing() || !strings.Contains(fol.notice, "you follow the presenter") {
 		t.Errorf("a follower's : opened the command line (notice %q)", fol.notice)
 	}
 }
@@ -163,8 +160,8 @@ func TestSplitAgainstTheRunBefore(t *testing.T) {
 	p := pumped(t, asciiStyles(), 160, 48)
 	before := p.s
 	typeCommand(t, p, "set model={knn: {k: 3}}")
-	if p.cmd.orig != before || p.s == before {
-		t.Fatalf("the run before is not kept (orig %p, before %p, now %p)", p.cmd.orig, before, p.s)
+	if p.cmd.Before() != before || p.s == before {
+		t.Fatalf("the run before is not kept (orig %p, before %p, now %p)", p.cmd.Before(), before, p.s)
 	}
 	goTo(p, 8)
 	drive(t, p, "W")
@@ -174,17 +171,17 @@ func TestSplitAgainstTheRunBefore(t *testing.T) {
 			t.Errorf("the split view lacks %q:\n%s", want, v)
 		}
 	}
-	if p.wi.open {
+	if p.wi.Showing() {
 		t.Error("W opened the what-if bar though there is a run to compare with")
 	}
-	own, now := p.cmd.origRp.results, p.rp.results
+	own, now := p.cmd.BeforeReplay().Results, p.rp.Results
 	if len(own) == 0 || len(now) == 0 || own[0].Strategy.Cost() == now[0].Strategy.Cost() {
 		t.Errorf("the table compares nothing: before %d results, now %d", len(own), len(now))
 	}
 	drive(t, p, "W")
 	typeCommand(t, p, "reset")
-	if p.cmd.orig != nil || p.opt.Scenario != before.Scenario {
-		t.Errorf("reset kept the run before (%v) or left the scenario", p.cmd.orig != nil)
+	if p.cmd.Before() != nil || p.opt.Scenario != before.Scenario {
+		t.Errorf("reset kept the run before (%v) or left the scenario", p.cmd.Before() != nil)
 	}
 }
 
@@ -228,10 +225,10 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 	}
 	stepped := false
 	pumpWatching(p, p.Init(), func(msg tea.Msg) {
-		if col, ok := msg.(columnMsg); ok && !stepped && p.s.Computed >= 7 && p.s.Computed < s.Batches && col.s == p.s {
+		if col, ok := msg.(run.ColumnMsg); ok && !stepped && p.s.Computed >= 7 && p.s.Computed < s.Batches && col.Session == p.s {
 			goTo(p, 6)
 			stepped = true
-			if !p.rp.provisional {
+			if !p.rp.Provisional {
 				t.Fatalf("at 6 with %d of %d columns the replay is not the best so far", p.s.Computed, s.Batches)
 			}
 		}
@@ -239,53 +236,7 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 	if !stepped {
 		t.Skip("the engine delivered every column at once: nothing to see")
 	}
-	if p.rp.provisional || strings.Contains(ansi.Strip(p.View()), "best so far") {
+	if p.rp.Provisional || strings.Contains(ansi.Strip(p.View()), "best so far") {
 		t.Errorf("all %d columns in, the panes still show the best so far", p.s.Computed)
-	}
-}
-
-// The command line's state over a fake player: a replayable set is a what-if through the bar, a
-// change of the model a new run on the same seed with the run before kept for the split view, a
-// bad value an error that changes nothing, and reset the scenario as opened.
-func TestCommandStateOverAHost(t *testing.T) {
-	sc := loadSmall(t)
-	first, err := NewSession(sc, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &fakeHost{s: first, opt: Options{Scenario: sc}}
-	keys := newKeys()
-	bar := newWhatIfBar(&keys, &[2]int{0, 1})
-	c := commandState{line: newCommandLine()}
-	run := func(line string) {
-		t.Helper()
-		cmd, err := cmdline.Parse(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.err = nil
-		c.run(h, &bar, cmd)
-	}
-
-	run("retrain_cost=2")
-	if len(h.seeds) != 0 || !slices.Equal(bar.state.external, []string{"retrain_cost=2"}) || c.status() != "" || h.notice != "what-if: retrain_cost=2" {
-		t.Fatalf("retrain_cost=2: reopened on %v, bar %q, status %q, notice %q", h.seeds, bar.state.external, c.status(), h.notice)
-	}
-	run("set model={knn: {k: 3}}")
-	if m, ok := h.opt.Scenario.Model.(sim.KNN); !ok || m.K != 3 || !slices.Equal(h.seeds, []uint64{7}) || h.s.Scenario != h.opt.Scenario {
-		t.Fatalf("model={knn: {k: 3}}: model %v, reopened on %v", h.opt.Scenario.Model, h.seeds)
-	}
-	if c.orig != first || c.status() != "run: model={knn: {k: 3}}" || !slices.Equal(bar.state.external, []string{"retrain_cost=2"}) {
-		t.Errorf("model={knn: {k: 3}}: the run before kept %v, status %q, what-if %q", c.orig == first, c.status(), bar.state.external)
-	}
-	changed := h.opt.Scenario
-	run("set model.knn.k=many")
-	if h.err == nil || !strings.Contains(h.err.Error(), "model.knn.k") || h.opt.Scenario != changed || len(h.seeds) != 1 || len(c.sets) != 2 {
-		t.Errorf("a bad value: error %v, scenario changed %v, reopened on %v, sets %q", h.err, h.opt.Scenario != changed, h.seeds, c.sets)
-	}
-	shown := h.shown
-	run("reset")
-	if h.opt.Scenario != sc || c.orig != nil || !slices.Equal(h.seeds, []uint64{7, 7}) || !bar.state.scenario() || h.shown != shown+1 || h.notice != "back to the scenario" {
-		t.Errorf("reset: scenario as opened %v, run before %v, reopened on %v, bar %+v, notice %q", h.opt.Scenario == sc, c.orig != nil, h.seeds, bar.state, h.notice)
 	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +11,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/cara-sim/cara/algos"
-	"github.com/cara-sim/cara/scenarios"
-	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/synth"
 )
 
 // The sizes the panes are checked at: a laptop's small terminal, a workshop's usual one, a large one.
@@ -21,7 +22,7 @@ var checkSizes = [][2]int{{80, 24}, {120, 36}, {160, 48}}
 
 var profiles = []struct {
 	name string
-	st   func() *Styles
+	st   func() *draw.Styles
 }{{"ascii", asciiStyles}, {"256", ansi256Styles}}
 
 // resize gives the player a terminal size.
@@ -31,7 +32,7 @@ func resize(p *Player, w, h int) { p.Update(tea.WindowSizeMsg{Width: w, Height: 
 func paneBox(p *Player, i int) string {
 	press(p, string(rune('1'+i)))
 	p.View()
-	return p.panes.boxes[i].out
+	return p.panes.LastBox(i)
 }
 
 // content is the inside of a box, without its colours: one []rune per line.
@@ -49,14 +50,15 @@ func content(box string) [][]rune {
 // the hand-made synthetic run (synthetic_test.go) at batch 20, so that only a change to the screen
 // changes them (go test ./tui -run TestGoldenPanes -update rewrites testdata/TestGoldenPanes).
 func TestGoldenPanes(t *testing.T) {
+	t.Parallel()
 	for _, prof := range profiles {
 		p := syntheticPlayer(t, prof.st(), 80, 24)
-		goTo(p, synthGoldenAt)
+		goTo(p, synth.GoldenAt)
 		for _, size := range checkSizes {
 			resize(p, size[0], size[1])
-			for i := range numPanes {
+			for i := range pane.Count {
 				box := paneBox(p, i)
-				t.Run(fmt.Sprintf("%s/%dx%d/%d-%s", prof.name, size[0], size[1], i+1, tabNames[i]), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%dx%d/%d-%s", prof.name, size[0], size[1], i+1, pane.TabNames[i]), func(t *testing.T) {
 					golden.RequireEqual(t, []byte(box+"\n"))
 				})
 			}
@@ -72,28 +74,28 @@ func TestMatrixPaneMarksAndTicks(t *testing.T) {
 	press(p, "end")
 	for _, size := range checkSizes {
 		resize(p, size[0], size[1])
-		box := paneBox(p, paneMatrix)
+		box := paneBox(p, pane.Matrix)
 		c := content(box)
 		f := p.frame()
-		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneMatrix]
-		mp := p.panes.matrix
-		l := mp.layout(f, r.w-4, r.h-2)
-		at := func(t int) rune { return c[l.heatY+l.g.yOf(t)][l.gw+l.g.xOf(t)] }
+		r := p.layout(f, p.w, p.bodyHeight()).Boxes[pane.Matrix]
+		mp := p.panes.Matrix
+		l := mp.Where(f, r.W-4, r.H-2)
+		at := func(t int) rune { return c[l.HeatY+l.Y(t)][l.Gutter+l.X(t)] }
 		for _, tc := range []struct {
 			algo  algos.Name
 			marks []rune
 		}{{"oracle", []rune{'○', '◉'}}, {"cara-t", []rune{'●', '◉'}}} {
-			res, _ := f.result(tc.algo)
+			res, _ := f.Result(tc.algo)
 			for _, t0 := range append([]int{res.Strategy.Start}, res.Strategy.Retrains...) {
 				if got := at(t0); !slices.Contains(tc.marks, got) {
 					t.Errorf("%dx%d: %s retrains at %d, the diagonal shows %q", size[0], size[1], tc.algo, t0, got)
 				}
 			}
 		}
-		labels := string(c[l.labelsY])
+		labels := string(c[l.LabelsY])
 		var gutter []string
-		for _, line := range c[l.heatY : l.heatY+l.g.rows] {
-			gutter = append(gutter, string(line[:l.gw]))
+		for _, line := range c[l.HeatY : l.HeatY+l.Rows] {
+			gutter = append(gutter, string(line[:l.Gutter]))
 		}
 		if !strings.Contains(labels, "40") || !strings.Contains(labels, "80") {
 			t.Errorf("%dx%d: column labels %q lack 40 and 80", size[0], size[1], labels)
@@ -107,99 +109,41 @@ func TestMatrixPaneMarksAndTicks(t *testing.T) {
 // The colour of a cell does not change while you step: the scale is the whole run's.
 func TestMatrixScaleFixed(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), ansi256Styles(), 120, 36)
-	mp := p.panes.matrix
-	inkAt := func(pos int) (heatScale, ink, rune) {
+	mp := p.panes.Matrix
+	inkAt := func(pos int) (draw.Scale, draw.Ink, rune) {
 		goTo(p, pos)
 		p.View()
 		f := p.frame()
-		r := p.layout(f, p.w, p.bodyHeight()).boxes[paneMatrix]
-		l := mp.layout(f, r.w-4, r.h-2)
-		c := mp.grid(f, l, r.w-4, r.h-2).at(l.gw+l.g.xOf(20), l.heatY+l.g.yOf(5))
-		return f.heat, c.k, c.r
+		r := p.layout(f, p.w, p.bodyHeight()).Boxes[pane.Matrix]
+		l := mp.Where(f, r.W-4, r.H-2)
+		c := mp.Canvas().At(l.Gutter+l.X(20), l.HeatY+l.Y(5))
+		return f.Heat, c.Ink, c.Rune
 	}
 	h30, k30, r30 := inkAt(30)
 	h99, k99, r99 := inkAt(99)
-	if h30 != h99 || !h30.final {
+	if h30 != h99 || !h30.Final {
 		t.Errorf("scale at 30 %+v, at 99 %+v: want the same, final", h30, h99)
 	}
 	if k30 != k99 || r30 != r99 {
 		t.Errorf("cell (5, 20) drawn %q %+v at batch 30 and %q %+v at 99", r30, k30, r99, k99)
 	}
-	if k30.fg.Hex == "" && k30.bg.Hex == "" {
+	if k30.FG.Hex == "" && k30.BG.Hex == "" {
 		t.Error("cell (5, 20) has no colour")
 	}
 }
 
-// Pane 2 is drawn in braille, and a series whose cost only grows is drawn as a line that never
-// goes down.
-func TestChartBrailleMonotone(t *testing.T) {
-	f := randomFrame(t, 60, 15)
-	cp := &chartPane{keys: &keyMap{}}
-	for _, size := range [][2]int{{40, 10}, {56, 14}, {76, 20}} {
-		v := cp.View(f, size[0], size[1])
-		if !hasBraille(v) {
-			t.Fatalf("%dx%d: no braille:\n%s", size[0], size[1], v)
-		}
-		for id, dots := range cp.plot.dots {
-			if len(dots) == 0 {
-				continue
-			}
-			lowest := map[int]int{} // per dot column, the lowest dot (the largest y)
-			for _, d := range dots {
-				lowest[d[0]] = max(lowest[d[0]], d[1])
-			}
-			xs := slices.Sorted(func(yield func(int) bool) {
-				for x := range lowest {
-					if !yield(x) {
-						return
-					}
-				}
-			})
-			for i := 1; i < len(xs); i++ {
-				if lowest[xs[i]] > lowest[xs[i-1]] {
-					t.Errorf("%dx%d: series %d goes down at dot column %d", size[0], size[1], id, xs[i])
-					break
-				}
-			}
-		}
-	}
-	// Every size of the player shows braille in pane 2, in both profiles.
+// Every size of the player shows braille in pane 2, in both profiles.
+func TestChartBrailleAtEverySize(t *testing.T) {
 	for _, prof := range profiles {
 		p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), prof.st(), 80, 24)
 		goTo(p, 50)
 		for _, size := range checkSizes {
 			resize(p, size[0], size[1])
-			if box := paneBox(p, paneChart); !hasBraille(box) {
+			if box := paneBox(p, pane.Chart); !strings.ContainsFunc(box, isBraille) {
 				t.Errorf("%s %dx%d: pane 2 has no braille:\n%s", prof.name, size[0], size[1], box)
 			}
 		}
 	}
-}
-
-// randomFrame is a frame over a T-batch matrix of random costs >= 0 (so every cumulative cost
-// grows), every algorithm replayed to the last batch.
-func randomFrame(t testing.TB, T, off int) *frame {
-	m := sim.NewMatrix(T, off)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for tt := range T {
-		for tp := 0; tp <= tt; tp++ {
-			errs := algos.NewBits(50)
-			for i := range 50 {
-				if rng.Float64() < 0.1*float64(tt-tp)/float64(T) {
-					errs.Set(i)
-				}
-			}
-			m.Set(tp, tt, sim.Cell{A: rng.Float64() * 10 * float64(tt-tp) / float64(T), Errors: errs})
-		}
-	}
-	r := algos.Constant(3)
-	res, err := algos.Evaluate(m, r, algos.Names, T-1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen := &scenarios.Scenario{Name: "random", Batches: T, Offline: off}
-	return &frame{st: asciiStyles(), scen: scen, m: m, pos: T - 1, rp: replay{scale: 1, results: res}, r: r, rScale: 1,
-		selected: "cara-t", visible: algos.Names, heat: heatScale{hi: 10}}
 }
 
 // Pane 4's axes are fixed for the whole scenario: the same at batch 1 and at batch 4, though the
@@ -209,7 +153,7 @@ func TestBatchAxesFixed(t *testing.T) {
 	axes := func(pos int) []string {
 		goTo(p, pos)
 		var out []string
-		for _, s := range strings.Split(ansi.Strip(p.panes.batch.View(p.frame(), 56, 18)), "\n") {
+		for _, s := range strings.Split(ansi.Strip(p.panes.Batch.View(p.frame(), 56, 18)), "\n") {
 			switch {
 			case strings.Contains(s, "└"), strings.HasPrefix(s, "↑"):
 				out = append(out, s) // the x axis, the features' names
@@ -241,22 +185,22 @@ func TestLayoutTiles(t *testing.T) {
 	goTo(p, 50)
 	for _, size := range [][2]int{{60, 18}, {80, 24}, {100, 32}, {120, 36}, {160, 48}, {200, 60}, {240, 70}} {
 		resize(p, size[0], size[1])
-		for focus := range numPanes {
+		for focus := range pane.Count {
 			press(p, string(rune('1'+focus)))
 			f := p.frame()
 			h := p.bodyHeight()
 			l := p.layout(f, size[0], h)
 			cover := make([]int, size[0]*h)
-			for i, r := range l.boxes {
-				if !r.shown {
+			for i, r := range l.Boxes {
+				if !r.Shown {
 					continue
 				}
-				if r.x < 0 || r.y < 0 || r.x+r.w > size[0] || r.y+r.h > h {
+				if r.X < 0 || r.Y < 0 || r.X+r.W > size[0] || r.Y+r.H > h {
 					t.Errorf("%dx%d: box %d %+v outside the body", size[0], h, i, r)
 					continue
 				}
-				for y := r.y; y < r.y+r.h; y++ {
-					for x := r.x; x < r.x+r.w; x++ {
+				for y := r.Y; y < r.Y+r.H; y++ {
+					for x := r.X; x < r.X+r.W; x++ {
 						cover[y*size[0]+x]++
 					}
 				}
@@ -267,7 +211,7 @@ func TestLayoutTiles(t *testing.T) {
 					break
 				}
 			}
-			if r := l.boxes[focus]; !r.shown || r.collapsed {
+			if r := l.Boxes[focus]; !r.Shown || r.Collapsed {
 				t.Errorf("%dx%d: the focused pane %d is %+v", size[0], size[1], focus+1, r)
 			}
 		}
@@ -278,32 +222,11 @@ func TestLayoutTiles(t *testing.T) {
 func TestCursorOnDiagonalShowsR(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	press(p, "end", "1", "m")
-	mp := p.panes.matrix
-	mp.cur.At = [2]int{9, 9}
+	mp := p.panes.Matrix
+	p.Cursor.At = [2]int{9, 9}
 	press(p, "]") // R 0.5 x 1.25
-	if r := mp.readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
+	if r := mp.Readout(p.frame()); !strings.Contains(r, "t'=t=9  R 0.625") {
 		t.Errorf("readout on the diagonal %q, want R 0.625", r)
-	}
-}
-
-// The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
-func TestChartGapView(t *testing.T) {
-	f := randomFrame(t, 60, 15)
-	cp := &chartPane{keys: &keyMap{}, gap: true}
-	or, _ := f.result(algos.NameOracle)
-	for _, s := range cp.chartSeries(f) {
-		r, _ := f.result(s.name)
-		for i, v := range s.v {
-			if want := r.Strategy.Cumulative[i] - or.Strategy.Cumulative[i]; v != want {
-				t.Fatalf("%s at %d: %v, want %v", s.name, i, v, want)
-			}
-		}
-	}
-	if v := ansi.Strip(cp.View(f, 76, 20)); !strings.Contains(v, "Oracle") || !strings.Contains(v, " 0") {
-		t.Errorf("gap view without the Oracle on zero:\n%s", v)
-	}
-	if cp.Title(f) == (&chartPane{}).Title(f) {
-		t.Error("the gap view has the cost view's title")
 	}
 }
 
@@ -323,7 +246,7 @@ func TestScaleGrowsNote(t *testing.T) {
 	for p.s.Computed < 6 {
 		_, cmd = p.Update(cmd())
 	}
-	if p.heat.final {
+	if p.frame().Heat.Final {
 		t.Fatal("the scale is final with 6 columns of 12")
 	}
 	if v := p.View(); !strings.Contains(v, "scale grows while computing") {
@@ -337,37 +260,40 @@ func TestAboutScrolls(t *testing.T) {
 	s.About = strings.Repeat("A long description of the scenario, longer than the pane is tall. ", 30)
 	p := pumpedScenario(t, s, asciiStyles(), 60, 18)
 	press(p, "6")
-	ap := p.panes.about
+	ap := p.panes.About
 	p.View()
 	press(p, "down", "down")
-	if ap.vp.YOffset != 2 {
-		t.Errorf("two downs: offset %d, want 2", ap.vp.YOffset)
+	if ap.Offset() != 2 {
+		t.Errorf("two downs: offset %d, want 2", ap.Offset())
 	}
 	f := p.frame()
-	r := p.layout(f, p.w, p.bodyHeight()).boxes[paneAbout]
-	p.Update(tea.MouseMsg{X: r.x + 3, Y: r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
-	if ap.vp.YOffset != 1 || p.Pos != 0 {
-		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.vp.YOffset, p.Pos)
+	r := p.layout(f, p.w, p.bodyHeight()).Boxes[pane.About]
+	p.Update(tea.MouseMsg{X: r.X + 3, Y: r.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	if ap.Offset() != 1 || p.Pos != 0 {
+		t.Errorf("wheel up over About: offset %d, batch %d (want 1, unmoved 0)", ap.Offset(), p.Pos)
 	}
 }
 
 // The scan of a scenario's feature ranges stops with its session: a restart does not leave the
 // old scan generating batches.
 func TestScanBoundsStopsWithSession(t *testing.T) {
-	s, err := NewSession(loadTestdata(t, "bench100.yaml"), 77) // a seed no other test scans
+	s, err := run.New(loadTestdata(t, "bench100.yaml"), 77, nil, nil) // a seed no other test scans
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Start()
 	s.Stop()
-	if msg := scanBounds(s)(); msg != nil {
+	if msg := run.ScanBounds(s)(); msg != nil {
 		t.Errorf("a stopped session's scan returned %T", msg)
 	}
-	s2, _ := NewSession(loadTestdata(t, "bench100.yaml"), 78)
+	s2, _ := run.New(loadTestdata(t, "bench100.yaml"), 78, nil, nil)
 	s2.Start()
 	defer s2.Stop()
-	msg, ok := scanBounds(s2)().(boundsMsg)
-	if !ok || msg.b == nil || msg.b.hi[0] <= msg.b.lo[0] {
+	msg, ok := run.ScanBounds(s2)().(run.BoundsMsg)
+	if !ok || msg.Bounds == nil || msg.Bounds.Hi[0] <= msg.Bounds.Lo[0] {
 		t.Errorf("a live session's scan: %+v", msg)
 	}
 }
+
+// isBraille reports whether r is a braille pattern with a dot.
+func isBraille(r rune) bool { return r > 0x2800 && r <= 0x28FF }

@@ -6,47 +6,57 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/keys"
+	"github.com/cara-sim/cara/tui/internal/pane/chart"
+	"github.com/cara-sim/cara/tui/internal/whatif"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // TestKeysByMode: in each mode a key matches the binding of that mode and no other, and the help
 // lists only what works there.
 func TestKeysByMode(t *testing.T) {
-	k := newKeys()
-	name := map[*key.Binding]string{&k.Play: "Play", &k.TourNext: "TourNext", &k.Tour: "Tour", &k.LeaveTour: "LeaveTour",
-		&k.Guess: "Guess", &k.WIGammaDown: "WIGammaDown", &k.AnswerRetrain: "AnswerRetrain", &k.AnswerKeep: "AnswerKeep",
-		&k.NotNow: "NotNow", &k.Escape: "Escape", &k.Follow: "Follow", &k.GoFree: "GoFree", &k.Step: "Step",
-		&k.RUp: "RUp", &k.Restart: "Restart", &k.Quit: "Quit", &k.ForceQuit: "ForceQuit", &k.Gap: "Gap", &k.Help: "Help"}
+	// Every component's key map: the player's, the workshop's, a pane's, the what-if bar's.
+	k, w, c, b := newPlayerKeys(), workshop.NewKeyMap(), chart.NewKeyMap(), whatif.NewBarKeys()
+	name := map[*key.Binding]string{&k.Play: "Play", &w.TourNext: "TourNext", &w.Tour: "Tour", &w.LeaveTour: "LeaveTour",
+		&w.Guess: "Guess", &b.GammaDown: "WIGammaDown", &w.AnswerRetrain: "AnswerRetrain", &w.AnswerKeep: "AnswerKeep",
+		&w.NotNow: "NotNow", &k.Escape: "Escape", &w.Follow: "Follow", &w.GoFree: "GoFree", &k.Step: "Step",
+		&k.RUp: "RUp", &k.Restart: "Restart", &k.Quit: "Quit", &k.ForceQuit: "ForceQuit", &c.Gap: "Gap", &k.Help: "Help"}
 	for _, tc := range []struct {
-		mode mode
+		mode keys.Mode
 		key  string
 		want []string // the enabled bindings the key matches
 	}{
-		{mode{}, " ", []string{"Play"}},
-		{mode{}, "r", nil}, // r answers a question, never restarts a run
-		{mode{}, "N", []string{"Restart"}},
-		{mode{}, "t", []string{"Tour"}},
-		{mode{}, "g", []string{"Guess"}},
-		{mode{}, "p", []string{"Follow"}},
-		{mode{tour: true}, " ", []string{"TourNext"}},
-		{mode{tour: true}, "t", []string{"LeaveTour"}},
-		{mode{bar: true}, "g", []string{"WIGammaDown"}},
-		{mode{following: true}, " ", nil},
-		{mode{following: true}, "l", nil},
-		{mode{following: true}, "]", nil},
-		{mode{following: true}, "N", nil},
-		{mode{following: true}, "p", []string{"GoFree"}},
-		{mode{following: true}, "o", []string{"Gap"}}, // what a follower only looks at stays theirs
-		{mode{question: true}, "r", []string{"AnswerRetrain"}},
-		{mode{question: true}, "k", []string{"AnswerKeep"}},
-		{mode{question: true}, "esc", []string{"NotNow"}},
-		{mode{question: true}, "q", []string{"NotNow"}},
-		{mode{question: true}, "l", nil},
-		{mode{question: true}, "ctrl+c", []string{"ForceQuit"}},
-		{mode{question: true, following: true}, "p", []string{"GoFree"}},
-		{mode{split: true}, "o", nil}, // no pane to act in
-		{mode{split: true}, " ", []string{"Play"}},
+		{keys.Mode{}, " ", []string{"Play"}},
+		{keys.Mode{}, "r", nil}, // r answers a question, never restarts a run
+		{keys.Mode{}, "N", []string{"Restart"}},
+		{keys.Mode{}, "t", []string{"Tour"}},
+		{keys.Mode{}, "g", []string{"Guess"}},
+		{keys.Mode{}, "p", []string{"Follow"}},
+		{keys.Mode{Tour: true}, " ", []string{"TourNext"}},
+		{keys.Mode{Tour: true}, "t", []string{"LeaveTour"}},
+		{keys.Mode{Bar: true}, "g", []string{"WIGammaDown"}},
+		{keys.Mode{Following: true}, " ", nil},
+		{keys.Mode{Following: true}, "l", nil},
+		{keys.Mode{Following: true}, "]", nil},
+		{keys.Mode{Following: true}, "N", nil},
+		{keys.Mode{Following: true}, "p", []string{"GoFree"}},
+		{keys.Mode{Following: true}, "o", []string{"Gap"}}, // what a follower only looks at stays theirs
+		{keys.Mode{Question: true}, "r", []string{"AnswerRetrain"}},
+		{keys.Mode{Question: true}, "k", []string{"AnswerKeep"}},
+		{keys.Mode{Question: true}, "esc", []string{"NotNow"}},
+		{keys.Mode{Question: true}, "q", []string{"NotNow"}},
+		{keys.Mode{Question: true}, "l", nil},
+		{keys.Mode{Question: true}, "ctrl+c", []string{"ForceQuit"}},
+		{keys.Mode{Question: true, Following: true}, "p", []string{"GoFree"}},
+		{keys.Mode{Split: true}, "o", nil}, // no pane to act in
+		{keys.Mode{Split: true}, " ", []string{"Play"}},
 	} {
 		k.enable(tc.mode)
+		w.Enable(tc.mode)
+		c.Enable(tc.mode)
+		b.Enable(tc.mode)
 		var got []string
 		for b, n := range name {
 			if b.Enabled() && slices.Contains(b.Keys(), tc.key) {
@@ -63,21 +73,22 @@ func TestKeysByMode(t *testing.T) {
 // TestHelpFollowsTheMode: the help line of a question names its answers and no key that does
 // nothing then; a follower's names no key the presenter drives.
 func TestHelpFollowsTheMode(t *testing.T) {
-	p := pumped(t, asciiStyles(), 120, 36)
-	st := p.st
+	free := pumped(t, asciiStyles(), 120, 36)
+	asked := pumped(t, asciiStyles(), 120, 36)
+	goTo(asked, asked.opt.Scenario.Offline)
+	press(asked, "g", "l")
+	_, fol, _ := roomPlayers(t, loadSmall(t))
+	fol = deliver(t, fol)
 	for _, tc := range []struct {
 		name      string
-		set       func()
+		p         *Player
 		has, hasn []string
 	}{
-		{"free", func() {}, []string{"play/pause", "? help", "q quit"}, []string{"answer RETRAIN", "go free"}},
-		{"question", func() { p.overlay = &guessOverlay{s: p, t: 5} }, []string{"answer RETRAIN", "answer KEEP", "not now"},
-			[]string{"play/pause", "step", "q quit"}},
-		{"following", func() { p.overlay = nil; p.room.following = true }, []string{"go free", "next algorithm"},
-			[]string{"play/pause", "raise R", "step"}},
+		{"free", free, []string{"play/pause", "? help", "q quit"}, []string{"answer RETRAIN", "go free"}},
+		{"question", asked, []string{"answer RETRAIN", "answer KEEP", "not now"}, []string{"play/pause", "step", "q quit"}},
+		{"following", fol, []string{"go free", "next algorithm"}, []string{"play/pause", "raise R", "step"}},
 	} {
-		tc.set()
-		line := stripANSI(helpLine(st, p.contextKeys(p.frame()), 200))
+		line := draw.StripANSI(helpLine(tc.p.st, tc.p.contextKeys(tc.p.frame()), 200))
 		for _, s := range tc.has {
 			if !strings.Contains(line, s) {
 				t.Errorf("%s: help line %q lacks %q", tc.name, line, s)

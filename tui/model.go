@@ -12,6 +12,13 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/pane/matrix"
+	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/screen"
+	"github.com/cara-sim/cara/tui/internal/whatif"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // Minimum terminal size: below it the player asks for a larger terminal.
@@ -71,30 +78,32 @@ type Options struct {
 type Player struct {
 	opt  Options
 	st   *Styles
-	keys keyMap
-	s    *Session
+	keys playerKeys // the player's own; the panes, the what-if bar and the workshop have theirs
+	s    *run.Session
 	// Shown is what the player shows (the batch, speed, R's scale, selection, focus, cursor): the
 	// value a presenter's stage carries to the room.
 	room.Shown
 	ahead   int // a step asked for before its batch was computed: shown when it arrives
 	w, h    int
 	overlay overlay // drawn over the panes, taking the keys (nil when none)
-	rp      replay
+	rp      run.Replay
 	err     error
-	tick    int // invalidates stale ticks
-	heat    heatScale
-	bounds  *bounds
+	tick    int            // invalidates stale ticks
+	colours matrix.Colours // the heat map's colour scale
+	bounds  *run.Bounds
 
-	panes paneSet
+	panes screen.Set
 
-	// The workshop (workshop.go): a tour, the guess round, the room, the callout over the panes.
-	workshop
-	notice string // a one-line notice that the next key clears
+	// The workshop (package workshop): a tour, the guess round, the room, the callout over the panes.
+	// It changes the player only by the effects it returns (effects.go).
+	ws       workshop.Workshop
+	stopUndo whatif.State // the what-if in force before a tour stop's own (StopWhatIf)
+	notice   string       // a one-line notice that the next key clears
 
-	wi    whatIfBar
-	cmd   commandState // the command line (:) and the what-if it has built
-	edit  *editor      // the scenario editor (e); nil when closed
-	split splitView    // the split view (W)
+	wi    whatif.Bar
+	cmd   whatif.Commands // the command line (:) and the what-if it has built
+	edit  *whatif.Editor  // the scenario editor (e); nil when closed
+	split whatif.Split    // the split view (W)
 }
 
 type tickMsg struct{ id int }
@@ -112,45 +121,28 @@ func NewPlayer(opt Options) (*Player, error) {
 		if r == nil {
 			r = lipgloss.DefaultRenderer()
 		}
-		st = NewStyles(r)
+		st = draw.NewStyles(r)
 	}
-	p := &Player{opt: opt, st: st, keys: newKeys(), s: s, Shown: room.Shown{Pos: -1, Speed: 2, Scale: 1}, w: 100, h: 32}
+	p := &Player{opt: opt, st: st, keys: newPlayerKeys(), s: s, Shown: room.Shown{Pos: -1, Speed: 2, Scale: 1}, w: 100, h: 32}
 	if opt.Width > 0 && opt.Height > 0 {
 		p.w, p.h = opt.Width, opt.Height
 	}
-	k := &p.keys
-	p.panes = newPaneSet(k, &p.Cursor)
-	p.split = newSplitView(k)
-	p.wi = newWhatIfBar(k, &p.panes.batch.pair)
+	p.panes = screen.New()
+	p.split = whatif.NewSplit()
+	p.wi = whatif.NewBar()
 	p.Selected = pick(p.visible(), algos.NameCaraT, 0)
-	p.heat = heatOf(opt.Scenario)
-	p.guess.reset()
-	p.tour.left = -1
-	p.cmd.line = newCommandLine()
-	p.room = roomSide{m: opt.Member, tally: map[int][2]int{}}
-	if opt.Member != nil {
-		p.room.view = opt.Member.View()
-	}
+	p.cmd = whatif.NewCommands()
+	p.ws = workshop.New(opt.Member)
 	return p, nil
-}
-
-// heatOf is the colour scale of a new run of s, started from its R (the cells are added as their
-// columns come, a what-if's when it arrives: whatIfShown).
-func heatOf(s *scenarios.Scenario) heatScale {
-	h := newHeatScale()
-	for t := range s.Batches {
-		h.addValue(s.RetrainCost(t))
-	}
-	return h
 }
 
 // Init implements tea.Model: the engine starts, the scatter's axes are scanned, the mouse is on.
 func (p *Player) Init() tea.Cmd {
 	var tour tea.Cmd
 	if p.opt.Tour {
-		tour = p.tour.toggle(p)
+		tour = p.apply(p.ws.ToggleTour(p.workshopFrame()))
 	}
-	return tea.Batch(p.s.Start(), scanBounds(p.s), tea.EnableMouseCellMotion, tour)
+	return tea.Batch(p.s.Start(), run.ScanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
 
 func (p *Player) visible() []algos.Name {
@@ -181,24 +173,16 @@ func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 // refresh replays the algorithms at the current position and scale: on the what-if when one is
 // shown, and on the run itself too for the split view.
 func (p *Player) refresh() {
-	rp, err := p.s.evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	p.rp, p.err = rp, err
-	p.split.own = rp
-	if p.s.WhatIf != nil && p.split.on && err == nil {
-		p.split.own, p.err = p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	}
-	if o := p.cmd.orig; o != nil && p.split.on && p.err == nil {
-		p.cmd.origRp, p.err = o.evaluateOf(nil, p.Pos, p.Scale, o.Scenario.Algorithms)
-	}
+	rp, err := p.s.Evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
+	p.rp = rp
+	p.err = p.split.Refresh(p.s, &p.cmd, rp, err, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 }
 
 func (p *Player) ticker() tea.Cmd {
 	p.tick++
 	id := p.tick
 	rate := speeds[p.Speed]
-	if p.tour.running() {
-		rate = max(rate, tourRate)
-	}
+	rate = max(rate, p.ws.Tour().MinRate())
 	return tea.Tick(time.Duration(float64(time.Second)/rate), func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
@@ -206,7 +190,7 @@ func (p *Player) ticker() tea.Cmd {
 func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	defer func() {
 		if m == tea.Model(p) {
-			p.room.publish(p.presented)
+			p.ws.Room().Publish(p.presented)
 		}
 	}()
 	switch msg := msg.(type) {
@@ -214,24 +198,24 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		return p.onRoom(msg.v)
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
-		p.edit.resize(p.w, p.h)
-	case editMsg:
+		p.edit.Resize(p.w, p.h)
+	case whatif.EditMsg:
 		if p.edit != nil {
-			p.edit, cmd = p.edit.update(p, &p.cmd, &p.wi, msg)
+			p.edit, cmd = p.edit.Update(p.host(), &p.cmd, &p.wi, msg)
 		}
-	case columnMsg:
+	case run.ColumnMsg:
 		cmd = p.column(msg)
-	case queuedMsg, engineDoneMsg, boundsMsg:
+	case run.QueuedMsg, run.DoneMsg, run.BoundsMsg:
 		cmd = p.run(msg)
-	case whatIfMsg:
-		p.wi.arrived(p, msg)
-	case commandMsg:
-		cmd = p.cmd.run(p, &p.wi, msg.cmd)
+	case run.WhatIfMsg:
+		p.wi.Arrived(p.host(), msg)
+	case whatif.CommandMsg:
+		cmd = p.cmd.Run(p.host(), &p.wi, msg)
 	case tickMsg:
 		cmd = p.play(msg)
-	case jumpMsg:
-		if !p.room.following {
-			p.goTo(msg.t)
+	case pane.JumpMsg:
+		if !p.ws.Room().Following() {
+			p.goTo(msg.T)
 		}
 	case tea.MouseMsg:
 		cmd = p.mouse(msg)
@@ -241,8 +225,8 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		return p.key(msg)
 	default:
-		if p.cmd.line.open { // the line's cursor blinks
-			cmd = p.cmd.line.Update(msg)
+		if p.cmd.Typing() { // the line's cursor blinks
+			cmd = p.cmd.Update(msg)
 		}
 	}
 	return p, cmd
@@ -252,49 +236,43 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 // in the queue, its end, the scatter's axes.
 func (p *Player) run(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case queuedMsg:
-		return p.s.queued(msg)
-	case engineDoneMsg:
-		if o := p.cmd.orig; msg.s == o && o != p.s {
-			o.finish(msg.err)
+	case run.QueuedMsg:
+		return p.s.Queued(msg)
+	case run.DoneMsg:
+		if o := p.cmd.Before(); msg.Session == o && o != p.s {
+			o.Finish(msg.Err)
 		}
-		if msg.s != p.s {
+		if msg.Session != p.s {
 			return nil
 		}
-		p.s.finish(msg.err)
-		p.heat.final = msg.err == nil
+		p.s.Finish(msg.Err)
 		var warm tea.Cmd
-		if p.wi.open {
+		if p.wi.Showing() {
 			warm = p.s.WarmWhatIf()
 		}
-		return tea.Batch(warm, p.wi.startPending(p))
-	case boundsMsg:
-		if msg.s != p.s {
+		return tea.Batch(warm, p.wi.StartPending(p.host()))
+	case run.BoundsMsg:
+		if msg.Session != p.s {
 			return nil
 		}
-		p.bounds = msg.b
-		if bp := p.panes.batch; !bp.pairChosen {
-			bp.pair = msg.b.pair()
-		}
-		if p.wi.open {
-			p.wi.place(p)
+		p.bounds = msg.Bounds
+		p.panes.Batch.Scanned(msg.Bounds)
+		if p.wi.Showing() {
+			p.wi.Place(p.host())
 		}
 	}
 	return nil
 }
 
 // column stores a computed column and shows a step that waited for it.
-func (p *Player) column(msg columnMsg) tea.Cmd {
-	if msg.s == p.cmd.orig && msg.s != p.s {
-		return msg.s.apply(msg) // the split view's "before" run, still computing
+func (p *Player) column(msg run.ColumnMsg) tea.Cmd {
+	if msg.Session == p.cmd.Before() && msg.Session != p.s {
+		return msg.Session.Apply(msg) // the split view's "before" run, still computing
 	}
-	if msg.s != p.s {
+	if msg.Session != p.s {
 		return nil // a restarted session's leftovers
 	}
-	cmd := p.s.apply(msg)
-	for _, ev := range msg.evs {
-		p.heat.addColumn(p.s.Matrix, ev.Index)
-	}
+	cmd := p.s.Apply(msg)
 	if p.Pos < 0 {
 		p.Pos = 0
 		p.refresh()
@@ -302,29 +280,29 @@ func (p *Player) column(msg columnMsg) tea.Cmd {
 	if p.ahead > p.Pos {
 		p.Pos = min(p.ahead, p.s.Computed-1)
 		p.refresh()
-		p.guess.revealDue(p)
+		cmd = tea.Batch(cmd, p.apply(p.ws.RevealDue(p.workshopFrame())))
 	}
-	if p.rp.provisional && p.s.Computed == p.s.Matrix.Batches() {
+	if p.rp.Provisional && p.s.Computed == p.s.Matrix.Batches() {
 		p.refresh() // the last column: the Oracle shown is the paper's now, not the best so far
 	}
 	return cmd
 }
 
 func (p *Player) play(msg tickMsg) tea.Cmd {
-	if msg.id != p.tick || !p.Playing || p.room.following {
+	if msg.id != p.tick || !p.Playing || p.ws.Room().Following() {
 		return nil
 	}
-	if cmd, stop := p.tour.step(p); stop {
-		return cmd
+	if e, stop := p.ws.TourStep(p.workshopFrame()); stop {
+		return p.apply(e)
 	}
-	if cmd, stop := p.guess.step(p); stop {
-		return cmd
+	if e, stop := p.ws.Step(p.workshopFrame()); stop {
+		return p.apply(e)
 	}
 	if p.Pos+1 < p.s.Computed {
 		p.Pos++
 		p.refresh()
-		if cmd, stop := p.tour.step(p); stop {
-			return cmd
+		if e, stop := p.ws.TourStep(p.workshopFrame()); stop {
+			return p.apply(e)
 		}
 	} else if p.s.Done && p.Pos == p.s.Matrix.Batches()-1 {
 		p.Playing = false
@@ -343,9 +321,6 @@ func (p *Player) goTo(t int) {
 }
 
 func (p *Player) togglePlay() tea.Cmd {
-	if p.tour.on() {
-		return p.tour.space(p)
-	}
 	p.Playing = !p.Playing
 	if p.Playing {
 		return p.ticker()
@@ -355,7 +330,8 @@ func (p *Player) togglePlay() tea.Cmd {
 
 // step shows the next batch, or waits for the engine to compute it.
 func (p *Player) step() {
-	if _, asked := p.guess.step(p); asked {
+	if e, asked := p.ws.Step(p.workshopFrame()); asked {
+		p.apply(e) // a question: no command
 		return
 	}
 	switch {
@@ -368,7 +344,7 @@ func (p *Player) step() {
 }
 
 func (p *Player) setFocus(i int) {
-	if i >= 0 && i < numPanes {
+	if i >= 0 && i < pane.Count {
 		if i != p.Focus {
 			p.Zoomed = false
 		}
@@ -378,7 +354,7 @@ func (p *Player) setFocus(i int) {
 
 // reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
 func (p *Player) reopen(seed uint64) tea.Cmd {
-	if p.s != p.cmd.orig { // the command line's "before" run stays watched for the split view
+	if p.s != p.cmd.Before() { // the command line's "before" run stays watched for the split view
 		p.s.Stop()
 	}
 	s, err := p.opt.newSession(seed)
@@ -386,10 +362,27 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 		p.err = err
 		return nil
 	}
-	p.s, p.Pos, p.Playing, p.rp, p.split.own, p.ahead = s, -1, false, replay{}, replay{}, 0
-	p.heat, p.bounds = heatOf(p.opt.Scenario), nil
-	// The what-if stays chosen: it applies to the new run when that is done (startPending). The
+	p.s, p.Pos, p.Playing, p.rp, p.ahead = s, -1, false, run.Replay{}, 0
+	p.split.Clear()
+	p.bounds = nil
+	// The what-if stays chosen: it applies to the new run when that is done (whatif.Bar.StartPending). The
 	// tour and the guesses were about the old run's matrix.
-	p.workshop.reset(p)
-	return tea.Batch(s.Start(), scanBounds(s))
+	return tea.Batch(s.Start(), run.ScanBounds(s), p.apply(p.ws.Reset()))
+}
+
+// withDefaults fills what a player needs and was not given: a registry of its own (one run
+// computing at a time: a local player's r replaces its run rather than adding one) and a lifetime.
+func (o Options) withDefaults() Options {
+	if o.Runs == nil {
+		o.Runs = live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2, Workers: o.Workers})
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	return o
+}
+
+// newSession prepares the player's run with seed, in its registry and lifetime.
+func (o Options) newSession(seed uint64) (*run.Session, error) {
+	return run.New(o.Scenario, seed, o.Runs, o.Context)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // Opener opens the players of one terminal (a local picker, or one SSH session): a catalog entry
@@ -60,3 +61,10 @@ func (o *Opener) open(s *scenarios.Scenario, seed uint64, w, h int, back func() 
 	return NewPlayer(Options{Scenario: s, Seed: seed, Styles: o.Styles, Back: back, Width: w, Height: h,
 		Runs: o.Runs, Context: o.Context, Member: o.Member, Check: o.Check, Reparse: o.Reparse, Untrusted: o.Untrusted, FilesDir: o.FilesDir})
 }
+
+// CanvasKeep is what the players' canvases kept between drawings hold at most, every session's
+// together: a server counts it once in its memory.
+const CanvasKeep = draw.CanvasKeep
+
+// CanvasesKept is what those canvases hold now.
+func CanvasesKept() int { return draw.CanvasesKept() }

@@ -7,13 +7,15 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // overlay is drawn over the panes: the full key help now, and whatever comes next (a tour's
 // callouts, a guess round's question). It takes the keys while it shows.
 type overlay interface {
 	// View returns the overlay's box for a body of w x h and where its top-left corner goes.
-	View(st *Styles, w, h int) (box string, x, y int)
+	View(st *draw.Styles, w, h int) (box string, x, y int)
 	// Key handles a key; close says the overlay is done.
 	Key(msg tea.KeyMsg) (close bool, cmd tea.Cmd)
 }
@@ -25,10 +27,10 @@ type helpOverlay struct {
 	offset int
 }
 
-func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
+func (o *helpOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 	iw := max(min(w-4, 88), 20)
 	mouse := st.Dim.Render("mouse: click a pane to focus it, a cell to inspect it, the decisions to jump; the wheel steps")
-	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.r.NewStyle().Width(iw).Render(mouse), "\n")
+	lines := strings.Split(fullHelp(st, o.keys, iw)+"\n\n"+glossary(st, iw)+"\n\n"+st.NewStyle().Width(iw).Render(mouse), "\n")
 	room := max(h-3, 1) // the border and the closing line
 	o.offset = min(max(o.offset, 0), max(len(lines)-room, 0))
 	foot := "any key closes this"
@@ -36,7 +38,7 @@ func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 		foot = fmt.Sprintf("↑/↓ scroll (%d-%d of %d) · any other key closes this", o.offset+1, min(o.offset+room, len(lines)), len(lines))
 		lines = lines[o.offset : o.offset+room]
 	}
-	body := clip(strings.Join(lines, "\n"), iw, room) + "\n" + st.Dim.Render(truncate(foot, iw))
+	body := draw.Clip(strings.Join(lines, "\n"), iw, room) + "\n" + st.Dim.Render(draw.Truncate(foot, iw))
 	box := st.Overlay.Render(body)
 	bw := ansi.StringWidth(strings.SplitN(box, "\n", 2)[0])
 	bh := strings.Count(box, "\n") + 1
@@ -46,9 +48,9 @@ func (o *helpOverlay) View(st *Styles, w, h int) (string, int, int) {
 // Key scrolls with the arrows; any other key closes the help.
 func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	switch {
-	case key.Matches(msg, o.keys.k.ScrollUp):
+	case key.Matches(msg, o.keys.k.HelpUp):
 		o.offset--
-	case key.Matches(msg, o.keys.k.ScrollDown):
+	case key.Matches(msg, o.keys.k.HelpDown):
 		o.offset++
 	default:
 		return true, nil
@@ -71,55 +73,13 @@ var glossaryTerms = [][2]string{
 }
 
 // glossary is the help's list of the words the panes use, wrapped at w.
-func glossary(st *Styles, w int) string {
+func glossary(st *draw.Styles, w int) string {
 	lines := []string{st.Bold.Render("Words")}
 	for _, g := range glossaryTerms {
-		text := st.r.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])
+		text := st.NewStyle().Width(max(w-2, 10)).Render(st.HelpKey.Render(g[0]) + " " + g[1])
 		for _, l := range strings.Split(text, "\n") {
 			lines = append(lines, "  "+l)
 		}
 	}
 	return strings.Join(lines, "\n")
 }
-
-// placeOverlay lays box over body with its top-left corner at (x, y).
-func placeOverlay(body, box string, x, y int) string {
-	lines := strings.Split(body, "\n")
-	for i, b := range strings.Split(box, "\n") {
-		if y+i < 0 || y+i >= len(lines) {
-			continue
-		}
-		lines[y+i] = overlayAt(lines[y+i], b, x)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// overlayAt replaces the columns of line from x on by s.
-func overlayAt(line, s string, x int) string {
-	lw := ansi.StringWidth(line)
-	left := line
-	if lw > x {
-		left = ansi.Truncate(line, x, "")
-	} else {
-		left += pad(x - lw)
-	}
-	right := ""
-	if end := x + ansi.StringWidth(s); lw > end {
-		right = ansi.TruncateLeft(line, end, "")
-	}
-	if !strings.Contains(line, "\x1b") && !strings.Contains(s, "\x1b") {
-		return left + s + right
-	}
-	return left + "\x1b[0m" + s + "\x1b[0m" + right
-}
-
-func pad(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat(" ", n)
-}
-
-func width(s string) int { return ansi.StringWidth(s) }
-
-func stripANSI(s string) string { return ansi.Strip(s) }

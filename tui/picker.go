@@ -17,6 +17,7 @@ import (
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // entryItem is an Entry in the list: its title, and its name under it.
@@ -135,8 +136,8 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 	d.SetSpacing(0) // two lines an entry: every scenario on one page of a usual terminal
 	rebind(st, &d.Styles.NormalTitle, &d.Styles.NormalDesc, &d.Styles.SelectedTitle, &d.Styles.SelectedDesc,
 		&d.Styles.DimmedTitle, &d.Styles.DimmedDesc, &d.Styles.FilterMatch)
-	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.color(palette.Accent)).Foreground(st.color(palette.Accent))
-	d.Styles.SelectedDesc = d.Styles.SelectedDesc.BorderForeground(st.color(palette.Accent))
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.BorderForeground(st.Color(palette.Accent)).Foreground(st.Color(palette.Accent))
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.BorderForeground(st.Color(palette.Accent))
 	l := list.New(items, d, 40, 20)
 	l.SetShowTitle(false)
 	l.SetStatusBarItemName("scenario", "scenarios")
@@ -149,8 +150,8 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 	l.Help.Styles.FullKey, l.Help.Styles.FullDesc, l.Help.Styles.FullSeparator = st.HelpKey, st.Help, st.Help
 	// A steady cursor: a blinking one redraws the screen twice a second, over SSH too.
 	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
-	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.r)
-	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.r)
+	l.FilterInput.PromptStyle = l.FilterInput.PromptStyle.Renderer(st.Renderer())
+	l.FilterInput.TextStyle = l.FilterInput.TextStyle.Renderer(st.Renderer())
 	l.Select(max(slices.IndexFunc(entries, func(e scenarios.Entry) bool { return e.Ref == scenarios.Default }), 0))
 	return &Picker{list: l, st: st, w: 80, h: 24, play: play, errs: map[string]string{}, entries: entries,
 		open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
@@ -163,7 +164,7 @@ func NewPicker(entries []scenarios.Entry, st *Styles, play func(e scenarios.Entr
 // session gets the colours of its own terminal.
 func rebind(st *Styles, styles ...*lipgloss.Style) {
 	for _, s := range styles {
-		*s = s.Renderer(st.r)
+		*s = s.Renderer(st.Renderer())
 	}
 }
 
@@ -255,7 +256,7 @@ func (p *Picker) View() string {
 	var detail string
 	if it, ok := p.list.SelectedItem().(entryItem); ok {
 		e := it.e
-		wrap := p.st.r.NewStyle().Width(dw)
+		wrap := p.st.NewStyle().Width(dw)
 		parts := []string{wrap.Inherit(p.st.Bold).Render(e.Title), p.st.Dim.Render(e.Ref)}
 		if msg, ok := p.errs[e.Ref]; ok {
 			// The whole message, above the description: a missing data file's says where it was
@@ -270,7 +271,7 @@ func (p *Picker) View() string {
 	if l := p.roomLine(); l != "" {
 		sub = p.st.Bold.Render(l)
 	}
-	return clip(head+"\n"+sub+"\n"+body, p.w, p.h)
+	return draw.Clip(head+"\n"+sub+"\n"+body, p.w, p.h)
 }
 
 // beside puts two blocks side by side, gap columns apart; the left one is padded to lw columns.
@@ -291,7 +292,7 @@ func beside(left, right string, lw, gap int) string {
 		if strings.Contains(l, "\x1b") {
 			l += "\x1b[0m" // a style left open by the list must not colour the right block
 		}
-		out.WriteString(l + pad(lw-width(l)+gap) + r)
+		out.WriteString(l + draw.Pad(lw-draw.Width(l)+gap) + r)
 	}
 	return out.String()
 }

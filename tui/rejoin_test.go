@@ -20,17 +20,17 @@ func TestRejoinResetsWhatIf(t *testing.T) {
 	m, cmd := fol.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")}) // queries from the data
 	fol = m.(*Player)
 	pumpCmd(t, fol, cmd)
-	if !fol.wi.open || fol.s.WhatIf == nil {
-		t.Fatalf("free with the bar: open %v, what-if %v", fol.wi.open, fol.s.WhatIf)
+	if !fol.wi.Showing() || fol.s.WhatIf == nil {
+		t.Fatalf("free with the bar: open %v, what-if %v", fol.wi.Showing(), fol.s.WhatIf)
 	}
 	m, cmd = fol.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")}) // rejoin
 	fol = m.(*Player)
 	m, cmd = fol.Update(cmd())
 	fol = m.(*Player)
 	pumpCmd(t, fol, cmd)
-	if !fol.room.following || fol.wi.open || fol.s.WhatIf != nil {
+	if !fol.ws.Room().Following() || fol.wi.Showing() || fol.s.WhatIf != nil {
 		t.Errorf("rejoined: following %v, bar open %v, what-if %v; want following the presenter's (none), bar closed",
-			fol.room.following, fol.wi.open, fol.s.WhatIf)
+			fol.ws.Room().Following(), fol.wi.Showing(), fol.s.WhatIf)
 	}
 }
 
@@ -45,11 +45,11 @@ func TestFollowerNamesWhatIfAsPresenter(t *testing.T) {
 	pumpCmd(t, pres, cmd)
 	press(pres, "esc")
 	fol = deliver(t, fol)
-	want := pres.wi.describe(pres, pres.wi.state, false)
+	want := pres.wi.Describe(pres.host(), pres.wi.Current(), false)
 	if want == "" || strings.Contains(want, "=") {
 		t.Fatalf("the presenter's words for the what-if: %q", want)
 	}
-	if got := fol.wi.describe(fol, fol.wi.state, false); got != want || fol.s.WhatIf == nil {
+	if got := fol.wi.Describe(fol.host(), fol.wi.Current(), false); got != want || fol.s.WhatIf == nil {
 		t.Errorf("the follower says %q (what-if %v), the presenter %q", got, fol.s.WhatIf != nil, want)
 	}
 }

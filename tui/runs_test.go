@@ -19,6 +19,7 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/run"
 )
 
 // Two players on the same scenario and seed share one computation and see the same matrix; a
@@ -56,7 +57,7 @@ func TestSharedRuns(t *testing.T) {
 	// Players of one run at the same batch and R share one replay, the one they would compute alone.
 	press(players[0], "end")
 	press(players[1], "end")
-	a, b := players[0].rp.results, players[1].rp.results
+	a, b := players[0].rp.Results, players[1].rp.Results
 	if len(a) == 0 || &a[0] != &b[0] {
 		t.Error("two players at the same batch and R replayed twice")
 	}
@@ -74,7 +75,7 @@ func TestSharedRuns(t *testing.T) {
 		}
 	}
 	press(players[1], "]")
-	if &players[1].rp.results[0] == &a[0] {
+	if &players[1].rp.Results[0] == &a[0] {
 		t.Error("another R reused the replay")
 	}
 	for _, p := range players {
@@ -117,7 +118,7 @@ func TestQueuedStatusLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	msg := p.s.Start()() // the session alone: Init also starts the scatter's axes and the mouse
-	if _, ok := msg.(queuedMsg); !ok {
+	if _, ok := msg.(run.QueuedMsg); !ok {
 		t.Fatalf("first message %T, want the queue place", msg)
 	}
 	cmd := func() tea.Cmd { _, c := p.Update(msg); return c }()

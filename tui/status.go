@@ -2,41 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
+
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 )
-
-// phase is the block the frame's batch is in: the offline block but its last batch, the tuning at
-// that last batch, or the online block.
-func (f *frame) phase() string {
-	off := f.scen.Offline
-	switch {
-	case f.pos < off-1:
-		return "offline"
-	case f.pos == off-1:
-		return "tuning"
-	}
-	return "online"
-}
-
-// R is the retraining cost in force at the frame's batch.
-func (f *frame) R() float64 { return f.r(max(f.pos, 0)) }
-
-// rText says R and how it relates to the scenario's: "R 31.25 (x1.56 of 20)", or shorter
-// "R 31.25 x1.56".
-func (f *frame) rText(short bool) string {
-	same := math.Abs(f.rScale-1) < 1e-12
-	switch {
-	case same && short:
-		return "R " + num(f.R())
-	case same:
-		return fmt.Sprintf("R %s (the scenario's)", num(f.R()))
-	case short:
-		return fmt.Sprintf("R %s x%.3g", num(f.R()), f.rScale)
-	}
-	return fmt.Sprintf("R %s (x%.3g of %s)", num(f.R()), f.rScale, f.scen.RetrainCostText)
-}
 
 // statusPart is one part of the status line, in a long and a short form.
 type statusPart struct {
@@ -46,32 +17,32 @@ type statusPart struct {
 
 // status is the status line: every part in full when it fits, else shorter, else the least
 // useful parts left out.
-func (p *Player) status(f *frame) string {
+func (p *Player) status(f *pane.Frame) string {
 	state, short := "paused", "paused"
 	if p.Playing {
 		state, short = "▶ playing", "playing"
 	}
-	comp := p.s.progress() // the queue's place, the columns computed, or all
+	comp := p.s.Status() // the queue's place, the columns computed, or all
 	compShort := comp
 	vis := visibleSets[p.Visible]
 	n := len(p.visible())
 	parts := []statusPart{
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), 3},
-		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
-		{f.rText(false), f.rText(true), 1},
+		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.Phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), 0},
+		{f.RText(false), f.RText(true), 1},
 		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), 3},
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), 4},
 		{comp, compShort, 2},
 	}
-	if long, short := p.room.status(); long != "" {
+	if long, short := p.ws.Room().Status(); long != "" {
 		parts = slices.Insert(parts, 1, statusPart{long, short, 0})
 	}
-	if c := p.cmd.status(); c != "" {
+	if c := p.cmd.Status(); c != "" {
 		parts = append(parts, statusPart{c, c, 0})
 	}
-	if wi := p.wi.status(p, false); wi != "" {
-		parts = append(parts, statusPart{wi, p.wi.status(p, true), 0})
+	if wi := p.wi.Status(p.host(), false); wi != "" {
+		parts = append(parts, statusPart{wi, p.wi.Status(p.host(), true), 0})
 	}
 	line := func(parts []statusPart, short bool, drop int) string {
 		var keep []string
@@ -98,12 +69,12 @@ func (p *Player) status(f *frame) string {
 		case strings.HasSuffix(s.short, "batches/s"):
 			widest[i] = statusPart{"▶ playing, 50 batches/s", "playing 50 batches/s", s.rank}
 		case s.long == comp:
-			n := max(width(comp), width(fmt.Sprintf("computed %d/%d", T, T)))
+			n := max(draw.Width(comp), draw.Width(fmt.Sprintf("computed %d/%d", T, T)))
 			widest[i] = statusPart{strings.Repeat("x", n), strings.Repeat("x", n), s.rank}
 		}
 	}
 	terse, drop := false, 5
-	for width(line(widest, terse, drop)) > p.w {
+	for draw.Width(line(widest, terse, drop)) > p.w {
 		if !terse {
 			terse = true
 			continue
@@ -114,5 +85,5 @@ func (p *Player) status(f *frame) string {
 		drop--
 	}
 	out := line(parts, terse, drop)
-	return p.st.Status.Width(p.w).Render(truncate(out, p.w))
+	return p.st.Status.Width(p.w).Render(draw.Truncate(out, p.w))
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,12 +17,19 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/pane/batch"
+	"github.com/cara-sim/cara/tui/internal/pane/chart"
+	"github.com/cara-sim/cara/tui/internal/pane/matrix"
+	"github.com/cara-sim/cara/tui/internal/screen"
 )
 
-func asciiStyles() *Styles { return NewStyles(profileRenderer(termenv.Ascii)) }
+func asciiStyles() *draw.Styles { return draw.NewStyles(profileRenderer(termenv.Ascii)) }
 
-func ansi256Styles() *Styles { return NewStyles(profileRenderer(termenv.ANSI256)) }
+func ansi256Styles() *draw.Styles { return draw.NewStyles(profileRenderer(termenv.ANSI256)) }
 
 func loadSmall(t testing.TB) *scenarios.Scenario { return loadTestdata(t, "small.yaml") }
 
@@ -35,20 +43,28 @@ func loadTestdata(t testing.TB, file string) *scenarios.Scenario {
 }
 
 // pumped returns a player whose engine has finished, driven through Update on this goroutine.
-func pumped(t testing.TB, st *Styles, w, h int) *Player {
+func pumped(t testing.TB, st *draw.Styles, w, h int) *Player {
 	t.Helper()
 	return pumpedScenario(t, loadSmall(t), st, w, h)
 }
 
-func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *Styles, w, h int) *Player {
+func pumpedScenario(t testing.TB, s *scenarios.Scenario, st *draw.Styles, w, h int) *Player {
 	t.Helper()
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Workers: 2, Styles: st, Width: w, Height: h})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: st, Width: w, Height: h, Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, p)
 	return p
 }
+
+// testRuns is the registry the tests' finished players share, as a server's players share theirs: a
+// run computed for one test (covcon-d's or gauss-d's 100 batches of 1000 points) is the next
+// one's on the same scenario and seed, not computed again. Tests that count runs, or watch one
+// compute, have registries of their own.
+var testRuns = sync.OnceValue(func() *live.Runs {
+	return live.NewRuns(live.RunsConfig{MaxComputing: 2, Cache: 32, Workers: 2})
+})
 
 // pump starts a player and runs its engine to the end through Update, on this goroutine.
 func pump(t testing.TB, p *Player) {
@@ -120,12 +136,12 @@ func TestStepBackAndR(t *testing.T) {
 		t.Fatalf("first column shows batch %d, want 0", p.Pos)
 	}
 	press(p, "right", "right", "l")
-	if p.Pos != 3 || p.frame().phase() != "tuning" {
-		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.frame().phase())
+	if p.Pos != 3 || p.frame().Phase() != "tuning" {
+		t.Errorf("after 3 steps: batch %d phase %s, want 3 tuning (the offline block is 0..3)", p.Pos, p.frame().Phase())
 	}
 	press(p, "end")
-	if p.Pos != 11 || p.frame().phase() != "online" {
-		t.Fatalf("end: batch %d phase %s", p.Pos, p.frame().phase())
+	if p.Pos != 11 || p.frame().Phase() != "online" {
+		t.Fatalf("end: batch %d phase %s", p.Pos, p.frame().Phase())
 	}
 	press(p, "home")
 	// Keys typed faster than the terminal is read arrive as one message; each still counts.
@@ -138,14 +154,14 @@ func TestStepBackAndR(t *testing.T) {
 		t.Errorf("two steps back from 11: batch %d", p.Pos)
 	}
 	press(p, "end")
-	before := p.rp.results
+	before := p.rp.Results
 	cell := *p.s.Matrix.Cell(2, 9)
-	r0 := p.frame().R()
+	r0 := p.frame().RNow()
 	press(p, "]", "]", "]", "]", "]", "]", "]", "]")
-	if p.frame().R() <= r0 {
-		t.Fatalf("] did not raise R: %v -> %v", r0, p.frame().R())
+	if p.frame().RNow() <= r0 {
+		t.Fatalf("] did not raise R: %v -> %v", r0, p.frame().RNow())
 	}
-	after := p.rp.results
+	after := p.rp.Results
 	changed := false
 	for i := range before {
 		if before[i].Strategy.Cost() != after[i].Strategy.Cost() {
@@ -165,8 +181,8 @@ func TestStepBackAndR(t *testing.T) {
 		}
 	}
 	press(p, "[", "[", "[", "[", "[", "[", "[", "[")
-	if d := p.frame().R() - r0; d > 1e-12 || d < -1e-12 {
-		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.frame().R(), r0)
+	if d := p.frame().RNow() - r0; d > 1e-12 || d < -1e-12 {
+		t.Errorf("[ eight times after ] eight times: R %v, want %v", p.frame().RNow(), r0)
 	}
 }
 
@@ -184,23 +200,22 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 	if len(p.visible()) == n {
 		t.Error("v did not change the visible algorithms")
 	}
-	mp := p.panes.matrix
 	press(p, "m")
-	if !mp.cur.On || mp.cur.At[1] != 11 {
-		t.Fatalf("m: cursor on %v at %v, want on at column 11", mp.cur.On, mp.cur.At)
+	if !p.Cursor.On || p.Cursor.At[1] != 11 {
+		t.Fatalf("m: cursor on %v at %v, want on at column 11", p.Cursor.On, p.Cursor.At)
 	}
-	mp.cur.At = [2]int{10, 11}
+	p.Cursor.At = [2]int{10, 11}
 	press(p, "up", "up", "left")
-	if mp.cur.At != [2]int{8, 10} || p.Pos != 11 {
-		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", mp.cur.At, p.Pos)
+	if p.Cursor.At != [2]int{8, 10} || p.Pos != 11 {
+		t.Errorf("cursor %v pos %d after up, up, left with the matrix focused", p.Cursor.At, p.Pos)
 	}
 	if v := p.View(); !strings.Contains(v, "t'=8 t=10  C ") {
 		t.Errorf("cursor cell details missing from the view:\n%s", v)
 	}
 	// h and l still step while the arrows move the cursor.
 	press(p, "h")
-	if p.Pos != 10 || mp.cur.At != [2]int{8, 10} {
-		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.Pos, mp.cur.At)
+	if p.Pos != 10 || p.Cursor.At != [2]int{8, 10} {
+		t.Errorf("h with the cursor on: pos %d cursor %v, want 10 and the cursor unmoved", p.Pos, p.Cursor.At)
 	}
 	// Another pane focused: the arrows step again.
 	press(p, "2", "right")
@@ -208,7 +223,7 @@ func TestKeysChangeSelectionAndCursor(t *testing.T) {
 		t.Errorf("→ with pane 2 focused: batch %d, want 11", p.Pos)
 	}
 	press(p, "esc")
-	if mp.cur.On {
+	if p.Cursor.On {
 		t.Error("esc left the cursor on")
 	}
 }
@@ -224,7 +239,7 @@ func TestTooSmallAndResize(t *testing.T) {
 	for _, size := range [][2]int{{60, 18}, {80, 24}, {100, 32}, {120, 36}, {160, 48}, {200, 60}} {
 		p.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		press(p, "end")
-		for focus := range numPanes {
+		for focus := range pane.Count {
 			press(p, string(rune('1'+focus)))
 			v := p.View()
 			lines := strings.Split(v, "\n")
@@ -295,8 +310,8 @@ func TestTableShowsAllAlgorithms(t *testing.T) {
 		for _, focus := range c.focus {
 			press(p, focus)
 			f := p.frame()
-			r := p.layout(f, p.w, p.bodyHeight()).boxes[paneResults]
-			if !r.shown || r.collapsed {
+			r := p.layout(f, p.w, p.bodyHeight()).Boxes[pane.Results]
+			if !r.Shown || r.Collapsed {
 				if c.always {
 					t.Fatalf("%dx%d, focus %s: the results are not shown (%+v)", c.w, c.h, focus, r)
 				}
@@ -320,47 +335,48 @@ func TestShortScenarioShowsTheResults(t *testing.T) {
 	goTo(p, s.Batches-1)
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	if r := l.boxes[paneResults]; r.collapsed || !r.shown {
+	if r := l.Boxes[pane.Results]; r.Collapsed || !r.Shown {
 		t.Fatalf("the results at 120x36 on scenario2: %+v", r)
 	}
-	box := region(p.View(), l.boxes[paneResults])
-	for _, a := range f.visible {
-		if !strings.Contains(box, f.label(a)) {
-			t.Errorf("no row for %s:\n%s", f.label(a), box)
+	box := region(p.View(), l.Boxes[pane.Results])
+	for _, a := range f.Visible {
+		if !strings.Contains(box, f.Label(a)) {
+			t.Errorf("no row for %s:\n%s", f.Label(a), box)
 		}
 	}
-	if c := l.boxes[paneChart]; c.collapsed {
+	if c := l.Boxes[pane.Chart]; c.Collapsed {
 		t.Errorf("the chart is a title bar: %+v", c)
 	}
 }
 
 // At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
-// and a scatter with at least minScatterPlot rows of plot, on the 100-batch scenarios with all
+// and a scatter with at least batch.MinPlot rows of plot, on the 100-batch scenarios with all
 // nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
-// focused chart or batch keeps focusLeast rows.
+// focused chart or batch keeps screen.FocusLeast rows.
 func TestRoomSeesDecisionsAndBatch(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"covcon-d", "gauss-d"} {
 		t.Run(name, func(t *testing.T) {
 			s := loadEmbedded(t, name, "data.size=250", "model.random_forest.trees=10")
 			p := pumpedScenario(t, s, asciiStyles(), 120, 36)
 			goTo(p, s.Batches-1)
 			f := p.frame()
-			if len(f.visible) != 9 {
-				t.Fatalf("%d algorithms visible, want all 9 (what this test is about)", len(f.visible))
+			if len(f.Visible) != 9 {
+				t.Fatalf("%d algorithms visible, want all 9 (what this test is about)", len(f.Visible))
 			}
 			l := p.layout(f, p.w, p.bodyHeight())
 			view := p.View()
-			dec, bat := l.boxes[paneDecisions], l.boxes[paneBatch]
-			if dec.collapsed || dec.h-2 < len(f.visible)+2 {
-				t.Errorf("the decisions get %+v: want a strip per algorithm and the axis, %d rows inside", dec, len(f.visible)+2)
+			dec, bat := l.Boxes[pane.Decisions], l.Boxes[pane.Batch]
+			if dec.Collapsed || dec.H-2 < len(f.Visible)+2 {
+				t.Errorf("the decisions get %+v: want a strip per algorithm and the axis, %d rows inside", dec, len(f.Visible)+2)
 			}
 			box := region(view, dec)
-			for _, a := range f.visible {
-				if !strings.Contains(box, f.label(a)) {
-					t.Errorf("no strip for %s:\n%s", f.label(a), box)
+			for _, a := range f.Visible {
+				if !strings.Contains(box, f.Label(a)) {
+					t.Errorf("no strip for %s:\n%s", f.Label(a), box)
 				}
 			}
-			if bat.collapsed {
+			if bat.Collapsed {
 				t.Fatalf("the batch is a title bar: %+v", bat)
 			}
 			plot := 0
@@ -369,19 +385,19 @@ func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 					plot++ // a row of the plot: its y axis
 				}
 			}
-			if plot < minScatterPlot {
-				t.Errorf("the scatter has %d rows of plot, want %d:\n%s", plot, minScatterPlot, region(view, bat))
+			if plot < batch.MinPlot {
+				t.Errorf("the scatter has %d rows of plot, want %d:\n%s", plot, batch.MinPlot, region(view, bat))
 			}
-			if c := l.boxes[paneChart]; c.collapsed {
+			if c := l.Boxes[pane.Chart]; c.Collapsed {
 				t.Errorf("the chart is a title bar: %+v", c)
 			}
 			for _, c := range []struct {
 				key  string
 				pane int
 				h    int
-			}{{"5", paneResults, len(f.visible) + 5}, {"2", paneChart, focusLeast}, {"4", paneBatch, focusLeast}} {
+			}{{"5", pane.Results, len(f.Visible) + 5}, {"2", pane.Chart, screen.FocusLeast}, {"4", pane.Batch, screen.FocusLeast}} {
 				press(p, c.key)
-				if b := p.layout(p.frame(), p.w, p.bodyHeight()).boxes[c.pane]; b.collapsed || b.h < c.h {
+				if b := p.layout(p.frame(), p.w, p.bodyHeight()).Boxes[c.pane]; b.Collapsed || b.H < c.h {
 					t.Errorf("focus %s: pane %d gets %+v, want %d rows", c.key, c.pane+1, b, c.h)
 				}
 			}
@@ -390,11 +406,11 @@ func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 }
 
 // region cuts a rectangle out of a view.
-func region(v string, r rect) string {
+func region(v string, r pane.Rect) string {
 	lines := strings.Split(v, "\n")
 	var out []string
-	for y := r.y; y < r.y+r.h && y < len(lines); y++ {
-		out = append(out, ansi.Cut(lines[y], r.x, r.x+r.w))
+	for y := r.Y; y < r.Y+r.H && y < len(lines); y++ {
+		out = append(out, ansi.Cut(lines[y], r.X, r.X+r.W))
 	}
 	return strings.Join(out, "\n")
 }
@@ -405,14 +421,14 @@ func TestFocusZoomAndHelp(t *testing.T) {
 	p := pumpedScenario(t, loadTestdata(t, "bench100.yaml"), asciiStyles(), 160, 48)
 	goTo(p, 40)
 	press(p, "3")
-	if p.Focus != paneDecisions {
+	if p.Focus != pane.Decisions {
 		t.Fatalf("3: focus %d", p.Focus)
 	}
 	press(p, "z")
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	if r := l.boxes[paneDecisions]; r.w != 160 || r.h != 45 {
-		t.Errorf("z: the decisions box is %dx%d, want the whole body 160x45", r.w, r.h)
+	if r := l.Boxes[pane.Decisions]; r.W != 160 || r.H != 45 {
+		t.Errorf("z: the decisions box is %dx%d, want the whole body 160x45", r.W, r.H)
 	}
 	press(p, "esc")
 	if p.Zoomed {
@@ -440,39 +456,38 @@ func TestMouse(t *testing.T) {
 	goTo(p, 80)
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
-	dr := l.boxes[paneDecisions]
-	dp := p.panes.decisions
-	g := dp.geom(f, dr.w-4)
-	// Content x of batch 51: the labels, then (51 - 25) / per columns (a click takes the first
-	// batch of its column, and 51 is the first of a pair).
-	x := dr.x + 2 + g.lw + (51-25)/g.per
+	dr := l.Boxes[pane.Decisions]
+	dp := p.panes.Decisions
+	// Content x of batch 51 (a click takes the first batch of its column, and 51 is the first of a
+	// pair).
+	x := dr.X + 2 + dp.X(f, dr.W-4, 51)
 	click := func(x, y int) {
 		_, cmd := p.Update(tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 		if cmd != nil {
 			p.Update(cmd())
 		}
 	}
-	click(x, dr.y+2)
-	if p.Pos != 51 || p.Focus != paneDecisions {
+	click(x, dr.Y+2)
+	if p.Pos != 51 || p.Focus != pane.Decisions {
 		t.Errorf("click on the decisions at batch 51: batch %d, focus %d", p.Pos, p.Focus)
 	}
-	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	p.Update(tea.MouseMsg{X: x, Y: dr.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
 	if p.Pos != 52 {
 		t.Errorf("wheel down: batch %d, want 52", p.Pos)
 	}
-	p.Update(tea.MouseMsg{X: x, Y: dr.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
+	p.Update(tea.MouseMsg{X: x, Y: dr.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp})
 	if p.Pos != 51 {
 		t.Errorf("wheel up: batch %d, want 51", p.Pos)
 	}
-	mr := l.boxes[paneMatrix]
-	mp := p.panes.matrix
+	mr := l.Boxes[pane.Matrix]
+	mp := p.panes.Matrix
 	f = p.frame()
-	ml := mp.layout(f, mr.w-4, mr.h-2)
-	hx, hy := ml.g.xOf(40), ml.g.yOf(30)
-	click(mr.x+2+ml.gw+hx, mr.y+1+ml.heatY+hy)
-	tp, tt := ml.g.cellAt(hx, hy)
-	if !mp.cur.On || mp.cur.At != [2]int{tp, tt} || p.Focus != paneMatrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
-		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", mp.cur.At, mp.cur.On, p.Focus)
+	ml := mp.Where(f, mr.W-4, mr.H-2)
+	hx, hy := ml.X(40), ml.Y(30)
+	click(mr.X+2+ml.Gutter+hx, mr.Y+1+ml.HeatY+hy)
+	tp, tt := ml.Cell(hx, hy)
+	if !p.Cursor.On || p.Cursor.At != [2]int{tp, tt} || p.Focus != pane.Matrix || tt < 39 || tt > 41 || tp < 29 || tp > 31 {
+		t.Errorf("click on cell (30, 40): cursor %v on %v focus %d", p.Cursor.At, p.Cursor.On, p.Focus)
 	}
 }
 
@@ -683,17 +698,17 @@ func TestHelpFollowsFocus(t *testing.T) {
 		}
 	}
 	press(p, "2", "o")
-	if !p.panes.chart.gap {
+	if !p.panes.Chart.Gap() {
 		t.Error("o did not switch the chart to the gap to the Oracle")
 	}
-	// The keys of every pane are key.Bindings of the one key map.
-	k := newKeys()
-	for _, b := range []bool{key1(k.Cursor, "m"), key1(k.Gap, "o"), key1(k.Features, "f"), key1(k.Maximise, "z")} {
+	// The keys of every pane are key.Bindings of the pane's own key map.
+	for _, b := range []bool{key1(matrix.NewKeyMap().Cursor, "m"), key1(chart.NewKeyMap().Gap, "o"), key1(batch.NewKeyMap().Features, "f"),
+		key1(newPlayerKeys().Maximise, "z")} {
 		if !b {
-			t.Error("a pane key is not in the key map")
+			t.Error("a pane key is not in its key map")
 		}
 	}
-	if slices.Contains(k.Home.Keys(), "g") {
+	if slices.Contains(newPlayerKeys().Home.Keys(), "g") {
 		t.Error("g is bound: it is left for the guess round")
 	}
 }

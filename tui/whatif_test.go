@@ -18,6 +18,9 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/whatif"
 )
 
 // covconSmall keeps covcon's batches, drifts and queries at a size a test runs in a second.
@@ -35,22 +38,21 @@ func loadEmbedded(t testing.TB, name string, sets ...string) *scenarios.Scenario
 }
 
 // finished runs a session of s in runs to its end, on this goroutine.
-func finished(t testing.TB, s *scenarios.Scenario, runs *live.Runs) *Session {
+func finished(t testing.TB, s *scenarios.Scenario, runs *live.Runs) *run.Session {
 	t.Helper()
-	sess, err := NewSession(s, s.Seed)
+	sess, err := run.New(s, s.Seed, runs, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess.runs, sess.parent = runs, context.Background()
 	cmd := sess.Start()
 	for cmd != nil {
 		switch msg := cmd().(type) {
-		case columnMsg:
-			cmd = sess.apply(msg)
-		case queuedMsg:
-			cmd = sess.queued(msg)
-		case engineDoneMsg:
-			sess.Done, sess.Err, cmd = true, msg.err, nil
+		case run.ColumnMsg:
+			cmd = sess.Apply(msg)
+		case run.QueuedMsg:
+			cmd = sess.Queued(msg)
+		case run.DoneMsg:
+			sess.Done, sess.Err, cmd = true, msg.Err, nil
 		}
 	}
 	if sess.Err != nil || sess.Computed != s.Batches {
@@ -60,9 +62,9 @@ func finished(t testing.TB, s *scenarios.Scenario, runs *live.Runs) *Session {
 }
 
 // whatIf runs a session's what-if to its message and shows it.
-func whatIf(t testing.TB, sess *Session, sets ...string) {
+func whatIf(t testing.TB, sess *run.Session, sets ...string) {
 	t.Helper()
-	msg := sess.StartWhatIf(sets)().(whatIfMsg)
+	msg := sess.StartWhatIf(sets)().(run.WhatIfMsg)
 	if !sess.TakeWhatIf(msg) {
 		t.Fatal("the newest what-if's message was dropped")
 	}
@@ -90,31 +92,31 @@ func sameResults(t *testing.T, got, want []algos.Result) {
 // A session's what-if replays every algorithm (tuning included) on the what-if's matrix: covcon-d
 // with covcon-s's queries gives covcon-s's results, and returning to the scenario gives its own.
 func TestSessionWhatIf(t *testing.T) {
-	runs := live.NewRuns(live.RunsConfig{Workers: 2})
-	defer runs.Close()
+	t.Parallel()
+	runs := testRuns()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
 	sess := finished(t, s, runs)
 	defer sess.Stop()
 	end := s.Batches - 1
-	own, err := sess.evaluate(end, 1, s.Algorithms)
+	own, err := sess.Evaluate(end, 1, s.Algorithms)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	whatIf(t, sess, covconSQueries)
-	got, err := sess.evaluate(end, 1, s.Algorithms)
+	got, err := sess.Evaluate(end, 1, s.Algorithms)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := finished(t, loadEmbedded(t, "covcon-s", covconSmall...), runs)
 	defer other.Stop()
-	want, err := other.evaluate(end, 1, s.Algorithms)
+	want, err := other.Evaluate(end, 1, s.Algorithms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameResults(t, got.results, want.results)
-	if got.tuned["theta"] != want.tuned["theta"] {
-		t.Errorf("tuned theta %v, covcon-s's %v", got.tuned["theta"], want.tuned["theta"])
+	sameResults(t, got.Results, want.Results)
+	if got.Tuned["theta"] != want.Tuned["theta"] {
+		t.Errorf("tuned theta %v, covcon-s's %v", got.Tuned["theta"], want.Tuned["theta"])
 	}
 	b, err := sess.Batch(40)
 	if err != nil || b.Q.Len() != 100 || math.Abs(b.Q.V[0]-0.5) > 0.1 {
@@ -122,16 +124,16 @@ func TestSessionWhatIf(t *testing.T) {
 	}
 
 	// R doubled as the player's ] does it, on top of the what-if: covcon-s's at twice R.
-	got2, _ := sess.evaluate(end, 2, s.Algorithms)
-	want2, _ := other.evaluate(end, 2, s.Algorithms)
-	sameResults(t, got2.results, want2.results)
+	got2, _ := sess.Evaluate(end, 2, s.Algorithms)
+	want2, _ := other.Evaluate(end, 2, s.Algorithms)
+	sameResults(t, got2.Results, want2.Results)
 
 	sess.ClearWhatIf()
-	back, err := sess.evaluate(end, 1, s.Algorithms)
+	back, err := sess.Evaluate(end, 1, s.Algorithms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameResults(t, back.results, own.results)
+	sameResults(t, back.Results, own.Results)
 	if m, sc := sess.Shown(); m != sess.Matrix || sc != s {
 		t.Error("back to the scenario, the panes would still show the what-if")
 	}
@@ -140,18 +142,17 @@ func TestSessionWhatIf(t *testing.T) {
 // A newer what-if supersedes an older one: the older's message is dropped; a what-if before the
 // run has finished is refused with a reason.
 func TestSessionWhatIfSupersedes(t *testing.T) {
-	runs := live.NewRuns(live.RunsConfig{Workers: 2})
-	defer runs.Close()
+	runs := testRuns()
 	s := loadEmbedded(t, "scenario1-far")
 	sess := finished(t, s, runs)
 	defer sess.Stop()
 	near := "queries={size: 40, gaussian: {mean: [0.85, 0.7], std: 0.05}}"
 	first := sess.StartWhatIf([]string{"retrain_cost=3"})
 	second := sess.StartWhatIf([]string{near})
-	if sess.TakeWhatIf(first().(whatIfMsg)) {
+	if sess.TakeWhatIf(first().(run.WhatIfMsg)) {
 		t.Error("a superseded what-if's message was taken")
 	}
-	if !sess.TakeWhatIf(second().(whatIfMsg)) || sess.WhatIf == nil || sess.WhatIf.Sets[0] != near {
+	if !sess.TakeWhatIf(second().(run.WhatIfMsg)) || sess.WhatIf == nil || sess.WhatIf.Sets[0] != near {
 		t.Fatalf("the newest what-if was not shown: %+v, %v", sess.WhatIf, sess.WhatIfErr)
 	}
 	m, _ := sess.Shown()
@@ -165,21 +166,21 @@ func TestSessionWhatIfSupersedes(t *testing.T) {
 		t.Errorf("C[0, 3] %v (accuracy %v), scenario1-near's %v (%v)", m.Cell(0, 3).C(), m.Cell(0, 3).QueryAccuracy, wm.Cell(0, 3).C(), wm.Cell(0, 3).QueryAccuracy)
 	}
 	// An error is kept for the status line, and the what-if shown stays.
-	whatIfErr := sess.StartWhatIf([]string{"data.noise=0.3"})().(whatIfMsg)
+	whatIfErr := sess.StartWhatIf([]string{"data.noise=0.3"})().(run.WhatIfMsg)
 	if !sess.TakeWhatIf(whatIfErr) || sess.WhatIfErr == nil || sess.WhatIf == nil {
 		t.Errorf("a refused what-if: err %v, shown %v", sess.WhatIfErr, sess.WhatIf)
 	}
 
-	running, err := NewSession(loadEmbedded(t, "covcon-d"), 0)
+	running, err := run.New(loadEmbedded(t, "covcon-d"), 0, live.NewRuns(live.RunsConfig{MaxComputing: 1}), context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	running.runs, running.parent = live.NewRuns(live.RunsConfig{MaxComputing: 1}), context.Background()
+
 	running.Start() // queued or computing; its first message is not awaited
 	defer running.Stop()
-	msg := running.StartWhatIf([]string{near})().(whatIfMsg)
-	if msg.err != live.ErrComputing {
-		t.Errorf("a what-if on a run still computing: %v", msg.err)
+	msg := running.StartWhatIf([]string{near})().(run.WhatIfMsg)
+	if msg.Err() != live.ErrComputing {
+		t.Errorf("a what-if on a run still computing: %v", msg.Err())
 	}
 }
 
@@ -187,25 +188,26 @@ func TestSessionWhatIfSupersedes(t *testing.T) {
 // put them at (0.50, 0.50) with sd 0.015, which are covcon-s's queries. The results pane's numbers
 // change, and they are those of a fresh run of covcon-s (`cara run covcon-s`), at the same R.
 func TestWhatIfBarProgram(t *testing.T) {
+	t.Parallel()
 	s := loadEmbedded(t, "covcon-d", covconSmall...)
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Workers: 2})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Where the static queries start: the middle of the scatter's axes, as the bar places them.
 	st, _ := s.Stream(s.Seed)
-	b := newBounds(st.Features())
+	b := run.NewBounds(st.Features())
 	for bt := range s.Batches {
 		x, err := st.Batch(bt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.add(x.X)
-		b.add(x.Q)
+		b.Add(x.X)
+		b.Add(x.Q)
 	}
-	g := newStaticGeom(b, 100)
-	start := g.start()
-	target := int(math.Round(0.5 / g.step()))
+	g := whatif.NewStaticGeom(b, 100)
+	start := g.Start()
+	target := int(math.Round(0.5 / g.Step()))
 
 	own := freshResults(t, s)
 	other := freshResults(t, loadEmbedded(t, "covcon-s", covconSmall...))
@@ -231,8 +233,8 @@ func TestWhatIfBarProgram(t *testing.T) {
 		}
 	}
 	wait("computed all")
-	keys("5", "end")                   // the results focused: at 120x40 they open only then
-	wait(cost(own[0].Strategy.Cost())) // the scenario's Oracle, in the results pane
+	keys("5", "end")                        // the results focused: at 120x40 they open only then
+	wait(draw.Cost(own[0].Strategy.Cost())) // the scenario's Oracle, in the results pane
 	keys("w", "c")
 	for range abs(target - start[0]) {
 		keys(map[bool]string{true: "right", false: "left"}[target > start[0]])
@@ -245,7 +247,7 @@ func TestWhatIfBarProgram(t *testing.T) {
 	// it: covcon-s's.
 	want := [][]byte{[]byte("what-if: static (0.50, 0.50) sd 0.015")}
 	for _, r := range other {
-		want = append(want, []byte(cost(r.Strategy.Cost())))
+		want = append(want, []byte(draw.Cost(r.Strategy.Cost())))
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		for _, w := range want {
@@ -261,7 +263,7 @@ func TestWhatIfBarProgram(t *testing.T) {
 	if fin.s.WhatIf == nil {
 		t.Fatal("no what-if shown at the end")
 	}
-	sameResults(t, fin.rp.results, other)
+	sameResults(t, fin.rp.Results, other)
 }
 
 // freshResults are `cara run`'s results for s at its seed and R: a fresh run, every algorithm.
@@ -292,9 +294,9 @@ func keyToFrame(b testing.TB, p *Player, k string) bool {
 	if cmd == nil {
 		return false
 	}
-	done, ok := cmd().(whatIfMsg)
-	if !ok || done.err != nil {
-		b.Fatalf("what-if: %T %v", done, done.err)
+	done, ok := cmd().(run.WhatIfMsg)
+	if !ok || done.Err() != nil {
+		b.Fatalf("what-if: %T %v", done, done.Err())
 	}
 	p.Update(done)
 	_ = p.View()
@@ -311,11 +313,11 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	s := loadEmbedded(b, "covcon-d")
 	p := pumpedScenario(b, s, asciiStyles(), 120, 36)
 	press(p, "end")
-	if cmd := p.wi.show(p); cmd != nil {
+	if cmd := p.wi.Show(p.host()); cmd != nil {
 		cmd()
 	}
 	for p.bounds == nil {
-		p.Update(scanBounds(p.s)())
+		p.Update(run.ScanBounds(p.s)())
 	}
 	b.Run("queries", func(b *testing.B) {
 		if !keyToFrame(b, p, "c") {
@@ -332,7 +334,7 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	b.Run("queries-cold", func(b *testing.B) { // the first what-if of a run, had w not warmed it
 		dir := "left"
 		for b.Loop() {
-			p.s.w.DropBase()
+			p.s.Watch().DropBase()
 			if !keyToFrame(b, p, dir) {
 				dir = map[string]string{"right": "left", "left": "right"}[dir]
 				keyToFrame(b, p, dir)
@@ -375,23 +377,23 @@ func TestWhatIfBarKeys(t *testing.T) {
 	p := pumped(t, asciiStyles(), 120, 36)
 	press(p, "end")
 	drive(t, p, "w")
-	if !p.wi.open || p.bodyHeight() != 36-footerLines-barLines || !strings.Contains(p.View(), "─ What-if") {
-		t.Fatalf("w: bar open %v, body %d", p.wi.open, p.bodyHeight())
+	if !p.wi.Showing() || p.bodyHeight() != 36-footerLines-whatif.BarLines || !strings.Contains(p.View(), "─ What-if") {
+		t.Fatalf("w: bar open %v, body %d", p.wi.Showing(), p.bodyHeight())
 	}
 	for p.bounds == nil {
-		p.Update(scanBounds(p.s)())
+		p.Update(run.ScanBounds(p.s)())
 	}
 	drive(t, p, "c")
-	if p.s.WhatIf == nil || p.wi.state.queries != queriesStatic {
+	if p.s.WhatIf == nil || p.wi.Current().Queries != whatif.QueriesStatic {
 		t.Fatalf("c: what-if %v, err %v", p.s.WhatIf, p.s.WhatIfErr)
 	}
-	g := p.wi.geom
-	start := slices.Clone(p.wi.state.centre)
+	g := p.wi.Geom()
+	start := slices.Clone(p.wi.Current().Centre)
 	drive(t, p, "right", "up", "up", ">")
-	if c := p.wi.state.centre; c[0] != start[0]+1 || c[1] != start[1]+2 || p.wi.state.spread != spreadStart+1 {
-		t.Errorf("moved: centre %v from %v, spread %d", c, start, p.wi.state.spread)
+	if c := p.wi.Current().Centre; c[0] != start[0]+1 || c[1] != start[1]+2 || p.wi.Current().Spread != whatif.SpreadStart+1 {
+		t.Errorf("moved: centre %v from %v, spread %d", c, start, p.wi.Current().Spread)
 	}
-	want := fmt.Sprintf("queries={size: 20, gaussian: {mean: [%s, %s], std: 0.1}}", decimal(float64(start[0]+1)*g.step()), decimal(float64(start[1]+2)*g.step()))
+	want := fmt.Sprintf("queries={size: 20, gaussian: {mean: [%s, %s], std: 0.1}}", whatif.Decimal(float64(start[0]+1)*g.Step()), whatif.Decimal(float64(start[1]+2)*g.Step()))
 	if got := p.s.WhatIf.Sets; len(got) != 1 || got[0] != want {
 		t.Errorf("static overrides %q, want %q", got, want)
 	}
@@ -403,18 +405,18 @@ func TestWhatIfBarKeys(t *testing.T) {
 		t.Errorf("wide status line: %q", st)
 	}
 	p.w = 120
-	b, _ := p.frame().stream.Batch(p.Pos)
-	if q := b.Q.Row(0); math.Abs(q[0]-float64(start[0]+1)*g.step()) > 0.6 || b.Q.Len() != 20 {
+	b, _ := p.frame().Stream.Batch(p.Pos)
+	if q := b.Q.Row(0); math.Abs(q[0]-float64(start[0]+1)*g.Step()) > 0.6 || b.Q.Len() != 20 {
 		t.Errorf("the batch pane's queries: %d, first %v", b.Q.Len(), q)
 	}
 	for range 200 { // clamped to the data's range
 		press(p, "right")
 	}
-	if c := p.wi.state.centre[0]; float64(c)*g.step() > g.hi[0]+1e-9 {
-		t.Errorf("centre %v beyond the data's range %v", float64(c)*g.step(), g.hi[0])
+	if c := p.wi.Current().Centre[0]; float64(c)*g.Step() > g.Hi[0]+1e-9 {
+		t.Errorf("centre %v beyond the data's range %v", float64(c)*g.Step(), g.Hi[0])
 	}
 
-	base, _ := p.s.w.Base()
+	base, _ := p.s.Watch().Base()
 	gamma, _ := base.Gamma(context.Background())
 	drive(t, p, "d", "G")
 	if got := p.s.WhatIf.Sets; len(got) != 2 || got[0] != "queries={from: data, fraction: 0.2}" || got[1] != live.GammaSet(2*gamma) {
@@ -425,19 +427,19 @@ func TestWhatIfBarKeys(t *testing.T) {
 	}
 	drive(t, p, "W")
 	v := p.View()
-	if !strings.Contains(v, "Scenario: small") || !strings.Contains(v, "Cost of each algorithm") || p.split.own.results == nil {
+	if !strings.Contains(v, "Scenario: small") || !strings.Contains(v, "Cost of each algorithm") || p.split.Own().Results == nil {
 		t.Errorf("split view:\n%s", v)
 	}
-	own, _ := p.s.evaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
-	if p.split.own.results[0].Strategy.Cost() != own.results[0].Strategy.Cost() {
+	own, _ := p.s.EvaluateOf(nil, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
+	if p.split.Own().Results[0].Strategy.Cost() != own.Results[0].Strategy.Cost() {
 		t.Error("the split view's scenario side is not the scenario's replay")
 	}
 	drive(t, p, "W", "]", "x")
-	if p.s.WhatIf != nil || p.Scale != 1 || p.wi.state.queries != queriesOwn || p.wi.state.gamma != 0 || strings.Contains(p.status(p.frame()), "what-if") {
-		t.Errorf("x: what-if %v, scale %v, state %+v", p.s.WhatIf, p.Scale, p.wi.state)
+	if p.s.WhatIf != nil || p.Scale != 1 || p.wi.Current().Queries != whatif.QueriesOwn || p.wi.Current().Gamma != 0 || strings.Contains(p.status(p.frame()), "what-if") {
+		t.Errorf("x: what-if %v, scale %v, state %+v", p.s.WhatIf, p.Scale, p.wi.Current())
 	}
 	drive(t, p, "esc")
-	if p.wi.open {
+	if p.wi.Showing() {
 		t.Error("esc left the bar open")
 	}
 	drive(t, p, "a") // outside the bar, a is nobody's key
@@ -467,15 +469,15 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status(p.frame()))
 	}
 
-	pumpCmd(t, p, p.wi.apply(p, []string{"retrain_cost=2"}, ""))
-	if p.s.WhatIf == nil || p.frame().R() != 2 || !strings.Contains(p.status(p.frame()), "what-if: retrain_cost=2") {
-		t.Errorf("given: R %v, status %q", p.frame().R(), p.status(p.frame()))
+	pumpCmd(t, p, p.wi.Apply(p.host(), []string{"retrain_cost=2"}, ""))
+	if p.s.WhatIf == nil || p.frame().RNow() != 2 || !strings.Contains(p.status(p.frame()), "what-if: retrain_cost=2") {
+		t.Errorf("given: R %v, status %q", p.frame().RNow(), p.status(p.frame()))
 	}
-	pumpCmd(t, p, p.wi.apply(p, []string{"data.noise=0.5"}, ""))
+	pumpCmd(t, p, p.wi.Apply(p.host(), []string{"data.noise=0.5"}, ""))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {
 		t.Errorf("refused: %v", p.s.WhatIfErr)
 	}
-	pumpCmd(t, p, p.wi.apply(p, nil, ""))
+	pumpCmd(t, p, p.wi.Apply(p.host(), nil, ""))
 	if p.s.WhatIf != nil || p.s.WhatIfErr != nil {
 		t.Errorf("nil: back to the scenario, got %v %v", p.s.WhatIf, p.s.WhatIfErr)
 	}

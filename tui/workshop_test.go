@@ -16,17 +16,21 @@ import (
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // covcon-d's tour played as a user plays it (cara play covcon-d --tour, then space twice): the
 // third stop's callout shows its text under "tour 3/8", its template filled from the run, and the
 // cursor is on the cell it quotes, C[6, 9], whose value the readout gives as the text says.
 func TestTourCovconToThirdStop(t *testing.T) {
+	t.Parallel()
 	s, err := scenarios.Load("covcon-d", scenarios.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Tour: true, Width: 120, Height: 36})
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Tour: true, Width: 120, Height: 36, Runs: testRuns()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,18 +49,17 @@ func TestTourCovconToThirdStop(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fp := tm.FinalModel(t).(*Player)
-	if fp.Pos != 24 || fp.tour.run == nil || fp.tour.run.i != 2 || !fp.tour.run.arrived {
-		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, fp.tour)
+	if fp.Pos != 24 || !fp.ws.Tour().On() || stopOf(fp) != 2 || !arrivedAt(fp) {
+		t.Fatalf("at batch %d, tour %+v; want the third stop, at 24", fp.Pos, stopOf(fp))
 	}
-	c69 := num(fp.s.Matrix.Cell(6, 9).C())
-	if fp.callout == nil || !strings.Contains(fp.callout.text, "C[6, 9] = "+c69+",") || fp.callout.title != "tour 3/8 · batch 24" {
-		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", fp.callout, c69)
+	c69 := draw.Num(fp.s.Matrix.Cell(6, 9).C())
+	if calloutOf(fp) == nil || !strings.Contains(calloutOf(fp).Text, "C[6, 9] = "+c69+",") || calloutOf(fp).Title != "tour 3/8 · batch 24" {
+		t.Errorf("callout %+v, want the third stop's text with C[6, 9] = %s", calloutOf(fp), c69)
 	}
-	mp := fp.panes.matrix
-	if !mp.cur.On || mp.cur.At != [2]int{6, 9} || fp.Focus != paneMatrix {
-		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", mp.cur.On, mp.cur.At, fp.Focus)
+	if !fp.Cursor.On || fp.Cursor.At != [2]int{6, 9} || fp.Focus != pane.Matrix {
+		t.Errorf("cursor on %v at %v, focus %d; want the stop's cell [6, 9] in the focused matrix", fp.Cursor.On, fp.Cursor.At, fp.Focus)
 	}
-	view := stripANSI(fp.View())
+	view := draw.StripANSI(fp.View())
 	for _, want := range []string{"tour 3/8 · batch 24", "The offline block, batches 0 to", "t'=6 t=9  C " + c69} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, view)
@@ -81,70 +84,71 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // stop and stop there; a quiz asks before its batch; a stop that does not pause plays on; a
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
+	t.Parallel()
 	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.Pos != 2 || p.callout == nil || p.callout.title != "tour 1/5 · batch 2" || p.Focus != paneMatrix {
-		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, p.callout, p.Focus)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if p.Pos != 2 || calloutOf(p) == nil || calloutOf(p).Title != "tour 1/5 · batch 2" || p.Focus != pane.Matrix {
+		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, calloutOf(p), p.Focus)
 	}
-	if mp := p.panes.matrix; !mp.cur.On || mp.cur.At != [2]int{1, 2} {
-		t.Errorf("cursor %v at %v, want on [1, 2]", mp.cur.On, mp.cur.At)
+	if !p.Cursor.On || p.Cursor.At != [2]int{1, 2} {
+		t.Errorf("cursor %v at %v, want on [1, 2]", p.Cursor.On, p.Cursor.At)
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	q, ok := p.overlay.(*guessOverlay)
-	if !ok || q.t != 6 || p.Pos != 5 {
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	q, ok := p.ws.Asking()
+	if !ok || q != 6 || p.Pos != 5 {
 		t.Fatalf("the quiz: overlay %T at batch %d, want the question about 6 at 5", p.overlay, p.Pos)
 	}
-	if v := stripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
+	if v := draw.StripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
 	press(p, "r")
-	if p.Pos != 6 || p.callout == nil || !strings.HasPrefix(p.callout.title, "tour 2/5") || len(p.callout.head) < 3 {
-		t.Fatalf("after answering: batch %d callout %+v", p.Pos, p.callout)
+	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
+		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
-	pumpCmd(t, p, p.tour.space(p))
-	if p.Pos != 10 || p.tour.run.i != 3 || p.frame().R() != 1 || !strings.Contains(p.callout.text, "What-if: retrain_cost=1") {
-		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, p.tour.run.i, p.frame().R(), p.callout)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.Pos != 10 || stopOf(p) != 3 || p.frame().RNow() != 1 || !strings.Contains(calloutOf(p).Text, "What-if: retrain_cost=1") {
+		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, stopOf(p), p.frame().RNow(), calloutOf(p))
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
-	pumpCmd(t, p, p.tour.space(p))
-	if p.Pos != 11 || p.frame().R() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
-		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().R(), p.s.WhatIf)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.Pos != 11 || p.frame().RNow() != 0.5 || p.s.WhatIf == nil || !slices.Equal(p.s.WhatIf.Sets, []string{"queries.size=5"}) {
+		t.Fatalf("at %d R %v what-if %+v", p.Pos, p.frame().RNow(), p.s.WhatIf)
 	}
 	if m, _ := p.s.Shown(); m == p.s.Matrix || m.Cell(3, 11).A == p.s.Matrix.Cell(3, 11).A {
 		t.Error("the queries' what-if left the matrix as it was")
 	}
-	if p.callout.foot != "space end the tour · t leave" {
-		t.Errorf("last stop's foot %q", p.callout.foot)
+	if calloutOf(p).Foot != "space end the tour · t leave" {
+		t.Errorf("last stop's foot %q", calloutOf(p).Foot)
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "end of the tour") {
-		t.Errorf("after the last stop: tour %v callout %v notice %q", p.tour, p.callout, p.notice)
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "end of the tour") {
+		t.Errorf("after the last stop: tour %v callout %v notice %q", stopOf(p), calloutOf(p), p.notice)
 	}
 	// t starts it again from its first stop, back at batch 2; t leaves, and t takes it up there.
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.Pos != 2 || p.tour.run.i != 0 {
-		t.Errorf("t again: batch %d stop %d", p.Pos, p.tour.run.i)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if p.Pos != 2 || stopOf(p) != 0 {
+		t.Errorf("t again: batch %d stop %d", p.Pos, stopOf(p))
 	}
-	pumpCmd(t, p, p.tour.space(p))
-	if _, asked := p.overlay.(*guessOverlay); asked || p.Pos != 6 {
+	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
+	if _, asked := p.ws.Asking(); asked || p.Pos != 6 {
 		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
 	}
 	press(p, "t")
-	if p.tour.run != nil || p.callout != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
+	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
 	}
 	press(p, "home")
-	pumpCmd(t, p, p.tour.toggle(p))
-	if p.tour.run == nil || p.tour.run.i != 1 || p.Pos != 6 {
-		t.Errorf("t after leaving at stop 2: stop %v at batch %d", p.tour, p.Pos)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	if !p.ws.Tour().On() || stopOf(p) != 1 || p.Pos != 6 {
+		t.Errorf("t after leaving at stop 2: stop %v at batch %d", stopOf(p), p.Pos)
 	}
 	// A scenario without a tour says so.
 	q2 := pumped(t, asciiStyles(), 100, 32)
 	press(q2, "t")
-	if q2.tour.run != nil || !strings.Contains(q2.notice, "has no tour") {
+	if q2.ws.Tour().On() || !strings.Contains(q2.notice, "has no tour") {
 		t.Errorf("no tour: %q", q2.notice)
 	}
 }
@@ -166,7 +170,7 @@ func TestGuessRound(t *testing.T) {
 	var retrains []int
 	for b := off + 1; b < T; b++ {
 		press(p, "l")
-		if q, ok := p.overlay.(*guessOverlay); !ok || q.t != b || p.Pos != b-1 {
+		if q, ok := p.ws.Asking(); !ok || q != b || p.Pos != b-1 {
 			t.Fatalf("step into %d: overlay %T at %d, want the question first", b, p.overlay, p.Pos)
 		}
 		answer := slices.Contains(oracle, b) != slices.Contains(wrong, b)
@@ -176,15 +180,15 @@ func TestGuessRound(t *testing.T) {
 		} else {
 			press(p, "k")
 		}
-		if p.Pos != b || p.callout == nil || p.callout.kind != calloutReveal {
-			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, p.callout)
+		if p.Pos != b || calloutOf(p) == nil || calloutOf(p).Kind != workshop.RevealCallout {
+			t.Fatalf("after answering %d: batch %d callout %+v", b, p.Pos, calloutOf(p))
 		}
 	}
-	agreed, of := p.guess.score()
+	agreed, of := p.ws.Guess().Score()
 	if want := T - 1 - off; of != want || agreed != want-len(wrong) {
 		t.Errorf("score %d of %d, want %d of %d", agreed, of, want-len(wrong), want)
 	}
-	head := strings.Join(p.callout.head, "\n")
+	head := strings.Join(calloutOf(p).Head, "\n")
 	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
@@ -196,12 +200,12 @@ func TestGuessRound(t *testing.T) {
 			tp = b
 		}
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, num(c.At(tp, last)), num(c.R(last))); !strings.Contains(head, want) {
+	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
 	you := algos.Replay(c, off, last, algos.Fixed(retrains))
 	b := algos.Oracle(c, off, last).Cost()
-	r := p.guess.result(p)
+	r := p.ws.You(p.workshopFrame())
 	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
 		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
 	}
@@ -209,15 +213,15 @@ func TestGuessRound(t *testing.T) {
 		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
 	}
 	// The row shows, with its cost as the table writes costs.
-	view := stripANSI(p.panes.results.View(p.frame(), 100, 20))
+	view := draw.StripANSI(p.panes.Results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
 		if strings.Contains(l, " You ") {
 			row = l
 		}
 	}
-	if !strings.Contains(row, cost(you.Cost())) {
-		t.Errorf("the You row %q lacks its cost %s:\n%s", row, cost(you.Cost()), view)
+	if !strings.Contains(row, draw.Cost(you.Cost())) {
+		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(you.Cost()), view)
 	}
 	// g ends the round: steps no longer ask.
 	press(p, "g", "home", "end")
@@ -248,7 +252,7 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *ro
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
 func deliver(t *testing.T, p *Player) *Player {
 	t.Helper()
-	m, cmd := p.Update(roomMsg{p.room.m.View()})
+	m, cmd := p.Update(roomMsg{p.opt.Member.View()})
 	np := m.(*Player)
 	pumpCmd(t, np, cmd)
 	return np
@@ -258,42 +262,43 @@ func deliver(t *testing.T, p *Player) *Player {
 // the presenter drives alone; p goes free and p again rejoins where the presenter is; the room's
 // answers reach the presenter; the presenter leaving frees the follower with a notice.
 func TestFollowPresenter(t *testing.T) {
+	t.Parallel()
 	s := smallTour(t)
 	pres, fol, _ := roomPlayers(t, s)
 	fol = deliver(t, fol)
 	pres = deliver(t, pres)
-	if !fol.room.following || !pres.room.presenting() {
-		t.Fatalf("following %v presenting %v", fol.room.following, pres.room.presenting())
+	if !fol.ws.Room().Following() || !pres.ws.Room().Presenting() {
+		t.Fatalf("following %v presenting %v", fol.ws.Room().Following(), pres.ws.Room().Presenting())
 	}
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || fol.s == pres.s {
-		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
+	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || fol.s == pres.s {
+		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
 	}
 	if fol.s.Matrix != pres.s.Matrix { // sessions of one finished run show its one matrix
 		t.Error("the follower's and the presenter's sessions each hold a copy of the run's matrix")
 	}
-	if !strings.Contains(stripANSI(fol.status(fol.frame())), "· following ·") {
-		t.Errorf("follower's status: %q", stripANSI(fol.status(fol.frame())))
+	if !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "· following ·") {
+		t.Errorf("follower's status: %q", draw.StripANSI(fol.status(fol.frame())))
 	}
 	dp := deliver(t, pres)
-	if st := stripANSI(dp.status(dp.frame())); !strings.Contains(st, "1 follow · 0 free") {
+	if st := draw.StripANSI(dp.status(dp.frame())); !strings.Contains(st, "1 follow · 0 free") {
 		t.Errorf("presenter's status: %q", st)
 	}
 	if h := helpLine(fol.st, fol.contextKeys(fol.frame()), 200); strings.Contains(h, "step") || !strings.Contains(h, "p go free") {
 		t.Errorf("a follower's help line: %q", h)
 	}
 	press(fol, "l", "]")
-	if fol.Pos != 5 || fol.frame().R() != pres.frame().R() || !strings.Contains(fol.notice, "p to go free") {
-		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.frame().R(), fol.notice)
+	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || !strings.Contains(fol.notice, "p to go free") {
+		t.Errorf("a follower's keys moved it: batch %d R %v notice %q", fol.Pos, fol.frame().RNow(), fol.notice)
 	}
 	// Free, back two batches, then rejoin: at the presenter's batch again.
 	press(fol, "p", "h", "h")
-	if fol.Pos != 3 || fol.room.following || !strings.Contains(stripANSI(fol.status(fol.frame())), "free: p to follow") {
-		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.room.following, stripANSI(fol.status(fol.frame())))
+	if fol.Pos != 3 || fol.ws.Room().Following() || !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "free: p to follow") {
+		t.Fatalf("free: batch %d following %v status %q", fol.Pos, fol.ws.Room().Following(), draw.StripANSI(fol.status(fol.frame())))
 	}
-	if v := pres.room.m.View(); v.Free != 1 || v.Followers != 0 {
+	if v := pres.opt.Member.View(); v.Free != 1 || v.Followers != 0 {
 		t.Errorf("the room counts %d following, %d free", v.Followers, v.Free)
 	}
 	goTo(pres, 7)
@@ -305,60 +310,59 @@ func TestFollowPresenter(t *testing.T) {
 	fol = m.(*Player)
 	m, _ = fol.Update(cmd())
 	fol = m.(*Player)
-	if !fol.room.following || fol.Pos != 7 || fol.frame().R() != pres.frame().R() {
-		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().R(), pres.Pos, pres.frame().R())
+	if !fol.ws.Room().Following() || fol.Pos != 7 || fol.frame().RNow() != pres.frame().RNow() {
+		t.Fatalf("rejoined at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
 	}
 	// The presenter's tour: its stop's callout and cell.
 	press(pres, "home")
-	pumpCmd(t, pres, pres.tour.toggle(pres))
+	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
 	fol = deliver(t, fol)
-	mp := fol.panes.matrix
-	if fol.callout == nil || fol.callout.title != "tour 1/5 · batch 2" || !mp.cur.On || mp.cur.At != [2]int{1, 2} {
-		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", fol.callout, mp.cur.On, mp.cur.At)
+	if calloutOf(fol) == nil || calloutOf(fol).Title != "tour 1/5 · batch 2" || !fol.Cursor.On || fol.Cursor.At != [2]int{1, 2} {
+		t.Fatalf("follower at the first stop: callout %+v cursor %v %v", calloutOf(fol), fol.Cursor.On, fol.Cursor.At)
 	}
-	if fol.callout.foot != "the presenter goes on · p to go free" {
-		t.Errorf("follower's callout foot %q", fol.callout.foot)
+	if calloutOf(fol).Foot != "the presenter goes on · p to go free" {
+		t.Errorf("follower's callout foot %q", calloutOf(fol).Foot)
 	}
 	// The quiz: the follower is asked, answers KEEP, the presenter sees it counted, then reveals.
-	pumpCmd(t, pres, pres.tour.space(pres))
+	pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
 	fol = deliver(t, fol)
-	if q, ok := fol.overlay.(*guessOverlay); !ok || q.t != 6 {
+	if q, ok := fol.ws.Asking(); !ok || q != 6 {
 		t.Fatalf("the follower is not asked: overlay %T", fol.overlay)
 	}
 	press(fol, "k")
 	pres = deliver(t, pres)
-	if v := stripANSI(pres.View()); !strings.Contains(v, "The room: 0 RETRAIN / 1 KEEP") {
+	if v := draw.StripANSI(pres.View()); !strings.Contains(v, "The room: 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter does not see the room's answer:\n%s", v)
 	}
 	press(pres, "r")
 	fol = deliver(t, fol)
-	head := strings.Join(pres.callout.head, "\n")
+	head := strings.Join(calloutOf(pres).Head, "\n")
 	if !strings.Contains(head, "The room said 0 RETRAIN / 1 KEEP") {
 		t.Errorf("the presenter's reveal lacks the room's answers:\n%s", head)
 	}
-	if fol.Pos != 6 || fol.callout == nil || !strings.Contains(strings.Join(fol.callout.head, "\n"), "You said KEEP") {
-		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, fol.callout)
+	if fol.Pos != 6 || calloutOf(fol) == nil || !strings.Contains(strings.Join(calloutOf(fol).Head, "\n"), "You said KEEP") {
+		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, calloutOf(fol))
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
-	pumpCmd(t, pres, pres.wi.apply(pres, []string{"queries.size=5"}, ""))
+	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries.size=5"}, ""))
 	fol = deliver(t, fol)
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
 	}
-	if !strings.Contains(stripANSI(fol.status(fol.frame())), "what-if: queries.size=5") {
-		t.Errorf("the follower's status does not name the what-if: %q", stripANSI(fol.status(fol.frame())))
+	if !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "what-if: queries.size=5") {
+		t.Errorf("the follower's status does not name the what-if: %q", draw.StripANSI(fol.status(fol.frame())))
 	}
 	// The presenter leaves: the follower keeps batch 6 and is free, told so.
-	pres.room.m.Leave()
+	pres.opt.Member.Leave()
 	fol = deliver(t, fol)
-	if fol.room.following || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
-		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.room.following, fol.Pos, fol.notice)
+	if fol.ws.Room().Following() || fol.Pos != 6 || !strings.Contains(fol.notice, "the presenter left") {
+		t.Errorf("after the presenter left: following %v batch %d notice %q", fol.ws.Room().Following(), fol.Pos, fol.notice)
 	}
-	if fol.callout == nil || fol.callout.foot != "esc closes this" {
-		t.Fatalf("the last stop's callout after the presenter left: %+v", fol.callout)
+	if calloutOf(fol) == nil || calloutOf(fol).Foot != "esc closes this" {
+		t.Fatalf("the last stop's callout after the presenter left: %+v", calloutOf(fol))
 	}
 	press(fol, "esc")
-	if fol.callout != nil {
+	if calloutOf(fol) != nil {
 		t.Error("esc did not close the callout the presenter left")
 	}
 	if !strings.Contains(helpLine(fol.st, fol.contextKeys(fol.frame()), 200), "step") {
@@ -372,14 +376,14 @@ func TestFollowIntoScenario(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, s)
 	other := loadSmall(t) // another loaded scenario: another run
 	pres.s.Stop()
-	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.room.m})
+	np, err := NewPlayer(Options{Scenario: other, Seed: 9, Styles: asciiStyles(), Width: 120, Height: 40, Runs: pres.opt.Runs, Member: pres.opt.Member})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, np)
 	goTo(np, 4)
 	fol = deliver(t, fol)
-	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.room.following {
+	if fol.opt.Scenario != other || fol.s.Seed != 9 || fol.Pos != 4 || !fol.ws.Room().Following() {
 		t.Fatalf("follower on %p seed %d batch %d, want %p seed 9 batch 4", fol.opt.Scenario, fol.s.Seed, fol.Pos, other)
 	}
 	if st := pres.opt.Runs.Stats(); st.Started != 2 {
@@ -420,13 +424,13 @@ func TestPickerFollows(t *testing.T) {
 	}
 	pres := rm.Join(true)
 	pk.Update(roomMsg{m.View()})
-	if v := m.View(); !v.Following || !strings.Contains(stripANSI(pk.View()), "You follow the presenter") {
-		t.Fatalf("a presenter came on: following %v\n%s", v.Following, stripANSI(pk.View()))
+	if v := m.View(); !v.Following || !strings.Contains(draw.StripANSI(pk.View()), "You follow the presenter") {
+		t.Fatalf("a presenter came on: following %v\n%s", v.Following, draw.StripANSI(pk.View()))
 	}
 	pres.Publish(room.Stage{Scenario: s, Seed: 5, Shown: room.Shown{Pos: 2}, Stop: -1, Quiz: -1})
 	model, cmd := pk.Update(roomMsg{m.View()})
 	pl, ok := model.(*Player)
-	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.room.following {
+	if !ok || pl.opt.Scenario != s || pl.s.Seed != 5 || !pl.ws.Room().Following() {
 		t.Fatalf("the presenter's scenario did not open: %T", model)
 	}
 	pumpCmd(t, pl, cmd)
@@ -448,3 +452,10 @@ func TestPickerFollows(t *testing.T) {
 	}
 	model.(*Player).s.Stop()
 }
+
+// calloutOf is the callout over the player's panes, as drawn (nil when none is up).
+func calloutOf(p *Player) *workshop.Callout { return p.ws.Callout(p.workshopFrame()) }
+
+// stopOf is the stop of the tour the player plays (-1 for none); arrivedAt, whether it is at it.
+func stopOf(p *Player) int     { i, _ := p.ws.Tour().Stop(); return i }
+func arrivedAt(p *Player) bool { _, at := p.ws.Tour().Stop(); return at }

@@ -51,12 +51,27 @@ func (o *optional[T]) Set(s string) error {
 	case *int64:
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return errors.New("not a whole number")
+			return errors.New(wholeNumberProblem(s))
 		}
 		*p = v
 	}
 	o.set = true
 	return nil
+}
+
+// wholeNumberProblem says why s is not a whole number a flag takes: too large for 64 bits (20
+// digits, 1e30), written with an exponent, or not a whole number at all.
+func wholeNumberProblem(s string) string {
+	_, ierr := strconv.ParseInt(s, 10, 64)
+	f, ferr := strconv.ParseFloat(s, 64)
+	whole := ferr == nil && f == math.Trunc(f)
+	switch {
+	case errors.Is(ierr, strconv.ErrRange), whole && math.Abs(f) >= math.MaxInt64:
+		return fmt.Sprintf("%s is too large: a whole number here is at most %d", s, int64(math.MaxInt64))
+	case whole:
+		return fmt.Sprintf("%s is a whole number written with an exponent or a fraction: write it in digits (%.0f)", s, f)
+	}
+	return "not a whole number"
 }
 
 func (o *optional[T]) String() string {

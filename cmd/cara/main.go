@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -145,7 +147,14 @@ bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are co
 		}
 		return nil
 	}
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// An int flag (--seeds, --workers) given 1e30 or 20 digits: say so, not strconv's words.
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Func == "ParseInt" {
+			err = errors.New(strings.TrimSuffix(err.Error(), ne.Error()) + wholeNumberProblem(ne.Num))
+		}
+		return usageError{err}
+	})
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetUsageTemplate(root.UsageTemplate() + exitStatusHelp)
 	root.AddCommand(newMatrixCmd(), newRunCmd(), newSweepCmd(), newMergeCmd(), newReproduceCmd(),

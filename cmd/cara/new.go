@@ -31,8 +31,8 @@ overwrites a file.`,
 				path += ".yaml"
 			}
 			name := strings.TrimSuffix(filepath.Base(path), ".yaml")
-			if !scenarios.ValidName(name) { // the rule every scenario's name follows at load
-				return usagef("%q is not a usable scenario name: %s", name, scenarios.NameRule)
+			if why := scenarios.NameProblem(name); why != "" { // the rule every scenario's name follows at load
+				return usagef("%q is not a usable scenario name: %s", name, why)
 			}
 			src := scenarios.Template(name)
 			if from != "" {

@@ -27,7 +27,7 @@ retrains as the paper's tables 2-4 do, prints them beside the paper's published 
 fidelity score (how many are within x1.5 of the paper's), and says for each of the paper's claims
 whether our run agrees.
 
-The defaults are the protocol that comes closest to the paper (docs/ARCHITECTURE.md): each seed its
+The defaults are the protocol that comes closest to the paper (docs/conventions.md): each seed its
 own grid, R_max the smallest R at which the Oracle on the offline batches 0..T_off inclusive equals
 Never-retrain (--r-range round-two: batches 0..T_off-1, one grid from the largest R_max); drift
 detectors fed whole batches as the paper's Algorithm 1 (--detector-feed first-drift: round two's);

@@ -128,6 +128,9 @@ func validate(src scenarioSource, ref string, sets []string) (string, error) {
 	case n > 1:
 		summary += fmt.Sprintf(", %d what-if query streams", n)
 	}
+	if ext := s.Extensions(); len(ext) > 0 {
+		summary += "; beyond the paper: " + strings.Join(ext, "; ")
+	}
 	return summary, nil
 }
 

@@ -1,6 +1,7 @@
 // Package layers states the order of cara's packages, lowest first, and its test holds the module
-// to it: a package imports only packages below it, and only the terminal and the server (tui,
-// server, cmd/cara) import Charm's packages. It has no code of its own.
+// to it: a package imports only packages below it, and only the terminal (tui and its parts under
+// tui/internal), the server and the command line import Charm's packages. It has no code of its
+// own.
 package layers
 
 // Order is cara's packages, lowest first; each may import only those before it.
@@ -24,11 +25,30 @@ var Order = []string{
 	"figures",
 	"live",
 	"room",
+	// The screen: tui's parts, each a package of its own under tui/internal, then the player.
+	"tui/internal/draw",
+	"tui/internal/keys",
+	"tui/internal/run",
+	"tui/internal/pane",
+	"tui/internal/synth",
+	"tui/internal/pane/matrix",
+	"tui/internal/pane/chart",
+	"tui/internal/pane/decisions",
+	"tui/internal/pane/batch",
+	"tui/internal/pane/results",
+	"tui/internal/pane/about",
+	"tui/internal/screen",
+	"tui/internal/workshop",
+	"tui/internal/whatif",
 	"tui",
 	"server",
 	"cmd/cara",
 }
 
 // Charm is the packages that may import Charm's (github.com/charmbracelet/...) and ntcharts, which
-// is built on them: the screen, the server, the command line.
-var Charm = []string{"tui", "server", "cmd/cara"}
+// is built on them: the screen (tui and its parts), the server, the command line. The made-up runs
+// of the screen's tests (tui/internal/synth) are not among them.
+var Charm = []string{"tui/internal/draw", "tui/internal/keys", "tui/internal/run", "tui/internal/pane",
+	"tui/internal/pane/matrix", "tui/internal/pane/chart", "tui/internal/pane/decisions", "tui/internal/pane/batch",
+	"tui/internal/pane/results", "tui/internal/pane/about", "tui/internal/screen", "tui/internal/workshop",
+	"tui/internal/whatif", "tui", "server", "cmd/cara"}

@@ -53,7 +53,7 @@ func (d *Doc) Decode(src []byte) (*File, error) {
 		err = yaml.NodeToValue(tree.Docs[0].Body, &raw, yaml.Strict(), yaml.DisallowUnknownField())
 	}
 	if errors.Is(err, io.EOF) { // nothing but blanks and comments
-		return nil, &Error{line: 1, col: 1, msg: "the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and the README's \"Scenario files\")"}
+		return nil, &Error{line: 1, col: 1, msg: "the file is empty; a scenario needs at least name, batches, offline, data, queries, model and retrain_cost (see cara list and docs/scenarios.md)"}
 	}
 	if err != nil {
 		return nil, err

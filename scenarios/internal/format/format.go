@@ -27,8 +27,16 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
+	Errors      *Errors        `yaml:"errors"` // beyond the paper
 	Tour        []Stop         `yaml:"tour"`   // tour.go here; read by package tour
 	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
+}
+
+// Errors is the errors section (beyond the paper): how much a model's error on a point counts.
+type Errors struct {
+	// Weights maps a class, as the data write it (0 and 1 for generated data), to the weight of an
+	// error on a point of that class; a class left out weighs 1.
+	Weights map[string]Scalar `yaml:"weights"`
 }
 
 // Detectors is the detectors section.
@@ -81,6 +89,8 @@ type Data struct {
 	Shuffle     Scalar    `yaml:"shuffle"`
 	Ignore      Scalars   `yaml:"ignore"`      // CSV columns that are not features
 	Categorical Scalars   `yaml:"categorical"` // CSV columns one-hot encoded whatever their values
+	Missing     Scalar    `yaml:"missing"`     // empty CSV cells: mean, median (from the offline block) or drop; beyond the paper
+	Positive    Scalar    `yaml:"positive"`    // the CSV label value that is class 1 (else the values sorted)
 }
 
 // Concept is one concept of a timeline.
@@ -113,6 +123,7 @@ type Model struct {
 	Logistic        *Logistic `yaml:"logistic"`
 	KNN             *KNN      `yaml:"knn"`
 	NearestCentroid *struct{} `yaml:"nearest_centroid"`
+	Window          Scalar    `yaml:"window"` // M_t trains on batches t-window+1..t; beyond the paper
 }
 
 // Forest is model.random_forest.
@@ -138,5 +149,6 @@ type KNN struct {
 
 // Kernel is the kernel section.
 type Kernel struct {
-	Gamma Scalar `yaml:"gamma"`
+	Gamma       Scalar `yaml:"gamma"`
+	Standardize Scalar `yaml:"standardize"` // the kernel on features standardised by the offline block; beyond the paper
 }

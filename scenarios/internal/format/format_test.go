@@ -35,7 +35,7 @@ func TestPlaces(t *testing.T) {
 	}
 	u := NewDoc("u.yaml", nil)
 	_, err = u.Decode([]byte("name: n\nkernel: {gama: 2}\n"))
-	if got, want := u.Wrap(err).Error(), `u.yaml:2:10: kernel: unknown field "gama" (known: gamma)`; got != want {
+	if got, want := u.Wrap(err).Error(), `u.yaml:2:10: kernel: unknown field "gama" (known: gamma, standardize)`; got != want {
 		t.Errorf("unknown key:\n got  %s\n want %s", got, want)
 	}
 }
@@ -77,5 +77,33 @@ func TestParseOverride(t *testing.T) {
 		if Replayable(path) != want {
 			t.Errorf("Replayable(%q) = %v", path, !want)
 		}
+	}
+}
+
+// Issue 33: a whole number too large for an int (20 digits, 1e30) says it is too large, one
+// written with an exponent says to write it in digits; neither is "not a whole number".
+func TestIntMessages(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		lo, hi int
+		want   string
+	}{
+		{"12345678901234567890", 0, MaxInt, "1:1: seed: must be in 0..9223372036854775807, got 12345678901234567890: too large"},
+		{"1e30", 0, MaxInt, "1:1: seed: must be in 0..9223372036854775807, got 1e30: too large"},
+		{"1e30", 2, 1_000_000, "1:1: seed: must be in 2..1000000, got 1e30: too large"},
+		{"-1e30", 0, MaxInt, "1:1: seed: must be >= 0, got -1e30: too small"},
+		{"-99999999999999999999", 0, 10, "1:1: seed: must be in 0..10, got -99999999999999999999: too small"},
+		{"1e3", 0, MaxInt, "1:1: seed: must be a whole number written in digits, got 1e3 (write 1000)"},
+		{"1.5", 0, MaxInt, `1:1: seed: must be a whole number, got "1.5"`},
+		{"ten", 0, MaxInt, `1:1: seed: must be a whole number, got "ten"`},
+		{"11", 0, 10, "1:1: seed: must be in 0..10, got 11"},
+	} {
+		_, err := Scalar{Set: true, Text: tc.text, Line: 1, Col: 1}.Int("seed", tc.lo, tc.hi)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s in %d..%d:\n got  %v\n want %s", tc.text, tc.lo, tc.hi, err, tc.want)
+		}
+	}
+	if n, err := (Scalar{Set: true, Text: "9223372036854775807"}).Int("seed", 0, MaxInt); err != nil || n != MaxInt {
+		t.Errorf("the largest int: %d, %v", n, err)
 	}
 }

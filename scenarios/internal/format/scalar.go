@@ -1,7 +1,9 @@
 package format
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -93,19 +95,38 @@ func (v Scalars) Texts() []string {
 	return out
 }
 
-// Int reads a whole number within [lo, hi].
+// Int reads a whole number within [lo, hi]. A number too large for an int, or written with an
+// exponent or a fraction, gets a message that says so rather than "not a whole number".
 func (s Scalar) Int(field string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(s.Text)
-	if err != nil || s.Quoted {
+	if s.Quoted {
+		return 0, s.Errorf(field, "must be a whole number, got %q", s.Text)
+	}
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s.Text, 64)
+		whole := ferr == nil && f == math.Trunc(f)
+		switch {
+		case errors.Is(err, strconv.ErrRange) && strings.HasPrefix(s.Text, "-"), whole && f < float64(lo):
+			return 0, s.Errorf(field, "must be %s, got %s: too small", rangeText(lo, hi), s.Text)
+		case errors.Is(err, strconv.ErrRange), whole && f > float64(hi):
+			return 0, s.Errorf(field, "must be in %d..%d, got %s: too large", lo, hi, s.Text)
+		case whole:
+			return 0, s.Errorf(field, "must be a whole number written in digits, got %s (write %.0f)", s.Text, f)
+		}
 		return 0, s.Errorf(field, "must be a whole number, got %q", s.Text)
 	}
 	if n < lo || n > hi {
-		if hi == MaxInt {
-			return 0, s.Errorf(field, "must be >= %d, got %d", lo, n)
-		}
-		return 0, s.Errorf(field, "must be in %d..%d, got %d", lo, hi, n)
+		return 0, s.Errorf(field, "must be %s, got %d", rangeText(lo, hi), n)
 	}
 	return n, nil
+}
+
+// rangeText says the whole numbers lo..hi in words: ">= lo" when hi is MaxInt.
+func rangeText(lo, hi int) string {
+	if hi == MaxInt {
+		return fmt.Sprintf(">= %d", lo)
+	}
+	return fmt.Sprintf("in %d..%d", lo, hi)
 }
 
 // MaxInt is the largest int: Int's hi for "no upper bound".

@@ -25,10 +25,12 @@ type QueryAlternative struct {
 var WhatifPaths = []string{"queries", "kernel", "retrain_cost"}
 
 // Replayable reports whether a --set of path (a dotted path) changes only what a finished run is
-// recomputed for without training again (WhatifPaths).
+// recomputed for without training again (WhatifPaths). kernel.standardize is not: a finished
+// run's what-ifs recompute the kernel on the features as they are.
 func Replayable(path string) bool {
-	root, _, _ := strings.Cut(strings.TrimSpace(path), ".")
-	return slices.Contains(WhatifPaths, root)
+	path = strings.TrimSpace(path)
+	root, _, _ := strings.Cut(path, ".")
+	return slices.Contains(WhatifPaths, root) && path != "kernel.standardize"
 }
 
 // Flow writes the value at path (as Walk names it) on one line in flow style (the value of a

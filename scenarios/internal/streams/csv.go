@@ -30,6 +30,11 @@ type TableOptions struct {
 	Like        *Table   // encode this file's features as this (data) table did, so queries line up
 	Ignore      []string // columns that are not features (an ID)
 	Categorical []string // columns to one-hot encode even where their values are numbers
+	// Missing is what an empty feature cell is (data.missing): "" an error; MissingMean or
+	// MissingMedian, NaN in a numeric column until Impute fills it (a category's empty cell stays
+	// an error); MissingDrop, its row dropped.
+	Missing  string
+	Positive string // the label value that is class 1 (data.positive); "" sorts the two
 
 	src []byte // the file's bytes, read already (a FIFO can be read once); nil: open path
 }
@@ -45,10 +50,11 @@ type Table struct {
 	Batch    []int     // the batch column in row order; nil without one
 	Notes    []string  // what the user should know about how it was read (unknown categories)
 
-	label   string        // the label column's name, for ClassNote
-	sorted  bool          // the classes were not 0/1 and were sorted to give 0 and 1
-	columns []tableColumn // how each source column became features, in feature order
-	like    *Table        // the data table a query table was encoded like
+	label    string        // the label column's name, for ClassNote
+	sorted   bool          // the classes were not 0/1 and were sorted to give 0 and 1
+	positive bool          // class 1 is data.positive
+	columns  []tableColumn // how each source column became features, in feature order
+	like     *Table        // the data table a query table was encoded like
 }
 
 // tableColumn is one source column of the features: numeric (one feature) or one-hot encoded.
@@ -63,8 +69,11 @@ func (t *Table) ClassNote() string {
 		return ""
 	}
 	how := "as written"
-	if t.sorted {
-		how = "the two values sorted"
+	switch {
+	case t.positive:
+		how = "data.positive"
+	case t.sorted:
+		how = "the two values sorted; data.positive chooses class 1"
 	}
 	if t.like != nil && t.like.Y != nil {
 		how = "as in " + t.like.Path
@@ -100,6 +109,9 @@ func ReadTable(path string, opt TableOptions) (*Table, error) {
 		return nil, err
 	}
 	tr.noteUnknown()
+	if err := tr.dropMissing(); err != nil {
+		return nil, err
+	}
 	tr.tab.encode(tr.vals, tr.rows)
 	return tr.tab, nil
 }
@@ -165,6 +177,11 @@ func (tr *tableReader) locate() error {
 			}
 		}
 	}
+	for _, name := range opt.Categorical {
+		if slices.Contains(opt.Ignore, name) { // one says drop it, the other encode it
+			return fmt.Errorf("%s: column %q is in both data.ignore and data.categorical: ignore drops it, categorical one-hot encodes it; keep it in one of them", path, name)
+		}
+	}
 	for i, name := range header {
 		if i != tr.labelAt && i != tr.batchAt && !slices.Contains(opt.Ignore, name) {
 			tr.src = append(tr.src, i)
@@ -182,7 +199,7 @@ func (tr *tableReader) locate() error {
 func (tr *tableReader) initColumns() {
 	tr.cols = make([]readState, len(tr.src))
 	for ci, c := range tr.tab.columns {
-		tr.cols[ci].numeric = true
+		tr.cols[ci].numeric, tr.cols[ci].missing = true, tr.opt.Missing
 		if tr.opt.Like == nil && slices.Contains(tr.opt.Categorical, c.name) {
 			tr.cols[ci].numeric, tr.cols[ci].chosen = false, true
 		}
@@ -325,7 +342,7 @@ func (tr *tableReader) finishColumns() error {
 	if len(text) == 0 {
 		return nil
 	}
-	return collectCategories(tr.tab.Path, tr.opt.src, tr.tab.columns, tr.src, text, tr.vals)
+	return collectCategories(tr.tab.Path, tr.opt.src, tr.tab.columns, tr.src, text, tr.vals, tr.opt.Missing == MissingDrop)
 }
 
 // noteUnknown says, once per column, that a table read Like the data has categories the data
@@ -364,6 +381,9 @@ type readState struct {
 
 	unknown      int    // values of a Like one-hot column that the data never had
 	firstUnknown string // the first of them, with its place
+
+	missing string // data.missing (TableOptions.Missing)
+	empty   int    // empty cells read as missing (NaN)
 }
 
 // read turns one value into its number. Without Like a text value only marks the column as text
@@ -371,6 +391,12 @@ type readState struct {
 // only if the column stays numeric.
 func (c *readState) read(rr *rowReader, i int, v string, known bool, name string) float64 {
 	v = strings.TrimSpace(v)
+	// With data.missing an empty cell is missing: NaN, filled later (numeric columns) or its row
+	// dropped (any column); text columns keep their empty cells for the categories' check.
+	if v == "" && (c.missing == MissingDrop || c.missing != "" && c.numeric && c.index == nil) {
+		c.empty++
+		return math.NaN()
+	}
 	if c.index != nil {
 		if k, ok := c.index[v]; ok {
 			return float64(k)
@@ -391,7 +417,7 @@ func (c *readState) read(rr *rowReader, i int, v string, known bool, name string
 	var msg string
 	switch {
 	case v == "":
-		msg = fmt.Sprintf("column %q is empty; missing values are not supported", name)
+		msg = fmt.Sprintf("column %q is empty; fill it, or set data.missing (mean or median of the offline block, or drop the row)", name)
 	case err != nil && known:
 		msg = fmt.Sprintf("column %q: %q is not a number", name, v)
 	case err != nil:
@@ -522,6 +548,16 @@ func (t *Table) setClasses(labels []string, opt TableOptions) error {
 		return fmt.Errorf("%s: label column %q has %d classes (%s); exactly two are needed", t.Path, opt.Label, n, strings.Join(labels, ", "))
 	}
 	a, b := labels[0], labels[1]
+	if p := opt.Positive; p != "" {
+		if p != a && p != b {
+			return fmt.Errorf("%s: data.positive is %q, which is not a value of label column %q (%s, %s)", t.Path, p, opt.Label, a, b)
+		}
+		if p == a {
+			a, b = b, a
+		}
+		t.Classes, t.positive = [2]string{a, b}, true
+		return nil
+	}
 	fa, ea := strconv.ParseFloat(a, 64)
 	fb, eb := strconv.ParseFloat(b, 64)
 	if ea == nil && eb == nil {
@@ -557,8 +593,9 @@ func b2u(b bool) uint8 {
 const maxLabelValues = 10
 
 // collectCategories reads the file again for the text columns (indices into cols): their
-// categories in order of first appearance, and each row's category index, written into vals.
-func collectCategories(path string, data []byte, cols []tableColumn, src, text []int, vals []float64) error {
+// categories in order of first appearance, and each row's category index, written into vals. An
+// empty cell is an error, or, with drop, NaN (its row is dropped).
+func collectCategories(path string, data []byte, cols []tableColumn, src, text []int, vals []float64, drop bool) error {
 	rr, err := openRows(path, data)
 	if err != nil {
 		return err
@@ -582,6 +619,14 @@ func collectCategories(path string, data []byte, cols []tableColumn, src, text [
 		}
 		for k, ci := range text {
 			v := strings.TrimSpace(rec[src[ci]])
+			if v == "" && drop {
+				vals[r*m+ci] = math.NaN()
+				continue
+			}
+			if v == "" { // not a category of its own: a value that is missing
+				return rr.errorf(src[ci], "column %q is empty; a category column needs a value in every cell: write one (unknown, say) or drop the row (data.missing: drop)",
+					cols[ci].name)
+			}
 			code, ok := index[k][v]
 			if !ok {
 				if len(index[k]) == maxCategories {

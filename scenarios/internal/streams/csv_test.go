@@ -43,7 +43,7 @@ func TestReadTableErrors(t *testing.T) {
 		{"nolabel.csv", TableOptions{Label: "label", BatchColumn: "batch"}, `nolabel.csv: no batch column "batch" (columns: a, b, label)`},
 		{"nolabel.csv", TableOptions{Label: "label", BatchColumn: "label"}, `nolabel.csv: column "label" cannot be both the label and the batch column`},
 		{"quote.csv", y, `quote.csv:2:8: extraneous or missing " in quoted-field`},
-		{"missing.csv", y, `missing.csv:2:3: column "b" is empty; missing values are not supported`},
+		{"missing.csv", y, `missing.csv:2:3: column "b" is empty; fill it, or set data.missing (mean or median of the offline block, or drop the row)`},
 		{"dupcol.csv", y, `dupcol.csv:1:3: column "a" appears twice in the header (fields 1 and 2)`},
 		{"semicolon.csv", y, `semicolon.csv: no label column "y" (columns: a;b;y); the file seems separated by ';' or tabs, and cara reads comma-separated files`},
 		{"emptylabel.csv", y, `emptylabel.csv:3:3: label column "y" is empty`},
@@ -52,6 +52,11 @@ func TestReadTableErrors(t *testing.T) {
 		{"stray.csv", y, `stray.csv: column "b" is numeric but for 2 of its 20 cells: "1e400" at testdata/csv/stray.csv:6:3 (out of the range of a 64-bit float), "0,4" at testdata/csv/stray.csv:11:3 (a decimal comma?); fix those cells, drop the column (data.ignore), or list it in data.categorical to one-hot encode its values`},
 		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"y"}}, `stray.csv: data.ignore names "y", which is not a feature column (columns: a, b, y)`},
 		{"stray.csv", TableOptions{Label: "y", Categorical: []string{"c"}}, `stray.csv: data.categorical names "c", which is not a feature column (columns: a, b, y)`},
+		// Issue 33: a column both dropped and encoded was dropped without a word; an empty cell
+		// of a category column was a category of its own.
+		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"b"}, Categorical: []string{"b"}}, `stray.csv: column "b" is in both data.ignore and data.categorical: ignore drops it, categorical one-hot encodes it; keep it in one of them`},
+		{"emptycat.csv", TableOptions{Label: "y", Ignore: []string{"n"}}, `emptycat.csv:3:3: column "colour" is empty; a category column needs a value in every cell: write one (unknown, say) or drop the row (data.missing: drop)`},
+		{"emptycat.csv", TableOptions{Label: "y", Categorical: []string{"n"}, Ignore: []string{"colour"}}, `emptycat.csv:5:7: column "n" is empty; a category column needs a value in every cell: write one (unknown, say) or drop the row (data.missing: drop)`},
 	}
 	for _, tc := range tests {
 		_, err := ReadTable(tdPath(tc.file), tc.opt)
@@ -134,7 +139,7 @@ func TestReadTableOneHot(t *testing.T) {
 	if tab.Classes != [2]string{"DOWN", "UP"} || !slices.Equal(tab.Y, []uint8{1, 0, 1, 0, 1}) {
 		t.Errorf("classes %q, labels %v", tab.Classes, tab.Y)
 	}
-	if want := `label "label": "DOWN" is class 0, "UP" is class 1 (the two values sorted)`; tab.ClassNote() != want {
+	if want := `label "label": "DOWN" is class 0, "UP" is class 1 (the two values sorted; data.positive chooses class 1)`; tab.ClassNote() != want {
 		t.Errorf("class note %q, want %q", tab.ClassNote(), want)
 	}
 	if !slices.Equal(tab.Batch, []int{7, 7, 9, 9, 12}) {
@@ -152,8 +157,8 @@ func TestReadTableNumericLabels(t *testing.T) {
 		note    string
 	}{
 		{"a,y\n1,1\n2,0\n", [2]string{"0", "1"}, []uint8{1, 0}, "as written"},
-		{"a,y\n1,10\n2,9\n", [2]string{"9", "10"}, []uint8{1, 0}, "the two values sorted"},
-		{"a,y\n1,True\n2,False\n", [2]string{"False", "True"}, []uint8{1, 0}, "the two values sorted"},
+		{"a,y\n1,10\n2,9\n", [2]string{"9", "10"}, []uint8{1, 0}, "the two values sorted; data.positive chooses class 1"},
+		{"a,y\n1,True\n2,False\n", [2]string{"False", "True"}, []uint8{1, 0}, "the two values sorted; data.positive chooses class 1"},
 	}
 	for _, tc := range tests {
 		p := filepath.Join(t.TempDir(), "l.csv")
@@ -456,5 +461,41 @@ func BenchmarkReadElectricity(b *testing.B) {
 		if _, err := ReadTable(p, TableOptions{Label: "class"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// data.missing drop: a row with an empty cell goes, whatever its column (a number, a category); a
+// batch of the batch column left with no row is an error, not a batch that vanishes. mean
+// leaves NaN in a numeric column for Impute, and a category's empty cell is still an error.
+func TestReadTableMissing(t *testing.T) {
+	tab, err := ReadTable(tdPath("emptycat.csv"), TableOptions{Label: "y", Categorical: []string{"n"}, Missing: MissingDrop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.X.Len() != 2 || tab.X.Row(0)[0] != 1 || tab.X.Row(1)[0] != 3 || len(tab.Y) != 2 {
+		t.Errorf("kept %d rows, a = %v", tab.X.Len(), tab.X.V)
+	}
+	if len(tab.Notes) != 1 || !strings.HasSuffix(tab.Notes[0], "data.missing drop: 2 of 4 rows dropped for empty cells (colour: 1, n: 1)") {
+		t.Errorf("notes %q", tab.Notes)
+	}
+	_, err = ReadTable(tdPath("gapbatch.csv"), TableOptions{Label: "y", BatchColumn: "batch", Missing: MissingDrop})
+	if want := tdPath(`gapbatch.csv: every row of batch 1 (batch column "batch", first at row 2) has an empty cell, and data.missing: drop would leave the batch empty`); err == nil || err.Error() != want {
+		t.Errorf("a batch emptied:\n got  %v\n want %s", err, want)
+	}
+	tab, err = ReadTable(tdPath("missing.csv"), TableOptions{Label: "y", Missing: MissingMean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan := 0
+	for _, v := range tab.X.V {
+		if v != v {
+			nan++
+		}
+	}
+	if nan != 1 {
+		t.Errorf("mean: %d NaN cells left for Impute, want 1", nan)
+	}
+	if _, err := ReadTable(tdPath("emptycat.csv"), TableOptions{Label: "y", Ignore: []string{"n"}, Missing: MissingMean}); err == nil || !strings.Contains(err.Error(), `column "colour" is empty; a category column needs a value in every cell`) {
+		t.Errorf("mean, an empty category: %v", err)
 	}
 }

@@ -187,6 +187,12 @@ func (r *reader) noCSVFields(rd *format.Data) error {
 			return v.list.Place().Errorf(v.field, "goes with data.csv (it names CSV columns)")
 		}
 	}
+	if rd.Missing.Set {
+		return rd.Missing.Errorf("data.missing", "goes with data.csv (generated data have no empty cells)")
+	}
+	if rd.Positive.Set {
+		return rd.Positive.Errorf("data.positive", "goes with data.csv (generated data's class 1 is where the label is true)")
+	}
 	return nil
 }
 
@@ -201,7 +207,7 @@ func (r *reader) csvData(f *format.File) error {
 	if err != nil {
 		return err
 	}
-	out.Features, out.Batches = tab.X.D, data.Len()
+	out.Features, out.Batches, out.Classes, out.data = tab.X.D, data.Len(), tab.Classes, data
 	out.Smallest = format.MaxInt
 	var oneClass []int // batches whose rows all have one label
 	for t, rg := range data.ranges {
@@ -247,7 +253,17 @@ func (r *reader) csvData(f *format.File) error {
 // csvFields refuses generator fields in a CSV stream and reads shuffle.
 func (r *reader) csvFields(rd *format.Data) (shuffle bool, err error) {
 	if rd.Points.Given() || rd.Concepts != nil || rd.Size.Set || rd.Features.Set || rd.Noise.Set || rd.Resample.Set {
-		return false, r.doc.At("$.data").Errorf("data", "a csv stream takes only csv, label, batch_column, shuffle, ignore and categorical")
+		return false, r.doc.At("$.data").Errorf("data", "a csv stream takes only csv, label, batch_column, shuffle, ignore, categorical, missing and positive")
+	}
+	switch m := rd.Missing; {
+	case !m.Set:
+	case m.Text == MissingMean || m.Text == MissingMedian || m.Text == MissingDrop:
+		r.out.missing = m
+	default:
+		return false, m.Errorf("data.missing", "must be mean or median (an empty numeric cell takes its column's mean or median over the offline block) or drop (its row is dropped), got %q", m.Text)
+	}
+	if rd.Positive.Set && rd.Positive.Text == "" {
+		return false, rd.Positive.Errorf("data.positive", "is empty; give the label value that is class 1")
 	}
 	if rd.Shuffle.Set {
 		if rd.Shuffle.Text != "within_batch" && rd.Shuffle.Text != "none" {
@@ -270,7 +286,7 @@ func (r *reader) csvBatches(f *format.File) (*Table, *tableData, error) {
 		path, dir = r.opt.Data, "."
 	}
 	tab, resolved, err := r.csvTable(dir, path, TableOptions{Label: rd.Label.Text, BatchColumn: rd.BatchColumn.Text,
-		Ignore: rd.Ignore.Texts(), Categorical: rd.Categorical.Texts()})
+		Ignore: rd.Ignore.Texts(), Categorical: rd.Categorical.Texts(), Missing: r.out.missing.Text, Positive: rd.Positive.Text})
 	if err != nil {
 		return nil, nil, rd.CSV.Errorf("data.csv", "%v", err)
 	}

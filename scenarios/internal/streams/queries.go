@@ -54,7 +54,7 @@ func (r *reader) csvQueries(rq *format.Queries, d, T int, like *Table) (newQueri
 	if !place.Set { // --queries replaces a generated or sampled query stream
 		place = r.doc.At("$.queries")
 	}
-	tab, resolved, err := r.csvTable(dir, path, TableOptions{Label: rq.Label.Text, BatchColumn: rq.BatchColumn.Text, Like: like})
+	tab, resolved, err := r.csvTable(dir, path, TableOptions{Label: rq.Label.Text, BatchColumn: rq.BatchColumn.Text, Like: like, Missing: r.out.missing.Text})
 	if err != nil {
 		return nil, place.Errorf("queries.csv", "%v", err)
 	}

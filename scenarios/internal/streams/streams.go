@@ -41,8 +41,13 @@ type Streams struct {
 	// larger).
 	Smallest, SmallestAt int
 	Files                []string // the CSV files read, as found (the scenario's identity)
+	// Classes are the labels of class 0 and class 1 as the data write them: a CSV's two label
+	// values, "0" and "1" for generated data (whose class 1 is where the label is true).
+	Classes [2]string
 
 	tables    []*Table
+	data      *tableData    // the CSV data; nil for generated data
+	missing   format.Scalar // data.missing, for Impute
 	newStream func(seed uint64) (sim.Stream, error)
 }
 
@@ -69,7 +74,7 @@ type reader struct {
 // batch column, when it has one, decides the number of batches). seed is the scenario's, whose
 // first batches are generated to check the labels. Notes on how the files were read go to notes.
 func Read(doc *format.Doc, f *format.File, seed uint64, opt Options, notes *format.Notes) (*Streams, error) {
-	r := &reader{doc: doc, opt: opt, notes: notes, out: &Streams{}}
+	r := &reader{doc: doc, opt: opt, notes: notes, out: &Streams{Classes: [2]string{"0", "1"}}}
 	var err error
 	switch {
 	case f.Data.CSV.Set:

@@ -1,0 +1,128 @@
+package chart
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/synth"
+)
+
+// The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
+func TestChartGapView(t *testing.T) {
+	f := synth.RandomFrame(t, draw.ForProfile(termenv.Ascii), 60, 15)
+	cp := &Pane{keys: NewKeyMap(), gap: true}
+	or, _ := f.Result(algos.NameOracle)
+	for _, s := range cp.chartSeries(f) {
+		r, _ := f.Result(s.name)
+		for i, v := range s.v {
+			if want := r.Strategy.Cumulative[i] - or.Strategy.Cumulative[i]; v != want {
+				t.Fatalf("%s at %d: %v, want %v", s.name, i, v, want)
+			}
+		}
+	}
+	if v := ansi.Strip(cp.View(f, 76, 20)); !strings.Contains(v, "Oracle") || !strings.Contains(v, " 0") {
+		t.Errorf("gap view without the Oracle on zero:\n%s", v)
+	}
+	if cp.Title(f) == (&Pane{}).Title(f) {
+		t.Error("the gap view has the cost view's title")
+	}
+}
+
+// A line that ends more than twice as high as every other runs off the top of the chart, marked ↑
+// in its label, rather than flattening the others against zero.
+func TestChartClipsTheOutlier(t *testing.T) {
+	mk := func(never float64) []series {
+		return []series{{name: "oracle", v: []float64{1, 10}}, {name: "cara-t", v: []float64{1, 40}},
+			{name: "never", v: []float64{1, 30, never}}}
+	}
+	if got := fitted(mk(150)); len(got) != 2 || got[0].name != "oracle" || got[1].name != "cara-t" {
+		t.Errorf("Never-retrain at 150 against 40: fitted to %v", got)
+	}
+	if got := fitted(mk(70)); len(got) != 3 {
+		t.Errorf("Never-retrain at 70 against 40: fitted to %d series, want all", len(got))
+	}
+	ss := mk(150)
+	a := valueAxis(fitted(ss), 10)
+	ls := endLabels(ss, a.lo, a.hi, 10, 40, false)
+	if ls[0].names[0] != "never" || !ls[0].over || ls[0].row != 0 || !strings.HasPrefix(ls[0].rows[0][len(ls[0].rows[0])-1].text, "↑") {
+		t.Errorf("the outlier's label %+v, want ↑ on the top row", ls[0])
+	}
+}
+
+// Lines that end at the same value share one label, in the order of the table; labels never
+// overlap and keep the order of their values.
+func TestEndLabels(t *testing.T) {
+	ss := []series{
+		{name: "never", v: []float64{1, 5, 9}},
+		{name: "cara-t", v: []float64{1, 2, 3}},
+		{name: "oracle", v: []float64{1, 2, 3}},
+		{name: "adwin", v: []float64{1, 2, 3.01}},
+	}
+	ls := endLabels(ss, 0, 10, 10, 40, false)
+	if len(ls) != 3 {
+		t.Fatalf("%d labels, want 3 (Oracle and CARA-T merged)", len(ls))
+	}
+	if ls[2].names[0] != "oracle" || ls[2].names[1] != "cara-t" {
+		t.Errorf("merged label %v, want oracle then cara-t", ls[2].names)
+	}
+	for i := 1; i < len(ls); i++ {
+		if ls[i].row < ls[i-1].row+len(ls[i-1].rows) {
+			t.Errorf("labels %d and %d overlap: rows %d and %d", i-1, i, ls[i-1].row, ls[i].row)
+		}
+	}
+	if ls[0].names[0] != "never" || ls[0].row != 1 {
+		// 9 of 10 on 10 rows of 4 dots: dot row 39 - round(0.9*39) = 4, text row 1.
+		t.Errorf("top label %v at row %d, want never at row 1", ls[0].names, ls[0].row)
+	}
+	// Narrow: short keys, wrapped.
+	ls = endLabels(ss[1:3], 0, 10, 10, 6, false)
+	if got := ls[0].rows; len(got) != 2 || got[0][0].text != "O" {
+		t.Errorf("narrow label rows %v, want [O=T] then the value", got)
+	}
+}
+
+// Pane 2 is drawn in braille, and a series whose cost only grows is drawn as a line that never
+// goes down.
+func TestChartBrailleMonotone(t *testing.T) {
+	f := synth.RandomFrame(t, draw.ForProfile(termenv.Ascii), 60, 15)
+	cp := &Pane{keys: NewKeyMap()}
+	for _, size := range [][2]int{{40, 10}, {56, 14}, {76, 20}} {
+		v := cp.View(f, size[0], size[1])
+		if !hasBraille(v) {
+			t.Fatalf("%dx%d: no braille:\n%s", size[0], size[1], v)
+		}
+		for id, dots := range cp.plot.Dots {
+			if len(dots) == 0 {
+				continue
+			}
+			lowest := map[int]int{} // per dot column, the lowest dot (the largest y)
+			for _, d := range dots {
+				lowest[d[0]] = max(lowest[d[0]], d[1])
+			}
+			xs := slices.Sorted(func(yield func(int) bool) {
+				for x := range lowest {
+					if !yield(x) {
+						return
+					}
+				}
+			})
+			for i := 1; i < len(xs); i++ {
+				if lowest[xs[i]] > lowest[xs[i-1]] {
+					t.Errorf("%dx%d: series %d goes down at dot column %d", size[0], size[1], id, xs[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// hasBraille reports whether s holds a braille character.
+func hasBraille(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF })
+}

@@ -1,0 +1,136 @@
+package results
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/run"
+)
+
+// handFrame is a frame over hand-built results (no engine): an online block starting at batch 2 of
+// 6, the view at batch 4.
+func handFrame(results []algos.Result, selected algos.Name) *pane.Frame {
+	scen := &scenarios.Scenario{Name: "hand", Batches: 6, Offline: 2}
+	return &pane.Frame{St: draw.ForProfile(termenv.Ascii), Scen: scen, M: sim.NewMatrix(6, 2), Pos: 4, RP: run.Replay{Scale: 1, Results: results},
+		R: algos.Constant(1), RScale: 1, Selected: selected, Visible: algos.Names, Heat: draw.Scale{Hi: 1}}
+}
+
+// The results table: SCPE where the Oracle's cost is non-zero, the plain gap where it is zero
+// (SCPE undefined), and RETRAIN in the "now" column for an algorithm that retrained at the current
+// batch.
+func TestTablePane(t *testing.T) {
+	// Cumulative costs over batches 2..4: the Oracle's ends at b, the other's at a.
+	strat := func(retrains []int, cum ...float64) algos.Strategy {
+		return algos.Strategy{Start: 2, End: 4, Model: []int{2, 2, 4}, Retrains: retrains, Cumulative: cum}
+	}
+	for _, tc := range []struct {
+		name      string
+		b, a      float64
+		retrains  []int
+		wantCells []string
+	}{
+		// a = 15, b = 10: SCPE = 100*|15-10|/10 = 50.0.
+		{"scpe", 10, 15, []int{4}, []string{"RETRAIN", "15.00", "50.0"}},
+		// b = 0: SCPE undefined; the gap a - b = 2.5 is shown instead.
+		{"gap", 0, 2.5, nil, []string{"keep", "2.50", "gap +2.5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			scpe := math.NaN()
+			if tc.b != 0 {
+				scpe = 100 * math.Abs(tc.a-tc.b) / math.Abs(tc.b)
+			}
+			res := []algos.Result{
+				{Algorithm: "oracle", Strategy: strat(nil, 1, 2, tc.b), SCPE: 0, QueryAccuracy: 0.9},
+				{Algorithm: "cara-t", Strategy: strat(tc.retrains, 1, 2, tc.a), SCPE: scpe, Gap: tc.a - tc.b, QueryAccuracy: math.NaN()},
+			}
+			v := (&Pane{}).View(handFrame(res, "cara-t"), 80, 10)
+			var row string
+			for _, l := range strings.Split(v, "\n") {
+				if strings.Contains(l, "CARA-T") {
+					row = l
+				}
+			}
+			for _, want := range tc.wantCells {
+				if !strings.Contains(row, want) {
+					t.Errorf("CARA-T row %q lacks %q", row, want)
+				}
+			}
+			if !strings.HasSuffix(strings.TrimSpace(row), "-") {
+				t.Errorf("CARA-T row %q: query accuracy without labels should read -", row)
+			}
+		})
+	}
+}
+
+// A narrow table keeps the algorithm and its cost, dropping what matters least.
+func TestTablePaneNarrow(t *testing.T) {
+	s := algos.Strategy{Start: 2, End: 4, Model: []int{2, 2, 2}, Cumulative: []float64{1, 2, 3}}
+	res := []algos.Result{{Algorithm: "oracle", Strategy: s, QueryAccuracy: 0.9}, {Algorithm: "never", Strategy: s, QueryAccuracy: 0.9}}
+	for _, w := range []int{60, 44, 36} {
+		v := (&Pane{}).View(handFrame(res, "oracle"), w, 10)
+		for _, l := range strings.Split(v, "\n") {
+			if draw.Width(l) > w {
+				t.Errorf("width %d: line %q is %d wide", w, l, draw.Width(l))
+			}
+		}
+		if !strings.Contains(v, "Never-retrain") || !strings.Contains(v, "3.00") {
+			t.Errorf("width %d: the name or the cost is gone:\n%s", w, v)
+		}
+	}
+}
+
+// The parameters tuned offline are never cut inside a word, nor a parameter parted from its value:
+// at every width from 24 columns (the widest parameter, "tuned on 0..24: θ 21.75", and one) to
+// the full line, the results pane starts with lines within the width that hold the full line's
+// words in order, none ending in a parameter's name; the table follows them, and the pane asks
+// for a row per line.
+func TestTunedLineWholeWords(t *testing.T) {
+	f := handFrame(nil, "cara-t")
+	f.Scen = &scenarios.Scenario{Name: "hand", Batches: 100, Offline: 25}
+	f.M, f.Pos = sim.NewMatrix(100, 25), 60
+	f.RP.Tuned = map[string]float64{"theta": 21.75, "theta_c": 29.11, "period": 7, "offset": 3}
+	strat := algos.Strategy{Start: 25, End: 60, Model: make([]int, 36), Cumulative: slices.Repeat([]float64{1}, 36)}
+	for _, a := range f.Visible {
+		f.RP.Results = append(f.RP.Results, algos.Result{Algorithm: a, Strategy: strat})
+	}
+	rp := New()
+	full := rp.tuned(f, 1000)
+	if len(full) != 1 || full[0] != "tuned on 0..24: θ 21.75  θc 29.11  period 7 offset 3" {
+		t.Fatalf("the tuned line at full width: %q", full)
+	}
+	words := strings.Fields(full[0])
+	for w := 24; w <= draw.Width(full[0])+1; w++ {
+		var tuned []string
+		for _, l := range strings.Split(ansi.Strip(rp.draw(f, w)), "\n") {
+			if strings.HasPrefix(l, "algorithm") {
+				break
+			}
+			tuned = append(tuned, l)
+		}
+		if got := strings.Fields(strings.Join(tuned, " ")); !slices.Equal(got, words) {
+			t.Errorf("width %d: the tuned lines read %q, want the words %q", w, tuned, words)
+		}
+		for _, l := range tuned {
+			if draw.Width(l) > w {
+				t.Errorf("width %d: %q is wider", w, l)
+			}
+			if f := strings.Fields(l); slices.Contains([]string{"θ", "θc", "period", "offset"}, f[len(f)-1]) {
+				t.Errorf("width %d: %q parts %s from its value", w, l, f[len(f)-1])
+			}
+		}
+		want, _ := rp.Size(f, w+4)
+		if n := len(tuned) + len(f.Visible) + 2 + 2; want != n {
+			t.Errorf("width %d: the pane asks for %d rows, draws %d", w, want, n)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/cara-sim/cara/sim"
+)
+
+// With more than two features the scatter opens on the two that spread most over their range:
+// not a flat band, not a uniform cycle squeezing the rest.
+func TestDefaultFeaturePair(t *testing.T) {
+	b := NewBounds(4)
+	pts := sim.Points{D: 4}
+	for i := range 100 {
+		x := float64(i) / 99
+		// 0: a flat band with one outlier; 1: spread; 2: constant; 3: spread
+		band := 0.01
+		if i == 0 {
+			band = 1
+		}
+		pts.V = append(pts.V, band, x, 0.5, 1-x*x)
+	}
+	b.Add(pts)
+	if got := b.Pair(); got != [2]int{1, 3} {
+		t.Errorf("pair %v, want [1 3]", got)
+	}
+	if got := NewBounds(2).Pair(); got != [2]int{0, 1} {
+		t.Errorf("two features: %v", got)
+	}
+}

@@ -1,0 +1,172 @@
+// Package synth is made-up runs for the screen's tests: a run made by hand (its matrix, stream,
+// scenario and a tour), whose numbers follow from a story, not from the engine, so that a change to
+// the engine's numbers leaves the screen's tests alone; and frames over random costs.
+package synth
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/tour"
+	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/run"
+)
+
+// The golden panes are drawn from a small matrix and stream made by hand, not by the engine, so a
+// change to the engine's numbers (a model, a kernel, a generator) leaves the screen tests alone.
+//
+// The story: 60 batches (enough for the heat map to sample at 80x24), the first 15 offline, R = 4.
+// Two concepts alternate, "x1 > x2" (a) and its opposite (b): a from batch 0, b from 8 (an abrupt
+// drift inside the offline block), then a, b, a again from 24, 36 and 48 (recurring drifts).
+// Meanwhile the data slide right by 0.01 a batch (covariate drift). Each batch has 8 points and 4
+// queries.
+//
+// The matrix follows from that story:
+//   - staleness C[t', t] = A - B is 0.25 a batch of age (t - t') while M_t' was trained on t's
+//     concept, and 6 more when it was trained on the other one; B, the model's cost on its own
+//     batch, is 0.5, so A = 0.5 + C (on the diagonal C = 0);
+//   - M_t' errs on every point of D_t under the other concept, and under the same concept on the
+//     first (t - t')/2 points (the slide takes one more point across the boundary every 2
+//     batches); its error rate and query accuracy are those counts over 8.
+const (
+	Batches  = 60
+	Offline  = 15
+	Points   = 8
+	Queries  = 4
+	Stale    = 0.25 // staleness per batch of age
+	Concept  = 6.0  // staleness added under the other concept
+	OwnCost  = 0.5  // B
+	GoldenAt = 52   // the batch the golden panes show: four after the last drift
+)
+
+// Drifts are the batches where the concept changes.
+var Drifts = []sim.Drift{{From: 8, To: 8, Kind: sim.DriftAbrupt}, {From: 24, To: 24, Kind: sim.DriftRecurring},
+	{From: 36, To: 36, Kind: sim.DriftRecurring}, {From: 48, To: 48, Kind: sim.DriftRecurring}}
+
+// YAML is the scenario around the hand-made numbers: its name, sizes, R and concepts (its
+// own generated stream is replaced by Stream, which has the same drifts).
+const YAML = `name: synthetic
+title: "Synthetic: a hand-made matrix for the golden panes"
+about: >
+  Two concepts that alternate at batches 8, 24, 36 and 48, and data that slide right a little
+  every batch; the matrix is written by hand in tui/synthetic_test.go.
+seed: 0
+batches: 60
+offline: 15
+data:
+  size: 8
+  features: 2
+  gaussian: {mean: "0.01*t", std: 0.1}
+  concepts:
+    - {at: 0, label: "x1 > x2"}
+    - {at: 8, label: "x1 <= x2"}
+    - {at: 24, label: "x1 > x2"}
+    - {at: 36, label: "x1 <= x2"}
+    - {at: 48, label: "x1 > x2"}
+queries: {from: data, size: 4}
+model: {nearest_centroid: {}}
+retrain_cost: 4
+`
+
+// ConceptOf is the concept (0: a, 1: b) of batch t.
+func ConceptOf(t int) int {
+	c := 0
+	for _, d := range Drifts {
+		if t >= d.From {
+			c = 1 - c
+		}
+	}
+	return c
+}
+
+// Cell is cell (tp, t) of the hand-made matrix.
+func Cell(tp, t int) sim.Cell {
+	age := t - tp
+	stale, wrong := Stale*float64(age), min(age/2, Points)
+	if ConceptOf(tp) != ConceptOf(t) {
+		stale, wrong = stale+Concept, Points
+	}
+	errs := algos.NewBits(Points)
+	for i := range wrong {
+		errs.Set(i)
+	}
+	rate := float64(wrong) / Points
+	return sim.Cell{A: OwnCost + stale, B: OwnCost, ErrorRate: rate, QueryAccuracy: 1 - rate, Errors: errs, Done: true}
+}
+
+// Stream is the hand-made stream: point i of batch t at x1 = 0.2 (i mod 4) + 0.01 t,
+// x2 = 0.6 floor(i/4) + 0.1 (i mod 2); query j at x1 = 0.1 + 0.2 j + 0.01 t, x2 = 0.35; each
+// labelled by its batch's concept.
+type Stream struct{}
+
+func (Stream) Len() int { return Batches }
+
+func (Stream) Features() int { return 2 }
+
+func (Stream) Drifts() []sim.Drift { return Drifts }
+
+func (Stream) Batch(t int) (*sim.Batch, error) {
+	label := func(x1, x2 float64) uint8 {
+		if (x1 > x2) == (ConceptOf(t) == 0) {
+			return 1
+		}
+		return 0
+	}
+	b := &sim.Batch{T: t, X: sim.Points{D: 2}, Q: sim.Points{D: 2}}
+	slide := 0.01 * float64(t)
+	for i := range Points {
+		x1, x2 := 0.2*float64(i%4)+slide, 0.6*float64(i/4)+0.1*float64(i%2)
+		b.X.V = append(b.X.V, x1, x2)
+		b.Y = append(b.Y, label(x1, x2))
+	}
+	for j := range Queries {
+		x1, x2 := 0.1+0.2*float64(j)+slide, 0.35
+		b.Q.V = append(b.Q.V, x1, x2)
+		b.QY = append(b.QY, label(x1, x2))
+	}
+	return b, nil
+}
+
+// Tour is a tour of the synthetic run with a stop of every kind: a cell to look at, a quiz
+// at the drift at 24, a stop that plays on, a stop with a what-if (which the synthetic run, having
+// no engine, never computes: its note shows).
+func Tour() []tour.Stop {
+	return []tour.Stop{
+		{At: 19, Say: "The Oracle's first online retrain: keeping M_15 here costs C[15, 19] = {C 15 19}, retraining R = {R}.",
+			Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 15, Batch: 19}}, Pause: true},
+		{At: 24, Say: "The concept flips at 24. Keep M_19, or retrain?", Quiz: true, Pause: true},
+		{At: 30, Say: "Passing by: the Oracle has paid {cost Oracle} so far.", Focus: tour.Focus{Pane: tour.PaneCumulative}},
+		{At: 36, Say: "With R doubled the Oracle would think twice.", Whatif: []tour.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
+	}
+}
+
+// RandomFrame is a frame in the styles st over a T-batch matrix of random costs >= 0 (so every
+// cumulative cost grows), its first off batches offline, every algorithm replayed to the last
+// batch. The same T and off give the same frame.
+func RandomFrame(t testing.TB, st *draw.Styles, T, off int) *pane.Frame {
+	m := sim.NewMatrix(T, off)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for tt := range T {
+		for tp := 0; tp <= tt; tp++ {
+			errs := algos.NewBits(50)
+			for i := range 50 {
+				if rng.Float64() < 0.1*float64(tt-tp)/float64(T) {
+					errs.Set(i)
+				}
+			}
+			m.Set(tp, tt, sim.Cell{A: rng.Float64() * 10 * float64(tt-tp) / float64(T), Errors: errs})
+		}
+	}
+	r := algos.Constant(3)
+	res, err := algos.Evaluate(m, r, algos.Names, T-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen := &scenarios.Scenario{Name: "random", Batches: T, Offline: off}
+	return &pane.Frame{St: st, Scen: scen, M: m, Pos: T - 1, RP: run.Replay{Scale: 1, Results: res}, R: r, RScale: 1,
+		Selected: "cara-t", Visible: algos.Names, Heat: draw.Scale{Hi: 10}}
+}

@@ -1,0 +1,313 @@
+package workshop
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
+)
+
+// Guess is "guess the decision" (key g, or a tour's quiz stop): before an online batch t is
+// shown the player asks "RETRAIN or KEEP at t?", then shows the batch with the Oracle's decision
+// and what each choice costs the player's own strategy there (C[t', t] to keep its model t', R_t to
+// retrain), and keeps a score. The answers are a strategy of their own, replayed through algos
+// (Fixed) as the results pane's row "You": unanswered batches count as KEEP.
+type Guess struct {
+	on      bool
+	answers map[int]bool // batch -> RETRAIN
+	agreed  map[int]bool // batch -> the answer was the Oracle's decision (set when revealed)
+	you     youCache
+}
+
+// youCache keeps the "You" row for one position, R and set of answers.
+type youCache struct {
+	pos, answers int
+	scale        float64
+	m            *sim.Matrix // the run's, or a what-if's
+	provisional  bool        // compared with the best so far, not yet the Oracle
+	res          *algos.Result
+}
+
+func (g *Guess) reset() {
+	*g = Guess{answers: map[int]bool{}, agreed: map[int]bool{}}
+}
+
+// Score is the round's score: the revealed answers that were the Oracle's decision, of the
+// answers revealed.
+func (g *Guess) Score() (agreed, of int) {
+	for _, ok := range g.agreed {
+		if ok {
+			agreed++
+		}
+	}
+	return agreed, len(g.agreed)
+}
+
+// ToggleGuess starts or ends the guess round.
+func (w *Workshop) ToggleGuess(f Frame) Effects {
+	g := &w.guess
+	g.on = !g.on
+	if !g.on {
+		if c := w.callout; c != nil && c.Kind == RevealCallout {
+			w.callout = nil // the round's last answer goes with it
+		}
+		a, n := g.Score()
+		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
+	}
+	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
+	if g.needs(f, f.Pos+1) {
+		e = append(e, w.ask(f.Pos+1)...)
+	}
+	return e
+}
+
+// needs reports whether the round asks about batch t before showing it.
+func (g *Guess) needs(f Frame, t int) bool {
+	_, answered := g.answers[t]
+	return g.on && !answered && t > f.Scenario.Offline && t < f.Batches && f.Pos == t-1
+}
+
+// Step asks about the next batch before the player steps or plays into it: true when it asks.
+func (w *Workshop) Step(f Frame) (Effects, bool) {
+	if !w.guess.needs(f, f.Pos+1) {
+		return nil, false
+	}
+	return append(Effects{Play(false)}, w.ask(f.Pos+1)...), true
+}
+
+// ask puts up the question about batch t.
+func (w *Workshop) ask(t int) Effects {
+	if c := w.callout; c != nil && c.Kind != StopCallout {
+		w.callout = nil
+	}
+	w.asked = t
+	// The batch asked about is what the question is about: its pane shows whatever the layout.
+	return Effects{Play(false), TakeKeys{}, Focus(pane.Batch)}
+}
+
+// YourModel is the model the player's own strategy uses before batch t: the last batch before t
+// answered RETRAIN, or the first online batch (offline, the offline block's size), where every
+// strategy trains.
+func (g *Guess) YourModel(t, offline int) int {
+	tp := offline
+	for b, retrain := range g.answers {
+		if retrain && b < t && b > tp {
+			tp = b
+		}
+	}
+	return tp
+}
+
+// answer records the answer about batch t and shows the batch; a follower waits for the
+// presenter to show it, and the room counts the answer.
+func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
+	g := &w.guess
+	g.answers[t] = retrain
+	g.you = youCache{}
+	r := &w.room
+	if r.Presenting() {
+		// The room's answers as they stand when the presenter answers: the question closes with it.
+		v := r.m.View()
+		r.tally[t] = [2]int{v.Retrain, v.Keep}
+	}
+	if r.following {
+		r.m.Answer(t, retrain)
+		w.callout = &Callout{Kind: WaitCallout, Pane: pane.Matrix, Title: fmt.Sprintf("guess · batch %d", t),
+			Text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
+			Foot: "p to go free"}
+		return nil
+	}
+	return Effects{GoTo(t), Then(func(f Frame) Effects {
+		if f.Pos < t {
+			return Effects{Ahead(t)} // shown, and revealed, when the engine has it
+		}
+		return w.reveal(f, t)
+	})}
+}
+
+// reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
+func (w *Workshop) reveal(f Frame, t int) Effects {
+	g := &w.guess
+	if _, ok := g.answers[t]; ok {
+		if _, done := g.agreed[t]; !done {
+			g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
+		}
+	}
+	if at, ok := w.tour.quizAhead(); ok && at == t {
+		return w.showStop(f)
+	}
+	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t), Head: w.revealLines(f, t)}
+	if g.on {
+		c.Foot = "→ next question · g end the round"
+	}
+	w.callout = c
+	return nil
+}
+
+// RevealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
+// it; an answer given before the engine had the batch).
+func (w *Workshop) RevealDue(f Frame) Effects {
+	g := &w.guess
+	t := f.Pos
+	if _, ok := g.answers[t]; !ok {
+		return nil
+	}
+	if _, done := g.agreed[t]; done {
+		return nil
+	}
+	if c := w.callout; c == nil || c.Kind == WaitCallout || c.Kind == RevealCallout {
+		return w.reveal(f, t)
+	}
+	g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
+	return nil
+}
+
+// oracleRetrains reports whether the Oracle retrains at t (t <= the batch shown) in results, the
+// one replay every pane reads: in hindsight over the whole online block once the matrix is in, the
+// best so far while it computes.
+func oracleRetrains(results []algos.Result, t int) bool {
+	for _, r := range results {
+		if r.Algorithm == algos.NameOracle {
+			_, ok := slices.BinarySearch(r.Strategy.Retrains, t)
+			return ok
+		}
+	}
+	return false
+}
+
+// revealLines say what the Oracle did at t, what the answer was and the score, what each choice
+// costs the player's own strategy at t, and, to a presenter, the room's answers.
+func (w *Workshop) revealLines(f Frame, t int) []string {
+	g, st := &w.guess, f.Styles
+	if t >= f.Computed {
+		return nil
+	}
+	// The cost matrix the panes show (the what-if's when one is shown) at the R in force.
+	c := algos.Costs{M: f.Matrix, R: f.R}
+	who, hind := "the Oracle", "in hindsight over the whole online block"
+	if f.Provisional {
+		who, hind = pane.BestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", f.Scenario.Offline, t)
+	}
+	oracle := oracleRetrains(f.Results, t)
+	or := "KEEPS its model"
+	if oracle {
+		or = "RETRAINS"
+	}
+	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
+	a, n := g.Score()
+	if retrain, ok := g.answers[t]; ok {
+		mark := "✗ not as " + who
+		if retrain == oracle {
+			mark = "✓ as " + who
+		}
+		lines = append(lines, fmt.Sprintf("You said %s: %s · score %d of %d", word(retrain), mark, a, n))
+	} else {
+		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
+	}
+	tp := g.YourModel(t, f.Scenario.Offline)
+	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
+		draw.Num(c.At(tp, t)), draw.Num(c.R(t))))
+	if r := &w.room; r.Presenting() {
+		if n, ok := r.tally[t]; ok {
+			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
+		}
+	}
+	return lines
+}
+
+func word(retrain bool) string {
+	if retrain {
+		return "RETRAIN"
+	}
+	return "KEEP"
+}
+
+// You is the player's own strategy over the online block so far, as a result beside the
+// algorithms': replayed through algos as a fixed strategy, against the same Oracle; nil before an
+// answer.
+func (w *Workshop) You(f Frame) *algos.Result {
+	g := &w.guess
+	off := f.Scenario.Offline
+	if len(g.answers) == 0 || f.Pos < off || f.Pos >= f.Computed {
+		return nil
+	}
+	m := f.Matrix
+	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: m, provisional: f.Provisional}
+	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
+		return c.res
+	}
+	var retrains []int
+	for b, retrain := range g.answers {
+		if retrain && b > off && b <= f.Pos {
+			retrains = append(retrains, b)
+		}
+	}
+	slices.Sort(retrains)
+	c := algos.Costs{M: m, R: f.R}
+	strategy := algos.Replay(c, off, f.Pos, algos.Fixed(retrains))
+	// The Oracle the other rows are compared with, as the results show it: its cost up to the
+	// batch shown.
+	oracle := math.NaN()
+	for _, r := range f.Results {
+		if r.Algorithm == algos.NameOracle {
+			oracle = r.Strategy.Cost()
+		}
+	}
+	r := algos.Against(m, pane.YouName, strategy, oracle)
+	k.res = &r
+	g.you = k
+	return k.res
+}
+
+// Question is the callout asking the question up, with the room's answers for a presenter; nil
+// when no question is up.
+func (w *Workshop) Question(f Frame) *Callout {
+	t, ok := w.Asking()
+	if !ok {
+		return nil
+	}
+	g, st := &w.guess, f.Styles
+	tp := g.YourModel(t, f.Scenario.Offline)
+	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t)}
+	c.Head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
+	if i, ok := w.quizStop(f, t); ok {
+		// The tour's question: its own words first.
+		c.Title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
+		c.Head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.Head...)
+	}
+	c.Text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
+		tp, tp, t, tp, t, draw.Num(f.R(t)), tp, tp, t)
+	if a, n := g.Score(); n > 0 {
+		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
+	}
+	r := &w.room
+	if r.Presenting() {
+		v := r.view
+		c.Head = append(c.Head, st.Bold.Render(fmt.Sprintf("The room: %d RETRAIN / %d KEEP", v.Retrain, v.Keep))+
+			st.Dim.Render(fmt.Sprintf(" (%d of %d following)", v.Retrain+v.Keep, v.Followers)))
+	}
+	c.Foot = "r retrain · k keep · esc not now"
+	if r.following {
+		c.Foot += " · p go free"
+	}
+	return c
+}
+
+// quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a
+// presenter who does.
+func (w *Workshop) quizStop(f Frame, t int) (int, bool) {
+	if !w.tour.On() && !w.room.following {
+		return 0, false
+	}
+	for i, st := range f.Scenario.Tour {
+		if st.Quiz && st.At == t {
+			return i, true
+		}
+	}
+	return 0, false
+}

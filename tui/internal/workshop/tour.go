@@ -1,0 +1,229 @@
+package workshop
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cara-sim/cara/scenarios/tour"
+)
+
+// Tour is the scenario's tour as a player plays it (`cara play --tour`, key t): the tour being
+// played, if any, and where the last one was left.
+type Tour struct {
+	run  *tourRun // the tour being played; nil when none
+	left int      // the stop where the tour was left (t takes it up there); -1 for none
+}
+
+// tourRun is a tour being played: the player runs to each stop, at least tourRate batches a
+// second, stops there (pause: true) and shows the stop's callout over the panes, focused on what
+// the stop points at; space goes on, t leaves. A stop with quiz: true asks the guess round's
+// question before its batch is shown. A stop's what-if holds until the next stop.
+type tourRun struct {
+	stops   []tour.Stop
+	i       int  // the stop shown or run to
+	arrived bool // at stop i, its callout showing
+	// whatif: the current stop applied a what-if (StopWhatIf), undone when the tour moves on.
+	whatif bool
+}
+
+// tourRate is the least speed, in batches per second, at which a tour runs to its next stop: a
+// class watches the matrix fill without waiting.
+const tourRate = 20
+
+// target is the batch the tour runs to for stop i: the batch before a quiz's (the question comes
+// before the batch is shown), the stop's own otherwise.
+func (tr *tourRun) target() int {
+	st := tr.stops[tr.i]
+	if st.Quiz {
+		return st.At - 1
+	}
+	return st.At
+}
+
+// On reports whether a tour is being played.
+func (ts *Tour) On() bool { return ts.run != nil }
+
+// running reports whether the tour is on its way to a stop.
+func (ts *Tour) running() bool { return ts.run != nil && !ts.run.arrived }
+
+// quizAhead is the batch of the quiz stop the tour is on its way to: its question is up, or
+// about to be.
+func (ts *Tour) quizAhead() (int, bool) {
+	tr := ts.run
+	if tr == nil || tr.arrived || !tr.stops[tr.i].Quiz {
+		return 0, false
+	}
+	return tr.stops[tr.i].At, true
+}
+
+// ToggleTour starts the scenario's tour (from the stop where it was left, else from the first), or
+// leaves the tour being played.
+func (w *Workshop) ToggleTour(f Frame) Effects {
+	ts := &w.tour
+	if ts.run != nil {
+		ts.left = ts.run.i
+		return append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+	}
+	stops := f.Scenario.Tour
+	if len(stops) == 0 {
+		return Effects{Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
+	}
+	ts.run = &tourRun{stops: stops}
+	from := max(ts.left, 0)
+	ts.left = -1
+	return w.toStop(f, from)
+}
+
+// endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
+// callout goes.
+func (w *Workshop) endTour() Effects {
+	w.tour.run = nil
+	if c := w.callout; c != nil && c.Kind == StopCallout {
+		w.callout = nil
+	}
+	return Effects{Play(false)}
+}
+
+// toStop runs to stop i: at once when its batch is shown or behind, playing towards it otherwise.
+func (w *Workshop) toStop(f Frame, i int) Effects {
+	tr := w.tour.run
+	var e Effects
+	if tr.whatif {
+		e = append(e, UndoStopWhatIf{})
+		tr.whatif = false
+	}
+	keep := tr.arrived && !tr.stops[tr.i].Pause // a stop that plays on keeps its callout on the way
+	tr.i, tr.arrived = i, false
+	if c := w.callout; !keep && c != nil && (c.Kind == StopCallout || c.Kind == RevealCallout) {
+		w.callout = nil
+	}
+	if target := tr.target(); target <= f.Pos {
+		return append(e, GoTo(target), Then(w.arrive))
+	}
+	return append(e, Play(true), Tick{})
+}
+
+// TourStep stops at the tour's stop once it is reached, as the player plays.
+func (w *Workshop) TourStep(f Frame) (Effects, bool) {
+	if !w.tour.running() || f.Pos < w.tour.run.target() {
+		return nil, false
+	}
+	return w.arrive(f), true
+}
+
+// arrive stops at the current stop: a quiz asks first, then the stop is shown.
+func (w *Workshop) arrive(f Frame) Effects {
+	e := Effects{Play(false)}
+	st := w.tour.run.stops[w.tour.run.i]
+	if st.Quiz {
+		if _, ok := w.guess.answers[st.At]; !ok {
+			return append(e, w.ask(st.At)...)
+		}
+		return append(e, GoTo(st.At), Then(w.showStop))
+	}
+	return append(e, w.showStop(f)...)
+}
+
+// showStop shows the current stop: its focus, its what-if and its callout; a stop that does not
+// pause plays on to the next one with its callout showing.
+func (w *Workshop) showStop(f Frame) Effects {
+	tr := w.tour.run
+	tr.arrived = true
+	st := tr.stops[tr.i]
+	e := focusOn(st.Focus)
+	var note string
+	if len(st.Whatif) > 0 {
+		sets := st.Sets()
+		e = append(e, StopWhatIf(sets))
+		tr.whatif = true
+		note = "What-if: " + strings.Join(sets, ", ") + ", recomputed from the run without training again."
+		if !f.Done {
+			note = "What-if: " + strings.Join(sets, ", ") + ", shown once the run is computed."
+		}
+	}
+	w.callout = w.stopCallout(f, tr.i, note, false)
+	if !st.Pause && tr.i+1 < len(tr.stops) {
+		return append(e, w.toStop(f, tr.i+1)...)
+	}
+	return e
+}
+
+// TourNext is space during a tour: at a stop it goes on to the next (or ends the tour after the
+// last); on the way it goes straight to the stop when its batch is computed.
+func (w *Workshop) TourNext(f Frame) Effects {
+	tr := w.tour.run
+	switch {
+	case !tr.arrived && tr.target() < f.Computed:
+		return Effects{GoTo(tr.target()), Then(w.arrive)}
+	case !tr.arrived:
+		return nil // on its way, waiting for the engine
+	case tr.i+1 < len(tr.stops):
+		return w.toStop(f, tr.i+1)
+	}
+	return append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+}
+
+// focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the
+// cursor. A stop changes only what it names.
+func focusOn(fc tour.Focus) Effects {
+	if fc.Pane == tour.NoPane {
+		return nil
+	}
+	e := Effects{Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
+	if fc.Cell != nil {
+		e = append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
+	}
+	return e
+}
+
+// stopCallout is the callout of stop i: the stop's text, a what-if's note, the guess's reveal at
+// a quiz stop; the keys that go on are the presenter's or the follower's.
+func (w *Workshop) stopCallout(f Frame, i int, note string, following bool) *Callout {
+	stops := f.Scenario.Tour
+	if i < 0 || i >= len(stops) {
+		return nil
+	}
+	st := stops[i]
+	c := &Callout{Kind: StopCallout, Pane: int(st.Focus.Pane) - 1, Stop: i, Batch: st.Quiz,
+		Title: fmt.Sprintf("tour %d/%d · batch %d", i+1, len(stops), st.At)}
+	_, answered := w.guess.answers[st.At]
+	if st.Quiz {
+		c.Head = w.revealLines(f, st.At)
+	}
+	c.fill = func(f Frame) string {
+		text := sayText(f, st)
+		if st.Quiz && answered {
+			text = "" // the question's words were shown with it; now the answer
+		}
+		return strings.TrimSpace(text + "\n\n" + note)
+	}
+	c.Text = c.fill(f)
+	switch {
+	case following:
+		c.Foot = "the presenter goes on · p to go free"
+	case i+1 < len(stops) && !st.Pause:
+		c.Foot = "playing on to the next stop · t leave the tour"
+	case i+1 < len(stops):
+		c.Foot = "space next stop · t leave the tour"
+	default:
+		c.Foot = "space end the tour · t leave"
+	}
+	return c
+}
+
+// sayText is a stop's text with its templates filled from the run shown: the matrix (a what-if's
+// under the stop's what-if), the R in force, every algorithm over the whole online block (so the
+// Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
+// "…" until it is. On a seed other than the scenario's the words were written for another run,
+// and the callout says so.
+func sayText(f Frame, st tour.Stop) string {
+	facts := tour.Facts{M: f.Matrix, R: f.R, At: st.At}
+	if !f.WhatIfComputing {
+		facts.Results = f.WholeBlock()
+	}
+	text := st.Text(facts)
+	if f.Seed != f.Scenario.Seed {
+		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", f.Scenario.Seed, f.Seed)
+	}
+	return text
+}

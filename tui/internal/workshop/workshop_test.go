@@ -1,0 +1,391 @@
+package workshop
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/scenarios/tour"
+	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/keys"
+	"github.com/cara-sim/cara/tui/internal/pane"
+	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/synth"
+)
+
+// fakePlayer is a player as the workshop sees it, without a Player: the synthetic run
+// (synthetic_test.go), every column in, the view state the workshop's effects change, and a record
+// of what it asked. It applies every effect there is, and none panics.
+type fakePlayer struct {
+	t       *testing.T
+	ws      Workshop
+	shown   room.Shown
+	s       *run.Session
+	scen    *scenarios.Scenario
+	rp      run.Replay
+	st      *draw.Styles
+	ahead   int
+	notice  string
+	played  []string   // at each tick: "batch: callout title"
+	whatIfs [][]string // the tour's what-ifs applied
+	undone  int        // and undone
+	follow  []FollowWhatIf
+	seeds   []uint64    // the runs reopened, by seed
+	views   []room.View // the room's views handed back (following again)
+	dropped int         // overlays the question took the keys from
+}
+
+func newFakePlayer(t *testing.T, tour []tour.Stop, m *room.Member) *fakePlayer {
+	t.Helper()
+	scen, err := scenarios.Parse("synthetic", []byte(synth.YAML), "", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen.Tour = tour
+	s, err := run.New(scen, scen.Seed, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Stream = synth.Stream{}
+	for tt := range synth.Batches {
+		for tp := 0; tp <= tt; tp++ {
+			s.Matrix.Set(tp, tt, synth.Cell(tp, tt))
+		}
+	}
+	s.Computed, s.Done = synth.Batches, true
+	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: draw.ForProfile(termenv.Ascii), ws: New(m)}
+	f.refresh()
+	return f
+}
+
+// frame is the fake as the workshop reads it.
+func (f *fakePlayer) frame() Frame {
+	s, scale := f.s, f.shown.Scale
+	return Frame{Shown: f.shown, Scenario: f.scen, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(), Done: s.Done,
+		Matrix: s.Matrix, R: s.RetrainCost(scale), Results: f.rp.Results, Provisional: f.rp.Provisional, Styles: f.st,
+		WholeBlock: func() []algos.Result { return s.WholeBlock(scale) }}
+}
+
+// apply makes the workshop's effects as the player does, recording what it cannot show.
+func (f *fakePlayer) apply(effects Effects) {
+	for _, e := range effects {
+		switch e := e.(type) {
+		case Play:
+			f.shown.Playing = bool(e)
+		case GoTo:
+			f.goTo(int(e))
+		case Ahead:
+			f.ahead = int(e)
+		case Focus:
+			if int(e) != f.shown.Focus {
+				f.shown.Zoomed = false
+			}
+			f.shown.Focus = int(e)
+		case Cursor:
+			f.shown.Cursor = room.Cursor(e)
+		case Zoom:
+			f.shown.Zoomed = bool(e)
+		case Speed:
+			f.shown.Speed = int(e)
+		case Visible:
+			f.shown.Visible = int(e)
+		case Select:
+			f.shown.Selected = algos.Name(e)
+		case Scale:
+			f.shown.Scale = float64(e)
+			f.refresh()
+		case Notice:
+			f.notice = string(e)
+		case Tick:
+			title := ""
+			if c := f.ws.callout; c != nil {
+				title = c.Title
+			}
+			f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
+		case StopWhatIf:
+			f.whatIfs = append(f.whatIfs, e)
+		case UndoStopWhatIf:
+			f.undone++
+		case FollowWhatIf:
+			f.follow = append(f.follow, e)
+		case Reopen:
+			// The same hand-made matrix under another seed: a new run, shown from its start.
+			f.seeds = append(f.seeds, uint64(e))
+			f.s.Seed = uint64(e)
+			f.shown.Pos, f.shown.Playing, f.ahead = -1, false, 0
+			f.apply(f.ws.Reset())
+			f.refresh()
+		case RoomView:
+			f.views = append(f.views, room.View(e))
+		case TakeKeys:
+			f.dropped++
+		case Then:
+			f.apply(e(f.frame()))
+		default:
+			f.t.Errorf("an effect the fake does not know: %T", e)
+		}
+	}
+}
+
+// goTo is the player's.
+func (f *fakePlayer) goTo(t int) {
+	t = min(max(t, 0), f.s.Computed-1)
+	if t >= 0 && t != f.shown.Pos {
+		f.shown.Pos, f.ahead = t, 0
+		f.refresh()
+	}
+}
+
+func (f *fakePlayer) refresh() {
+	rp, err := f.s.Evaluate(f.shown.Pos, f.shown.Scale, f.scen.Algorithms)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.rp = rp
+}
+
+// play is the player's ticks, as Player.play takes them: a batch each while it plays, the tour
+// and the guess round first to stop it (a stop that plays on leaves it playing).
+func (f *fakePlayer) play() {
+	for f.shown.Playing && f.shown.Pos+1 < f.s.Computed {
+		if e, stop := f.ws.TourStep(f.frame()); stop {
+			f.apply(e)
+			continue
+		}
+		if e, stop := f.ws.Step(f.frame()); stop {
+			f.apply(e)
+			continue
+		}
+		f.goTo(f.shown.Pos + 1)
+		if e, stop := f.ws.TourStep(f.frame()); stop {
+			f.apply(e)
+		}
+	}
+}
+
+// key gives a key to the question up, as the player does.
+func (f *fakePlayer) key(t *testing.T, k string) {
+	t.Helper()
+	if _, ok := f.ws.Asking(); !ok {
+		t.Fatalf("%s: no question up", k)
+	}
+	f.ws.Keys.Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
+	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
+}
+
+// The guess round without a player: each answer, given at the question the round asks before its
+// batch, is revealed beside the Oracle's decision, scored, and priced for the player's own
+// strategy. The synthetic Oracle retrains at 19, 24, 30, 36, 42, 48 and 54: in each concept's 12
+// batches once at the drift and once halfway (R 4 twice and 0.25 x (0+...+5) twice, 15.5, beats
+// one retrain, 4 + 0.25 x (0+...+11) = 20.5, and three, 12 + 0.25 x 2 x (0+...+3) = 16.5); in the
+// first online batches, 15 to 23, once at 19.
+func TestGuessRoundReveal(t *testing.T) {
+	f := newFakePlayer(t, nil, nil)
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	for _, tc := range []struct {
+		t       int
+		key     string
+		mark    string // beside the answer
+		agreed  int    // the score after it, of the answers so far
+		yourTp  int    // the model the player's strategy keeps until t
+		keepC   string // C[yourTp, t]: 0.25 a batch of age, 6 more across a drift
+		oracleW string // the Oracle's decision as the reveal says it
+	}{
+		{19, "r", "✓ as the Oracle", 1, 15, "1", "RETRAINS"},        // 4 batches old, concept b
+		{22, "k", "✓ as the Oracle", 2, 19, "0.75", "KEEPS"},        // M_19, 3 batches old
+		{24, "k", "✗ not as the Oracle", 2, 19, "7.25", "RETRAINS"}, // across the drift at 24: 1.25 + 6
+		{27, "r", "✗ not as the Oracle", 2, 19, "8", "KEEPS"},       // still M_19 (24 was KEEP): 2 + 6
+	} {
+		f.goTo(tc.t - 1)
+		e, asked := f.ws.Step(f.frame())
+		if !asked {
+			t.Fatalf("no question before batch %d", tc.t)
+		}
+		f.apply(e)
+		if q, ok := f.ws.Asking(); !ok || q != tc.t || f.shown.Pos != tc.t-1 || f.shown.Focus != pane.Batch {
+			t.Fatalf("the question: %d (%v) at batch %d, focus %d; want batch %d asked at %d in the batch pane", q, ok, f.shown.Pos, f.shown.Focus, tc.t, tc.t-1)
+		}
+		f.key(t, tc.key)
+		c := f.ws.callout
+		if _, asked := f.ws.Asking(); asked || f.shown.Pos != tc.t || c == nil || c.Kind != RevealCallout || len(c.Head) != 3 {
+			t.Fatalf("answered %s at %d: asking %v, batch %d, callout %+v", tc.key, tc.t, asked, f.shown.Pos, c)
+		}
+		head := ansi.Strip(strings.Join(c.Head, "\n"))
+		n := slices.Index([]int{19, 22, 24, 27}, tc.t) + 1
+		word := map[string]string{"r": "RETRAIN", "k": "KEEP"}[tc.key]
+		for _, want := range []string{
+			fmt.Sprintf("At %d the Oracle %s", tc.t, tc.oracleW),
+			fmt.Sprintf("You said %s: %s · score %d of %d", word, tc.mark, tc.agreed, n),
+			fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = 4", tc.yourTp, tc.yourTp, tc.t, tc.keepC),
+		} {
+			if !strings.Contains(head, want) {
+				t.Errorf("batch %d: the reveal lacks %q:\n%s", tc.t, want, head)
+			}
+		}
+	}
+	// The answers are a strategy: it retrains where they said RETRAIN, up to the batch shown.
+	if r := f.ws.You(f.frame()); r == nil || !slices.Equal(r.Strategy.Retrains, []int{19, 27}) {
+		t.Errorf("the player's strategy: %+v, want retrains at 19 and 27", r)
+	}
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	if f.ws.callout != nil || f.notice != "guess round over: 2 of 4 as the Oracle decided; g starts it again" {
+		t.Errorf("ending the round: callout %+v, notice %q", f.ws.callout, f.notice)
+	}
+}
+
+// A tour without a player, stop by stop: it plays to each stop and stops there; a quiz asks
+// before its batch and its stop shows the reveal; a stop that does not pause plays on with its
+// callout up; a stop's what-if is applied there and stays when the tour ends.
+func TestTourStopOrder(t *testing.T) {
+	tour := []tour.Stop{
+		{At: 19, Say: "the first retrain", Focus: tour.Focus{Pane: tour.PaneMatrix, Cell: &tour.Cell{Model: 15, Batch: 19}}, Pause: true},
+		{At: 24, Say: "keep or retrain?", Quiz: true, Pause: true},
+		{At: 30, Say: "passing by", Focus: tour.Focus{Pane: tour.PaneCumulative}},
+		{At: 36, Say: "a dearer retrain", Whatif: []tour.Override{{Path: "retrain_cost", Value: "8"}}, Pause: true},
+	}
+	f := newFakePlayer(t, tour, nil)
+	ts := &f.ws.tour
+	for _, tc := range []struct {
+		do    string // t, space, or a key to the question
+		pos   int    // the batch shown after it
+		title string // the callout's ("" for none)
+		ask   int    // the batch asked about (0 for no question)
+	}{
+		{"t", 19, "tour 1/4 · batch 19", 0},
+		{"space", 23, "", 24},
+		{"k", 24, "tour 2/4 · batch 24", 0},
+		{"space", 36, "tour 4/4 · batch 36", 0},
+		{"space", 36, "", 0},
+		{"t", 19, "tour 1/4 · batch 19", 0}, // again from the start, back at once
+	} {
+		switch tc.do {
+		case "t":
+			f.apply(f.ws.ToggleTour(f.frame()))
+		case "space":
+			f.apply(f.ws.TourNext(f.frame()))
+		default:
+			f.key(t, tc.do)
+		}
+		f.play()
+		title, ask := "", 0
+		if c := f.ws.callout; c != nil {
+			title = c.Title
+		}
+		if q, ok := f.ws.Asking(); ok {
+			ask = q
+		}
+		if f.shown.Pos != tc.pos || title != tc.title || ask != tc.ask {
+			t.Fatalf("after %s: batch %d, callout %q, asking %d; want %d, %q, %d", tc.do, f.shown.Pos, title, ask, tc.pos, tc.title, tc.ask)
+		}
+		switch tc.title {
+		case "tour 1/4 · batch 19":
+			if f.shown.Focus != pane.Matrix || f.shown.Cursor != (room.Cursor{On: true, At: [2]int{15, 19}}) {
+				t.Errorf("stop 1: focus %d, cursor %+v; want the matrix, on [15, 19]", f.shown.Focus, f.shown.Cursor)
+			}
+		case "tour 2/4 · batch 24":
+			if head := ansi.Strip(strings.Join(f.ws.callout.Head, "\n")); !strings.Contains(head, "You said KEEP: ✗ not as the Oracle") {
+				t.Errorf("the quiz's stop lacks the reveal:\n%s", head)
+			}
+		case "tour 4/4 · batch 36":
+			if c := f.ws.callout; !strings.Contains(c.Text, "What-if: retrain_cost=8") || c.Foot != "space end the tour · t leave" {
+				t.Errorf("the last stop: text %q, foot %q", c.Text, c.Foot)
+			}
+		}
+	}
+	// Where it played from, with what up: the stop at 30 played on to 36 with its callout.
+	want := []string{"0: ", "19: ", "24: ", "30: tour 3/4 · batch 30"}
+	if !slices.Equal(f.played, want) {
+		t.Errorf("played from %q, want %q", f.played, want)
+	}
+	if len(f.whatIfs) != 1 || !slices.Equal(f.whatIfs[0], []string{"retrain_cost=8"}) || f.undone != 0 {
+		t.Errorf("what-ifs applied %q, undone %d; want the last stop's, kept after the tour", f.whatIfs, f.undone)
+	}
+	f.apply(f.ws.ToggleTour(f.frame()))
+	if ts.On() || ts.left != 0 || f.notice != "left the tour at stop 1 of 4; t takes it up there" {
+		t.Errorf("leaving: on %v, left at %d, notice %q", ts.On(), ts.left, f.notice)
+	}
+}
+
+// The room side without a player: a follower joining shows the presenter's stage (another seed is a
+// new run, the what-if is the presenter's, every field of the view is applied, the stop's callout
+// is the follower's); the presenter's quiz asks the follower, whose answer the room counts; p goes
+// free and p again asks the room for the stage.
+func TestFollowOverAFake(t *testing.T) {
+	rm := room.New()
+	mp, mf := rm.Join(true), rm.Join(false)
+	f := newFakePlayer(t, synth.Tour(), mf)
+	receive := func() {
+		t.Helper()
+		show, e := f.ws.Receive(mf.View())
+		f.apply(e)
+		if show {
+			f.apply(f.ws.Follow(f.frame(), mf.View().Stage))
+		}
+	}
+	sh := room.Shown{Pos: 20, Speed: 3, Scale: 1.25, Selected: "markov", Visible: 1, Focus: pane.Chart, Zoomed: true,
+		Cursor: room.Cursor{On: true, At: [2]int{15, 19}}}
+	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: 0, Quiz: -1})
+	receive()
+	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
+		t.Fatalf("joining: runs reopened %v, what-ifs followed %+v", f.seeds, f.follow)
+	}
+	if want := sh; f.shown != want {
+		t.Errorf("the view %+v, want the presenter's %+v", f.shown, want)
+	}
+	if c := f.ws.callout; c == nil || c.Title != "tour 1/4 · batch 19" || c.Foot != "the presenter goes on · p to go free" ||
+		!strings.Contains(c.Text, "retraining R = 5.") {
+		t.Errorf("the stop's callout %+v, want stop 1 at R 4 x 1.25", c)
+	}
+	// The presenter's quiz about 24, from 23: the follower is asked, the stop's callout goes.
+	sh.Pos, sh.Focus = 23, pane.Matrix
+	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: -1, Quiz: 24})
+	receive()
+	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != pane.Batch || f.ws.callout != nil || len(f.follow) != 1 {
+		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.callout, len(f.follow))
+	}
+	f.key(t, "k")
+	if c := f.ws.callout; c == nil || c.Kind != WaitCallout || mp.View().Keep != 1 || f.shown.Pos != 23 {
+		t.Errorf("answered KEEP: callout %+v, the room counts %d KEEP, batch %d", c, mp.View().Keep, f.shown.Pos)
+	}
+	f.apply(f.ws.ToggleFollow())
+	if f.ws.Room().Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
+		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.callout, f.notice)
+	}
+	f.apply(f.ws.ToggleFollow())
+	if len(f.views) != 1 || !f.views[0].Following || f.views[0].Stage.Quiz != 24 {
+		t.Errorf("following again: the room's views handed back %+v", f.views)
+	}
+}
+
+// A new run (N) waits for the tour, for the guess round and for an answer shown (a reveal left up
+// when the round ended, a follower's answer waiting for the presenter's), and for nothing else.
+func TestRestartRefused(t *testing.T) {
+	f := newFakePlayer(t, synth.Tour(), nil)
+	if why := f.ws.RestartRefused(); why != "" {
+		t.Fatalf("nothing on: %q", why)
+	}
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the guess round: g ends it" {
+		t.Errorf("the guess round on: %q", why)
+	}
+	f.goTo(20)
+	f.apply(f.ws.ask(21))
+	f.key(t, "k")
+	f.ws.guess.on = false // the round over, its answer still shown
+	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the answer shown: esc closes it" {
+		t.Errorf("an answer shown: %q", why)
+	}
+	f.ws.CloseCallout()
+	f.apply(f.ws.ToggleTour(f.frame()))
+	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the tour: t leaves it" {
+		t.Errorf("a tour on: %q", why)
+	}
+}
