@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/cara-sim/cara/algos"
+	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/internal/memo"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
@@ -32,15 +33,20 @@ import (
 //   - Lifetime: a run counts its watchers and is cancelled when the last one leaves (q, r, a closed
 //     connection, a cancelled context). A finished run nobody watches is kept for the next to ask,
 //     at most Cache of them, the least recently left dropped first.
-//   - Limits: at most MaxComputing runs compute at once; the others wait in a queue, first come
-//     first served, and their watchers are told their place and an estimate of the wait.
-//   - What-ifs: a run keeps its models (sim.Keep's form: a forest's trees; more than ModelBytes,
-//     and it keeps none). Its watchers share one Base for what-ifs, made at the first
-//     and dropped when the last watcher leaves, or when more than MaxBases runs hold one (the
-//     least recently used goes; its next what-if makes it again). Measured on covcon-d (100
-//     batches, 100 trees; BenchmarkRunMemory): a finished run holds 1.0 MB without its models,
-//     7.8 MB with them, 54 MB with a Base in use (the models compiled for asking: about what the
-//     run held at the end of its computation). At most MaxComputing what-ifs compute at once.
+//   - Limits: every run is admitted against one budget (internal/budget), shared with whatever
+//     else the budget admits (a server's commands): it starts when a compute slot is free and the
+//     memory it will hold at its most (sim.Estimate) fits beside what is held and computing;
+//     until then it waits in line, first come first served, and its watchers are told their place,
+//     and either an estimate of the wait or that the room's memory is in use. A run that could
+//     never fit is refused, saying what would (TooBig). A finished run's grant shrinks to what it
+//     keeps; one nobody watches is let go when the budget needs its memory.
+//   - What-ifs: a finished run keeps its matrix and error bits, not its models. Its watchers share
+//     one Base for what-ifs, made at the first and dropped when the last watcher leaves, or when
+//     more than MaxBases runs hold one (the least recently used goes; its next what-if makes it
+//     again); a what-if on other queries fits the models again from the seed, a few at a time
+//     (sim.Reanswer), and gets the same accuracies bit for bit. Measured on covcon-d (100 batches,
+//     100 trees; BenchmarkRunMemory): a finished run holds 1.0 MB (7.8 MB when it kept its models).
+//     At most MaxComputing what-ifs compute at once.
 //
 // A presenter/follower layer needs nothing more: followers open the presenter's scenario and seed
 // and share its run. Safe for concurrent use. Idle, it holds no goroutine.
@@ -56,35 +62,45 @@ type Runs struct {
 	mu        sync.Mutex
 	runs      map[runKey]*sharedRun
 	idle      []runKey     // finished runs nobody watches, least recently left first (the cache)
-	queue     []*sharedRun // waiting for a slot, oldest first
+	queue     []*sharedRun // waiting for their grant, oldest first
 	computing int
 	took      map[string]meanDuration // measured wall time of complete runs, per scenario name
 	started   int                     // runs whose computation started, ever
+	refused   int                     // runs refused as too big for the budget, ever
 	closed    bool
 
-	whatifs chan struct{} // a slot per what-if computing
-	bases   []*sharedRun  // runs holding a Base, least recently used first
+	budget     *budget.Budget
+	footprints *memo.Memo[footprintKey, sim.Footprint]
+	whatifs    chan struct{} // a slot per what-if computing
+	bases      []*sharedRun  // runs holding a Base, least recently used first
+}
+
+// unbounded is a budget's capacity past which memory is not counted (budget.Unlimited).
+const unbounded = 1 << 61
+
+// footprintKey names a run's estimate: its scenario's content (the seed changes nothing that
+// matters to memory), or the scenario itself when it has no content to compare.
+type footprintKey struct {
+	content  string
+	scenario *scenarios.Scenario
 }
 
 // RunsConfig sets a registry's limits.
 type RunsConfig struct {
-	MaxComputing int // runs computing at once; 0 means the number of CPUs
+	// Budget is what runs are admitted against: its compute slots and its memory, shared with any
+	// other work it admits. Nil gives the registry a budget of its own: MaxComputing slots and no
+	// bound on memory (a local player's).
+	Budget       *budget.Budget
+	MaxComputing int // runs computing at once without a Budget; 0 means the number of CPUs
 	Cache        int // finished runs kept while nobody watches them
 	Workers      int // engine workers per run; 0 means GOMAXPROCS
 	// OnPanic, when set, is told of a panic recovered in a run's engine (which ends that run with an
 	// error, not the process): the value and the stack where it happened.
 	OnPanic func(value any, stack []byte)
-	// ModelBytes bounds the models a run keeps for what-ifs (sim.KeptBytes); a run whose models
-	// need more keeps none, and what-ifs on its queries have no query accuracy. 0 means
-	// DefaultModelBytes; a negative value keeps none.
-	ModelBytes int64
 	// MaxBases bounds the runs holding what-if state (an Base) at once; 0 means
 	// 2 x MaxComputing.
 	MaxBases int
 }
-
-// DefaultModelBytes is the models a run keeps at most by default: ten times covcon-d's.
-const DefaultModelBytes = 64 << 20
 
 // RunsStats is a snapshot of a registry, for metrics and tests.
 type RunsStats struct {
@@ -93,7 +109,8 @@ type RunsStats struct {
 	Finished  int   // finished runs held (watched, or kept in the cache)
 	Watchers  int   // subscriptions open on all runs
 	Started   int   // runs whose computation started since the registry was made
-	Bytes     int64 // memory held by the runs' recorded columns and kept models (an estimate: cells, error bits, trees)
+	Refused   int   // runs refused as too big for the budget since the registry was made
+	Bytes     int64 // memory held by the runs' recorded columns (cells and error bits)
 }
 
 // runKey is a run's identity: the content of its scenario (scenarios.RunKey) and the seed, so
@@ -122,20 +139,24 @@ const (
 
 // sharedRun records one engine run's columns for any number of watchers. Guarded by Runs.mu.
 type sharedRun struct {
-	key        runKey
-	scenario   *scenarios.Scenario // the first watcher's: its content is every watcher's
-	cfg        sim.Config
-	state      runState
-	watchers   int
-	cancel     context.CancelFunc
-	started    time.Time
+	key      runKey
+	scenario *scenarios.Scenario // the first watcher's: its content is every watcher's
+	cfg      sim.Config
+	state    runState
+	watchers int
+	cancel   context.CancelFunc
+	started  time.Time
+	// matrix is the run's cells as they are computed, and events its columns (their Cells are the
+	// matrix's own columns, not copies): every watcher reads them, and once the run is done its
+	// sessions show the matrix itself, rather than a copy each.
+	matrix     *sim.Matrix
 	events     []sim.Event
 	bytes      int64
-	models     []sim.Model // kept for what-ifs (sim.Keep), models[t] = M_t; nil once over ModelBytes
-	dropped    bool        // the models went over ModelBytes
-	modelBytes int64       // sim.KeptBytes of models
-	stale      bool        // its scenario can no longer be opened (Retain): not kept once unwatched
+	footprint  sim.Footprint  // its estimate
+	ticket     *budget.Ticket // its place in the budget, then its grant (peak, then what it keeps)
+	stale      bool           // its scenario can no longer be opened (Retain): not kept once unwatched
 	base       *Base
+	baseTicket *budget.Ticket // what the Base holds
 	err        error
 	changed    chan struct{} // closed and replaced at every change a watcher may wait for
 	// What the run's watchers derive from it, computed once for all of them: the algorithms'
@@ -165,36 +186,52 @@ type meanDuration struct {
 
 func (m meanDuration) mean() time.Duration { return m.sum / time.Duration(max(m.n, 1)) }
 
-// NewRuns returns an empty registry.
+// NewRuns returns an empty registry. A registry takes its budget's reclaim hook: one registry a
+// budget.
 func NewRuns(cfg RunsConfig) *Runs {
+	if cfg.Budget != nil {
+		cfg.MaxComputing = cfg.Budget.Stats().Slots
+	}
 	if cfg.MaxComputing <= 0 {
 		cfg.MaxComputing = runtime.NumCPU()
 	}
-	if cfg.ModelBytes == 0 {
-		cfg.ModelBytes = DefaultModelBytes
+	if cfg.Budget == nil {
+		cfg.Budget = budget.Unlimited(cfg.MaxComputing)
 	}
 	if cfg.MaxBases <= 0 {
 		cfg.MaxBases = 2 * cfg.MaxComputing
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Runs{cfg: cfg, base: ctx, close: cancel, runs: map[runKey]*sharedRun{}, took: map[string]meanDuration{},
-		whatifs: make(chan struct{}, cfg.MaxComputing)}
+	r := &Runs{cfg: cfg, base: ctx, close: cancel, runs: map[runKey]*sharedRun{}, took: map[string]meanDuration{},
+		budget: cfg.Budget, footprints: memo.New[footprintKey, sim.Footprint](64), whatifs: make(chan struct{}, cfg.MaxComputing)}
+	cfg.Budget.OnReclaim(r.reclaim)
+	return r
 }
 
 // errClosed ends the runs of a registry that was closed (a server shutting down).
 var errClosed = errors.New("the server is shutting down")
 
-// Close cancels every run and waits for their computations to stop; later opens fail at once.
+// Close cancels every run and waits for their computations to stop; later opens fail at once. What
+// the runs held goes back to the budget.
 func (r *Runs) Close() {
 	r.mu.Lock()
 	r.closed = true
 	for _, run := range r.queue {
 		r.finishLocked(run, errClosed)
+		run.ticket.Release()
 	}
 	r.queue = nil
 	r.mu.Unlock()
 	r.close()
 	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, run := range r.runs {
+		r.dropBaseLocked(run)
+		r.releaseLocked(run)
+		delete(r.runs, k)
+	}
+	r.idle = nil
 }
 
 // Retain keeps the runs whose scenario keep accepts and lets go of the others: a finished run
@@ -210,6 +247,7 @@ func (r *Runs) Retain(keep func(*scenarios.Scenario) bool) {
 		run.stale = true
 		if run.watchers == 0 && run.state == runDone {
 			delete(r.runs, k)
+			r.releaseLocked(run)
 			r.idle = slices.DeleteFunc(r.idle, func(o runKey) bool { return o == k })
 		}
 	}
@@ -222,7 +260,7 @@ func (r *Runs) Config() RunsConfig { return r.cfg }
 func (r *Runs) Stats() RunsStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	st := RunsStats{Computing: r.computing, Queued: len(r.queue), Started: r.started}
+	st := RunsStats{Computing: r.computing, Queued: len(r.queue), Started: r.started, Refused: r.refused}
 	for _, run := range r.runs {
 		if run.state == runDone {
 			st.Finished++
@@ -242,59 +280,188 @@ func (r *Runs) Len() int {
 
 // Watch subscribes to the run of (s, seed), queueing a new run when none is held. stream is the
 // watcher's own stream of (s, seed), used by a new run. The caller must leave exactly once (Leave is
-// idempotent).
+// idempotent). A new run is estimated first (Footprint); one that could never fit the budget ends
+// at once with a *TooBig error, as a run whose scenario fails does.
 func (r *Runs) Watch(s *scenarios.Scenario, stream sim.Stream, seed uint64) *Watch {
 	k := keyOf(s, seed)
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	run, ok := r.runs[k]
-	switch {
-	case !ok:
-		run = newSharedRun(k, s)
+	if !ok {
+		// Estimated unlocked: probing a run takes milliseconds, and other runs' events wait on the lock.
+		r.mu.Unlock()
 		cfg, err := s.Config(seed)
-		if r.closed {
-			err = errClosed
+		var f sim.Footprint
+		if err == nil {
+			cfg.Stream, cfg.Workers = stream, r.cfg.Workers
+			f, err = r.footprint(s, cfg)
 		}
-		if err != nil {
-			// Not held: the next watcher tries again.
-			r.finishLocked(run, err)
-			break
+		r.mu.Lock()
+		if run, ok = r.runs[k]; !ok { // nobody made it meanwhile
+			run = r.newRunLocked(k, s, cfg, f, err)
 		}
-		cfg.Stream, cfg.Workers, cfg.KeepModels = stream, r.cfg.Workers, r.cfg.ModelBytes > 0
-		run.cfg = cfg
-		r.runs[k] = run
-		r.queue = append(r.queue, run)
-		r.scheduleLocked()
-	case run.watchers == 0 && run.state == runDone:
+	}
+	defer r.mu.Unlock()
+	if run.watchers == 0 && run.state == runDone {
 		r.idle = slices.DeleteFunc(r.idle, func(o runKey) bool { return o == k })
 	}
 	run.watchers++
 	return &Watch{runs: r, run: run}
 }
 
-// scheduleLocked starts queued runs while there are free slots.
-func (r *Runs) scheduleLocked() {
-	for r.computing < r.cfg.MaxComputing && len(r.queue) > 0 && !r.closed {
-		run := r.queue[0]
-		r.queue = r.queue[1:]
-		ctx, cancel := context.WithCancel(r.base)
-		run.state, run.cancel, run.started = runComputing, cancel, time.Now()
-		r.computing++
-		r.started++
-		r.wg.Add(1)
-		go r.compute(ctx, run)
-		// Everyone behind moved up one place.
-		for _, q := range r.queue {
-			q.notifyLocked()
+// newRunLocked makes the run of k and queues it for its grant; a run that cannot start (its
+// scenario's error, a registry closed, too big for the budget) ends at once and is not held, so the
+// next watcher tries again.
+func (r *Runs) newRunLocked(k runKey, s *scenarios.Scenario, cfg sim.Config, f sim.Footprint, err error) *sharedRun {
+	run := newSharedRun(k, s)
+	if r.closed {
+		err = errClosed
+	}
+	var t *budget.Ticket
+	if err == nil {
+		t, err = r.budget.Queue(budget.Request{Bytes: f.Peak, Slot: true})
+		var tb *budget.TooBig
+		if errors.As(err, &tb) {
+			r.refused++
+			err = tooBig(s, f, tb.Allowed)
 		}
-		run.notifyLocked()
+	}
+	if err != nil {
+		r.finishLocked(run, err)
+		return run
+	}
+	run.cfg, run.footprint, run.ticket = cfg, f, t
+	run.matrix = sim.NewMatrix(s.Batches, s.Offline)
+	run.matrix.Scenario = s.Name
+	r.runs[k] = run
+	r.queue = append(r.queue, run)
+	r.wg.Add(1)
+	go r.admit(run)
+	return run
+}
+
+// admit waits for the run's grant, then computes it; a run its last watcher left (or a registry
+// closed) while it waited is let go.
+func (r *Runs) admit(run *sharedRun) {
+	defer r.wg.Done()
+	<-run.ticket.Ready() // closed by the grant, or by the release of a run nobody waits for
+	r.mu.Lock()
+	if run.state != runQueued || r.closed {
+		r.mu.Unlock()
+		run.ticket.Release()
+		return
+	}
+	r.queue = slices.DeleteFunc(r.queue, func(q *sharedRun) bool { return q == run })
+	ctx, cancel := context.WithCancel(r.base)
+	run.state, run.cancel, run.started = runComputing, cancel, time.Now()
+	r.computing++
+	r.started++
+	// Everyone behind moved up one place.
+	for _, q := range r.queue {
+		q.notifyLocked()
+	}
+	run.notifyLocked()
+	r.mu.Unlock()
+	r.compute(ctx, run)
+}
+
+// Footprint is what the run of s with seed would hold (sim.Estimate), estimated once per scenario
+// content; err is a *TooBig when it could never fit the registry's budget.
+func (r *Runs) Footprint(s *scenarios.Scenario, seed uint64) (sim.Footprint, error) {
+	cfg, err := s.Config(seed)
+	if err != nil {
+		return sim.Footprint{}, err
+	}
+	cfg.Workers = r.cfg.Workers
+	f, err := r.footprint(s, cfg)
+	if err != nil {
+		return f, err
+	}
+	if allowed := r.budget.Allowed(); f.Peak > allowed {
+		return f, tooBig(s, f, allowed)
+	}
+	return f, nil
+}
+
+func (r *Runs) footprint(s *scenarios.Scenario, cfg sim.Config) (sim.Footprint, error) {
+	if r.budget.Capacity() >= unbounded {
+		return sim.Footprint{}, nil // a budget of slots only (a local player's): nothing to estimate for
+	}
+	k := footprintKey{content: s.RunKey()}
+	if k.content == "" {
+		k.scenario = s
+	}
+	return r.footprints.Get(context.Background(), k, func(ctx context.Context) (sim.Footprint, error) {
+		return sim.Estimate(ctx, cfg)
+	})
+}
+
+// TooBig is a run that could never fit the room's memory, however long it waited.
+type TooBig struct {
+	Scenario string
+	Need     int64 // the run's estimated peak
+	Allowed  int64 // the most one run may take
+	Trees    int   // the forest's trees (0 for another model)
+	Fit      int   // the trees that would fit (0 when none would, or another model)
+}
+
+func tooBig(s *scenarios.Scenario, f sim.Footprint, allowed int64) *TooBig {
+	return &TooBig{Scenario: s.Name, Need: f.Peak, Allowed: allowed, Trees: f.Trees, Fit: roundDown(f.TreesWithin(allowed))}
+}
+
+func (e *TooBig) Error() string {
+	if e.Trees > 0 && e.Fit > 0 {
+		return fmt.Sprintf("%d trees need about %v; this room allows %v a run: try trees <= %d",
+			e.Trees, budget.Bytes(e.Need), budget.Bytes(e.Allowed), e.Fit)
+	}
+	return fmt.Sprintf("%s needs about %v of memory; this room allows %v a run: fewer batches, points or trees would fit",
+		e.Scenario, budget.Bytes(e.Need), budget.Bytes(e.Allowed))
+}
+
+// roundDown keeps n's two leading digits (752 -> 750), so advice reads as advice.
+func roundDown(n int) int {
+	p := 1
+	for n/p >= 100 {
+		p *= 10
+	}
+	return n / p * p
+}
+
+// reclaim lets go of finished runs nobody watches, least recently left first, then of what-if
+// state, until need bytes went back to the budget (the budget asks, when the first in line does
+// not fit).
+func (r *Runs) reclaim(need int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for need > 0 && len(r.idle) > 0 {
+		run := r.runs[r.idle[0]]
+		r.idle = r.idle[1:]
+		if run == nil {
+			continue
+		}
+		delete(r.runs, run.key)
+		need -= run.ticket.Bytes()
+		r.releaseLocked(run)
+	}
+	for need > 0 && len(r.bases) > 0 { // what-if state comes back at its next what-if
+		run := r.bases[0]
+		if run.baseTicket != nil {
+			need -= run.baseTicket.Bytes()
+		}
+		r.dropBaseLocked(run)
+	}
+}
+
+// releaseLocked gives back what a run holds in the budget.
+func (r *Runs) releaseLocked(run *sharedRun) {
+	if run.ticket != nil {
+		run.ticket.Release()
 	}
 }
 
 // compute runs the engine for one run and records its columns; its slot is freed only when the
-// engine has stopped, so MaxComputing bounds the work actually running.
+// engine has stopped, so the budget's slots bound the work actually running. A run that ends
+// complete keeps, in the budget, what its columns hold.
 func (r *Runs) compute(ctx context.Context, run *sharedRun) {
-	defer r.wg.Done()
 	var err error
 	func() {
 		defer func() {
@@ -303,15 +470,15 @@ func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 			}
 		}()
 		_, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
-			var kept sim.Model
-			if ev.Model != nil {
-				kept = sim.Keep(ev.Model)
-				ev.Model = nil // the event is shared with every watcher; the model is the run's
-			}
 			r.mu.Lock()
+			for tp, c := range ev.Cells {
+				if c.Done {
+					run.matrix.Set(tp, ev.Index, c)
+				}
+			}
+			ev.Cells = run.matrix.Column(ev.Index)
 			run.events = append(run.events, ev)
 			run.bytes += eventBytes(ev)
-			r.keepLocked(run, kept)
 			run.notifyLocked()
 			r.mu.Unlock()
 			return nil
@@ -333,10 +500,14 @@ func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 		r.took[run.cfg.Scenario] = m
 	}
 	r.finishLocked(run, err)
-	if ctx.Err() != nil && r.runs[run.key] == run {
-		delete(r.runs, run.key)
+	if err != nil {
+		r.releaseLocked(run) // a failed or cancelled run is not kept
+		if r.runs[run.key] == run {
+			delete(r.runs, run.key)
+		}
+		return
 	}
-	r.scheduleLocked()
+	run.ticket.Resize(run.bytes, false)
 }
 
 func (r *Runs) finishLocked(run *sharedRun, err error) {
@@ -364,6 +535,7 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 			delete(r.runs, run.key)
 		}
 		r.finishLocked(run, context.Canceled)
+		run.ticket.Release() // its admit goroutine wakes and ends
 		for _, q := range r.queue {
 			q.notifyLocked()
 		}
@@ -374,17 +546,22 @@ func (r *Runs) leaveLocked(run *sharedRun) {
 			delete(r.runs, run.key)
 		}
 	case runDone:
-		r.dropBaseLocked(run) // its compiled models and query streams go; the kept run stays
+		r.dropBaseLocked(run) // its batches and query streams go; the kept run stays
 		if r.runs[run.key] != run {
-			return // a failed or cancelled run is not kept
+			r.releaseLocked(run) // a failed, cancelled or replaced run is not kept
+			return
 		}
 		if run.stale {
 			delete(r.runs, run.key)
+			r.releaseLocked(run)
 			return
 		}
 		r.idle = append(r.idle, run.key)
 		for len(r.idle) > r.cfg.Cache {
-			delete(r.runs, r.idle[0])
+			if old := r.runs[r.idle[0]]; old != nil {
+				delete(r.runs, old.key)
+				r.releaseLocked(old)
+			}
 			r.idle = r.idle[1:]
 		}
 	}
@@ -442,66 +619,95 @@ func (w *Watch) Ranges(ctx context.Context, st sim.Stream) (Ranges, error) {
 	})
 }
 
-// keepLocked keeps a run's next model for what-ifs, or drops them all once they are over the
-// registry's budget.
-func (r *Runs) keepLocked(run *sharedRun, m sim.Model) {
-	if m == nil || run.dropped {
-		return
-	}
-	n := sim.KeptBytes(m)
-	if run.modelBytes+n > r.cfg.ModelBytes {
-		run.bytes -= run.modelBytes
-		run.models, run.modelBytes, run.dropped = nil, 0, true
-		return
-	}
-	run.models = append(run.models, m)
-	run.modelBytes += n
-	run.bytes += n
-}
-
 // ErrComputing refuses a what-if on a run that has not finished.
 var ErrComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
 
 // WhatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
 // all the run's watchers: a computation outlives a watcher who stops waiting for it (it is
-// another's too, and takes tens of milliseconds).
+// another's too, and takes tens of milliseconds). While it computes it holds, in the budget, a
+// copy of the matrix and the models it fits again a few at a time.
 func (w *Watch) WhatIf(ctx context.Context, sets []string) (*WhatIf, error) {
 	base, err := w.Base()
 	if err != nil {
 		return nil, err
 	}
+	f := w.run.footprint
+	workers := int64(max(w.runs.cfg.Workers, 1))
 	return w.run.whatifs.Shared(ctx, strings.Join(sets, "\n"), func(ctx context.Context) (*WhatIf, error) {
 		w.runs.whatifs <- struct{}{}
 		defer func() { <-w.runs.whatifs }()
+		t, err := w.runs.acquire(ctx, f.Held+workers*f.Model)
+		if err != nil {
+			return nil, err
+		}
+		defer t.Release()
 		return base.Apply(ctx, sets)
 	})
 }
 
+// waitMemory bounds how long quick work (a what-if) waits for the room's memory before giving up
+// with ErrMemory.
+const waitMemory = 30 * time.Second
+
+// ErrMemory is quick work that waited waitMemory for the room's memory in vain.
+var ErrMemory = errors.New("the room's memory is in use: try again in a moment")
+
+// acquire holds bytes of the budget for quick work, waiting at most waitMemory.
+func (r *Runs) acquire(ctx context.Context, bytes int64) (*budget.Ticket, error) {
+	ctx, cancel := context.WithTimeout(ctx, waitMemory)
+	defer cancel()
+	t, err := r.budget.Acquire(ctx, budget.Request{Bytes: bytes, Quick: true}, nil)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		return nil, ErrMemory
+	}
+	return t, err
+}
+
+// baseBytes is what a Base holds in the budget: the run's batches and another query stream's, two
+// what-ifs' matrices, and the run's models as trees.
+func baseBytes(run *sharedRun) int64 {
+	f := run.footprint
+	return 2*f.Data + 2*f.Held + f.Kept*int64(run.scenario.Batches)
+}
+
 // Base returns the run's Base for what-ifs, made at the first: one per run, shared by its
-// watchers, dropped when the last leaves.
+// watchers, dropped when the last leaves. Making it waits (a while at most) for its memory.
 func (w *Watch) Base() (*Base, error) {
 	r, run := w.runs, w.run
+	get := func() (*Base, bool, error) {
+		switch {
+		case run.state != runDone:
+			return nil, true, ErrComputing
+		case run.err != nil:
+			return nil, true, run.err
+		case run.base != nil:
+			r.bases = append(slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run }), run)
+			return run.base, true, nil
+		}
+		return nil, false, nil
+	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	switch {
-	case run.state != runDone:
-		return nil, ErrComputing
-	case run.err != nil:
-		return nil, run.err
-	case run.base != nil:
-		r.bases = append(slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run }), run)
-		return run.base, nil
+	b, done, err := get()
+	r.mu.Unlock()
+	if done {
+		return b, err
 	}
-	m := matrixOf(run.scenario, run.events)
-	models := run.models
-	if run.dropped || len(models) != m.Batches() {
-		models = nil
-	}
-	b, err := NewBase(run.scenario, run.key.seed, m, models, r.cfg.Workers)
+	t, err := r.acquire(context.Background(), baseBytes(run))
 	if err != nil {
 		return nil, err
 	}
-	run.base = b
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, done, err := get(); done { // made meanwhile
+		t.Release()
+		return b, err
+	}
+	b, err = NewBase(run.scenario, run.key.seed, run.matrix, r.cfg.Workers)
+	if err != nil {
+		t.Release()
+		return nil, err
+	}
+	run.base, run.baseTicket = b, t
 	r.bases = append(r.bases, run)
 	for len(r.bases) > r.cfg.MaxBases {
 		r.dropBaseLocked(r.bases[0])
@@ -519,23 +725,13 @@ func (w *Watch) DropBase() {
 
 // dropBaseLocked lets go of a run's Base.
 func (r *Runs) dropBaseLocked(run *sharedRun) {
+	if run.baseTicket != nil {
+		run.baseTicket.Release()
+		run.baseTicket = nil
+	}
 	run.base = nil
 	run.whatifs.Clear()
 	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
-}
-
-// matrixOf builds a run's matrix from its recorded columns.
-func matrixOf(s *scenarios.Scenario, evs []sim.Event) *sim.Matrix {
-	m := sim.NewMatrix(s.Batches, s.Offline)
-	m.Scenario = s.Name
-	for _, ev := range evs {
-		for tp, c := range ev.Cells {
-			if c.Done {
-				m.Set(tp, ev.Index, c)
-			}
-		}
-	}
-	return m
 }
 
 // eventBytes estimates the memory an event holds: its cells and their error bitsets.
@@ -554,6 +750,17 @@ type Watch struct {
 	once sync.Once
 }
 
+// Matrix is the watched run's matrix once it is complete (nil before, and for a run that failed):
+// shared by its watchers, and only read.
+func (w *Watch) Matrix() *sim.Matrix {
+	w.runs.mu.Lock()
+	defer w.runs.mu.Unlock()
+	if run := w.run; run.state == runDone && run.err == nil && len(run.events) == run.matrix.Batches() {
+		return run.matrix
+	}
+	return nil
+}
+
 // Leave ends the subscription; only the first call counts.
 func (w *Watch) Leave() {
 	w.once.Do(func() {
@@ -565,8 +772,11 @@ func (w *Watch) Leave() {
 
 // Queue is a queued run's place, as its watchers see it.
 type Queue struct {
-	Pos int           // 1 for the first in line; 0 when not queued
+	Pos int           // 1 for the first in line (a server's commands count too); 0 when not queued
 	ETA time.Duration // estimated wait until it starts; 0 when there is no measure yet
+	// Memory says the first in line waits for the room's memory rather than for a compute slot:
+	// then there is no estimate, as the wait is for others to finish or leave.
+	Memory bool
 }
 
 func (q Queue) String() string {
@@ -574,7 +784,10 @@ func (q Queue) String() string {
 		return ""
 	}
 	s := "queued: " + ordinal(q.Pos)
-	if q.ETA > 0 {
+	switch {
+	case q.Memory:
+		s += "; the room's memory is in use"
+	case q.ETA > 0:
 		s += ", about " + roughly(q.ETA)
 	}
 	return s
@@ -614,12 +827,25 @@ func roughly(d time.Duration) string {
 // its elapsed time scaled by the share of its cells still to do, each queued run ahead takes the
 // mean measured time of its scenario (of any scenario when its own has none yet), and a run starts
 // in the first slot to free up. ETA is 0 when nothing has been measured yet.
+//
+// Its place is the budget's, where other work (a server's commands) may be ahead of it: each of
+// those is taken to last the mean of any run.
 func (r *Runs) queueLocked(run *sharedRun) Queue {
 	pos := slices.Index(r.queue, run)
 	if pos < 0 {
 		return Queue{}
 	}
 	q := Queue{Pos: pos + 1}
+	if run.ticket != nil {
+		p := run.ticket.Place()
+		if p.Pos == 0 {
+			return Queue{} // granted: about to start
+		}
+		q.Pos, q.Memory = p.Pos, p.Memory
+		if q.Memory {
+			return q
+		}
+	}
 	now := time.Now()
 	var slots []time.Duration // when each slot frees up, from now
 	for _, c := range r.runs {
@@ -642,8 +868,13 @@ func (r *Runs) queueLocked(run *sharedRun) Queue {
 	for len(slots) < r.cfg.MaxComputing {
 		slots = append(slots, 0)
 	}
-	for _, ahead := range r.queue[:pos] {
-		d, ok := r.meanLocked(ahead.cfg.Scenario)
+	others := max(q.Pos-1-pos, 0) // work ahead that is not this registry's runs
+	for k := range pos + others {
+		name := ""
+		if k < pos {
+			name = r.queue[k].cfg.Scenario
+		}
+		d, ok := r.meanLocked(name)
 		if !ok {
 			return q
 		}
@@ -705,8 +936,10 @@ func (w *Watch) Next(ctx context.Context, i int, shown Queue) Update {
 			return Update{Err: err}
 		}
 		var q Queue
+		var moves <-chan struct{} // the budget's queue changes too (a command ahead ends)
 		if run.state == runQueued {
 			q = r.queueLocked(run)
+			moves = r.budget.Changed()
 		}
 		ch := run.changed
 		r.mu.Unlock()
@@ -717,6 +950,7 @@ func (w *Watch) Next(ctx context.Context, i int, shown Queue) Update {
 		}
 		select {
 		case <-ch:
+		case <-moves:
 		case <-timer.C:
 			fired = true
 			timer.Reset(time.Second)

@@ -2,13 +2,16 @@ package live
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/internal/simtest"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
@@ -191,57 +194,129 @@ func whatIf(t testing.TB, w *Watch, sets ...string) *WhatIf {
 	return res
 }
 
-// A run keeps its models within the budget (counted in the registry's bytes) and its watchers
-// share one Base, dropped when the last leaves; over the budget it keeps none, and a what-if on
-// the queries then has exact costs but no query accuracy.
-func TestRunsKeepModels(t *testing.T) {
+// A finished run keeps its matrix and error bits, not its models: what it holds in the budget
+// shrinks to its recorded columns. Its watchers share one Base, dropped when the last leaves, and a
+// what-if on the queries fits the models again and has query accuracy.
+func TestRunsHoldNoModels(t *testing.T) {
 	s := load(t, "covcon-d", covconSmall...)
-	runs := NewRuns(RunsConfig{Workers: 2, Cache: 2})
+	b := budget.New(budget.Config{Bytes: 1 << 30, Slots: 2})
+	runs := NewRuns(RunsConfig{Workers: 2, Cache: 2, Budget: b})
 	defer runs.Close()
-	a := finished(t, s, runs)
-	b := finished(t, s, runs)
-	run := a.run
-	var kept int64
-	for _, m := range run.models {
-		kept += sim.KeptBytes(m)
+	wa := finished(t, s, runs)
+	wb := finished(t, s, runs)
+	run := wa.run
+	if st := b.Stats(); st.Held != run.bytes || st.Busy != 0 || run.bytes <= 0 || run.bytes > run.footprint.Held {
+		t.Fatalf("a finished run: budget %+v, its columns %d bytes (estimated %d)", st, run.bytes, run.footprint.Held)
 	}
-	if len(run.models) != s.Batches || kept <= 0 || runs.Stats().Bytes <= kept {
-		t.Fatalf("%d models kept (%d bytes), registry bytes %d", len(run.models), kept, runs.Stats().Bytes)
+	if st := b.Stats(); st.Peak < run.footprint.Peak {
+		t.Errorf("while computing the run held %d in the budget, its estimate is %d", st.Peak, run.footprint.Peak)
 	}
-	wa, wb := whatIf(t, a, covconSQueries), whatIf(t, b, covconSQueries)
-	if wa.Matrix != wb.Matrix || run.base == nil {
-		t.Error("two watchers' what-ifs: computed twice, or no Base") // one what-if for the run's watchers
+	x, y := whatIf(t, wa, covconSQueries), whatIf(t, wb, covconSQueries)
+	if x.Matrix != y.Matrix || run.base == nil || !x.Accuracy || math.IsNaN(x.Matrix.Cell(3, 40).QueryAccuracy) {
+		t.Error("two watchers' what-ifs: computed twice, no Base, or no query accuracy")
 	}
-	if !wa.Accuracy {
-		t.Error("kept models, yet no query accuracy")
+	if got := b.Stats().Held; got != run.bytes+baseBytes(run) {
+		t.Errorf("with a Base the budget holds %d, want %d", got, run.bytes+baseBytes(run))
 	}
-	a.Leave()
+	wa.Leave()
 	if run.base == nil {
 		t.Error("one watcher left, the Base went")
 	}
-	b.Leave()
-	if run.base != nil {
-		t.Error("the last watcher left, the Base (compiled models) stayed")
+	wb.Leave()
+	if run.base != nil || b.Stats().Held != run.bytes {
+		t.Errorf("the last watcher left: Base %v, budget holds %d (the kept run %d)", run.base != nil, b.Stats().Held, run.bytes)
+	}
+}
+
+// Runs are admitted against the budget's memory: a run that does not fit beside one computing
+// waits, told that the room's memory is in use, and starts when the other's grant shrinks to
+// what it keeps; a run nobody watches is let go when a run in line needs its memory; a run that
+// could never fit is refused, saying how many trees would.
+func TestRunsWithinBudget(t *testing.T) {
+	s := load(t, "covcon-d", covconSmall...)
+	other := load(t, "covcon-d", append(covconSmall, "seed=2")...)
+	third := load(t, "covcon-d", append(covconSmall, "seed=3")...)
+	probe := NewRuns(RunsConfig{Workers: 1, Budget: budget.New(budget.Config{Bytes: 1 << 40, Slots: 1})})
+	f, err := probe.Footprint(s, s.Seed)
+	f2, err2 := probe.Footprint(other, 2)
+	f3, err3 := probe.Footprint(third, 3)
+	probe.Close()
+	if err := errors.Join(err, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	// Room for one run computing and one kept, not for two computing, nor for one computing and two
+	// kept. (The first run is gated, on nearest centroids: it takes little.)
+	b := budget.New(budget.Config{Bytes: max(f2.Peak, f3.Peak) + f.Held, Slots: 4})
+	runs := NewRuns(RunsConfig{Workers: 1, Cache: 4, Budget: b})
+	defer runs.Close()
+	open := make(chan struct{})
+	gated := simtest.Gated(s, open)
+	st, _ := gated.Stream(1)
+	first := runs.Watch(gated, st, 1)
+	st2, _ := other.Stream(2)
+	second := runs.Watch(other, st2, 2)
+	u := second.Next(context.Background(), 0, Queue{})
+	if !u.Queued || !u.Queue.Memory || u.Queue.String() != "queued: 1st; the room's memory is in use" {
+		t.Fatalf("a second run beside one computing: %+v (%q)", u, u.Queue.String())
+	}
+	close(open)
+	wait := func(w *Watch) {
+		t.Helper()
+		i, shown := 0, Queue{}
+		for {
+			u := w.Next(context.Background(), i, shown)
+			switch {
+			case u.OK:
+				i += len(u.Events)
+			case u.Queued:
+				shown = u.Queue
+			case u.Err != nil || i != s.Batches:
+				t.Fatalf("run: %v, %d columns", u.Err, i)
+			default:
+				return
+			}
+		}
+	}
+	wait(second) // started once the first finished and kept only its columns
+	wait(first)
+	first.Leave() // idle in the cache: its memory can go back
+	st3, _ := third.Stream(3)
+	second.Leave()
+	if runs.Len() != 2 {
+		t.Fatalf("%d runs held, want the two finished", runs.Len())
+	}
+	w3 := runs.Watch(third, st3, 3)
+	wait(w3) // started once the least recently left run was let go
+	w3.Leave()
+	if st := b.Stats(); st.Held > b.Capacity() || st.Peak > b.Capacity() || runs.Len() != 2 {
+		t.Errorf("budget %+v (capacity %d), %d runs held: want the first let go", st, b.Capacity(), runs.Len())
 	}
 
-	tight := NewRuns(RunsConfig{Workers: 2, ModelBytes: kept / 2})
-	defer tight.Close()
-	c := finished(t, s, tight)
-	defer c.Leave()
-	if c.run.models != nil || !c.run.dropped {
-		t.Fatalf("over the budget, %d models kept", len(c.run.models))
+	tight := budget.New(budget.Config{Bytes: f.Peak * 9 / 10, Slots: 1}) // some of the 10 trees fit
+	small := NewRuns(RunsConfig{Workers: 1, Budget: tight})
+	defer small.Close()
+	stream, _ := s.Stream(s.Seed)
+	w := small.Watch(s, stream, s.Seed)
+	defer w.Leave()
+	u = w.Next(context.Background(), 0, Queue{})
+	var tb *TooBig
+	if !errors.As(u.Err, &tb) || tb.Fit < 1 || tb.Fit >= tb.Trees || !strings.Contains(u.Err.Error(), "10 trees need about ") ||
+		!strings.Contains(u.Err.Error(), "try trees <= "+strconv.Itoa(tb.Fit)) {
+		t.Errorf("a run over the whole budget: %v", u.Err)
 	}
-	wc := whatIf(t, c, covconSQueries)
-	if wc.Accuracy || !math.IsNaN(wc.Matrix.Cell(3, 40).QueryAccuracy) {
-		t.Errorf("no models, accuracy %v (%v)", wc.Accuracy, wc.Matrix.Cell(3, 40).QueryAccuracy)
+	if _, err := small.Footprint(s, s.Seed); !errors.As(err, &tb) {
+		t.Errorf("Footprint of a run over the budget: %v", err)
 	}
+	if small.Stats().Refused != 1 || tight.Stats().Held != 0 {
+		t.Errorf("refused %d, budget %+v", small.Stats().Refused, tight.Stats())
+	}
+}
 
-	none := NewRuns(RunsConfig{Workers: 2, ModelBytes: -1})
-	defer none.Close()
-	d := finished(t, s, none)
-	defer d.Leave()
-	if d.run.models != nil {
-		t.Error("ModelBytes < 0 kept models")
+func TestRoundDown(t *testing.T) {
+	for n, want := range map[int]int{0: 0, 7: 7, 99: 99, 752: 750, 1234: 1200, 100: 100} {
+		if got := roundDown(n); got != want {
+			t.Errorf("roundDown(%d) = %d, want %d", n, got, want)
+		}
 	}
 }
 
@@ -254,9 +329,8 @@ func heapBytes() int64 {
 }
 
 // BenchmarkRunMemory measures what a finished covcon-d run (100 batches, 100 trees) holds in the
-// registry, on the heap after a GC: its recorded columns alone (a registry that keeps no models:
-// the matrix), with its kept models (the default), and with a what-if's Base warmed (its models
-// compiled for asking and its batches generated) while a watcher uses what-ifs.
+// registry, on the heap after a GC: its recorded columns (the matrix and error bits), and with a
+// what-if's Base warmed (its batches generated) while a watcher uses what-ifs.
 func BenchmarkRunMemory(b *testing.B) {
 	s := load(b, "covcon-d")
 	for b.Loop() {
@@ -280,9 +354,7 @@ func BenchmarkRunMemory(b *testing.B) {
 			}
 			return held, withBase
 		}
-		matrix, _ := measure(RunsConfig{Cache: 1, ModelBytes: -1}, false)
 		kept, warmed := measure(RunsConfig{Cache: 1}, true)
-		b.ReportMetric(float64(matrix)/(1<<20), "MB-matrix")
 		b.ReportMetric(float64(kept)/(1<<20), "MB-kept")
 		b.ReportMetric(float64(warmed)/(1<<20), "MB-whatif")
 	}

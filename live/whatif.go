@@ -1,9 +1,9 @@
 package live
 
 // What-ifs over a finished run: the same data and models, other queries, another gamma or another
-// retraining cost. Nothing is trained again: A and B come from the error bits the matrix keeps
-// (sim.Requery), query accuracy from the models the run kept (sim.Reanswer), and the result is bit
-// for bit the matrix of a fresh run of the changed scenario.
+// retraining cost. A and B come from the error bits the matrix keeps (sim.Requery), query accuracy
+// from the run's models fitted again from its seed (sim.Reanswer: the same models, bit for bit), and
+// the result is bit for bit the matrix of a fresh run of the changed scenario.
 
 import (
 	"context"
@@ -22,26 +22,27 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// Base is a finished run kept for what-ifs: its scenario and seed, its matrix, and its models in
-// the form sim.Keep gives them. Apply is the one way in: the player's what-if bar, a tour's stop
-// and a presenter all call it. Safe for concurrent use; the matrix and models are only read.
+// Base is a finished run kept for what-ifs: its scenario and seed, and its matrix. Apply is the one
+// way in: the player's what-if bar, a tour's stop and a presenter all call it. Safe for concurrent
+// use; the matrix is only read.
 //
-// Memory: besides what it is given, a Base holds the models compiled for asking (made at its
-// first what-if on the queries: for covcon-d's 100 forests of 100 trees, about 45 MB against the
-// kept trees' 6 MB), and the batches and query accuracies of its last few query streams (about
-// 2 MB each for covcon-d). Drop the Base to free them; the kept run stays as it was.
+// Memory: besides the matrix, a Base holds the run's batches (generated at its first what-if that
+// needs them), the batches and query accuracies of its last few query streams (about 2 MB each
+// for covcon-d), and the run's models, fitted again from the seed at the first what-if on other
+// queries and kept as trees (6 MB for covcon-d's 100 forests of 100 trees, fitted in 1.4 s of one
+// core): each what-if compiles them for asking, a few at a time, and lets the compiled votes go
+// (45 MB if they were all kept). Drop the Base to free what it holds; the kept run stays as it was.
 type Base struct {
 	scenario *scenarios.Scenario
 	seed     uint64
 	matrix   *sim.Matrix
-	models   []sim.Model // nil: the run kept no models, and other queries have no accuracy
 	workers  int
-
-	hotOnce sync.Once
-	hot     []sim.Model // copies of models that compile for prediction on first use
 
 	ownMu sync.Mutex
 	own   []*sim.Batch // the run's own batches, once a what-if needed them
+
+	modelsMu sync.Mutex
+	models   []sim.Model // the run's models fitted again (sim.Keep's form: trees), once a what-if needed them
 
 	streams *memo.Memo[string, *queryStream] // by the what-if's query overrides; "" is the scenario's own
 }
@@ -56,16 +57,13 @@ type queryStream struct {
 	acc     []float64 // QueryAccuracy of every cell, in the matrix's own order (nil: the run's own)
 }
 
-// NewBase keeps a finished run for what-ifs. models[t] is M_t (sim.Keep's form is enough), or
-// models is nil when the run kept none; workers bounds the work of a what-if (0: GOMAXPROCS).
-func NewBase(s *scenarios.Scenario, seed uint64, m *sim.Matrix, models []sim.Model, workers int) (*Base, error) {
+// NewBase keeps a finished run of s with seed, its matrix m, for what-ifs; workers bounds the work
+// of a what-if (0: GOMAXPROCS), and the models it holds at once.
+func NewBase(s *scenarios.Scenario, seed uint64, m *sim.Matrix, workers int) (*Base, error) {
 	if m.Batches() != s.Batches || m.Offline() != s.Offline {
 		return nil, fmt.Errorf("what-if: the matrix has %d batches (%d offline), the scenario %d (%d)", m.Batches(), m.Offline(), s.Batches, s.Offline)
 	}
-	if models != nil && len(models) != m.Batches() {
-		return nil, fmt.Errorf("what-if: %d models for %d batches", len(models), m.Batches())
-	}
-	return &Base{scenario: s, seed: seed, matrix: m, models: models, workers: workers,
+	return &Base{scenario: s, seed: seed, matrix: m, workers: workers,
 		streams: memo.New[string, *queryStream](streamsKept)}, nil
 }
 
@@ -95,8 +93,8 @@ type WhatIf struct {
 	Scenario *scenarios.Scenario // the scenario with them applied: its R, gamma spec, queries
 	Matrix   *sim.Matrix         // the run's matrix under them (the run's own when only R changed)
 	Batches  []*sim.Batch        // each batch's data and (new) queries; nil when the queries are the run's own and gamma did not change
-	// Accuracy is false when the run kept no models and the queries changed: query accuracy is
-	// then NaN everywhere.
+	// Accuracy is false when the queries changed and the models could not be asked about them
+	// (never, now that models are fitted again: kept for the player, which says so).
 	Accuracy bool
 	Took     time.Duration
 }
@@ -180,7 +178,7 @@ func (b *Base) streamOf(ctx context.Context, key string, s *scenarios.Scenario) 
 
 // compute returns the batches of key's query stream: the run's own batches, generated once, with
 // the queries of s drawn for their data; and, for queries other than the run's own, the accuracy
-// of every cell (in the matrix's order) from the run's models asked about them.
+// of every cell (in the matrix's order) from the run's models, fitted again, asked about them.
 func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) ([]*sim.Batch, []float64, error) {
 	own, err := b.ownBatches(ctx)
 	if err != nil || key == "" {
@@ -202,8 +200,13 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 	}); err != nil {
 		return nil, nil, err
 	}
-	if b.models == nil {
-		return batches, nil, nil
+	cfg, err := b.scenario.Config(b.seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rf, ok := cfg.Trainer.(sim.RandomForest); ok {
+		rf.Workers = 1 // the models are fitted b's workers at a time (the forest is the same for any)
+		cfg.Trainer = rf
 	}
 	// Reanswer fills a matrix's cells: a copy of the run's, whose accuracies are then read off.
 	m := sim.NewMatrix(b.matrix.Batches(), b.matrix.Offline())
@@ -214,7 +217,7 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 			}
 		}
 	}
-	if err := sim.Reanswer(ctx, m, b.hotModels(), batches, b.workers); err != nil {
+	if err := sim.Reanswer(ctx, m, b.model(cfg, own), batches, b.workers); err != nil {
 		return nil, nil, err
 	}
 	acc := make([]float64, 0, m.Batches()*(m.Batches()+1)/2)
@@ -224,6 +227,29 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 		}
 	}
 	return batches, acc, nil
+}
+
+// model returns M_tp to ask once: a copy of the kept model, or the model fitted again (and kept).
+func (b *Base) model(cfg sim.Config, own []*sim.Batch) func(tp int) (sim.Model, error) {
+	return func(tp int) (sim.Model, error) {
+		b.modelsMu.Lock()
+		if b.models == nil {
+			b.models = make([]sim.Model, len(own))
+		}
+		m := b.models[tp]
+		b.modelsMu.Unlock()
+		if m != nil {
+			return sim.Keep(m), nil // compiles, and lets its vote go with it
+		}
+		m, err := sim.FitBatch(cfg, own, tp)
+		if err != nil {
+			return nil, err
+		}
+		b.modelsMu.Lock()
+		b.models[tp] = sim.Keep(m)
+		b.modelsMu.Unlock()
+		return m, nil
+	}
 }
 
 // ownBatches returns the run's own batches (data and queries), generated at the first what-if
@@ -256,21 +282,13 @@ func (b *Base) ownBatches(ctx context.Context) ([]*sim.Batch, error) {
 	return own, nil
 }
 
-// Warm does ahead what the first what-if would: the run's own batches generated, and the models
-// compiled for asking. The player calls it when its what-if bar opens, so that the first choice
-// is as quick as the next.
+// Warm does ahead what the first what-if would: the run's own batches generated. The player calls
+// it when its what-if bar opens, so that the first choice is quicker. (The models are not fitted
+// ahead: only a what-if on the queries needs them, and holding them is what a kept run no longer
+// does.)
 func (b *Base) Warm(ctx context.Context) error {
-	if _, err := b.ownBatches(ctx); err != nil {
-		return err
-	}
-	hot := b.hotModels()
-	probe := sim.Points{D: b.scenario.Features, V: make([]float64, b.scenario.Features)}
-	return b.each(ctx, len(hot), func(i int) error {
-		if hot[i] != nil {
-			hot[i].Predict(probe, make([]uint8, 1)) // compiles it
-		}
-		return nil
-	})
+	_, err := b.ownBatches(ctx)
+	return err
 }
 
 // each runs f(0..n-1), b's workers at a time, stopping at the first error or when ctx is done.
@@ -289,20 +307,6 @@ func (b *Base) each(ctx context.Context, n int, f func(i int) error) error {
 		return err
 	}
 	return ctx.Err()
-}
-
-// hotModels returns the models to ask: copies of the kept ones, which compile for prediction the
-// first time they are asked and stay compiled as long as the Base lives.
-func (b *Base) hotModels() []sim.Model {
-	b.hotOnce.Do(func() {
-		b.hot = make([]sim.Model, len(b.models))
-		for i, m := range b.models {
-			if m != nil {
-				b.hot[i] = sim.Keep(m)
-			}
-		}
-	})
-	return b.hot
 }
 
 func (b *Base) limit() int {

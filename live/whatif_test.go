@@ -13,23 +13,19 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// keptRun computes the run of s with its own seed and keeps its models as a registry does.
-func keptRun(t testing.TB, s *scenarios.Scenario, workers int) (*sim.Matrix, []sim.Model) {
+// keptRun computes the run of s with its own seed, as a registry keeps it: its matrix.
+func keptRun(t testing.TB, s *scenarios.Scenario, workers int) *sim.Matrix {
 	t.Helper()
 	cfg, err := s.Config(s.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.KeepModels, cfg.Workers = true, workers
-	models := make([]sim.Model, s.Batches)
-	m, err := sim.Run(context.Background(), cfg, func(ev sim.Event) error {
-		models[ev.Index] = sim.Keep(ev.Model)
-		return nil
-	})
+	cfg.Workers = workers
+	m, err := sim.Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, models
+	return m
 }
 
 func load(t testing.TB, name string, sets ...string) *scenarios.Scenario {
@@ -80,8 +76,8 @@ func TestWhatIfCovcon(t *testing.T) {
 	} {
 		t.Run(c.from, func(t *testing.T) {
 			s := load(t, c.from, smaller...)
-			m, models := keptRun(t, s, 2)
-			b, err := NewBase(s, s.Seed, m, models, 2)
+			m := keptRun(t, s, 2)
+			b, err := NewBase(s, s.Seed, m, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,8 +105,8 @@ func TestWhatIfCovconFull(t *testing.T) {
 		t.Skip("two full covcon runs")
 	}
 	s := load(t, "covcon-d")
-	m, models := keptRun(t, s, 0)
-	b, err := NewBase(s, s.Seed, m, models, 0)
+	m := keptRun(t, s, 0)
+	b, err := NewBase(s, s.Seed, m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +126,8 @@ func TestWhatIfScenario1(t *testing.T) {
 		{"scenario1-near", "scenario1-far", far},
 	} {
 		s := load(t, c.from)
-		m, models := keptRun(t, s, 1)
-		b, err := NewBase(s, s.Seed, m, models, 1)
+		m := keptRun(t, s, 1)
+		b, err := NewBase(s, s.Seed, m, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,8 +143,8 @@ func TestWhatIfScenario1(t *testing.T) {
 // without other queries; the scenario's own queries keep the run's accuracies.
 func TestWhatIfGamma(t *testing.T) {
 	s := load(t, "covcon-d", smaller...)
-	m, models := keptRun(t, s, 2)
-	b, err := NewBase(s, s.Seed, m, models, 2)
+	m := keptRun(t, s, 2)
+	b, err := NewBase(s, s.Seed, m, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,12 +175,11 @@ func TestWhatIfGamma(t *testing.T) {
 }
 
 // A what-if on R alone is the run's own matrix with the new cost; a path a what-if cannot change,
-// and a bad value, are refused naming --set PATH; without kept models, other queries have no
-// accuracy (and say so) while their costs are exact.
+// and a bad value, are refused naming --set PATH; a cancelled what-if changes nothing for the next.
 func TestWhatIfEdges(t *testing.T) {
 	s := load(t, "scenario1-far")
-	m, models := keptRun(t, s, 1)
-	b, err := NewBase(s, s.Seed, m, models, 1)
+	m := keptRun(t, s, 1)
+	b, err := NewBase(s, s.Seed, m, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,20 +212,8 @@ func TestWhatIfEdges(t *testing.T) {
 		t.Errorf("after a cancelled what-if: %v", err)
 	}
 
-	blind, err := NewBase(s, s.Seed, m, nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err = blind.Apply(context.Background(), []string{near})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := simtest.Matrix(t, load(t, "scenario1-near"))
-	if w.Accuracy || !math.IsNaN(w.Matrix.Cell(0, 2).QueryAccuracy) || w.Matrix.Cell(0, 2).C() != want.Cell(0, 2).C() {
-		t.Errorf("without models: accuracy %v (%v), C %v want %v", w.Accuracy, w.Matrix.Cell(0, 2).QueryAccuracy, w.Matrix.Cell(0, 2).C(), want.Cell(0, 2).C())
-	}
-	if _, err := NewBase(s, s.Seed, m, models[:2], 1); err == nil {
-		t.Error("2 models for 4 batches accepted")
+	if _, err := NewBase(s, s.Seed, simtest.Matrix(t, load(t, "covcon-d", smaller...)), 1); err == nil {
+		t.Error("another scenario's matrix accepted")
 	}
 }
 
@@ -238,8 +221,8 @@ func TestWhatIfEdges(t *testing.T) {
 // results pane shows after a what-if (replay included).
 func TestWhatIfResults(t *testing.T) {
 	s := load(t, "covcon-d", smaller...)
-	m, models := keptRun(t, s, 2)
-	b, err := NewBase(s, s.Seed, m, models, 2)
+	m := keptRun(t, s, 2)
+	b, err := NewBase(s, s.Seed, m, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,25 +251,24 @@ func TestWhatIfResults(t *testing.T) {
 }
 
 // covconBase is covcon-d's run at the paper's size (100 batches, 100 trees), kept for what-ifs.
-func covconBase(b *testing.B) (*scenarios.Scenario, *sim.Matrix, []sim.Model) {
+func covconBase(b *testing.B) (*scenarios.Scenario, *sim.Matrix) {
 	s := load(b, "covcon-d")
-	m, models := keptRun(b, s, 0)
-	return s, m, models
+	return s, keptRun(b, s, 0)
 }
 
 // BenchmarkWhatIf is a what-if on covcon-d at the paper's size, engine only (the player adds its
 // replay and a frame): new queries each time (a static centre moved: queries drawn, A and B from
-// the kept errors, every model asked about the new queries); what a new Base does ahead (Warm:
-// the run's batches generated, its models compiled for asking); and gamma doubled and halved (the
-// batches remembered, A and B again, no model asked).
+// the kept errors, every model fitted again and asked about the new queries); what a new Base does
+// ahead (Warm: the run's batches generated); and gamma doubled and halved (the batches remembered,
+// A and B again, no model asked).
 func BenchmarkWhatIf(b *testing.B) {
-	s, m, models := covconBase(b)
+	s, m := covconBase(b)
 	centre := func(i int) []string {
 		return []string{"queries={size: 100, gaussian: {mean: [" + strconv.FormatFloat(0.2+0.0001*float64(i), 'f', -1, 64) + ", 0.5], std: 0.05}}"}
 	}
 	b.Run("queries", func(b *testing.B) {
-		base, _ := NewBase(s, s.Seed, m, models, 0)
-		if _, err := base.Apply(context.Background(), centre(-1)); err != nil { // compiles the models
+		base, _ := NewBase(s, s.Seed, m, 0)
+		if _, err := base.Apply(context.Background(), centre(-1)); err != nil { // generates the batches
 			b.Fatal(err)
 		}
 		i := 0
@@ -299,14 +281,14 @@ func BenchmarkWhatIf(b *testing.B) {
 	})
 	b.Run("warm", func(b *testing.B) { // what opening the what-if bar starts in the background
 		for b.Loop() {
-			base, _ := NewBase(s, s.Seed, m, models, 0)
+			base, _ := NewBase(s, s.Seed, m, 0)
 			if err := base.Warm(context.Background()); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("gamma", func(b *testing.B) {
-		base, _ := NewBase(s, s.Seed, m, models, 0)
+		base, _ := NewBase(s, s.Seed, m, 0)
 		sets := [][]string{{GammaSet(2 * m.Gamma)}, {GammaSet(m.Gamma / 2)}}
 		if _, err := base.Apply(context.Background(), sets[1]); err != nil { // the scenario's own batches
 			b.Fatal(err)

@@ -21,8 +21,9 @@ import (
 //
 // One presenter at a time: a presenter who joins while another is on takes over (the instructor's
 // reconnected laptop while the old connection has not yet timed out), and the one before becomes a
-// free member. Members who join while a presenter is on follow; the others are free until they
-// choose to follow.
+// free member. A presenter who joins while another is on, or within the grace after one left, finds
+// the room where it was: the stage stays, and its view says to take it up (Resume). Members who
+// join while a presenter is on follow; the others are free until they choose to follow.
 type Room struct {
 	// Grace is how long followers keep following after the presenter leaves, for a presenter who
 	// reconnects (a laptop that slept, Wi-Fi that dropped): within it the next presenter has the
@@ -82,11 +83,15 @@ type View struct {
 	StageVersion uint64
 	On           bool // a presenter is in the room (or may come back: Grace)
 	Presenter    bool // this member presents
-	Following    bool // this member follows
-	Followers    int  // members following (the presenter not counted)
-	Free         int  // members not following
-	Retrain      int  // answers to the stage's Quiz
-	Keep         int
+	// Resume says this member presents after taking over from a presenter on, or one who left
+	// within the grace (a reconnect): it shows the stage it finds, and takes it from there; Resumed
+	// says it has.
+	Resume    bool
+	Following bool // this member follows
+	Followers int  // members following (the presenter not counted)
+	Free      int  // members not following
+	Retrain   int  // answers to the stage's Quiz
+	Keep      int
 }
 
 // Member is one session in a room.
@@ -95,6 +100,7 @@ type Member struct {
 	presenter bool
 	following bool
 	left      bool
+	resume    bool // a presenter who found the room's stage: to take it up
 }
 
 // New returns an empty room.
@@ -111,6 +117,7 @@ func (r *Room) Join(presenter bool) *Member {
 	m := &Member{room: r, presenter: presenter, following: !presenter && (r.presenter != nil || r.grace != nil)}
 	r.members[m] = struct{}{}
 	if presenter {
+		back := r.presenter != nil || r.grace != nil // a reconnect: the room is where it was
 		if old := r.presenter; old != nil {
 			old.presenter = false
 		}
@@ -119,8 +126,12 @@ func (r *Room) Join(presenter bool) *Member {
 			r.grace = nil
 		}
 		r.presenter = m
-		r.stage = Stage{Stop: -1, Quiz: -1}
-		r.stageVer++
+		if back && r.stage.Scenario != nil {
+			m.resume = true
+		} else {
+			r.stage = Stage{Stop: -1, Quiz: -1}
+			r.stageVer++
+		}
 	}
 	r.changedLocked()
 	return m
@@ -184,6 +195,18 @@ func (m *Member) Publish(st Stage) {
 	r.stage = st
 	r.stageVer++
 	r.changedLocked()
+}
+
+// Resumed says the presenter shows the stage it found on joining: from now on its stage is what it
+// publishes.
+func (m *Member) Resumed() {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.resume {
+		m.resume = false
+		r.changedLocked()
+	}
 }
 
 // Follow makes the member follow the presenter (on) or go free.
@@ -269,7 +292,7 @@ func (r *Room) countsLocked() (presenters, followers, free int) {
 
 func (r *Room) viewLocked(m *Member) View {
 	v := View{Version: r.version, Stage: r.stage, StageVersion: r.stageVer, On: r.presenter != nil || r.grace != nil,
-		Presenter: r.presenter == m, Following: m.following}
+		Presenter: r.presenter == m, Resume: r.presenter == m && m.resume, Following: m.following}
 	_, v.Followers, v.Free = r.countsLocked()
 	for _, retrain := range r.answers {
 		if retrain {

@@ -57,13 +57,18 @@ func TestRoom(t *testing.T) {
 	if v := pr.View(); v.Retrain != 0 {
 		t.Error("answers outlived their question")
 	}
-	// A second presenter takes over; the first is free.
+	// A second presenter takes over (the instructor's laptop back, the old connection not yet
+	// gone); the first is free, and the room stays where it was for the new one to take up.
 	pr2 := r.Join(true)
-	if v := pr.View(); v.Presenter || v.Following {
+	if v := pr.View(); v.Presenter || v.Following || v.Resume {
 		t.Errorf("the first presenter after a takeover: %+v", v)
 	}
-	if v := a.View(); v.Stage.Scenario != nil {
-		t.Error("the new presenter inherited the old stage")
+	if v := pr2.View(); !v.Resume || v.Stage != st || a.View().Stage != st {
+		t.Errorf("after a takeover the new presenter sees %+v (resume %v), a follower %+v; want the stage as it was", v.Stage, v.Resume, a.View().Stage)
+	}
+	pr2.Resumed()
+	if pr2.View().Resume {
+		t.Error("resumed, and still told to resume")
 	}
 	pr2.Leave()
 	if v := a.View(); v.On || v.Following {
@@ -84,7 +89,12 @@ func TestRoomGrace(t *testing.T) {
 	r := New()
 	r.Grace = 100 * time.Millisecond
 	pr := r.Join(true)
+	if pr.View().Resume {
+		t.Error("the first presenter of a room told to resume")
+	}
 	a := r.Join(false)
+	st := Stage{Scenario: &scenarios.Scenario{Name: "small"}, Seed: 4, Shown: Shown{Pos: 37, Scale: 2}, Whatif: "kernel.gamma=3", Stop: 2, Quiz: -1}
+	pr.Publish(st)
 	pr.Leave()
 	if v := a.View(); !v.On || !v.Following {
 		t.Fatalf("within the grace: %+v, want still following", v)
@@ -97,13 +107,21 @@ func TestRoomGrace(t *testing.T) {
 			t.Errorf("after the presenter came back: %+v, want following", v)
 		}
 	}
-	if v := back.View(); v.Followers != 2 {
-		t.Errorf("the presenter back counts %d following, want 2", v.Followers)
+	if v := back.View(); v.Followers != 2 || !v.Resume || v.Stage != st {
+		t.Errorf("the presenter back: %+v; want 2 following, and the room's stage to take up", v)
+	}
+	if v := a.View(); v.Stage != st {
+		t.Errorf("the presenter's return pulled the room from %+v to %+v", st, v.Stage)
 	}
 	back.Leave()
 	v0 := a.View().Version
 	v, ok := a.Wait(t.Context(), v0) // the grace ends: a change
 	if !ok || v.On || v.Following {
 		t.Errorf("after the grace: %+v, want free with no presenter", v)
+	}
+	// After the grace, a presenter starts afresh.
+	fresh := r.Join(true)
+	if v := fresh.View(); v.Resume || v.Stage.Scenario != nil {
+		t.Errorf("a presenter after the grace: %+v, want a new stage", v)
 	}
 }

@@ -30,9 +30,9 @@ type Catalog struct {
 	prior   map[string]*Scenario // by Ref: the scenarios catalogs before this one loaded (Reload)
 	mu      sync.Mutex
 	loaded  map[string]*catalogLoad
-	// A catalog Plus made: the scenarios it adds (a user's uploads), and the catalog it adds them
-	// to, which loads the rest (so their runs stay shared).
-	extra map[string]*Scenario
+	// A catalog Plus made: what loads the scenarios it adds (a user's uploads, parsed on use), and
+	// the catalog it adds them to, which loads the rest (so their runs stay shared).
+	extra map[string]func() (*Scenario, error)
 	base  *Catalog
 }
 
@@ -79,7 +79,7 @@ func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
 			s, err = c.load(f)
 		}
 		if err == nil {
-			e.Title, e.About = s.Title+"  ("+f+")", s.About
+			e.Title, e.About = s.Title+"  ("+filepath.Base(f)+")", s.About // the file's name, not where it is
 		} else {
 			e.About = err.Error()
 		}
@@ -118,8 +118,8 @@ func (c *Catalog) Entries() []Entry { return c.entries }
 // Load returns the scenario of an entry, loading it on first use (an error is kept too: a broken
 // file is reported the same way until the catalog is read again).
 func (c *Catalog) Load(ref string) (*Scenario, error) {
-	if s, ok := c.extra[ref]; ok {
-		return s, nil
+	if load, ok := c.extra[ref]; ok {
+		return load()
 	}
 	if c.base != nil {
 		return c.base.Load(ref)
@@ -183,19 +183,20 @@ func (c *Catalog) Lookup(name string) (string, bool) {
 	return "", false
 }
 
-// Plus returns the catalog with more entries, each already loaded (a user's uploads): the
-// catalog's own entries are still loaded by it, so their runs stay shared.
-func (c *Catalog) Plus(extra []Entry, loaded []*Scenario) *Catalog {
+// Plus returns the catalog with more entries (a user's uploads), each loaded by its load function
+// whenever it is opened: the catalog's own entries are still loaded by it, so their runs stay
+// shared.
+func (c *Catalog) Plus(extra []Entry, load []func() (*Scenario, error)) *Catalog {
 	base := c
 	if c.base != nil {
 		base = c.base
 	}
 	out := &Catalog{entries: append(slices.Clip(c.entries), extra...), base: base, extra: maps.Clone(c.extra)}
 	if out.extra == nil {
-		out.extra = map[string]*Scenario{}
+		out.extra = map[string]func() (*Scenario, error){}
 	}
 	for i, e := range extra {
-		out.extra[e.Ref] = loaded[i]
+		out.extra[e.Ref] = load[i]
 	}
 	return out
 }

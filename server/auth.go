@@ -56,8 +56,9 @@ func hasKey(keys []ssh.PublicKey, k ssh.PublicKey) bool {
 // authOptions are the server's authentication: a presenter's key gets in; the room's other clients
 // authenticate with --authorized-keys (read at each login, so edits take effect), --password-file,
 // or nothing in an open room (any key, or none, gets in). Which key a session authenticated with is
-// what makes it a presenter (isPresenter). A refused login is counted, logged with its address,
-// and a wrong password is answered more slowly each time from the same address (loginBackoff).
+// what makes it a presenter (isPresenter). A refused login is counted, logged with its address (at
+// a bounded rate), and a wrong password is answered more slowly each time from the same address or
+// for the same user name (loginBackoff).
 func (s *Server) authOptions() ([]ssh.Option, error) {
 	var opts []ssh.Option
 	if s.cfg.PresenterKeys != "" {
@@ -102,7 +103,7 @@ func (s *Server) authOptions() ([]ssh.Option, error) {
 		}
 		opts = append(opts, wish.WithPasswordAuth(func(ctx ssh.Context, pw string) bool {
 			if subtle.ConstantTimeCompare([]byte(pw), want) == 1 {
-				s.logins.succeeded(host(ctx.RemoteAddr()))
+				s.logins.succeeded(host(ctx.RemoteAddr()), ctx.User())
 				return true
 			}
 			wait := s.refused(ctx, "password")
@@ -125,9 +126,8 @@ func (s *Server) authOptions() ([]ssh.Option, error) {
 // refused counts and logs a refused login, and says how long to hold a wrong password's answer.
 func (s *Server) refused(ctx ssh.Context, method string) time.Duration {
 	s.metrics.authFailures.WithLabelValues(method).Inc()
-	addr := host(ctx.RemoteAddr())
-	n, wait := s.logins.failed(addr, time.Now())
-	s.cfg.Log.Warn("login refused", "client", ctx.RemoteAddr().String(), "user", ctx.User(), "method", method, "failures", n)
+	n, wait := s.logins.failed(host(ctx.RemoteAddr()), ctx.User(), time.Now())
+	s.refusals.note("login_"+method, "login refused", "client", ctx.RemoteAddr().String(), "user", ctx.User(), "method", method, "failures", n)
 	return wait
 }
 
@@ -139,16 +139,21 @@ func host(a net.Addr) string {
 	return h
 }
 
-// loginBackoff remembers recent login failures per address: each wrong password from an address
-// is answered twice as slowly as the one before (from 100 ms, at most 5 s), until a login from it
-// succeeds or it has been quiet for ten minutes. A guesser's rate falls from about a thousand a
-// second to one every few seconds; a student who mistypes once waits a tenth of a second.
+// loginBackoff remembers recent login failures per address and per user name: each wrong password
+// is answered twice as slowly as the one before from that address or for that name, whichever has
+// failed more (from 100 ms, at most 5 s), until they have been quiet for ten minutes. A guesser's
+// rate falls from about a thousand a second to one every few seconds, whether it cycles names from
+// one address or one name from many; a student who mistypes once waits a tenth of a second. A
+// successful login forgets only its own failures (that user's, from that address): another
+// student's good login behind the same NAT does not speed the guesser up again.
 type loginBackoff struct {
-	mu    sync.Mutex
-	by    map[string]*loginFailures
-	first time.Duration // the first wait
-	most  time.Duration
-	quiet time.Duration // failures older than this are forgotten
+	mu     sync.Mutex
+	byAddr map[string]*loginFailures
+	byUser map[string]*loginFailures
+	byPair map[[2]string]*loginFailures // what a success takes back from the other two
+	first  time.Duration                // the first wait
+	most   time.Duration
+	quiet  time.Duration // failures older than this are forgotten
 }
 
 type loginFailures struct {
@@ -157,34 +162,54 @@ type loginFailures struct {
 }
 
 func newLoginBackoff() *loginBackoff {
-	return &loginBackoff{by: map[string]*loginFailures{}, first: 100 * time.Millisecond, most: 5 * time.Second, quiet: 10 * time.Minute}
+	return &loginBackoff{byAddr: map[string]*loginFailures{}, byUser: map[string]*loginFailures{}, byPair: map[[2]string]*loginFailures{},
+		first: 100 * time.Millisecond, most: 5 * time.Second, quiet: 10 * time.Minute}
 }
 
-// failed records a failure from addr at now: the failures counted, and the wait before answering.
-func (b *loginBackoff) failed(addr string, now time.Time) (int, time.Duration) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.by) > 4096 { // many addresses: forget the quiet ones
-		for a, f := range b.by {
-			if now.Sub(f.last) > b.quiet {
-				delete(b.by, a)
+// count adds a failure at now to m[k] (forgetting it first when quiet long enough) and returns it.
+func count[K comparable](m map[K]*loginFailures, k K, now, quiet time.Time) int {
+	if len(m) > 4096 { // many addresses or names: forget the quiet ones
+		for o, f := range m {
+			if f.last.Before(quiet) {
+				delete(m, o)
 			}
 		}
 	}
-	f, ok := b.by[addr]
-	if !ok || now.Sub(f.last) > b.quiet {
+	f, ok := m[k]
+	if !ok || f.last.Before(quiet) {
 		f = &loginFailures{}
-		b.by[addr] = f
+		m[k] = f
 	}
 	f.n++
 	f.last = now
-	return f.n, min(b.first<<min(f.n-1, 16), b.most)
+	return f.n
 }
 
-func (b *loginBackoff) succeeded(addr string) {
+// failed records a failure of user from addr at now: the failures counted (the address's or the
+// name's, whichever is more), and the wait before answering.
+func (b *loginBackoff) failed(addr, user string, now time.Time) (int, time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.by, addr)
+	quiet := now.Add(-b.quiet)
+	n := max(count(b.byAddr, addr, now, quiet), count(b.byUser, user, now, quiet))
+	count(b.byPair, [2]string{addr, user}, now, quiet)
+	return n, min(b.first<<min(n-1, 16), b.most)
+}
+
+// succeeded forgets the failures of user from addr, and only those.
+func (b *loginBackoff) succeeded(addr, user string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.byPair[[2]string{addr, user}]
+	if !ok {
+		return
+	}
+	delete(b.byPair, [2]string{addr, user})
+	for _, f := range []*loginFailures{b.byAddr[addr], b.byUser[user]} {
+		if f != nil {
+			f.n = max(f.n-p.n, 0)
+		}
+	}
 }
 
 // isPresenter reports whether a session authenticated with a presenter's key.

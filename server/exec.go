@@ -2,12 +2,18 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/charmbracelet/ssh"
 
+	"github.com/cara-sim/cara/internal/budget"
+	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 )
 
@@ -25,50 +31,193 @@ type ExecRequest struct {
 	FilesDir       string             // the folder whose CSV files a client's scenario may read
 	MaxWork        float64            // --max-work of serve
 	Workers        int                // engine workers for one command
-	// Slot waits for one of the server's compute slots (saying on Stderr that the command is
-	// queued when none is free) and returns its release. A command takes one once its arguments
-	// are checked, so a refusal never waits.
-	Slot func(ctx context.Context) (release func(), err error)
+	// Check refuses a scenario before the command computes anything: over --max-work, or a run that
+	// could never fit the room's memory (saying how many trees would).
+	Check func(*scenarios.Scenario) error
+	// Admit waits for the room's memory and a compute slot for one matrix of s with seed, saying on
+	// Stderr where the command waits while it does, and returns the release. A command asks once a
+	// matrix, so a command of many seeds lets the room's players in between; its matrices go behind
+	// the players' runs. It gives up after the server's queue time limit.
+	Admit func(ctx context.Context, s *scenarios.Scenario, seed uint64) (release func(), err error)
 }
 
-// exec runs a session's command: admitted as a player is (the room's session limit); it computes
-// in one of MaxComputing compute slots, waited for in a queue that says so on stderr; the
-// command's context ends with the connection.
+// Defaults of the command limits (Config's zero values).
+const (
+	defaultMaxCommands    = 16
+	defaultCommandsClient = 3
+	defaultCommandQueue   = 2 * time.Minute
+	defaultCommandTimeout = 5 * time.Minute
+	// writeStall is how long one write to a client may block (a client that stopped reading holds
+	// its command, and whatever the command holds, no longer than this, nor past its time limit).
+	writeStall = 30 * time.Second
+)
+
+func commandDefaults(cfg *Config) {
+	if cfg.MaxCommands <= 0 {
+		cfg.MaxCommands = defaultMaxCommands
+	}
+	if cfg.MaxCommandsPerClient <= 0 {
+		cfg.MaxCommandsPerClient = defaultCommandsClient
+	}
+	if cfg.CommandQueue <= 0 {
+		cfg.CommandQueue = defaultCommandQueue
+	}
+	if cfg.CommandTimeout <= 0 {
+		cfg.CommandTimeout = defaultCommandTimeout
+	}
+}
+
+// commands counts the commands running and queued, in all and per client. A command does not take
+// one of the room's session places: the players' sessions and the commands are bounded apart.
+type commands struct {
+	mu       sync.Mutex
+	max, per int
+	n        int
+	by       map[string]int
+	queued   atomic.Int64 // of n, waiting for memory and a slot
+}
+
+func newCommands(max, per int) *commands { return &commands{max: max, per: per, by: map[string]int{}} }
+
+// take counts a command of who's; it fails with the refusal's reason and words over a limit.
+func (c *commands) take(who string) (release func(), reason, words string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.by[who] >= c.per:
+		return nil, "commands_per_client", fmt.Sprintf("you have %d commands running or queued, the most one client may; try again when one ends", c.per)
+	case c.n >= c.max:
+		return nil, "commands_full", fmt.Sprintf("this room runs or queues at most %d commands at once and has that many; try again in a moment", c.max)
+	}
+	c.n++
+	c.by[who]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.n--
+			if c.by[who]--; c.by[who] <= 0 {
+				delete(c.by, who)
+			}
+		})
+	}, "", ""
+}
+
+// counts are the commands running and queued now.
+func (c *commands) counts() (running, queued int) {
+	c.mu.Lock()
+	n := c.n
+	c.mu.Unlock()
+	q := int(c.queued.Load())
+	return n - q, q
+}
+
+// exec runs a session's command: counted against the command limits (not the room's sessions),
+// each of its matrices admitted against the room's memory and slots, stopped after CommandTimeout;
+// its context ends with the connection too, and a client that stops reading is let go (stalled).
 func (s *Server) exec(sess ssh.Session) {
-	if n := s.sessions.Add(1); n > int64(s.cfg.MaxSessions) {
-		s.sessions.Add(-1)
-		s.metrics.refused.WithLabelValues("room_full").Inc()
-		fmt.Fprintf(sess.Stderr(), "cara: the room is full (%d sessions); try again in a moment\n", s.cfg.MaxSessions)
+	who := owner(sess)
+	release, reason, words := s.commands.take(who)
+	if release == nil {
+		s.metrics.workRefused.WithLabelValues(reason).Inc()
+		fmt.Fprintf(sess.Stderr(), "cara: %s\n", words)
 		sess.Exit(1)
 		return
 	}
-	defer s.sessions.Add(-1)
-	ctx := sess.Context()
+	defer release()
 	s.metrics.execs.Inc()
+	ctx, cancel := context.WithTimeout(sess.Context(), s.cfg.CommandTimeout)
+	defer cancel()
+	w := newStall(sess, writeStall)
+	defer w.done()
+	// At the time limit a command stops; one blocked writing to a client that does not read is let
+	// go by closing its channel, which ends the write.
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(time.Second, w.cut) })
+	defer stop()
 	if sess.Command()[0] == "upload" {
-		sess.Exit(s.upload(sess))
+		sess.Exit(s.upload(ctx, sess, w.out(sess), w.out(sess.Stderr())))
 		return
 	}
 	s.cfg.Log.Info("command", "user", sess.User(), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
-	code := s.cfg.Exec(ctx, ExecRequest{Args: sess.Command(), Stdin: sess, Stdout: sess, Stderr: sess.Stderr(),
+	stderr := w.out(sess.Stderr())
+	code := s.cfg.Exec(ctx, ExecRequest{Args: sess.Command(), Stdin: sess, Stdout: w.out(sess), Stderr: stderr,
 		Offered: s.catalogFor(sess), FilesDir: s.cfg.ScenariosDir, MaxWork: s.cfg.MaxWork, Workers: s.cfg.Workers,
-		Slot: func(ctx context.Context) (func(), error) { return s.execSlot(ctx, sess.Stderr()) }})
+		Check: s.check, Admit: func(ctx context.Context, sc *scenarios.Scenario, seed uint64) (func(), error) {
+			return s.admitCommand(ctx, sc, seed, stderr)
+		}})
+	if w.stalled.Load() {
+		s.metrics.workRefused.WithLabelValues("stalled").Inc()
+		s.cfg.Log.Info("command stopped: its client stopped reading", "user", sess.User(), "addr", sess.RemoteAddr().String())
+	}
 	sess.Exit(code)
 }
 
-// execSlot waits for a compute slot for a headless command.
-func (s *Server) execSlot(ctx context.Context, stderr io.Writer) (func(), error) {
-	release := func() { <-s.execSlots }
-	select {
-	case s.execSlots <- struct{}{}:
-		return release, nil
-	default:
+// admitCommand waits for one matrix of a command: the room's memory for its estimate and a compute
+// slot, behind the players' runs, at most CommandQueue; the place is said on stderr as it changes.
+func (s *Server) admitCommand(ctx context.Context, sc *scenarios.Scenario, seed uint64, stderr io.Writer) (func(), error) {
+	f, err := s.runs.Footprint(sc, seed)
+	var tb *live.TooBig
+	if errors.As(err, &tb) {
+		s.metrics.workRefused.WithLabelValues("memory").Inc()
 	}
-	fmt.Fprintf(stderr, "cara: queued: %d commands are computing, the most this server runs at once; yours starts when one ends\n", cap(s.execSlots))
-	select {
-	case s.execSlots <- struct{}{}:
-		return release, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err != nil {
+		return nil, err
 	}
+	s.commands.queued.Add(1)
+	defer s.commands.queued.Add(-1)
+	qctx, cancel := context.WithTimeout(ctx, s.cfg.CommandQueue)
+	defer cancel()
+	var last time.Time
+	t, err := s.budget.Acquire(qctx, budget.Request{Bytes: f.Peak, Slot: true, Background: true}, func(p budget.Place) {
+		if time.Since(last) >= time.Second { // a long queue moves often: a line a second at most
+			fmt.Fprintf(stderr, "cara: %s; yours starts when it fits\n", live.Queue{Pos: p.Pos, Memory: p.Memory})
+			last = time.Now()
+		}
+	})
+	if err != nil && ctx.Err() == nil && qctx.Err() != nil {
+		s.metrics.workRefused.WithLabelValues("queue_timeout").Inc()
+		return nil, fmt.Errorf("waited %v for the room's memory and a compute slot, this server's limit; try again later", s.cfg.CommandQueue)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t.Release, nil // Release counts once
+}
+
+// stall watches a command's writes to its client: one that blocks longer than its limit (the
+// client stopped reading: ssh HOST sweep ... | sleep 600) closes the command's channel, which ends
+// the write with an error and so the command, and frees what it held.
+type stall struct {
+	sess    ssh.Session
+	limit   time.Duration
+	stalled atomic.Bool
+	closed  atomic.Bool
+}
+
+func newStall(sess ssh.Session, limit time.Duration) *stall { return &stall{sess: sess, limit: limit} }
+
+// out wraps one of the command's outputs.
+func (s *stall) out(w io.Writer) io.Writer { return stallWriter{w, s} }
+
+// cut closes the channel (once), counting the command as stalled when it was still writing.
+func (s *stall) cut() {
+	if s.closed.CompareAndSwap(false, true) {
+		s.stalled.Store(true)
+		s.sess.Close()
+	}
+}
+
+// done marks the command ended: a later cut changes nothing.
+func (s *stall) done() { s.closed.Store(true) }
+
+type stallWriter struct {
+	w io.Writer
+	s *stall
+}
+
+func (w stallWriter) Write(p []byte) (int, error) {
+	t := time.AfterFunc(w.s.limit, w.s.cut)
+	defer t.Stop()
+	return w.w.Write(p)
 }

@@ -155,7 +155,7 @@ func TestServeLifetime(t *testing.T) {
 // A panic in one session's Update, or in a command it started, ends that session with a one-line
 // apology and a log line with the stack; another session keeps stepping.
 func TestServePanicKeepsTheRoom(t *testing.T) {
-	srv, addr, logs := startServing(t, Config{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
+	srv, addr, logs := startServingHooks(t, Config{}, hooks{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch k.String() {
 			case "!":
@@ -198,14 +198,10 @@ func TestServePanicKeepsTheRoom(t *testing.T) {
 }
 
 // scenarioDir is a folder of scenarios for a server, each file a copy of testdata/small.yaml (whose
-// text it returns too): relative, so the picker shows the file names whole.
+// text it returns too). The picker shows a file's name, not its folder.
 func scenarioDir(t *testing.T, files ...string) (string, []byte) {
 	t.Helper()
-	dir, err := os.MkdirTemp(".", "reload-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("testdata", "small.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package server
 import (
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,34 +21,55 @@ type metrics struct {
 	authFailures    *prometheus.CounterVec
 	keepAliveClosed prometheus.Counter
 	execs           prometheus.Counter
+	workRefused     *prometheus.CounterVec
 }
+
+// workReasons are why work is refused (cara_work_refused_total).
+var workReasons = []string{"memory", "max_work", "queue_timeout", "commands_full", "commands_per_client", "uploads_full", "upload_needs_key", "stalled"}
 
 func newMetrics(s *Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_sessions_refused_total",
-			Help: "SSH sessions and connections refused, by reason: room_full, no_pty, exec, per_address, per_connection, connect_timeout."}, []string{"reason"}),
+			Help: "SSH sessions and connections refused, by reason: room_full, no_pty, exec, per_address (sessions from one address at --max-per-address), per_connection, connect_timeout, silent (a connection that said nothing: closed after 2 s, or giving its place at the per-address limit)."}, []string{"reason"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
 			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
 		execs: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_commands_total",
-			Help: "Headless commands run for clients (ssh HOST run ...), once admitted and given a compute slot."}),
+			Help: "Headless commands run for clients (ssh HOST run ...), once within the command limits."}),
 		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_auth_failures_total",
 			Help: "Logins refused, by method: password (each answered more slowly from the same address), publickey."}, []string{"method"}),
+	}
+	m.workRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_work_refused_total",
+		Help: "Work refused or stopped, by reason: memory (could never fit the room's memory), max_work, queue_timeout (waited too long for memory and a slot), commands_full, commands_per_client, uploads_full, upload_needs_key, stalled (a command whose client stopped reading, or past its time)."}, []string{"reason"})
+	for _, r := range workReasons {
+		m.workRefused.WithLabelValues(r)
 	}
 	m.keepAliveClosed = prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_keepalive_closed_total",
 		Help: "Connections closed because the client stopped answering keepalives (--keepalive)."})
 	for _, method := range []string{"password", "publickey"} {
 		m.authFailures.WithLabelValues(method)
 	}
-	for _, r := range []string{"room_full", "no_pty", "exec", "per_address", "per_connection", "connect_timeout"} {
+	for _, r := range []string{"room_full", "no_pty", "exec", "per_address", "per_connection", "connect_timeout", "silent"} {
 		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
 	}
 	gauge := func(name, help string, f func() float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
 	}
 	m.reg.MustRegister(
-		collectors.NewGoCollector(),
-		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed,
+		collectors.NewGoCollector(),                                       // go_memstats_heap_alloc_bytes: the Go heap
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), // process_resident_memory_bytes: the RSS
+		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed, m.workRefused,
+		gauge("cara_memory_bytes", "The room's memory (--memory, or the smallest limit the process runs under): GOMEMLIMIT.", func() float64 { return float64(s.cfg.Memory) }),
+		gauge("cara_gomemlimit_bytes", "The Go runtime's memory limit (GOMEMLIMIT): cara serve sets it to the room's memory.", func() float64 { return float64(debug.SetMemoryLimit(-1)) }),
+		gauge("cara_memory_work_bytes", "Of it, what admitted work may hold in all (three quarters).", func() float64 { return float64(s.budget.Capacity()) }),
+		gauge("cara_memory_used_bytes", "What admitted work holds now (estimates for work computing, measures for runs kept), sessions and uploads included.", func() float64 { return float64(s.budget.Stats().Held) }),
+		gauge("cara_memory_used_peak_bytes", "The most admitted work held at once since the server started.", func() float64 { return float64(s.budget.Stats().Peak) }),
+		gauge("cara_memory_free_bytes", "What more work could hold now.", func() float64 { return float64(s.budget.Free()) }),
+		gauge("cara_work_queued", "Work waiting for the room's memory or a compute slot: runs, commands' matrices, checks.", func() float64 { return float64(s.budget.Stats().Queued) }),
+		gauge("cara_commands_running", "Headless commands running (computing, or between their matrices).", func() float64 { r, _ := s.commands.counts(); return float64(r) }),
+		gauge("cara_commands_queued", "Headless commands waiting for the room's memory or a compute slot.", func() float64 { _, q := s.commands.counts(); return float64(q) }),
+		gauge("cara_uploads", "Uploaded scenarios held.", func() float64 { n, _ := s.uploads.stats(); return float64(n) }),
+		gauge("cara_upload_bytes", "Bytes of uploaded scenarios' text held.", func() float64 { _, b := s.uploads.stats(); return float64(b) }),
 		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
 		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),

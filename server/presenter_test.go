@@ -13,6 +13,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/internal/simtest"
 )
 
 // presenterKey writes a new key pair's public half as an authorized_keys file and returns the file
@@ -217,5 +219,70 @@ func TestServePresenterAuth(t *testing.T) {
 	_, err = New(Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "k"), MaxSessions: 1, PresenterKeys: bad})
 	if err == nil || !strings.Contains(err.Error(), bad+":2: not a public key") {
 		t.Errorf("a bad presenter-keys file: %v", err)
+	}
+}
+
+// A presenter back within the grace finds the room where it was and takes it from there: the
+// scenario, the batch, R and the what-if, on the presenter's own screen at once; the followers
+// never leave them (a reconnect used to pull the room back to batch 0), and follow the next step.
+func TestServePresenterReconnect(t *testing.T) {
+	keys, signer := presenterKey(t)
+	pw := filepath.Join(t.TempDir(), "room.txt")
+	os.WriteFile(pw, []byte("tulip\n"), 0o600)
+	srv, addr, _ := startServing(t, Config{MaxSessions: 4, PasswordFile: pw, PresenterKeys: keys, PresenterGrace: time.Minute})
+	pc, err := dial(t, addr, gossh.PublicKeys(signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pscr := openPTY(t, pc)
+	pscr.waitFor(t, "You present")
+	pscr.send("\r") // covcon-d
+	if err := pscr.wait("computed all", 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	fc, err := dial(t, addr, gossh.Password("tulip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	_, fscr := openPTY(t, fc)
+	fscr.waitFor(t, "covcon-d · following")
+	pscr.send(strings.Repeat("l", 40) + "]")
+	pscr.waitFor(t, "R 25")
+	pscr.send(":set kernel.gamma=5\r")
+	look := srv.room.Join(false) // the room's stage, as one more follower finds it
+	defer look.Leave()
+	simtest.Eventually(t, "the presenter's what-if on the stage", func() bool { return look.View().Stage.Whatif == "kernel.gamma=5" })
+	if err := fscr.wait("batch 40/99", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	fscr.waitFor(t, "R 25")
+
+	pc.Close() // the laptop sleeps
+	mark := fscr.mark()
+	back, err := dial(t, addr, gossh.PublicKeys(signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	_, bscr := openPTY(t, back)
+	bscr.waitFor(t, "you are back: the room is where you left it")
+	for _, want := range []string{"batch 40/99", "R 25", "2 follow · 0 free"} {
+		bscr.waitFor(t, want)
+	}
+	if strings.Contains(bscr.String(), "pick a scenario") {
+		t.Error("the presenter back was shown the picker")
+	}
+	time.Sleep(300 * time.Millisecond) // what the followers would see of a room pulled back
+	if seen := fscr.since(mark); strings.Contains(seen, "batch 0/99") || strings.Contains(seen, "you are free") {
+		t.Errorf("the presenter's return moved the follower: %q", seen[max(len(seen)-400, 0):])
+	}
+	m := fscr.mark()
+	bscr.send("l")
+	if err := fscr.waitAfter(m, "batch 41/99", 10*time.Second); err != nil {
+		t.Errorf("the follower does not follow the presenter back: %v", err)
+	}
+	if st := look.View().Stage; st.Whatif != "kernel.gamma=5" || st.Pos != 41 || st.Scenario == nil || st.Scenario.Name != "covcon-d" {
+		t.Errorf("the room after the presenter's step: %q at batch %d, want the what-if kept at batch 41", st.Whatif, st.Pos)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/muesli/termenv"
 
+	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
@@ -42,6 +43,12 @@ type Config struct {
 	PresenterKeys  string // sessions logging in with these keys present ("" for a room without one)
 	ScenariosDir   string // also offer the *.yaml scenarios of this folder ("" for none)
 	MaxSessions    int
+	// Memory is the room's memory in bytes (--memory): the process's GOMEMLIMIT (the command sets
+	// it) and the budget every piece of work a client can cause is admitted against (budget.go).
+	// 0 means the smallest limit the process runs under (budget.Default); MemoryFrom says where
+	// the value came from, for the log.
+	Memory         int64
+	MemoryFrom     string
 	MaxComputing   int // matrices computed at once; 0 means DefaultMaxComputing
 	CacheRuns      int // computed matrices kept after their last viewer leaves
 	Workers        int // engine workers per run; 0 shares the cores but one among MaxComputing runs
@@ -61,12 +68,24 @@ type Config struct {
 	// its channel as standard input and output, the offered scenarios; it returns the exit status.
 	// Without it a command is refused.
 	Exec Exec
+	// Commands: at most MaxCommands running or queued at once (0: 16), at most MaxCommandsPerClient
+	// of them one client's (0: 3); each waits at most CommandQueue for its turn (0: 2 min) and runs
+	// at most CommandTimeout (0: 5 min), a write to a client that stops reading included.
+	MaxCommands          int
+	MaxCommandsPerClient int
+	CommandQueue         time.Duration
+	CommandTimeout       time.Duration
+	// UploadBytes bounds the text of every upload kept (0: 16 MiB).
+	UploadBytes int64
+}
 
-	// onMsg, for tests only, is called inside each session's guarded Update with every message, so a
-	// test can make one session panic there or in a command it returns.
+// hooks are a test's ways into a server; a served room has none.
+type hooks struct {
+	// onMsg is called inside each session's guarded Update with every message, so a test can make
+	// one session panic there or in a command it returns.
 	onMsg func(ssh.Session, tea.Msg) tea.Cmd
-	// seedFor, for tests only, chooses the seed a session's first player opens with (the load test
-	// gives each session its own).
+	// seedFor chooses the seed a session's first player opens with (the load test gives each
+	// session its own).
 	seedFor func(ssh.Session) (uint64, bool)
 }
 
@@ -97,10 +116,14 @@ type Server struct {
 	guards     sync.Map // ssh.Session -> *guard: each running session's, for apologise
 	logins     *loginBackoff
 	addrs      addresses
+	refusals   *refusals
 	stopping   atomic.Bool // Shutdown has begun
-	// execSlots holds one token per headless command computing (at most MaxComputing).
-	execSlots chan struct{}
-	uploads   *uploads
+	// budget is the room's memory and compute slots: every run, command, upload and check is
+	// admitted against it.
+	budget   *budget.Budget
+	commands *commands
+	uploads  *uploads
+	hooks    hooks
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -141,7 +164,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = defaultConnectTimeout
 	}
-	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{n: map[string]int{}}}
+	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{by: map[string]*address{}}, refusals: newRefusals(cfg.Log)}
 	s.room.Grace = cfg.PresenterGrace
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
@@ -162,10 +185,16 @@ func New(cfg Config) (*Server, error) {
 		// fast in total, and the room's keys never wait for a core behind the engine's workers.
 		cfg.Workers = max(1, (runtime.GOMAXPROCS(0)-1)/cfg.MaxComputing)
 	}
+	if err := memoryDefaults(&cfg); err != nil {
+		return nil, err
+	}
+	commandDefaults(&cfg)
 	s.cfg = cfg
-	s.execSlots = make(chan struct{}, cfg.MaxComputing)
-	s.uploads = newUploads()
-	s.runs = live.NewRuns(live.RunsConfig{MaxComputing: cfg.MaxComputing, Cache: cfg.CacheRuns, Workers: cfg.Workers,
+	s.budget = budget.New(budget.Config{Bytes: workBytes(cfg.Memory), Slots: cfg.MaxComputing})
+	s.budget.Charge(tui.CanvasKeep) // the players' canvases kept between drawings, all sessions together
+	s.commands = newCommands(cfg.MaxCommands, cfg.MaxCommandsPerClient)
+	s.uploads = newUploads(s.budget, cfg.UploadBytes)
+	s.runs = live.NewRuns(live.RunsConfig{Budget: s.budget, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
 	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
 	// Session channels are read by sessionChannel first (clamped, answered, coalesced). The first
@@ -284,7 +313,8 @@ func (s *Server) recover(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// gate lets in only interactive sessions, and no more than MaxSessions at once.
+// gate lets in only interactive sessions, and no more than MaxSessions at once, each charged to
+// the room's memory for as long as it is open; a command goes to exec, which has limits of its own.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if len(sess.Command()) > 0 && s.cfg.Exec != nil {
@@ -308,6 +338,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer s.sessions.Add(-1)
+		defer s.budget.Charge(sessionBytes).Release()
 		next(sess)
 	}
 }
@@ -321,10 +352,17 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	st := tui.NewStyles(renderer(sess))
 	cat := s.catalogFor(sess)
 	open := &tui.Opener{Catalog: cat, Styles: st, Runs: s.runs, Context: ctx, Untrusted: true, FilesDir: s.cfg.ScenariosDir,
-		Check: func(sc *scenarios.Scenario) error { return sc.CheckBudget(s.cfg.MaxWork, "cara serve --max-work") }}
-	if s.cfg.seedFor != nil {
+		Check: s.check, Reparse: func(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error) {
+			t, err := s.quick(ctx, checkBytes) // the editor's check, within the room's memory
+			if err != nil {
+				return nil, err
+			}
+			defer t.Release()
+			return from.Reparse(text)
+		}}
+	if s.hooks.seedFor != nil {
 		open.Seed = func(sc *scenarios.Scenario) uint64 {
-			if v, ok := s.cfg.seedFor(sess); ok {
+			if v, ok := s.hooks.seedFor(sess); ok {
 				return v
 			}
 			return sc.Seed
@@ -342,8 +380,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if w := windowOf(sess); w != nil {
 		g.note = w.note
 	}
-	if s.cfg.onMsg != nil {
-		g.hook = func(msg tea.Msg) tea.Cmd { return s.cfg.onMsg(sess, msg) }
+	if s.hooks.onMsg != nil {
+		g.hook = func(msg tea.Msg) tea.Cmd { return s.hooks.onMsg(sess, msg) }
 	}
 	p := tea.NewProgram(g, tea.WithInput(newInput(ctx, sess, cancel)), tea.WithOutput(sess), tea.WithAltScreen(),
 		tea.WithContext(ctx))

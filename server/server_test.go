@@ -31,6 +31,12 @@ func startServer(t *testing.T, cfg Config) string {
 // its address and its log.
 func startServing(t *testing.T, cfg Config) (*Server, string, *syncWriter) {
 	t.Helper()
+	return startServingHooks(t, cfg, hooks{})
+}
+
+// startServingHooks is startServing with a test's hooks in the server.
+func startServingHooks(t *testing.T, cfg Config, h hooks) (*Server, string, *syncWriter) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.HostKey = filepath.Join(dir, "host_ed25519")
@@ -50,6 +56,7 @@ func startServing(t *testing.T, cfg Config) (*Server, string, *syncWriter) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv.hooks = h
 	if err := srv.ServeMetrics("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +129,14 @@ func (s *screen) Write(b []byte) (int, error) {
 		s.buf = *bytes.NewBuffer(append([]byte(nil), keep...))
 	}
 	return n, err
+}
+
+// forget drops the output kept (a measurement of the server's memory leaves the client's out).
+func (s *screen) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped += s.buf.Len()
+	s.buf = bytes.Buffer{}
 }
 
 // String is the output kept.

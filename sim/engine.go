@@ -54,10 +54,6 @@ type Config struct {
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
-	// KeepModels hands each fitted model to the consumer in Event.Model, so that a what-if can
-	// ask it about other queries later without fitting it again (Reanswer). A live run holds every
-	// model until it ends anyway; this only lets them outlive it.
-	KeepModels bool
 	// Beyond the paper (kernelview.go), each off at its zero value:
 	Weights     []float64 // an error's weight by its point's true class (Weights[y]) in A and B; nil: every error counts 1
 	Standardize bool      // the kernel and gamma see the features standardised by the offline block's data
@@ -87,8 +83,6 @@ type Event struct {
 	CellsDone int // cells computed so far
 	CellsAll  int // cells the run will compute
 	Elapsed   time.Duration
-	// Model is M_Index, the model of batch Index, when the run keeps its models (Config.KeepModels).
-	Model Model
 }
 
 // Run is the engine's one entry point: it computes the matrix described by cfg and returns it.
@@ -324,12 +318,18 @@ func storeMin(a *atomic.Int64, v int64) {
 	}
 }
 
-func (r *runner) fit(t int) (Model, error) {
-	x, y := trainingSet(r.batches, t, r.cfg.Window)
-	seed, _ := Mix(r.cfg.Seed, 1, uint64(t))
-	m, err := r.cfg.Trainer.Fit(x, y, seed)
+func (r *runner) fit(t int) (Model, error) { return FitBatch(r.cfg, r.batches, t) }
+
+// FitBatch fits M_t, the model cfg's run fits for batch t of batches (the run's, in order; a
+// window's earlier batches are read too): the same model bit for bit, since it draws from the
+// run's seed and t alone. A finished run keeps no models; a what-if that asks them about other
+// queries fits them again (Reanswer).
+func FitBatch(cfg Config, batches []*Batch, t int) (Model, error) {
+	x, y := trainingSet(batches, t, cfg.Window)
+	seed, _ := Mix(cfg.Seed, 1, uint64(t))
+	m, err := cfg.Trainer.Fit(x, y, seed)
 	if err != nil {
-		return nil, fmt.Errorf("batch %d: fitting %s: %w", t, r.cfg.Trainer.Name(), err)
+		return nil, fmt.Errorf("batch %d: fitting %s: %w", t, cfg.Trainer.Name(), err)
 	}
 	return m, nil
 }
@@ -367,18 +367,14 @@ func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.
-func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell, model Model) error {
+func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Cell) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if r.each == nil {
 		return nil
 	}
-	ev := Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)}
-	if r.cfg.KeepModels {
-		ev.Model = model
-	}
-	return r.each(ev)
+	return r.each(Event{Kind: kind, Index: index, Cells: cells, CellsDone: int(r.done.Load()), CellsAll: r.all, Elapsed: time.Since(r.start)})
 }
 
 // columns computes column t as soon as M_t exists: one goroutine fits the models in batch order, up
@@ -445,7 +441,7 @@ func (r *runner) column(ctx context.Context, models []Model, t int) error {
 		}
 	}
 	col[t].Done = true
-	return r.emit(ctx, ColumnDone, t, col, models[t])
+	return r.emit(ctx, ColumnDone, t, col)
 }
 
 // rows computes row t' with only M_t' in memory.
@@ -480,7 +476,7 @@ func (r *runner) rows() error {
 				r.m.Set(tp, tp+i, c)
 			}
 		}
-		if err := r.emit(r.ctx, RowDone, tp, row, model); err != nil {
+		if err := r.emit(r.ctx, RowDone, tp, row); err != nil {
 			return err
 		}
 	}

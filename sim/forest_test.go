@@ -21,14 +21,14 @@ func TestForestAccuracy(t *testing.T) {
 func TestForestSameForAnyWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	x, y := circleData(rng, 500)
-	fit := func(cfg RandomForest, seed uint64) [][]node {
+	fit := func(cfg RandomForest, seed uint64) *forestModel {
 		m, err := cfg.Fit(x, y, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m.(*forestModel).nodes
+		return m.(*forestModel)
 	}
-	same := func(a, b [][]node) bool { return slices.EqualFunc(a, b, slices.Equal) }
+	same := func(a, b *forestModel) bool { return slices.Equal(a.nodes, b.nodes) && slices.Equal(a.start, b.start) }
 	one := fit(RandomForest{Trees: 30, Workers: 1}, 42)
 	for _, w := range []int{2, 3, 8, 64} {
 		if !same(one, fit(RandomForest{Trees: 30, Workers: w}, 42)) {
@@ -51,7 +51,8 @@ func TestForestSameForAnyWorkers(t *testing.T) {
 // fullVote is the forest's answer summing every tree: what Predict's early stop must agree with.
 func fullVote(f *forestModel, row []float64) uint8 {
 	sum := 0.0
-	for _, nodes := range f.nodes {
+	for k := range f.trees() {
+		nodes := f.tree(k)
 		j := int32(0)
 		for nodes[j].feature >= 0 {
 			if row[nodes[j].feature] <= nodes[j].threshold {
@@ -62,7 +63,7 @@ func fullVote(f *forestModel, row []float64) uint8 {
 		}
 		sum += nodes[j].threshold
 	}
-	if sum > float64(len(f.nodes))/2 {
+	if sum > float64(f.trees())/2 {
 		return 1
 	}
 	return 0
@@ -94,10 +95,10 @@ func TestForestEarlyStopIsExact(t *testing.T) {
 		}
 	}
 	// Two trees that disagree with certainty: a tie of the mean probability goes to class 0.
-	f := &forestModel{nodes: [][]node{
+	f := flatForest([][]node{
 		{{feature: -1, threshold: 1}},
 		{{feature: -1, threshold: 0}},
-	}}
+	})
 	out := []uint8{9}
 	f.Predict(Points{D: 1, V: []float64{0}}, out)
 	if out[0] != 0 {
@@ -144,7 +145,8 @@ func TestTreeByHand(t *testing.T) {
 		for i := range b.weight {
 			b.weight[i] = 1
 		}
-		tr := b.grown(rand.New(rand.NewPCG(1, 1)))
+		b.grown(rand.New(rand.NewPCG(1, 1)))
+		tr := b.t
 		if !slices.Equal(tr.feature, tc.feature) || !slices.Equal(tr.threshold, tc.threshold) || !slices.Equal(tr.value, tc.value) {
 			t.Errorf("%s: features %v thresholds %v values %v;\nwant %v %v %v", tc.name,
 				tr.feature, tr.threshold, tr.value, tc.feature, tc.threshold, tc.value)
@@ -159,7 +161,8 @@ func TestTreeWeights(t *testing.T) {
 	x := Points{D: 1, V: []float64{0, 1, 2}}
 	b := newTreeBuilder(x, []uint8{0, 1, 1}, presort(x), 1, 0, 1)
 	copy(b.weight, []float64{3, 1, 1})
-	tr := b.grown(rand.New(rand.NewPCG(1, 1)))
+	b.grown(rand.New(rand.NewPCG(1, 1)))
+	tr := b.t
 	if !slices.Equal(tr.threshold, []float64{0.5, 0, 0}) || !slices.Equal(tr.value, []float64{0.4, 0, 1}) {
 		t.Errorf("thresholds %v values %v, want [0.5 0 0] [0.4 0 1]", tr.threshold, tr.value)
 	}
@@ -184,8 +187,9 @@ func TestForestSkipsConstantFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, nodes := range m.(*forestModel).nodes {
-		if nodes[0].feature != 1 || len(nodes) != 3 {
+	f := m.(*forestModel)
+	for k := range f.trees() {
+		if nodes := f.tree(k); nodes[0].feature != 1 || len(nodes) != 3 {
 			t.Errorf("tree %d: root on feature %d with %d nodes, want feature 1 and one split", k, nodes[0].feature, len(nodes))
 		}
 	}
@@ -212,8 +216,9 @@ func TestForestConstantVisitsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	roots := [3]int{}
-	for _, nodes := range m.(*forestModel).nodes {
-		roots[nodes[0].feature]++
+	f := m.(*forestModel)
+	for k := range f.trees() {
+		roots[f.tree(k)[0].feature]++
 	}
 	// Binomial(60, 1/3): mean 20, and fewer than 8 has probability below 1e-3.
 	if roots[0] != 0 || roots[2] < 8 || roots[2] > 35 {

@@ -45,6 +45,13 @@ func index(tp, t int) int { return t*(t+1)/2 + tp }
 // Cell returns cell (tp, t), tp <= t.
 func (m *Matrix) Cell(tp, t int) *Cell { return &m.cells[index(tp, t)] }
 
+// Column returns the cells of column t, in order of t': the matrix's own, not a copy (a live run's
+// registry hands them to its watchers; a column complete is never written again).
+func (m *Matrix) Column(t int) []Cell {
+	i := index(0, t)
+	return m.cells[i : i+t+1 : i+t+1]
+}
+
 // Set stores cell (tp, t) and marks it done.
 func (m *Matrix) Set(tp, t int, c Cell) {
 	c.Done = true

@@ -1,9 +1,10 @@
 package sim
 
-// What a finished run keeps for what-ifs, and the query accuracy of other queries. A what-if on
-// the queries or on gamma changes no model: Requery (requery.go) gives every cell's A and B from
-// the errors the matrix keeps, and Reanswer gives its query accuracy from the models the run kept
-// (Config.KeepModels), asked about the new queries. Neither fits a model.
+// The query accuracy of other queries. A what-if on the queries or on gamma changes no model:
+// Requery (requery.go) gives every cell's A and B from the errors the matrix keeps, and Reanswer
+// gives its query accuracy from the run's models, fitted again (FitBatch: the same models bit for
+// bit) and asked about the new queries. A finished run keeps no models: for covcon-d they are six
+// times its matrix (6 MB of trees against 1 MB of cells and error bits).
 
 import (
 	"context"
@@ -15,30 +16,22 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Keep returns m in the form a finished run keeps it: the same answers, holding only what
-// answering needs. A forest keeps its trees and drops its compiled vote (forest_vote.go), which
-// is about seven times the trees' memory (for covcon-d's 100 forests of 100 trees, 6 MB of trees
-// against 45 MB of compiled votes); the kept forest compiles its vote again the first time it is
-// asked, so a what-if pays that once, and only a run somebody asks a what-if of holds it. The
-// returned model shares m's trees: m itself is unchanged. Other models are kept as they are.
+// Keep returns m without what it compiled for asking: the same answers, holding only its trees
+// (a forest compiles its vote again the first time the copy is asked, and the copy lets it go with
+// itself). The copy shares m's trees. Models that compile nothing are returned as they are.
 func Keep(m Model) Model {
 	if f, ok := m.(*forestModel); ok {
-		return &forestModel{nodes: f.nodes}
+		return &forestModel{nodes: f.nodes, start: f.start}
 	}
 	return m
 }
 
-// KeptBytes estimates the memory a kept model holds (Keep's form): a forest's tree nodes, a kNN's
-// training points, a linear model's or a centroid model's vectors. An estimate for a registry's
-// accounting, not a measure: slice headers and allocator rounding are left out.
-func KeptBytes(m Model) int64 {
+// keptBytes is what a model holds without a compiled vote: a forest's trees, a kNN's training
+// points, a linear model's or a centroid model's vectors.
+func keptBytes(m Model) int64 {
 	switch m := m.(type) {
 	case *forestModel:
-		n := int64(0)
-		for _, t := range m.nodes {
-			n += int64(len(t)) * int64(unsafe.Sizeof(node{}))
-		}
-		return n
+		return m.treeBytes()
 	case *knnModel:
 		return int64(len(m.x.V))*8 + int64(len(m.y))
 	case *linearModel:
@@ -49,16 +42,17 @@ func KeptBytes(m Model) int64 {
 	return 0
 }
 
-// Reanswer sets the query accuracy of every computed cell (tp, t) of m to models[tp]'s accuracy
-// on batches[t]'s queries Q against their labels QY, NaN where a batch's queries have no labels:
-// the value Run gives that cell when its stream has these queries, bit for bit (a model's answer
-// for a point depends on the point alone, so asking about all of a model's queries at once
-// changes nothing but the work). Each model is asked once, about the queries of every batch it
-// serves; models are taken workers at a time (0 means GOMAXPROCS).
-func Reanswer(ctx context.Context, m *Matrix, models []Model, batches []*Batch, workers int) error {
+// Reanswer sets the query accuracy of every computed cell (tp, t) of m to M_tp's accuracy on
+// batches[t]'s queries Q against their labels QY, NaN where a batch's queries have no labels: the
+// value Run gives that cell when its stream has these queries, bit for bit (a model's answer for a
+// point depends on the point alone, so asking about all of a model's queries at once changes
+// nothing but the work). model(tp) gives M_tp (FitBatch fits it again); each model is made once,
+// asked about the queries of every batch it serves, and let go: workers models at a time (0 means
+// GOMAXPROCS), so a what-if holds no more models than that.
+func Reanswer(ctx context.Context, m *Matrix, model func(tp int) (Model, error), batches []*Batch, workers int) error {
 	T := m.Batches()
-	if len(models) != T || len(batches) != T {
-		return fmt.Errorf("reanswer: %d batches, but %d models and %d batches of queries", T, len(models), len(batches))
+	if len(batches) != T {
+		return fmt.Errorf("reanswer: %d batches, but %d batches of queries", T, len(batches))
 	}
 	for t, b := range batches {
 		if b.QY != nil && len(b.QY) != b.Q.Len() {
@@ -81,8 +75,7 @@ func Reanswer(ctx context.Context, m *Matrix, models []Model, batches []*Batch, 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			reanswerRow(m, models[tp], batches, tp)
-			return nil
+			return reanswerRow(m, model, batches, tp)
 		}))
 	}
 	if err := g.Wait(); err != nil {
@@ -92,8 +85,8 @@ func Reanswer(ctx context.Context, m *Matrix, models []Model, batches []*Batch, 
 }
 
 // reanswerRow sets the query accuracy of row tp: one Predict over the labelled queries of every
-// computed cell (tp, t).
-func reanswerRow(m *Matrix, model Model, batches []*Batch, tp int) {
+// computed cell (tp, t), by M_tp, made only when some cell has such queries.
+func reanswerRow(m *Matrix, model func(int) (Model, error), batches []*Batch, tp int) error {
 	T := m.Batches()
 	var q Points
 	var from []int // from[t-tp]: the first query of batch t in q, or -1
@@ -110,8 +103,12 @@ func reanswerRow(m *Matrix, model Model, batches []*Batch, tp int) {
 	}
 	var pred []uint8
 	if q.Len() > 0 {
+		mt, err := model(tp)
+		if err != nil {
+			return err
+		}
 		pred = make([]uint8, q.Len())
-		model.Predict(q, pred)
+		mt.Predict(q, pred)
 	}
 	for t := tp; t < T; t++ {
 		c := m.Cell(tp, t)
@@ -124,4 +121,5 @@ func reanswerRow(m *Matrix, model Model, batches []*Batch, tp int) {
 			c.QueryAccuracy = accuracy(pred[i:i+nq], batches[t].QY)
 		}
 	}
+	return nil
 }

@@ -2,9 +2,10 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"math"
+	"slices"
 	"testing"
-	"unsafe"
 )
 
 // movedQueries is testStream with other queries: the last nq points of each batch instead of the
@@ -22,22 +23,15 @@ func (s movedQueries) Batch(t int) (*Batch, error) {
 	return b, nil
 }
 
-// keptRun runs cfg keeping its models, in the form a registry keeps them.
-func keptRun(t testing.TB, cfg Config) (*Matrix, []Model) {
+// keptRun runs cfg and returns its matrix, and its models as a what-if makes them: fitted again.
+func keptRun(t testing.TB, cfg Config) (*Matrix, func(int) (Model, error)) {
 	t.Helper()
-	cfg.KeepModels = true
-	models := make([]Model, cfg.Stream.Len())
-	m, err := Run(context.Background(), cfg, func(ev Event) error {
-		if ev.Model == nil {
-			t.Fatalf("event %d carries no model", ev.Index)
-		}
-		models[ev.Index] = Keep(ev.Model)
-		return nil
-	})
+	m, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, models
+	own := streamBatches(t, cfg.Stream)
+	return m, func(tp int) (Model, error) { return FitBatch(cfg, own, tp) }
 }
 
 func streamBatches(t testing.TB, s Stream) []*Batch {
@@ -68,9 +62,9 @@ func sameCells(t *testing.T, got, want *Matrix) {
 	}
 }
 
-// A what-if on the queries (Requery, then Reanswer with the kept models) gives the matrix of a
-// fresh run on the moved queries, bit for bit, for every model; with the run's own queries, the
-// run's own matrix.
+// A what-if on the queries (Requery, then Reanswer with the models fitted again) gives the matrix
+// of a fresh run on the moved queries, bit for bit, for every model; with the run's own queries,
+// the run's own matrix.
 func TestReanswerEqualsFreshRun(t *testing.T) {
 	for _, tr := range []Trainer{RandomForest{Trees: 12}, Logistic{}, KNN{K: 3}, NearestCentroid{}} {
 		t.Run(tr.Name(), func(t *testing.T) {
@@ -127,8 +121,8 @@ func points(bs []*Batch, queries bool) []Points {
 	return out
 }
 
-// Queries without labels have no accuracy; a cancelled context stops Reanswer with its error; a
-// wrong number of models is refused.
+// Queries without labels have no accuracy; a cancelled context stops Reanswer with its error, and
+// so does a model that cannot be made; a wrong number of batches is refused.
 func TestReanswerEdges(t *testing.T) {
 	s := testStream{T: 5, n: 100, nq: 10, drift: 2}
 	m, models := keptRun(t, Config{Stream: s, Trainer: NearestCentroid{}, Seed: 1, Offline: 2})
@@ -148,56 +142,44 @@ func TestReanswerEdges(t *testing.T) {
 	if err := Reanswer(ctx, m, models, bs, 1); err != context.Canceled {
 		t.Errorf("cancelled: %v", err)
 	}
-	if err := Reanswer(context.Background(), m, models[:4], bs, 1); err == nil {
-		t.Error("4 models for 5 batches accepted")
+	if err := Reanswer(context.Background(), m, models, bs[:4], 1); err == nil {
+		t.Error("4 batches of queries for 5 batches accepted")
 	}
-	// Without KeepModels the events carry no model (the run's models go when it ends).
-	if _, err := Run(context.Background(), Config{Stream: s, Trainer: NearestCentroid{}, Offline: 2}, func(ev Event) error {
-		if ev.Model != nil {
-			t.Errorf("event %d carries a model the run was not asked to keep", ev.Index)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
+	failing := errors.New("no model")
+	if err := Reanswer(context.Background(), m, func(int) (Model, error) { return nil, failing }, bs, 1); !errors.Is(err, failing) {
+		t.Errorf("a model that cannot be made: %v", err)
 	}
 }
 
-// A kept forest answers as the forest did, holds only its trees (KeptBytes counts them), and
-// shares them rather than copying.
-func TestKeepForest(t *testing.T) {
-	s := testStream{T: 2, n: 300, nq: 10, drift: 1}
-	b, _ := s.Batch(0)
-	m, err := RandomForest{Trees: 15}.Fit(b.X, b.Y, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, _ := s.Batch(1)
-	want := make([]uint8, other.X.Len())
-	m.Predict(other.X, want)
-	k := Keep(m)
-	if k == m {
-		t.Fatal("Keep returned the forest itself: its compiled vote would stay")
-	}
-	got := make([]uint8, other.X.Len())
-	k.Predict(other.X, got)
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("point %d: kept forest says %d, forest %d", i, got[i], want[i])
+// FitBatch fits the run's own model of a batch, bit for bit: the same trees for any workers, and
+// for a window of batches too.
+func TestFitBatchIsTheRunsModel(t *testing.T) {
+	s := testStream{T: 4, n: 300, nq: 10, drift: 2}
+	own := streamBatches(t, s)
+	for _, window := range []int{1, 3} {
+		cfg := Config{Stream: s, Trainer: RandomForest{Trees: 15}, Seed: 7, Offline: 2, Workers: 1, Window: window}
+		r, err := newRunner(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	f := m.(*forestModel)
-	nodes := 0
-	for _, tr := range f.nodes {
-		nodes += len(tr)
-	}
-	if got, want := KeptBytes(k), int64(nodes)*int64(unsafe.Sizeof(node{})); got != want || want == 0 {
-		t.Errorf("KeptBytes %d, want %d (%d nodes)", got, want, nodes)
-	}
-	if &k.(*forestModel).nodes[0][0] != &f.nodes[0][0] {
-		t.Error("the kept forest copied its trees")
-	}
-	lin := &linearModel{w: []float64{1, 2, 3}}
-	if Keep(lin) != Model(lin) || KeptBytes(lin) < 24 {
-		t.Errorf("a linear model: kept %v, %d bytes", Keep(lin), KeptBytes(lin))
+		var kept []*forestModel
+		for tp := range 4 {
+			m, err := r.fit(tp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, m.(*forestModel))
+		}
+		cfg.Trainer = RandomForest{Trees: 15, Workers: 3}
+		for tp := range 4 {
+			m, err := FitBatch(cfg, own, tp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := m.(*forestModel)
+			if !slices.Equal(f.nodes, kept[tp].nodes) || !slices.Equal(f.start, kept[tp].start) {
+				t.Errorf("window %d, batch %d: the refitted forest differs from the run's", window, tp)
+			}
+		}
 	}
 }

@@ -139,8 +139,22 @@ func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
 	return p.wi.Apply(p.host(), list, name)
 }
 
-// presented is what this player shows, as the room's followers apply it.
+// resume takes up the room's stage as a presenter back within the grace: the player shows it,
+// and publishes it as it was until it does.
+func (p *Player) resume(v room.View) (tea.Model, tea.Cmd) {
+	return p, p.apply(p.ws.Resume(p.workshopFrame(), v))
+}
+
+// presented is what this player shows, as the room's followers apply it: the stage a presenter
+// back took up until the player shows it (no step waiting for its batch, the what-if shown or
+// failed).
 func (p *Player) presented() room.Stage {
+	if st, ok := p.ws.Room().Resuming(func(st room.Stage) bool {
+		s := p.s
+		return p.ahead <= p.Pos && (st.Whatif == "" || shownSets(s) == st.Whatif || s.WhatIfSince.IsZero() && s.WhatIfErr != nil)
+	}); ok {
+		return st
+	}
 	sh := p.Shown
 	sh.Selected = p.selected()
 	st := room.Stage{Scenario: p.opt.Scenario, Seed: p.s.Seed, Shown: sh, Whatif: shownSets(p.s)}

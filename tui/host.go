@@ -47,6 +47,13 @@ func (h host) Check(s *scenarios.Scenario) error {
 	return nil
 }
 
+func (h host) Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error) {
+	if reparse := h.p.opt.Reparse; reparse != nil {
+		return reparse(from, text)
+	}
+	return from.Reparse(text)
+}
+
 // Rerun runs s, the scenario the player opens from now on, on the seed shown.
 func (h host) Rerun(s *scenarios.Scenario) tea.Cmd {
 	h.p.opt.Scenario = s

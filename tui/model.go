@@ -65,6 +65,9 @@ type Options struct {
 	// Check, when set, refuses a scenario before a run of it starts (a server's work budget): the
 	// command line's and the editor's changes go through it.
 	Check func(*scenarios.Scenario) error
+	// Reparse, when set, checks the editor's text (by default from.Reparse): a server admits the
+	// check against its memory first.
+	Reparse func(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
 	// Untrusted marks a served player: the scenarios its command line and editor make may read no
 	// file but the embedded data and the CSV files in FilesDir (the server's offered folder).
 	Untrusted bool
@@ -196,7 +199,7 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		p.w, p.h = msg.Width, msg.Height
 		p.edit.Resize(p.w, p.h)
-	case whatif.EditPauseMsg, whatif.EditCheckedMsg:
+	case whatif.EditMsg:
 		if p.edit != nil {
 			p.edit, cmd = p.edit.Update(p.host(), &p.cmd, &p.wi, msg)
 		}
@@ -237,12 +240,12 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 		return p.s.Queued(msg)
 	case run.DoneMsg:
 		if o := p.cmd.Before(); msg.Session == o && o != p.s {
-			o.Done, o.Err = true, msg.Err
+			o.Finish(msg.Err)
 		}
 		if msg.Session != p.s {
 			return nil
 		}
-		p.s.Done, p.s.Err = true, msg.Err
+		p.s.Finish(msg.Err)
 		var warm tea.Cmd
 		if p.wi.Showing() {
 			warm = p.s.WarmWhatIf()

@@ -8,6 +8,7 @@ import (
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/tui/internal/draw"
 )
 
 // Opener opens the players of one terminal (a local picker, or one SSH session): a catalog entry
@@ -19,8 +20,10 @@ type Opener struct {
 	Runs    *live.Runs      // the registry every player of the terminal goes through
 	Context context.Context // the terminal's lifetime
 	Member  *room.Member    // the terminal's place in a workshop room; nil for none
-	// Check, when set, refuses a scenario before it opens (a server's work budget).
-	Check func(*scenarios.Scenario) error
+	// Check, when set, refuses a scenario before it opens (a server's work budget), and Reparse
+	// checks the editors' text (Options.Reparse).
+	Check   func(*scenarios.Scenario) error
+	Reparse func(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
 	// Untrusted and FilesDir confine what the players' command lines and editors may read (a
 	// server's clients): see Options.
 	Untrusted bool
@@ -56,5 +59,12 @@ func (o *Opener) Stage(st room.Stage, w, h int, back func() (tea.Model, tea.Cmd)
 
 func (o *Opener) open(s *scenarios.Scenario, seed uint64, w, h int, back func() (tea.Model, tea.Cmd)) (*Player, error) {
 	return NewPlayer(Options{Scenario: s, Seed: seed, Styles: o.Styles, Back: back, Width: w, Height: h,
-		Runs: o.Runs, Context: o.Context, Member: o.Member, Check: o.Check, Untrusted: o.Untrusted, FilesDir: o.FilesDir})
+		Runs: o.Runs, Context: o.Context, Member: o.Member, Check: o.Check, Reparse: o.Reparse, Untrusted: o.Untrusted, FilesDir: o.FilesDir})
 }
+
+// CanvasKeep is what the players' canvases kept between drawings hold at most, every session's
+// together: a server counts it once in its memory.
+const CanvasKeep = draw.CanvasKeep
+
+// CanvasesKept is what those canvases hold now.
+func CanvasesKept() int { return draw.CanvasesKept() }

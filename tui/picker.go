@@ -82,6 +82,16 @@ func (p *Picker) onRoom(v room.View) (tea.Model, tea.Cmd) {
 	wasOn := p.room.On
 	p.room = v
 	switch {
+	case v.Presenter && v.Resume:
+		// A presenter back within the grace: the room as it was, taken up from there.
+		pl, err := p.openStage(v.Stage, p.w, p.h, func() (tea.Model, tea.Cmd) { return p, nil })
+		if err != nil {
+			p.member.Resumed()
+			p.roomErr = "Cannot take up where the room was: " + err.Error()
+			return p, nil
+		}
+		m, cmd := pl.resume(v)
+		return m, tea.Batch(pl.Init(), cmd)
 	case v.Presenter:
 	case v.On && !wasOn && !v.Following:
 		p.member.Follow(true) // the room's next change brings the stage
@@ -236,6 +246,9 @@ func (p *Picker) View() string {
 	if p.w < MinWidth || p.h < MinHeight {
 		return lipgloss.Place(p.w, p.h, lipgloss.Center, lipgloss.Center,
 			fmt.Sprintf("cara needs at least %dx%d; this terminal is %dx%d.", MinWidth, MinHeight, p.w, p.h))
+	}
+	if p.member != nil && p.room.Presenter && p.room.Resume {
+		return p.st.Bold.Render("cara: you are back; taking up the room where it was…") // the player comes next
 	}
 	head := p.st.Title.Render("cara: pick a scenario") + p.st.Dim.Render("   ↑/↓ choose · / filter · enter open · q quit")
 	lw := p.listWidth()

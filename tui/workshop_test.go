@@ -273,8 +273,11 @@ func TestFollowPresenter(t *testing.T) {
 	goTo(pres, 5)
 	press(pres, "]")
 	fol = deliver(t, fol)
-	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || fol.s.Matrix == pres.s.Matrix {
+	if fol.Pos != 5 || fol.frame().RNow() != pres.frame().RNow() || fol.s == pres.s {
 		t.Fatalf("follower at %d R %v, presenter at %d R %v", fol.Pos, fol.frame().RNow(), pres.Pos, pres.frame().RNow())
+	}
+	if fol.s.Matrix != pres.s.Matrix { // sessions of one finished run show its one matrix
+		t.Error("the follower's and the presenter's sessions each hold a copy of the run's matrix")
 	}
 	if !strings.Contains(draw.StripANSI(fol.status(fol.frame())), "· following ·") {
 		t.Errorf("follower's status: %q", draw.StripANSI(fol.status(fol.frame())))

@@ -134,6 +134,11 @@ func (f *scenarioFlags) load(name string) (*scenarios.Scenario, error) {
 	if err := s.CheckBudget(f.maxWork, "--max-work"); err != nil {
 		return nil, err
 	}
+	if r := f.src.remote; r != nil && r.check != nil {
+		if err := r.check(s); err != nil { // a served command: the room's memory
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -217,8 +222,16 @@ func workers(cmd *cobra.Command) int {
 	return w
 }
 
-// computeMatrix runs the engine for a seed, showing a cell counter on stderr.
+// computeMatrix runs the engine for a seed, showing a cell counter on stderr. A served command's
+// matrix waits first for the room's memory and a compute slot, and lets them go when it is done.
 func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer) (*sim.Matrix, error) {
+	if r, ok := remoteFrom(ctx); ok && r.admit != nil {
+		release, err := r.admit(ctx, s, seed)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	cfg, err := s.Config(seed)
 	if err != nil {
 		return nil, err

@@ -131,13 +131,15 @@ type remoteLimits struct {
 	MaxOutput int64         // bytes written to the client, stdout and stderr together
 	MaxInput  int64         // bytes of a scenario read from standard input (0: stdinLimit)
 	FilesDir  string        // the folder whose CSV files a client's scenario may name ("": none)
-	// Slot waits for a compute slot of the server's (nil: none to wait for).
-	Slot func(context.Context) (func(), error)
+	// Check refuses a scenario before anything is computed (nil: none), and Admit waits for the
+	// room's memory and a compute slot for each matrix (nil: none to wait for): the server's.
+	Check func(*scenarios.Scenario) error
+	Admit func(ctx context.Context, s *scenarios.Scenario, seed uint64) (func(), error)
 }
 
 // exec is a server's Exec: the request's limits (the server's) with the command's own.
 func (lim remoteLimits) exec(ctx context.Context, req server.ExecRequest) int {
-	lim.MaxWork, lim.Workers, lim.FilesDir, lim.Slot = req.MaxWork, req.Workers, req.FilesDir, req.Slot
+	lim.MaxWork, lim.Workers, lim.FilesDir, lim.Check, lim.Admit = req.MaxWork, req.Workers, req.FilesDir, req.Check, req.Admit
 	return runRemote(ctx, req.Args, req.Stdin, req.Stdout, req.Stderr, lim, req.Offered)
 }
 
@@ -182,20 +184,14 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		stdin = bytes.NewReader(text)
 	}
 	if argv[0] == "list" && !slices.Contains(argv, "--help") && !slices.Contains(argv, "-h") {
-		// What this server offers, which is more than the embedded scenarios `cara list` shows.
+		// What this server offers, which is more than the embedded scenarios `cara list` shows: by
+		// the names a client types, with their titles (a file's by its name, never its path).
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, e := range offered.Entries() {
 			fmt.Fprintf(tw, "%s\t%s\n", e.Name(), oneLine(e.Title))
 		}
 		tw.Flush()
 		return 0
-	}
-	if lim.Slot != nil {
-		release, err := lim.Slot(ctx)
-		if err != nil {
-			return 130 // the client went away while queued
-		}
-		defer release()
 	}
 	if lim.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -218,7 +214,7 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	root.SetIn(io.LimitReader(stdin, lim.MaxInput+1))
 	root.SetOut(out)
 	root.SetErr(errw)
-	code := execute(withRemote(ctx, remoteScenario{maxInput: lim.MaxInput, filesDir: lim.FilesDir}), root, errw)
+	code := execute(withRemote(ctx, remoteScenario{maxInput: lim.MaxInput, filesDir: lim.FilesDir, check: lim.Check, admit: lim.Admit}), root, errw)
 	switch {
 	case left <= 0:
 		fmt.Fprintf(stderr, "\ncara: output stopped at %d bytes, this server's limit for one command\n", lim.MaxOutput)
@@ -231,11 +227,14 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 // remoteScenario is what a command learns from its context when a client runs it: its scenario
-// text is untrusted (it reads no file but the embedded streams and the offered folder), and `-`
-// reads at most maxInput bytes.
+// text is untrusted (it reads no file but the embedded streams and the offered folder), `-` reads
+// at most maxInput bytes, the server may refuse the scenario (check) and admits each matrix
+// against the room's memory and slots (admit).
 type remoteScenario struct {
 	maxInput int64
 	filesDir string
+	check    func(*scenarios.Scenario) error
+	admit    func(ctx context.Context, s *scenarios.Scenario, seed uint64) (func(), error)
 }
 
 type remoteKey struct{}

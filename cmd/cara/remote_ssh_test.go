@@ -49,7 +49,11 @@ func sshCommand(t *testing.T, addr, stdin string, command string) (string, strin
 // standard input.
 func TestServeCommands(t *testing.T) {
 	t.Parallel()
-	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), ScenariosDir: "testdata",
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), ScenariosDir: dir,
 		MaxSessions: 4, MaxComputing: 1, IdleTimeout: time.Minute, MaxWork: serveMaxWork,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	cfg.Exec = remoteLimits{Timeout: time.Minute, MaxOutput: 1 << 20}.exec
@@ -106,8 +110,9 @@ func TestServeCommands(t *testing.T) {
 	if out, errOut, code := sshCommand(t, addr, mine, "upload mine"); code != 0 || !strings.HasPrefix(out, "mine: ok") {
 		t.Errorf("ssh upload mine: exit %d, %q %q", code, out, errOut)
 	}
-	if out, _, code := sshCommand(t, addr, "", "list"); code != 0 || !strings.Contains(out, "\nmine ") || !strings.Contains(out, "yours") {
-		t.Errorf("ssh list after an upload: exit %d, %q", code, out)
+	if out, _, code := sshCommand(t, addr, "", "list"); code != 0 || !strings.Contains(out, "\nmine ") || !strings.Contains(out, "yours") ||
+		!strings.Contains(out, "(small.yaml)") || strings.Contains(out, dir) {
+		t.Errorf("ssh list after an upload (the offered files by name, never under %s): exit %d, %q", dir, code, out)
 	}
 	local, _, err = caraIO(t, "run", small, "--format", "csv")
 	if err != nil {
@@ -128,4 +133,31 @@ func TestServeCommands(t *testing.T) {
 	if _, errOut, code := sshCommand(t, addr, huge, "run -"); code != 1 || !strings.Contains(errOut, "max-work") {
 		t.Errorf("ssh run - over --max-work: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// A command the room's memory could never hold is refused before anything is computed, saying how
+// many trees would fit (3000 trees killed a server under a 3 GB cap after 18 s).
+func TestServeCommandTooBig(t *testing.T) {
+	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), MaxSessions: 4, MaxComputing: 1,
+		IdleTimeout: time.Minute, MaxWork: serveMaxWork, Memory: 256 << 20, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg.Exec = remoteLimits{Timeout: time.Minute, MaxOutput: 1 << 20}.exec
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(srv.Close)
+	start := time.Now()
+	out, errOut, code := sshCommand(t, ln.Addr().String(), "", "run covcon-d --set model.random_forest.trees=3000 --seeds 1")
+	if code != 1 || out != "" || !strings.Contains(errOut, "3000 trees need about ") || !strings.Contains(errOut, "this room allows 160 MiB a run: try trees <= ") {
+		t.Errorf("3000 trees in a room of 256 MiB: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if st := srv.Budget(); st.Granted != 0 || st.Peak > st.Pinned {
+		t.Errorf("the refused command was given memory: %+v", st)
+	}
+	t.Logf("refused in %v: %s", time.Since(start).Round(time.Millisecond), strings.TrimSpace(errOut))
 }

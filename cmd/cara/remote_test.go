@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -101,14 +102,26 @@ func TestRunRemote(t *testing.T) {
 	if _, errOut, code = remote(short, "", "run", "covcon-d"); code != 1 || !strings.Contains(errOut, "stopped after 1ms, this server's time limit") {
 		t.Errorf("over the time limit: exit %d, stderr %q", code, errOut)
 	}
-	// A command waits for a compute slot only once its arguments are checked, and says it waited.
-	waited := 0
-	slotted := lim
-	slotted.Slot = func(context.Context) (func(), error) { waited++; return func() {}, nil }
-	remote(slotted, "", "run", "covcon-d", "--data", "x")
-	remote(slotted, "", "run", "small")
-	if waited != 1 {
-		t.Errorf("%d slots taken for one refused and one good command, want 1", waited)
+	// A command's scenario is checked by the server once it is loaded, and each of its matrices
+	// admitted (a sweep's R_max, from the offline block alone, is not); a refused command asks for
+	// nothing, and the server's refusal is the command's error.
+	checked, admitted, released := 0, 0, 0
+	served := lim
+	served.Check = func(*scenarios.Scenario) error { checked++; return nil }
+	served.Admit = func(context.Context, *scenarios.Scenario, uint64) (func(), error) {
+		admitted++
+		return func() { released++ }, nil
+	}
+	remote(served, "", "run", "covcon-d", "--data", "x")
+	remote(served, "", "run", "small", "--seeds", "3")
+	if checked != 1 || admitted != 3 || released != 3 {
+		t.Errorf("checked %d, admitted %d, released %d for one refused and one good command of 3 seeds, want 1, 3, 3", checked, admitted, released)
+	}
+	served.Check = func(*scenarios.Scenario) error {
+		return errors.New("100 trees need about 80 MiB; this room allows 1 MiB a run: try trees <= 1")
+	}
+	if _, errOut, code := remote(served, "", "run", "small"); code != 1 || !strings.Contains(errOut, "try trees <= 1") || admitted != 3 {
+		t.Errorf("a scenario the room cannot fit: exit %d, stderr %q, %d admitted", code, errOut, admitted)
 	}
 	// A sweep prints its rows to the client, as `cara sweep -o -` does.
 	rows, _, err := caraIO(t, "sweep", small, "--costs", "0.1:1:2", "-o", "-")

@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/server"
 )
 
@@ -21,7 +23,7 @@ const defaultMetrics = "127.0.0.1:9234"
 
 func newServeCmd() *cobra.Command {
 	cfg := server.Config{}
-	var metricsAddr string
+	var metricsAddr, memory string
 	var lim remoteLimits
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -37,8 +39,16 @@ what cara run prints, with its exit status; so do matrix, sweep and validate, an
 scenarios offered. A scenario is a name the server offers, or - for a file sent on standard input
 (ssh HOST run - < mine.yaml), which may read no file but the embedded data and the CSV files of
 --scenarios. Flags that name files (-o, --figures, --data, --queries) or tune the server are
-refused. Commands share --max-computing slots (a queued one says so), --max-work, and are stopped
-after --command-timeout or --command-output bytes.
+refused. Commands are admitted, a matrix at a time, against the room's memory and --max-computing
+slots, behind the players' runs (a queued one says where it waits); at most --max-commands run or
+wait at once, --max-commands-per-client of one client's; each waits at most --command-queue and is
+stopped after --command-timeout (a client that stops reading included) or --command-output bytes.
+
+The room's memory (--memory; by default the smallest of the cgroup's limit, GOMEMLIMIT, half the
+address-space limit and half the machine's memory, said at start) is the process's GOMEMLIMIT, and
+three quarters of it is what work may hold: every run, what-if, command, upload and check is
+estimated and admitted against it, queued (the player says "queued: 3rd; the room's memory is in
+use") or refused with what would fit. README.md says how to size it for a room.
 
 The scenarios offered are read once at start; send SIGHUP to read them again. Metrics for
 Prometheus are served on http://ADDR/metrics (--metrics, loopback by default).
@@ -66,10 +76,20 @@ that anyone who can reach the port may use it.`,
 				cfg.MaxWork, _ = cmd.Flags().GetFloat64("max-work")
 			}
 			cfg.Log = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-			if lim.Timeout <= 0 || lim.MaxOutput <= 0 {
-				return usagef("--command-timeout and --command-output must be > 0")
+			if lim.Timeout <= 0 || lim.MaxOutput <= 0 || cfg.CommandQueue <= 0 {
+				return usagef("--command-timeout, --command-queue and --command-output must be > 0")
 			}
-			cfg.Exec = lim.exec
+			if cfg.MaxCommands < 1 || cfg.MaxCommandsPerClient < 1 {
+				return usagef("--max-commands and --max-commands-per-client must be >= 1")
+			}
+			if memory != "" {
+				v, err := budget.ParseSize(memory)
+				if err != nil {
+					return usagef("--memory: %v", err)
+				}
+				cfg.Memory, cfg.MemoryFrom = v, "--memory"
+			}
+			cfg.Exec, cfg.CommandTimeout = lim.exec, lim.Timeout
 			return serve(cmd.Context(), cfg, metricsAddr, cmd.Flags().Changed("metrics"))
 		},
 	}
@@ -81,6 +101,7 @@ that anyone who can reach the port may use it.`,
 	f.StringVar(&cfg.PresenterKeys, "presenter-keys", "", "sessions logging in with these public keys (an authorized_keys file) present: the others follow them")
 	f.StringVar(&cfg.ScenariosDir, "scenarios", "", "also offer the *.yaml scenarios of this folder (read again on SIGHUP)")
 	f.IntVar(&cfg.MaxSessions, "max-sessions", 50, "sessions at once; more are told the room is full")
+	f.StringVar(&memory, "memory", "", "the room's memory, e.g. 800MiB or 2GiB: GOMEMLIMIT, and what every run, command and upload is admitted against (default: the smallest of the cgroup's limit, GOMEMLIMIT, half the address-space limit and half the machine's memory)")
 	f.IntVar(&cfg.MaxComputing, "max-computing", server.DefaultMaxComputing(), "matrices computed at once (default: the cores but one, kept for the room's keys); more wait in a queue")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", 30*time.Minute, "close sessions idle this long")
 	f.IntVar(&cfg.MaxPerAddress, "max-per-address", 20, "connections at once from one address (0: no limit; raise it for a room behind one NAT)")
@@ -88,7 +109,11 @@ that anyone who can reach the port may use it.`,
 	f.DurationVar(&cfg.PresenterGrace, "presenter-grace", time.Minute, "followers keep following a presenter who left this long, for one who reconnects")
 	f.BoolVar(&cfg.Open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
 	f.IntVar(&cfg.CacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
-	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long")
+	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long, a client that stops reading included")
+	f.DurationVar(&cfg.CommandQueue, "command-queue", 2*time.Minute, "a command waits at most this long for the room's memory and a compute slot")
+	f.IntVar(&cfg.MaxCommands, "max-commands", 16, "headless commands running or queued at once; more are refused")
+	f.IntVar(&cfg.MaxCommandsPerClient, "max-commands-per-client", 3, "headless commands running or queued at once for one client (a login key, or a user name and address)")
+	f.Int64Var(&cfg.UploadBytes, "upload-bytes", 16<<20, "bytes of uploaded scenarios kept in all; more are refused")
 	f.Int64Var(&lim.MaxOutput, "command-output", 16<<20, "bytes a client's headless command may print; it stops there")
 	f.StringVar(&metricsAddr, "metrics", defaultMetrics, `serve Prometheus metrics on http://ADDR/metrics ("" for none; a bare :PORT means loopback)`)
 	return cmd
@@ -119,6 +144,9 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 		return err
 	}
 	cfg = srv.Config()
+	// The room's memory is the process's: the collector works harder as the heap nears it, rather
+	// than the process growing past it.
+	debug.SetMemoryLimit(cfg.Memory)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return err
@@ -138,7 +166,8 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 	cfg.Log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.HostKey, "max_sessions", cfg.MaxSessions,
-		"max_computing", cfg.MaxComputing)
+		"max_computing", cfg.MaxComputing, "memory", budget.Bytes(cfg.Memory).String(), "memory_from", cfg.MemoryFrom,
+		"for_work", budget.Bytes(srv.Budget().Capacity).String(), "gomemlimit", "set to memory")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	for {

@@ -29,8 +29,9 @@ func metricsText(t *testing.T, url string) string {
 	return string(b)
 }
 
-// The real command: --metrics serves on the given address, SIGHUP reads the scenarios again, and
-// SIGINT shuts down cleanly.
+// The real command: --metrics serves on the given address, --memory is the room's memory (said at
+// start, and the process's GOMEMLIMIT), SIGHUP reads the scenarios again, and SIGINT shuts down
+// cleanly.
 func TestServeProcess(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -39,7 +40,7 @@ func TestServeProcess(t *testing.T) {
 	bin := buildCara(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "key"),
-		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3")
+		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3", "--memory", "300MiB")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -72,8 +73,11 @@ func TestServeProcess(t *testing.T) {
 		}
 	}
 	url := expect(`msg=metrics url=(\S+)`)[1]
-	expect(`msg=serving .*max_computing=3`)
+	expect(`msg=serving .*max_computing=3 memory="300 MiB" memory_from=--memory for_work="225 MiB"`)
 	m := metricsText(t, url)
+	if !strings.Contains(m, "\ncara_gomemlimit_bytes 3.145728e+08\n") || !strings.Contains(m, "\ncara_memory_bytes 3.145728e+08\n") {
+		t.Error("GOMEMLIMIT and the room's memory are not --memory 300MiB")
+	}
 	for _, name := range []string{"cara_sessions", "cara_runs_computing", "cara_runs_started_total", "cara_runs_queued", "cara_runs_cached", "cara_cache_bytes",
 		`cara_sessions_refused_total{reason="room_full"}`, "cara_panics_recovered_total", "go_goroutines"} {
 		if !strings.Contains(m, "\n"+name+" ") {
@@ -102,5 +106,17 @@ func TestServeProcess(t *testing.T) {
 	}
 	if _, err := http.Get(url); err == nil {
 		t.Error("metrics still served after shutdown")
+	}
+}
+
+// --memory takes a size, and a room too small for anything is a usage mistake.
+func TestServeMemoryFlag(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"12 parsecs", `--memory: "12 parsecs" is not a size`},
+		{"64MiB", "--memory 64 MiB is too little for a room (--memory); give at least 128 MiB"},
+	} {
+		if _, _, err := caraIO(t, "serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "k"), "--metrics", "", "--memory", tc.arg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--memory %s: %v, want %q", tc.arg, err, tc.want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ var Order = []string{
 	"internal/bitset",
 	"internal/memo",
 	"internal/ctxio",
+	"internal/budget",
 	"algos",
 	"internal/palette",
 	"sim",

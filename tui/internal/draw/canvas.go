@@ -1,8 +1,11 @@
 package draw
 
 import (
+	"container/list"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	ntcanvas "github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
@@ -20,6 +23,7 @@ type Canvas struct {
 	w, h int
 	m    ntcanvas.Model
 	inks []Ink
+	elem *list.Element // its place among the canvases kept, while kept (guarded by canvases.mu)
 }
 
 // cell is a canvas cell read back: its rune (' ' when empty) and its ink.
@@ -33,21 +37,100 @@ func NewCanvas(w, h int) *Canvas {
 	return &Canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]Ink, w*h)}
 }
 
-// Blank returns a blank w x h canvas, *last's when it has that size, and keeps it in *last
-// for the next drawing. A pane redraws at the same size step after step, and ntcharts' canvas.New
-// allocates a lipgloss style with every cell (560 bytes: about 1 ms and as much garbage for a
-// 100x30 pane), where blanking the cells with its Fill takes some 30 µs. A pane's canvas is its
-// own: one session's, drawn from one goroutine.
-func Blank(last **Canvas, w, h int) *Canvas {
-	c := *last
-	if c == nil || c.w != max(w, 0) || c.h != max(h, 0) {
-		c = NewCanvas(w, h)
-		*last = c
-		return c
+// Blank returns a blank w x h canvas for the pane whose canvas slot is last: the one it drew on
+// last time when it has that size, else a new one; the pane's Render hands it back to the slot.
+// ntcharts' canvas.New allocates a lipgloss style with every cell (560 bytes: about 1 ms and as much
+// garbage for a 100x30 pane), where blanking the cells with its Fill takes some 30 µs. A pane kept
+// its last canvas for as long as its session lasted (0.8 MB a session at 120x40 for the chart,
+// the decisions and the scatter, tens of MB at 500x200, idle or not); now the canvases kept are
+// bounded in all (canvasKeep), the least recently drawn let go first, so a room's idle sessions
+// keep none and its drawing ones keep theirs. A pane's canvas is drawn by one goroutine at a time.
+func Blank(last *atomic.Pointer[Canvas], w, h int) *Canvas {
+	w, h = max(w, 0), max(h, 0)
+	c := last.Swap(nil) // the pane's, not the cache's, while it draws
+	canvases.forget(c)
+	if c == nil || c.w != w || c.h != h {
+		return NewCanvas(w, h)
 	}
 	c.m.Fill(ntcanvas.Cell{})
 	clear(c.inks)
 	return c
+}
+
+// Render writes the canvas (String) and hands it back to the pane's slot, to be reused by its next
+// drawing unless the cache lets it go first.
+func (c *Canvas) Render(st *Styles, last *atomic.Pointer[Canvas]) string {
+	out := c.String(st)
+	c.Keep(last)
+	return out
+}
+
+// Keep hands a canvas drawn and rendered back to its pane's slot (Render does it for a canvas
+// rendered whole).
+func (c *Canvas) Keep(last *atomic.Pointer[Canvas]) {
+	last.Store(c)
+	canvases.keep(c, last)
+}
+
+// canvasKeep bounds the bytes of the canvases kept between drawings, every session's together:
+// about forty sessions' at 120x40. A server counts it once in its budget (CanvasKeep).
+const canvasKeep = 32 << 20
+
+// CanvasKeep is what the canvases kept between drawings hold at most, all sessions together.
+const CanvasKeep = canvasKeep
+
+// CanvasesKept is what the canvases kept between drawings hold now.
+func CanvasesKept() int {
+	canvases.mu.Lock()
+	defer canvases.mu.Unlock()
+	return canvases.bytes
+}
+
+// canvases are the canvases kept between drawings, least recently drawn last.
+var canvases = canvasCache{order: list.New()}
+
+type canvasCache struct {
+	mu    sync.Mutex
+	order *list.List // of *kept, the most recently drawn first
+	bytes int
+}
+
+// kept is a canvas in its pane's slot.
+type kept struct {
+	c    *Canvas
+	slot *atomic.Pointer[Canvas]
+}
+
+// canvasBytes is what a canvas holds: a lipgloss style and an ink a cell.
+func canvasBytes(c *Canvas) int { return c.w * c.h * 600 }
+
+// keep records c, just stored in slot, as the most recently drawn, and lets the least recently
+// drawn go while the canvases kept are over canvasKeep.
+func (k *canvasCache) keep(c *Canvas, slot *atomic.Pointer[Canvas]) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c.elem = k.order.PushFront(&kept{c, slot})
+	k.bytes += canvasBytes(c)
+	for k.bytes > canvasKeep && k.order.Len() > 1 {
+		old := k.order.Remove(k.order.Back()).(*kept)
+		old.c.elem = nil
+		k.bytes -= canvasBytes(old.c)
+		old.slot.CompareAndSwap(old.c, nil) // unless its pane took it to draw meanwhile
+	}
+}
+
+// forget takes c (taken from its slot by its pane) out of the cache.
+func (k *canvasCache) forget(c *Canvas) {
+	if c == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if c.elem != nil {
+		k.order.Remove(c.elem)
+		c.elem = nil
+		k.bytes -= canvasBytes(c)
+	}
 }
 
 // Width is the canvas's width in cells.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -196,7 +197,8 @@ func TestScreenOf(t *testing.T) {
 }
 
 // A reused canvas is blank: what the last drawing left (runes, braille dots, inks) is gone, and a
-// canvas of another size is a new one.
+// canvas of another size is a new one. The canvases kept between drawings are bounded in all: the
+// least recently drawn go first.
 func TestBlankCanvas(t *testing.T) {
 	st := ForProfile(termenv.TrueColor)
 	draw := func(cv *Canvas, s string) string {
@@ -204,19 +206,33 @@ func TestBlankCanvas(t *testing.T) {
 		cv.braille(0, 0, '⢀', InkOf(palette.Axis))
 		return cv.String(st)
 	}
-	var last *Canvas
-	first := Blank(&last, 8, 3)
+	var slot atomic.Pointer[Canvas]
+	first := Blank(&slot, 8, 3)
 	draw(first, "long text")
 	first.Set(7, 2, 'x', Ink{FG: palette.Query, Bold: true})
-	second := Blank(&last, 8, 3)
+	first.Render(st, &slot)
+	second := Blank(&slot, 8, 3)
 	if second != first {
 		t.Fatal("a canvas of the same size was not reused")
 	}
 	if got, want := draw(second, "ab"), draw(NewCanvas(8, 3), "ab"); got != want {
 		t.Errorf("reused canvas:\n%q\nwant, as a new one:\n%q", got, want)
 	}
-	if third := Blank(&last, 9, 3); third == first || third.w != 9 || last != third {
-		t.Errorf("a canvas of another size: reused %v, width %d, kept %v", third == first, third.w, last == third)
+	second.Render(st, &slot)
+	if third := Blank(&slot, 9, 3); third == first || third.w != 9 {
+		t.Errorf("a canvas of another size: reused %v, width %d", third == first, third.w)
+	}
+	// Panes past the bound: the first drawn is let go, the last kept.
+	n := canvasKeep/canvasBytes(NewCanvas(100, 30)) + 2
+	slots := make([]atomic.Pointer[Canvas], n)
+	for i := range slots {
+		Blank(&slots[i], 100, 30).Render(st, &slots[i])
+	}
+	if slots[0].Load() != nil || slots[n-1].Load() == nil {
+		t.Errorf("over the bound: the least recently drawn kept %v, the last %v", slots[0].Load() != nil, slots[n-1].Load() != nil)
+	}
+	if CanvasesKept() > canvasKeep {
+		t.Errorf("%d bytes of canvases kept, bound %d", CanvasesKept(), canvasKeep)
 	}
 }
 

@@ -137,6 +137,18 @@ func (s *Session) Apply(msg ColumnMsg) tea.Cmd {
 	return s.next()
 }
 
+// Finish records the run's end (err nil when it is complete); a complete run's matrix is the
+// registry's, shared with every session watching it, instead of this session's copy.
+func (s *Session) Finish(err error) {
+	s.Done, s.Err = true, err
+	if err != nil || s.w == nil {
+		return
+	}
+	if m := s.w.Matrix(); m != nil && s.Computed == m.Batches() {
+		s.Matrix = m
+	}
+}
+
 // Queued records the run's place in the queue and asks for what comes next; a message for another
 // (restarted) session is dropped.
 func (s *Session) Queued(msg QueuedMsg) tea.Cmd {

@@ -147,6 +147,9 @@ type Host interface {
 	// (nil for any).
 	Trusted(s *scenarios.Scenario) *scenarios.Scenario
 	Check(s *scenarios.Scenario) error
+	// Reparse checks the editor's text as from's (a served player's server admits the check
+	// against its memory first).
+	Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
 	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen
 	Frame() *pane.Frame                  // what the panes draw now: the styles, the batch shown, the data's range
 	// FrameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)

@@ -34,9 +34,12 @@ func (h *fakeHost) Session() *run.Session                             { return h
 func (h *fakeHost) Scenario() *scenarios.Scenario                     { return h.scen }
 func (h *fakeHost) Trusted(s *scenarios.Scenario) *scenarios.Scenario { return s }
 func (h *fakeHost) Check(*scenarios.Scenario) error                   { return nil }
-func (h *fakeHost) Frame() *pane.Frame                                { return &h.f }
-func (h *fakeHost) Refresh()                                          {}
-func (h *fakeHost) WhatIfShown()                                      { h.shown++ }
+func (h *fakeHost) Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error) {
+	return from.Reparse(text)
+}
+func (h *fakeHost) Frame() *pane.Frame { return &h.f }
+func (h *fakeHost) Refresh()           {}
+func (h *fakeHost) WhatIfShown()       { h.shown++ }
 func (h *fakeHost) Rerun(s *scenarios.Scenario) tea.Cmd {
 	h.scen = s
 	ns, err := run.New(s, h.s.Seed, nil, nil)

@@ -4,9 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/scenarios"
@@ -18,10 +16,20 @@ import (
 // (file:line:column, in the loader's words) shows under it; ctrl+s runs the text as a new run
 // once it checks. The text lives in the player only: nothing is written to disk, and a served
 // player's text stays untrusted (it reads no file but the embedded data and the offered folder).
+//
+// What typing costs is bounded whatever is typed, and does not grow with the text: the text
+// (editMax characters, editLines lines of editLine characters each; a scenario is a few kB), a key
+// what it changes (textarea.go), one check a pause (editPause after the last key, one timer for all
+// the keys; a server admits the check against its memory: Host.Reparse), and one drawing a frame at
+// most (editFrame), of the screen only. With bubbles' textarea, one 4 kB paste then typing cost a
+// core, and 27 kB of memory a key.
 
 const (
-	editMax   = 64 << 10               // bytes of text the editor takes: a scenario is a few kB
+	editMax   = 16 << 10               // characters of text the editor takes
+	editLines = 400                    // lines of text
+	editLine  = 500                    // characters of one line
 	editPause = 300 * time.Millisecond // typing pause before the text is checked
+	editFrame = 50 * time.Millisecond  // the editor is drawn at most this often
 )
 
 var editKeys = struct{ Run, Close key.Binding }{
@@ -31,21 +39,44 @@ var editKeys = struct{ Run, Close key.Binding }{
 
 // Editor is the editor's state.
 type Editor struct {
-	area    textarea.Model
+	area    *textArea
 	from    *scenarios.Scenario // what the text was made from: its folder and trust
 	version int                 // bumped by every edit; a check of an older text is dropped
 	checked int                 // the version the last check was of
 	s       *scenarios.Scenario // the checked text's scenario (nil when it does not load)
 	err     error
+
+	edited time.Time // the last edit
+	paused bool      // a pause timer is running
+	drawn  string    // the text area as last drawn
+	drawnW int       // ... at this width
+	dirty  bool      // changed since
+	drawAt time.Time // when it was drawn
+	frame  bool      // a frame timer is running
 }
 
-type EditPauseMsg struct{ version int }
+// EditMsg is a message for the editor, which the player hands it while it is open.
+type EditMsg interface{ forEditor() }
+
+// EditPauseMsg asks for a check of the text: of its version, or (timer) of whatever the text is
+// once typing has paused.
+type EditPauseMsg struct {
+	version int
+	timer   bool
+}
 
 type EditCheckedMsg struct {
 	version int
 	s       *scenarios.Scenario
 	err     error
 }
+
+// editFrameMsg says a frame has passed since the editor's last drawing.
+type editFrameMsg struct{}
+
+func (EditPauseMsg) forEditor()   {}
+func (EditCheckedMsg) forEditor() {}
+func (editFrameMsg) forEditor()   {}
 
 // OpenEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
 // follower's e never gets here (see Commands.Open).
@@ -56,21 +87,11 @@ func OpenEditor(h Host, w, ht int) (*Editor, tea.Cmd) {
 		h.Fail(err)
 		return nil, nil
 	}
-	a := textarea.New()
-	a.CharLimit = editMax
-	a.MaxHeight = 0
-	a.ShowLineNumbers = true
-	a.Prompt = ""
-	a.SetValue(string(text))
-	a.Cursor.SetMode(cursor.CursorStatic) // steady: see newCommandLine
-	e := &Editor{area: a, from: h.Trusted(s), s: s}
+	a := newTextArea()
+	a.SetValue(string(text)) // cut to the bounds, the cursor at the top
+	e := &Editor{area: a, from: h.Trusted(s), s: s, dirty: true}
 	e.Resize(w, ht)
-	// The text starts at its top (SetValue leaves the cursor at its end).
-	for i := 0; i < 4*e.area.LineCount() && e.area.Line() > 0; i++ {
-		e.area.CursorUp()
-	}
-	e.area.CursorStart()
-	return e, e.area.Focus()
+	return e, nil
 }
 
 // Text is the text in the editor.
@@ -87,15 +108,16 @@ func (e *Editor) Err() error { return e.err }
 func (e *Editor) Replace(text string) tea.Cmd {
 	e.area.SetValue(text)
 	e.version++
+	e.dirty = true
 	v := e.version
-	return func() tea.Msg { return EditPauseMsg{v} }
+	return func() tea.Msg { return EditPauseMsg{version: v} }
 }
 
 // Resize fits the editor to a w x h screen; a closed (nil) editor has nothing to fit.
 func (e *Editor) Resize(w, h int) {
 	if e != nil {
-		e.area.SetWidth(max(w, 20))
-		e.area.SetHeight(max(h-3, 3))
+		e.area.SetSize(max(w, 20), max(h-3, 3))
+		e.dirty = true
 	}
 }
 
@@ -104,18 +126,28 @@ func (e *Editor) Resize(w, h int) {
 func (e *Editor) Update(h Host, c *Commands, bar *Bar, msg tea.Msg) (*Editor, tea.Cmd) {
 	switch msg := msg.(type) {
 	case EditPauseMsg:
-		if msg.version != e.version {
+		if msg.timer {
+			e.paused = false
+			if rest := editPause - time.Since(e.edited); rest > 0 { // typed on since the timer began
+				return e, e.pause(rest)
+			}
+		}
+		if msg.version != e.version && !msg.timer || e.checked == e.version {
 			return e, nil
 		}
 		text, from, v := []byte(e.area.Value()), e.from, e.version
 		return e, func() tea.Msg {
-			s, err := from.Reparse(text)
+			s, err := h.Reparse(from, text)
 			return EditCheckedMsg{v, s, err}
 		}
 	case EditCheckedMsg:
 		if msg.version == e.version {
 			e.checked, e.s, e.err = msg.version, msg.s, msg.err
+			e.dirty = true
 		}
+		return e, nil
+	case editFrameMsg:
+		e.frame = false // the program draws after this message, a frame after the last drawing
 		return e, nil
 	case tea.KeyMsg:
 		switch {
@@ -124,19 +156,40 @@ func (e *Editor) Update(h Host, c *Commands, bar *Bar, msg tea.Msg) (*Editor, te
 		case key.Matches(msg, editKeys.Run):
 			return e.run(h, c, bar)
 		}
-		before := e.area.Value()
-		var cmd tea.Cmd
-		e.area, cmd = e.area.Update(msg)
-		if e.area.Value() == before {
-			return e, cmd
+		changed, refused := e.area.Update(msg)
+		if refused != "" {
+			h.Say(refused)
+		}
+		e.dirty = true // the cursor moved, at least
+		frame := e.nextFrame()
+		if !changed {
+			return e, frame
 		}
 		e.version++
-		v := e.version
-		return e, tea.Batch(cmd, tea.Tick(editPause, func(time.Time) tea.Msg { return EditPauseMsg{v} }))
+		e.edited = time.Now()
+		var pause tea.Cmd
+		if !e.paused {
+			pause = e.pause(editPause)
+		}
+		return e, tea.Batch(frame, pause)
 	}
-	var cmd tea.Cmd
-	e.area, cmd = e.area.Update(msg)
-	return e, cmd
+	return e, nil
+}
+
+// pause starts the one pause timer, to fire after d.
+func (e *Editor) pause(d time.Duration) tea.Cmd {
+	e.paused = true
+	return tea.Tick(d, func(time.Time) tea.Msg { return EditPauseMsg{timer: true} })
+}
+
+// nextFrame starts the frame timer, unless it runs: a drawing skipped for coming too soon after
+// the last one is made when it fires.
+func (e *Editor) nextFrame() tea.Cmd {
+	if e.frame {
+		return nil
+	}
+	e.frame = true
+	return tea.Tick(editFrame, func(time.Time) tea.Msg { return editFrameMsg{} })
 }
 
 // run runs the edited text as a new run, once a check of this very text has passed.
@@ -144,7 +197,8 @@ func (e *Editor) run(h Host, c *Commands, bar *Bar) (*Editor, tea.Cmd) {
 	switch {
 	case e.checked != e.version:
 		h.Say("checking the text: ctrl+s again in a moment")
-		return e, func() tea.Msg { return EditPauseMsg{e.version} }
+		v := e.version
+		return e, func() tea.Msg { return EditPauseMsg{version: v} }
 	case e.err != nil:
 		return e, nil // the error is on screen
 	}
@@ -167,7 +221,16 @@ func (e *Editor) View(h Host, st *draw.Styles, w int) string {
 		state = st.Bold.Render(" ok: ctrl+s runs it")
 	}
 	help := st.Help.Render(" ctrl+s run · esc close (the run stays) · the scenario format: cara new NAME writes a commented template")
-	return draw.Truncate(title, w) + "\n" + e.area.View() + "\n" + draw.Truncate(state, w) + "\n" + draw.Truncate(help, w)
+	return draw.Truncate(title, w) + "\n" + e.areaView(st, w) + "\n" + draw.Truncate(state, w) + "\n" + draw.Truncate(help, w)
+}
+
+// areaView is the text area drawn: again only when it changed and a frame has passed since it was
+// last drawn (the frame timer brings the drawing skipped).
+func (e *Editor) areaView(st *draw.Styles, w int) string {
+	if e.dirty && (time.Since(e.drawAt) >= editFrame || e.drawn == "" || w != e.drawnW) {
+		e.drawn, e.drawnW, e.dirty, e.drawAt = e.area.View(st), w, false, time.Now()
+	}
+	return e.drawn
 }
 
 // oneLineErr keeps a multi-line loader message on the editor's one line.

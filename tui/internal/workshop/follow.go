@@ -2,6 +2,7 @@ package workshop
 
 import (
 	"math"
+	"time"
 
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui/internal/draw"
@@ -18,7 +19,15 @@ type Room struct {
 	appliedVer uint64     // the stage version applied
 	// tally is the room's answers to each question the presenter revealed: RETRAIN, KEEP.
 	tally map[int][2]int
+	// resumed is the stage a presenter back took up (Resume), published as it was until the player
+	// shows it (its batch computed, its what-if computed again), so the room stays where it was
+	// meanwhile; nil once shown, or after resumeWait.
+	resumed   *room.Stage
+	resumedAt time.Time
 }
+
+// resumeWait bounds how long a presenter back publishes the stage it took up rather than its own.
+const resumeWait = 10 * time.Second
 
 // Presenting reports whether the player presents to the room.
 func (r *Room) Presenting() bool { return r.m != nil && r.view.Presenter }
@@ -220,6 +229,41 @@ func (r *Room) Status() (long, short string) {
 		return "free: p to follow", "free: p to follow"
 	}
 	return "", ""
+}
+
+// Resume takes up the room's stage as a presenter back within the grace (or taking over from its
+// own old connection): the scenario's seed, batch, R, what-if and tour stop the room shows, applied
+// as a follower applies them, the tour standing at its stop; then the room follows this player
+// again. Until the player shows the stage, the room keeps it (Resuming).
+func (w *Workshop) Resume(f Frame, v room.View) Effects {
+	r := &w.room
+	r.view, r.fresh = v, true
+	st := v.Stage
+	r.resumed, r.resumedAt = &st, time.Now()
+	e := w.Follow(f, st)
+	e = append(e, Then(func(f Frame) Effects {
+		if stops := f.Scenario.Tour; st.Stop >= 0 && st.Stop < len(stops) {
+			w.tour.run = &tourRun{stops: stops, i: st.Stop, arrived: true}
+			w.callout = w.stopCallout(f, st.Stop, "", false)
+		}
+		return nil
+	}), Notice("you are back: the room is where you left it"))
+	r.m.Resumed()
+	return e
+}
+
+// Resuming is the stage a presenter back publishes until its player shows it (shown: its batch
+// reached, its what-if shown or failed); false once it does, or after resumeWait.
+func (r *Room) Resuming(shown func(st room.Stage) bool) (room.Stage, bool) {
+	if r.resumed == nil {
+		return room.Stage{}, false
+	}
+	st := *r.resumed
+	if shown(st) || time.Since(r.resumedAt) > resumeWait {
+		r.resumed = nil
+		return room.Stage{}, false
+	}
+	return st, true
 }
 
 // Leave is the player closing (q): a presenter's room sees no scenario until the next one opens;

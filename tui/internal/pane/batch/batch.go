@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,7 +33,7 @@ type Pane struct {
 	batches    *memo.Memo[batchRef, *sim.Batch] // recently drawn batches
 	key        scatterKey
 	cache      string
-	cv         *draw.Canvas // the last drawing's, blanked for the next
+	cv         atomic.Pointer[draw.Canvas] // the last drawing's, blanked for the next (unless let go: draw.Blank)
 }
 
 // scatterKey is what the scatter's drawing depends on.
@@ -306,7 +307,7 @@ func (p *Pane) draw(f *pane.Frame, t, model, w, h int) string {
 		y++
 	}
 	drawScatterLegend(cv, st, model, w, min(h, y+rows.legend), y, edge != nil)
-	return cv.String(st)
+	return cv.Render(st, &p.cv)
 }
 
 // trueLabeller is a stream that knows its concept (a generated scenario's label expression).

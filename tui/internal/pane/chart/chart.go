@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,8 +29,8 @@ type Pane struct {
 	gap   bool
 	cache string
 	key   pane.ViewKey
-	plot  *draw.Braille // the last plot, for tests
-	cv    *draw.Canvas  // the last drawing's, blanked for the next
+	plot  *draw.Braille               // the last plot, for tests
+	cv    atomic.Pointer[draw.Canvas] // the last drawing's, blanked for the next (unless let go: draw.Blank)
 }
 
 // New returns the cumulative-cost chart, showing the costs.
@@ -251,7 +252,7 @@ func (p *Pane) draw(f *pane.Frame, w, h int) string {
 	}
 	drawChartAxes(cv, a, f.Pos)
 	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
-	return cv.String(f.St)
+	return cv.Render(f.St, &p.cv)
 }
 
 // drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10

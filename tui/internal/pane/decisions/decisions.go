@@ -4,6 +4,7 @@ package decisions
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,7 +22,7 @@ import (
 type Pane struct {
 	per int // batches a column in the last drawing: the title's legend says how they are drawn
 	// The last drawing's canvas, blanked for the next.
-	cv *draw.Canvas
+	cv atomic.Pointer[draw.Canvas] // the last drawing's, blanked for the next (unless let go: draw.Blank)
 }
 
 // New returns the decisions strip.
@@ -157,7 +158,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 	if f.Pos >= off {
 		cv.Set(g.lw+(f.Pos-off)/g.per, y, '▲', draw.Ink{FG: palette.Query, Bold: true})
 	}
-	return cv.String(st)
+	return cv.Render(st, &p.cv)
 }
 
 // X is the column batch t's decisions are drawn in, in a content w wide.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,9 +27,9 @@ type Pane struct {
 	win     [2]int // the zoom window's first row and column
 	winSet  bool
 	marks   []uint8
-	cv      *draw.Canvas // the last drawing's, blanked for the next
-	sampled [2]int       // batches per drawn cell across and down when the overview samples (0: it does not)
-	show    byte         // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
+	cv      atomic.Pointer[draw.Canvas] // the last drawing's, blanked for the next (unless let go: draw.Blank)
+	sampled [2]int                      // batches per drawn cell across and down when the overview samples (0: it does not)
+	show    byte                        // 'A', 'B' or 'C' (0 is C): which of C = A − B the heat map shows
 	key     matrixKey
 	cache   string
 	// Render, when set, renders the heat map's canvas in place of its own renderer: the benchmark
@@ -66,7 +67,7 @@ func (p *Pane) Where(f *pane.Frame, w, h int) Where {
 }
 
 // Canvas is the last drawing's canvas: what each cell was drawn in.
-func (p *Pane) Canvas() *draw.Canvas { return p.cv }
+func (p *Pane) Canvas() *draw.Canvas { return p.cv.Load() }
 
 // Value is what cell (t', t) shows in frame f: the value, and whether it shows one (false below the
 // diagonal and for batches not revealed yet, told apart by hidden).
@@ -336,6 +337,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 		render = p.Render
 	}
 	out := render(cv, st)
+	cv.Keep(&p.cv)
 	// The legend is styled text: it is laid over the canvas's lines.
 	p.cache, p.key = strings.Join(p.overlayLegend(out, f, l, w), "\n"), k
 	return p.cache
