@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	ntcanvas "github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
@@ -15,15 +16,20 @@ import (
 )
 
 // Canvas is what every pane draws on (the heat map, the cumulative-cost chart, the decisions strip,
-// the batch scatter, the colour bar): an ntcharts canvas (its canvas.Model holds the runes; braille is drawn with its graph and runes
-// helpers) with each cell's ink beside it. The inks become escape sequences only when the canvas is
-// rendered (String), with the session's Styles: a served player's colour depth is its SSH
-// session's, so none can be chosen before.
+// the batch scatter, the colour bar), each cell a rune with its ink beside it. The chart, the
+// decisions and the scatter draw on an ntcharts canvas (NewCanvas: its canvas.Model holds the
+// runes; braille is drawn with its graph and runes helpers). The heat map and the colour bar draw
+// on a grid (NewGrid): the same Canvas with its runes in a plain slice, since a canvas.Model cell
+// carries a lipgloss style (about 600 bytes a cell with its ink, 60 on a grid), and the heat map
+// is the pane that grows with the terminal: 28 MB a drawing at 500x200 on ntcharts' cells. The
+// inks become escape sequences only when the canvas is rendered (String), with the session's
+// Styles: a served player's colour depth is its SSH session's, so none can be chosen before.
 type Canvas struct {
-	w, h int
-	m    ntcanvas.Model
-	inks []Ink
-	elem *list.Element // its place among the canvases kept, while kept (guarded by canvases.mu)
+	w, h  int
+	m     *ntcanvas.Model // the runes of an ntcharts canvas; nil on a grid
+	runes []rune          // the runes of a grid (0 for an empty cell); nil on an ntcharts canvas
+	inks  []Ink
+	elem  *list.Element // its place among the canvases kept, while kept (guarded by canvases.mu)
 }
 
 // cell is a canvas cell read back: its rune (' ' when empty) and its ink.
@@ -32,9 +38,17 @@ type cell struct {
 	Ink  Ink
 }
 
+// NewCanvas is a blank w x h ntcharts canvas.
 func NewCanvas(w, h int) *Canvas {
 	w, h = max(w, 0), max(h, 0)
-	return &Canvas{w: w, h: h, m: ntcanvas.New(w, h), inks: make([]Ink, w*h)}
+	m := ntcanvas.New(w, h)
+	return &Canvas{w: w, h: h, m: &m, inks: make([]Ink, w*h)}
+}
+
+// NewGrid is a blank w x h grid: a Canvas whose runes are a plain slice (see Canvas).
+func NewGrid(w, h int) *Canvas {
+	w, h = max(w, 0), max(h, 0)
+	return &Canvas{w: w, h: h, runes: make([]rune, w*h), inks: make([]Ink, w*h)}
 }
 
 // Blank returns a blank w x h canvas for the pane whose canvas slot is last: the one it drew on
@@ -45,14 +59,22 @@ func NewCanvas(w, h int) *Canvas {
 // the decisions and the scatter, tens of MB at 500x200, idle or not); now the canvases kept are
 // bounded in all (canvasKeep), the least recently drawn let go first, so a room's idle sessions
 // keep none and its drawing ones keep theirs. A pane's canvas is drawn by one goroutine at a time.
-func Blank(last *atomic.Pointer[Canvas], w, h int) *Canvas {
+func Blank(last *atomic.Pointer[Canvas], w, h int) *Canvas { return blank(last, w, h, NewCanvas) }
+
+// BlankGrid is Blank for a pane that draws on a grid (NewGrid).
+func BlankGrid(last *atomic.Pointer[Canvas], w, h int) *Canvas { return blank(last, w, h, NewGrid) }
+
+func blank(last *atomic.Pointer[Canvas], w, h int, fresh func(w, h int) *Canvas) *Canvas {
 	w, h = max(w, 0), max(h, 0)
 	c := last.Swap(nil) // the pane's, not the cache's, while it draws
 	canvases.forget(c)
 	if c == nil || c.w != w || c.h != h {
-		return NewCanvas(w, h)
+		return fresh(w, h)
 	}
-	c.m.Fill(ntcanvas.Cell{})
+	if c.m != nil {
+		c.m.Fill(ntcanvas.Cell{})
+	}
+	clear(c.runes)
 	clear(c.inks)
 	return c
 }
@@ -101,8 +123,14 @@ type kept struct {
 	slot *atomic.Pointer[Canvas]
 }
 
-// canvasBytes is what a canvas holds: a lipgloss style and an ink a cell.
-func canvasBytes(c *Canvas) int { return c.w * c.h * 600 }
+// canvasBytes is what a canvas holds: an ink a cell, and a rune on a grid or ntcharts' cell (with
+// its lipgloss style) on an ntcharts canvas.
+func canvasBytes(c *Canvas) int {
+	if c.m == nil {
+		return c.w * c.h * int(unsafe.Sizeof(rune(0))+unsafe.Sizeof(Ink{}))
+	}
+	return c.w * c.h * 600
+}
 
 // keep records c, just stored in slot, as the most recently drawn, and lets the least recently
 // drawn go while the canvases kept are over canvasKeep.
@@ -143,27 +171,47 @@ func (c *Canvas) At(x, y int) *cell {
 	if !c.in(x, y) {
 		return nil
 	}
-	r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune
+	r := c.runeOf(x, y)
 	if r == 0 {
 		r = ' '
 	}
 	return &cell{r, c.inks[y*c.w+x]}
 }
 
-func (c *Canvas) Set(x, y int, r rune, k Ink) {
-	if c.in(x, y) {
-		c.m.SetCell(ntcanvas.Point{X: x, Y: y}, ntcanvas.Cell{Rune: r})
-		c.inks[y*c.w+x] = k
+// runeOf is the rune stored at (x, y), inside the canvas: 0 for an empty cell.
+func (c *Canvas) runeOf(x, y int) rune {
+	if c.m == nil {
+		return c.runes[y*c.w+x]
 	}
+	return c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune
+}
+
+func (c *Canvas) Set(x, y int, r rune, k Ink) {
+	if !c.in(x, y) {
+		return
+	}
+	if c.m == nil {
+		c.runes[y*c.w+x] = r
+	} else {
+		c.m.SetCell(ntcanvas.Point{X: x, Y: y}, ntcanvas.Cell{Rune: r})
+	}
+	c.inks[y*c.w+x] = k
 }
 
 // braille adds the dots of the braille rune r to those at (x, y), in ink k (ntcharts' graph
 // combines the patterns).
 func (c *Canvas) braille(x, y int, r rune, k Ink) {
-	if c.in(x, y) {
-		graph.DrawBrailleRune(&c.m, ntcanvas.Point{X: x, Y: y}, r, lipgloss.Style{})
-		c.inks[y*c.w+x] = k
+	if !c.in(x, y) {
+		return
 	}
+	if c.m == nil {
+		if runes.IsBraillePattern(r) { // as graph.DrawBrailleRune does on ntcharts' cells
+			c.runes[y*c.w+x] = runes.CombineBraillePatterns(c.runes[y*c.w+x], r)
+		}
+	} else {
+		graph.DrawBrailleRune(c.m, ntcanvas.Point{X: x, Y: y}, r, lipgloss.Style{})
+	}
+	c.inks[y*c.w+x] = k
 }
 
 // Text writes s from (x, y) on one line, clipped at the right edge, and returns the column after
@@ -200,7 +248,7 @@ func (c *Canvas) Lines(st *Styles) []string {
 		b.Reset()
 		inks := c.inks[y*c.w : (y+1)*c.w]
 		writeInkLine(&b, st, c.w, func(x int) (rune, Ink) {
-			if r := c.m.Cell(ntcanvas.Point{X: x, Y: y}).Rune; r != 0 {
+			if r := c.runeOf(x, y); r != 0 {
 				return r, inks[x]
 			}
 			return ' ', inks[x]
@@ -243,12 +291,20 @@ func writeInkLine(b *strings.Builder, st *Styles, n int, cellAt func(x int) (run
 // the benchmarks that measure the difference. It sets the cells' styles, which the next Blank
 // clears.
 func NtchartsView(c *Canvas, st *Styles) string {
-	for i, k := range c.inks {
-		if k != (Ink{}) {
-			c.m.SetCellStyle(ntcanvas.Point{X: i % c.w, Y: i / c.w}, inkStyle(st, k))
+	m := c.m
+	if m == nil { // a grid: its runes on an ntcharts canvas of its own
+		n := ntcanvas.New(c.w, c.h)
+		m = &n
+		for i, r := range c.runes {
+			m.SetCell(ntcanvas.Point{X: i % c.w, Y: i / c.w}, ntcanvas.Cell{Rune: r})
 		}
 	}
-	return c.m.View()
+	for i, k := range c.inks {
+		if k != (Ink{}) {
+			m.SetCellStyle(ntcanvas.Point{X: i % c.w, Y: i / c.w}, inkStyle(st, k))
+		}
+	}
+	return m.View()
 }
 
 // inkStyle is an ink as a lipgloss style of the session's renderer, with the attributes Styles.seq

@@ -139,8 +139,41 @@ func sameScreen(t testing.TB, got, want string) string {
 // cells between coloured ones, one colour with its attributes changing, empty cells and merged
 // braille.
 func TestCanvasRendersAsNtcharts(t *testing.T) {
+	testRendersAsNtcharts(t, NewCanvas)
+}
+
+// A grid (the heat map's) draws and renders as an ntcharts canvas does, braille merged alike, in a
+// tenth of the memory.
+func TestGridRendersAsNtcharts(t *testing.T) {
+	testRendersAsNtcharts(t, NewGrid)
+	st := ForProfile(termenv.TrueColor)
+	for _, r := range []rune{'⠁', 'x', 0} { // a braille dot over another, a rune, nothing: as DrawBrailleRune
+		g, c := NewGrid(2, 1), NewCanvas(2, 1)
+		for _, cv := range []*Canvas{g, c} {
+			cv.braille(0, 0, '⢀', InkOf(palette.Axis))
+			cv.braille(0, 0, r, InkOf(palette.Axis))
+			cv.braille(1, 0, r, InkOf(palette.Axis))
+		}
+		if got, want := g.String(st), c.String(st); got != want {
+			t.Errorf("braille %q over ⢀: grid %q, ntcharts canvas %q", r, got, want)
+		}
+	}
+	var slot atomic.Pointer[Canvas]
+	g := BlankGrid(&slot, 4, 1)
+	g.Text(0, 0, "ab", AlgoInk(algos.NameOracle))
+	g.Render(st, &slot)
+	if again := BlankGrid(&slot, 4, 1); again != g || again.m != nil || again.String(st) != NewGrid(4, 1).String(st) {
+		t.Errorf("a reused grid: the same %v, a grid %v, blank %q", again == g, again.m == nil, again.String(st))
+	}
+	if g, c := canvasBytes(NewGrid(100, 30)), canvasBytes(NewCanvas(100, 30)); g*8 > c {
+		t.Errorf("a 100x30 grid holds %d bytes, an ntcharts canvas %d: not the saving it is for", g, c)
+	}
+}
+
+func testRendersAsNtcharts(t *testing.T, fresh func(w, h int) *Canvas) {
+	t.Helper()
 	draw := func() *Canvas {
-		cv := NewCanvas(12, 4)
+		cv := fresh(12, 4)
 		cv.Text(0, 0, "abc", AlgoInk(algos.NameOracle))
 		cv.Text(3, 0, "de", Ink{FG: palette.Axis, Bold: true})
 		cv.Text(8, 0, "xyz", Ink{})

@@ -105,7 +105,7 @@ func colourBar(st *draw.Styles, h draw.Scale, r float64) (bar, labels *draw.Canv
 	}
 	n := len(palette.Sequential)
 	w := 2 * (neg + n)
-	bar, labels = draw.NewCanvas(w, 1), draw.NewCanvas(w+6, 1)
+	bar, labels = draw.NewGrid(w, 1), draw.NewGrid(w+6, 1)
 	x := 0
 	for s := -neg; s < n; s++ {
 		c := draw.StepColour(s)

@@ -328,7 +328,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 	if k == p.key && p.cache != "" {
 		return p.cache
 	}
-	cv := draw.Blank(&p.cv, w, h)
+	cv := draw.BlankGrid(&p.cv, w, h)
 	d := p.data(f)
 	drawHeat(cv, st, l.g, d, l.gw, l.heatY)
 	p.drawAxes(cv, f, l)
