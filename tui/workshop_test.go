@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -203,25 +204,30 @@ func TestGuessRound(t *testing.T) {
 	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
-	you := algos.Replay(c, off, last, algos.Fixed(retrains))
-	b := algos.Oracle(c, off, last).Cost()
+	// "You" is over the batches answered, off+1..last: the fixed strategy's cost but the first
+	// model's R at off, which no answer decided, against the Oracle's over the same batches.
+	you := algos.Replay(c, off, last, algos.Fixed(retrains)).Cost() - c.R(off)
+	b := algos.Oracle(c, off, last).Cost() - c.R(off)
 	r := p.ws.You(p.workshopFrame())
-	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
-		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
+	if r == nil || math.Abs(r.Cost-you) > 1e-9 || math.Abs(r.Oracle-b) > 1e-9 || r.Retrains != len(retrains) || r.Answers != T-1-off || r.Agreed != agreed {
+		t.Fatalf("You: %+v, want %d answers (%d as the Oracle) retraining at %v, costing %v against %v", r, T-1-off, agreed, retrains, you, b)
 	}
-	if b > 0 && r.SCPE != 100*(you.Cost()-b)/b {
-		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
+	if b > 0 && math.Abs(r.SCPE-100*math.Abs(you-b)/b) > 1e-9 {
+		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*math.Abs(you-b)/b)
 	}
-	// The row shows, with its cost as the table writes costs.
+	// The row shows, named for its answers, with its cost as the table writes costs, and its line.
 	view := draw.StripANSI(p.panes.Results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, " You ") {
+		if strings.Contains(l, fmt.Sprintf(" You (%d answers) ", T-1-off)) {
 			row = l
 		}
 	}
-	if !strings.Contains(row, draw.Cost(you.Cost())) {
-		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(you.Cost()), view)
+	if !strings.Contains(row, draw.Cost(r.Cost)) {
+		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(r.Cost), view)
+	}
+	if want := fmt.Sprintf("You (%d answers): %d of %d as the Oracle", T-1-off, agreed, T-1-off); !strings.Contains(view, want) {
+		t.Errorf("the results lack %q:\n%s", want, view)
 	}
 	// g ends the round: steps no longer ask.
 	press(p, "g", "home", "end")

@@ -78,7 +78,7 @@ var sayFuncs = map[string]sayFunc{
 	"acc": resultFunc("A's query accuracy up to batch t", func(f Facts, s algos.Strategy, r algos.Result) string {
 		return strconv.FormatFloat(algos.QueryAccuracy(f.M, s), 'f', 3, 64)
 	}),
-	"scpe": resultFunc("A's SCPE against the Oracle up to batch t, in percent with one decimal (\"-\" when undefined)", func(f Facts, s algos.Strategy, r algos.Result) string {
+	"scpe": resultFunc("A's SCPE against the Oracle up to batch t, in percent with one decimal, negative when A stands under the Oracle's cost so far (\"-\" when undefined)", func(f Facts, s algos.Strategy, r algos.Result) string {
 		o, ok := f.result(algos.NameOracle)
 		if !ok {
 			return "-"
@@ -87,7 +87,7 @@ var sayFuncs = map[string]sayFunc{
 		if b <= 0 {
 			return "-"
 		}
-		return strconv.FormatFloat(100*math.Abs(s.Cost()-b)/math.Abs(b), 'f', 1, 64)
+		return strconv.FormatFloat(100*(s.Cost()-b)/b, 'f', 1, 64)
 	}),
 	"decision": {args: []argKind{argAlgo, argBatch}, min: 2, help: "what A does at batch t: retrains, keeps, or trains (its first model)",
 		eval: func(f Facts, a []sayArg) (string, bool) {
