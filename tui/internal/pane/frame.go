@@ -32,12 +32,12 @@ type Frame struct {
 	Selected algos.Name   // the algorithm whose path and decisions stand out
 	Visible  []algos.Name // algorithms shown
 	Heat     draw.Scale
-	Bounds   *run.Bounds   // the scatter's axes over the whole scenario (nil until known)
-	Features []string      // feature names
-	Zoomed   bool          // the pane is maximised
-	Split    bool          // drawn in the split view (W), where the matrix has no cursor
-	Cursor   room.Cursor   // the matrix's cell cursor
-	You      *You          // the player's own answers, over the batches answered (nil when none)
+	Bounds   *run.Bounds // the scatter's axes over the whole scenario (nil until known)
+	Features []string    // feature names
+	Zoomed   bool        // the pane is maximised
+	Split    bool        // drawn in the split view (W), where the matrix has no cursor
+	Cursor   room.Cursor // the matrix's cell cursor
+	You      *You        // the player's own answers, over the batches answered (nil when none)
 	// Ask is the batch the guess round asks about (-1 when none): the batch pane shows it, with
 	// the errors of AskModel, the model in use the question is about, as every algorithm sees its
 	// batch before deciding; the matrix keeps column ask and the Oracle hidden.

@@ -197,6 +197,7 @@ func YouLine(y *pane.You, w int) string {
 	}
 	return draw.Truncate(y.Line(), w)
 }
+
 // offlineNote says when the table comes, wrapped at w (never cut inside a word).
 func (p *Pane) offlineNote(f *pane.Frame, w int) []string {
 	out := draw.WrapWords(f.St, fmt.Sprintf("offline: the algorithms are tuned on batches 0..%d once they are in", f.Scen.Offline-1), w)
