@@ -75,7 +75,7 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Tour, out.WhatIfQueries = s.Tour, s.WhatIfQueries
+	out.Tour, out.tourSeed, out.WhatIfQueries = s.Tour, s.tourSeed, s.WhatIfQueries
 	return out, nil
 }
 

@@ -67,6 +67,8 @@ func (p *Player) apply(effects workshop.Effects) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return roomMsg{v} })
 		case workshop.TakeKeys:
 			p.overlay = nil
+		case workshop.Confirm:
+			p.overlay = &confirmOverlay{p: p, c: e}
 		case workshop.Then:
 			cmds = append(cmds, p.apply(e(p.workshopFrame())))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/whatif"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
@@ -233,6 +234,32 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, o.p.reopen(o.p.s.Seed + 1)
 	}
 	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
+	return true, nil
+}
+
+// confirmOverlay asks the workshop's question (workshop.Confirm): y or enter applies its Yes, any
+// other key leaves everything as it is, with its No as the notice.
+type confirmOverlay struct {
+	p *Player
+	c workshop.Confirm
+}
+
+func (o *confirmOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
+	iw := max(min(w-4, 64), 20)
+	body := st.NewStyle().Width(iw).Render(st.Bold.Render(o.c.Question)) + "\n" +
+		st.NewStyle().Width(iw).Render(o.c.Text) + "\n" + st.Dim.Render("y or enter: yes · any other key: no")
+	box := st.Overlay.Render(body)
+	bw, bh := draw.Width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
+	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
+}
+
+func (o *confirmOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+	p := o.p
+	if key.Matches(msg, p.keys.Confirm) {
+		p.overlay = nil // the effects may put up another
+		return true, p.apply(o.c.Yes(p.workshopFrame()))
+	}
+	p.notice = o.c.No
 	return true, nil
 }
 

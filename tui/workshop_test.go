@@ -462,3 +462,71 @@ func calloutOf(p *Player) *workshop.Callout { return p.ws.Callout(p.workshopFram
 // stopOf is the stop of the tour the player plays (-1 for none); arrivedAt, whether it is at it.
 func stopOf(p *Player) int     { i, _ := p.ws.Tour().Stop(); return i }
 func arrivedAt(p *Player) bool { _, at := p.ws.Tour().Stop(); return at }
+
+// A tour plays on the seed it was written for: t on another seed asks to switch; any key but y
+// keeps the seed, y opens the tour's seed and starts the tour there, its words about the run on
+// screen. During the tour N (a new run) is refused. A presenter's switch takes the room along.
+func TestTourOnItsSeed(t *testing.T) {
+	t.Parallel()
+	s := smallTour(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 3, Styles: asciiStyles(), Width: 120, Height: 36, Runs: testRuns()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	press(p, "t")
+	want := fmt.Sprintf("This tour was written for seed %d: switch to it?", s.TourSeed())
+	if v := draw.StripANSI(p.View()); !strings.Contains(v, want) || p.ws.Tour().On() {
+		t.Fatalf("t on seed %d: tour on %v, the screen lacks %q:\n%s", p.s.Seed, p.ws.Tour().On(), want, v)
+	}
+	press(p, "n")
+	if p.s.Seed != s.Seed+3 || p.ws.Tour().On() || !strings.Contains(p.notice, fmt.Sprintf("kept seed %d", s.Seed+3)) {
+		t.Fatalf("n: seed %d, tour on %v, notice %q", p.s.Seed, p.ws.Tour().On(), p.notice)
+	}
+	press(p, "t")
+	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, p, cmd)
+	playOut(t, p)
+	if p.s.Seed != s.TourSeed() || !p.ws.Tour().On() || stopOf(p) != 0 || !arrivedAt(p) || p.Pos != s.Tour[0].At {
+		t.Fatalf("y: seed %d tour on %v stop %d at batch %d; want the tour's first stop on seed %d", p.s.Seed, p.ws.Tour().On(), stopOf(p), p.Pos, s.TourSeed())
+	}
+	if c := calloutOf(p); c == nil || c.Text != s.Tour[0].Say {
+		t.Errorf("the first stop's callout: %+v", c)
+	}
+	press(p, "N")
+	if _, ok := p.overlay.(*restartOverlay); ok || !strings.Contains(p.notice, "waits for the tour") {
+		t.Errorf("N during the tour: overlay %T, notice %q", p.overlay, p.notice)
+	}
+
+	// cara play --seed 3 --tour asks first, too.
+	q, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 3, Styles: asciiStyles(), Width: 120, Height: 36, Runs: testRuns(), Tour: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, q)
+	if _, ok := q.overlay.(*confirmOverlay); !ok || q.ws.Tour().On() {
+		t.Errorf("--tour on another seed: overlay %T, tour on %v", q.overlay, q.ws.Tour().On())
+	}
+
+	// A presenter on another seed switches, and the room with them.
+	pres, fol, _ := roomPlayers(t, s)
+	fol = deliver(t, fol)
+	press(pres, "N")
+	_, cmd = pres.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, pres, cmd)
+	fol = deliver(t, fol)
+	if pres.s.Seed != s.Seed+1 || fol.s.Seed != s.Seed+1 {
+		t.Fatalf("after N: presenter on %d, follower on %d", pres.s.Seed, fol.s.Seed)
+	}
+	press(pres, "t")
+	if o, ok := pres.overlay.(*confirmOverlay); !ok || !strings.Contains(o.c.Text, "The whole room follows you there") {
+		t.Errorf("the presenter is not told the room follows: %+v", pres.overlay)
+	}
+	_, cmd = pres.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, pres, cmd)
+	playOut(t, pres)
+	fol = deliver(t, fol)
+	if pres.s.Seed != s.TourSeed() || fol.s.Seed != s.TourSeed() || calloutOf(fol) == nil || calloutOf(fol).Title != "tour 1/5 · batch 2" {
+		t.Errorf("after the presenter's switch: presenter on %d, follower on %d, the follower's callout %+v", pres.s.Seed, fol.s.Seed, calloutOf(fol))
+	}
+}

@@ -27,7 +27,8 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
-	Tour        []Stop         `yaml:"tour"`   // tour.go here; read by package tour
+	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
+	TourSeed    Scalar         `yaml:"tour_seed"` // the seed the tour was written for (default: seed as the file writes it)
 	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 )
 
@@ -68,10 +69,31 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 	if len(stops) == 0 {
 		return Effects{Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
 	}
+	if seed := TourSeed(f.Scenario); f.Seed != seed {
+		return Effects{w.switchSeed(seed, f.Seed)}
+	}
 	ts.run = &tourRun{stops: stops}
 	from := max(ts.left, 0)
 	ts.left = -1
 	return w.toStop(f, from)
+}
+
+// TourSeed is the seed a scenario's tour was written for, and plays on: every sentence of it that
+// states something about the run is about that run (the claims test holds each one to it).
+func TourSeed(s *scenarios.Scenario) uint64 { return s.TourSeed() }
+
+// switchSeed asks to open the tour's seed and start the tour there; a presenter's room follows.
+func (w *Workshop) switchSeed(seed, shown uint64) Confirm {
+	text := "Its words and numbers are that run's. The matrix is computed again on it; your guesses start over."
+	if w.room.Presenting() {
+		text = "Its words and numbers are that run's. The whole room follows you there: every follower's matrix and guesses start over."
+	}
+	return Confirm{
+		Question: fmt.Sprintf("This tour was written for seed %d: switch to it?", seed),
+		Text:     text,
+		No:       fmt.Sprintf("kept seed %d; the tour plays on seed %d (t asks again)", shown, seed),
+		Yes:      func(Frame) Effects { return Effects{Reopen(seed), Then(w.ToggleTour)} },
+	}
 }
 
 // endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
@@ -214,16 +236,12 @@ func (w *Workshop) stopCallout(f Frame, i int, note string, following bool) *Cal
 // sayText is a stop's text with its templates filled from the run shown: the matrix (a what-if's
 // under the stop's what-if), the R in force, every algorithm over the whole online block (so the
 // Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
-// "…" until it is. On a seed other than the scenario's the words were written for another run,
-// and the callout says so.
+// "…" until it is. A tour plays only on the seed it was written for (ToggleTour), so its words
+// are about the run shown.
 func sayText(f Frame, st tour.Stop) string {
 	facts := tour.Facts{M: f.Matrix, R: f.R, At: st.At}
 	if !f.WhatIfComputing {
 		facts.Results = f.WholeBlock()
 	}
-	text := st.Text(facts)
-	if f.Seed != f.Scenario.Seed {
-		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", f.Scenario.Seed, f.Seed)
-	}
-	return text
+	return st.Text(facts)
 }

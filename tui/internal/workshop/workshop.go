@@ -110,6 +110,12 @@ type (
 	RoomView room.View
 	// TakeKeys says a question is up and takes the keys: an overlay the player shows goes.
 	TakeKeys struct{}
+	// Confirm asks the player yes or no over the panes: y or enter applies Yes, any other key
+	// leaves everything as it is and says No.
+	Confirm struct {
+		Question, Text, No string
+		Yes                Then
+	}
 	// Then continues with the player as the effects before it have left it (a batch shown, the
 	// algorithms replayed there).
 	Then func(Frame) Effects
@@ -133,6 +139,7 @@ func (FollowWhatIf) effect()   {}
 func (Reopen) effect()         {}
 func (RoomView) effect()       {}
 func (TakeKeys) effect()       {}
+func (Confirm) effect()        {}
 func (Then) effect()           {}
 
 // Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
