@@ -29,7 +29,7 @@ type File struct {
 	Detectors   *Detectors     `yaml:"detectors"`
 	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
 	TourSeed    Scalar         `yaml:"tour_seed"` // the seed the tour was written for (default: seed as the file writes it)
-	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
+	Whatif      *WhatifSection `yaml:"whatif"`    // whatif.go here; read by the loader
 }
 
 // Detectors is the detectors section.
