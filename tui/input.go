@@ -293,7 +293,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		p.setFocus(under)
-		if r := l.Boxes[under]; !tab && !r.Collapsed {
+		if r := l.Boxes[under]; !tab && !r.Collapsed && !r.Strip {
 			return p.reply(p.panes.At(under).Click(f, msg.X-r.X-2, msg.Y-r.Y-1, r.W-4, r.H-2))
 		}
 	}

@@ -318,6 +318,13 @@ func TestTableShowsAllAlgorithms(t *testing.T) {
 				continue
 			}
 			box := region(p.View(), r)
+			if r.Strip {
+				// Where the table does not fit: the Oracle and the algorithm selected.
+				if !strings.Contains(box, "Oracle") || !strings.Contains(box, p.selected().Display()) {
+					t.Errorf("%dx%d, focus %s: the strip lacks the Oracle or %s:\n%s", c.w, c.h, focus, p.selected().Display(), box)
+				}
+				continue
+			}
 			for _, a := range algos.Names {
 				if !strings.Contains(box, a.Display()) {
 					t.Errorf("%dx%d, focus %s: %s missing from the results:\n%s", c.w, c.h, focus, a.Display(), box)
@@ -351,8 +358,9 @@ func TestShortScenarioShowsTheResults(t *testing.T) {
 
 // At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
 // and a scatter with at least batch.MinPlot rows of plot, on the 100-batch scenarios with all
-// nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
-// focused chart or batch keeps screen.FocusLeast rows.
+// nine algorithms: not two title bars. The chart stays; the results are a strip (the Oracle and
+// the selected algorithm), the table one key away (5), and a focused chart or batch keeps
+// screen.FocusLeast rows.
 func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"covcon-d", "gauss-d"} {
@@ -390,6 +398,9 @@ func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 			}
 			if c := l.Boxes[pane.Chart]; c.Collapsed {
 				t.Errorf("the chart is a title bar: %+v", c)
+			}
+			if r := l.Boxes[pane.Results]; !r.Strip || r.H != 2 || l.Boxes[pane.About].Shown {
+				t.Errorf("the results get %+v and About %+v: want a strip of the Oracle and CARA-T, About gone", r, l.Boxes[pane.About])
 			}
 			for _, c := range []struct {
 				key  string
@@ -714,3 +725,61 @@ func TestHelpFollowsFocus(t *testing.T) {
 }
 
 func key1(b interface{ Keys() []string }, k string) bool { return slices.Contains(b.Keys(), k) }
+
+// The numbers on a laptop: at 120x36 the end of covcon-d shows, beside the matrix, the chart,
+// the decisions and the batch (not title bars), a strip of the results with the Oracle's and
+// CARA-T's strategy costs as cara run gives them (the same replay: 419.85 both on seed 0), and,
+// after an answer, the row You; About gives way. At 160x48 the whole table shows.
+func TestResultsStripOnALaptop(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "covcon-d")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	press(p, "end")
+	res, err := s.Evaluation.Evaluate(p.s.Matrix, s.RetrainCost, s.Algorithms, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[algos.Name]string{}
+	for _, r := range res {
+		cost[r.Algorithm] = draw.Cost(r.Strategy.Cost())
+	}
+	strip := func() (string, screen.Layout) {
+		f := p.frame()
+		l := p.layout(f, p.w, p.bodyHeight())
+		return region(draw.StripANSI(p.View()), l.Boxes[pane.Results]), l
+	}
+	got, l := strip()
+	for _, i := range []int{pane.Matrix, pane.Chart, pane.Decisions, pane.Batch} {
+		if b := l.Boxes[i]; !b.Shown || b.Collapsed || b.Strip {
+			t.Errorf("pane %d gets %+v: want it open", i+1, b)
+		}
+	}
+	if r := l.Boxes[pane.Results]; !r.Strip || l.Boxes[pane.About].Shown {
+		t.Fatalf("results %+v, About %+v: want the strip, and About gone", r, l.Boxes[pane.About])
+	}
+	lines := strings.Split(got, "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "Oracle") || !strings.Contains(lines[0], cost[algos.NameOracle]) ||
+		!strings.Contains(lines[1], "▶CARA-T") || !strings.Contains(lines[1], cost[algos.NameCaraT]) || !strings.Contains(lines[1], "12 retr.") {
+		t.Errorf("the strip, want the Oracle's %s and CARA-T's %s:\n%s", cost[algos.NameOracle], cost[algos.NameCaraT], got)
+	}
+	// An answer: the row You joins it (the chart gives a row), and the decisions and batch stay open.
+	press(p, "home")
+	goTo(p, 40)
+	press(p, "g", "l", "r", "1") // the question focused the batch; the matrix again
+	got, l = strip()
+	if lines := strings.Split(got, "\n"); len(lines) != 3 || !strings.Contains(lines[2], "You (1 answer)") || !strings.Contains(lines[2], "RETRAIN") {
+		t.Errorf("the strip after an answer:\n%s", got)
+	}
+	for _, i := range []int{pane.Chart, pane.Decisions, pane.Batch} {
+		if b := l.Boxes[i]; b.Collapsed || b.Strip {
+			t.Errorf("after an answer pane %d gets %+v", i+1, b)
+		}
+	}
+	resize(p, 160, 48)
+	l = p.layout(p.frame(), p.w, p.bodyHeight())
+	for _, i := range []int{pane.Chart, pane.Decisions, pane.Batch, pane.Results} {
+		if b := l.Boxes[i]; b.Collapsed || b.Strip {
+			t.Errorf("at 160x48 pane %d gets %+v: want every pane a lesson needs open", i+1, b)
+		}
+	}
+}

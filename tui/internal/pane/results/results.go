@@ -156,6 +156,109 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 	return strings.Join(lines, "\n")
 }
 
+// StripRows is the height of the strip the layout gives the results when the table does not fit:
+// a line each for the Oracle, the selected algorithm (when it is another) and the player's
+// answers (when there are any); 1 (a title bar) before the online block.
+func (p *Pane) StripRows(f *pane.Frame) int {
+	if len(f.RP.Results) == 0 {
+		return 1
+	}
+	n := 1
+	if f.Selected != algos.NameOracle {
+		n++
+	}
+	if f.You != nil {
+		n++
+	}
+	return n
+}
+
+// Strip draws the results in h lines w wide, without a box: the Oracle, the selected algorithm
+// and You, each its decision now, retrains, cost and SCPE, in its colour; the first line says the
+// table is pane 5. It is what a laptop's screen keeps of the table beside the other panes.
+func (p *Pane) Strip(f *pane.Frame, w, h int) string {
+	st := f.St
+	if len(f.RP.Results) == 0 {
+		return st.Collapsed.Render(draw.PadRight(draw.Truncate("▸ 5 "+p.Title(f), w), w))
+	}
+	type row struct {
+		name  algos.Name
+		cells []string
+	}
+	var rows []row
+	for _, a := range []algos.Name{algos.NameOracle, f.Selected} {
+		r, ok := f.Result(a)
+		if !ok || len(rows) > 0 && a == algos.NameOracle {
+			continue
+		}
+		mark := " "
+		if a == f.Selected {
+			mark = "▶"
+		}
+		rows = append(rows, row{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
+	}
+	if y := f.You; y != nil {
+		c := YouRow(y)
+		rows = append(rows, row{pane.YouName, c[:5]})
+	}
+	// The widest form that fits: the table's pane number and the numbers' words, then without.
+	widths := make([]int, 5)
+	for _, r := range rows {
+		for k, v := range r.cells {
+			widths[k] = max(widths[k], draw.Width(v))
+		}
+	}
+	pad := func(v string, k int) string {
+		if k >= 2 { // numbers: to the right
+			return strings.Repeat(" ", widths[k]-draw.Width(v)) + v
+		}
+		return draw.PadRight(v, widths[k])
+	}
+	var lines []string
+	for _, form := range []struct{ lead, words bool }{{true, true}, {false, true}, {false, false}} {
+		lines = nil
+		fits := true
+		for i, r := range rows {
+			c := make([]string, len(r.cells))
+			for k, v := range r.cells {
+				c[k] = pad(v, k)
+			}
+			if form.words {
+				c[2] += " retr."
+				c[4] = "SCPE " + c[4]
+			}
+			l := strings.Join(c, " ")
+			if form.lead {
+				l = map[bool]string{true: "5 ", false: "  "}[i == 0] + l
+			}
+			fits = fits && draw.Width(l) <= w
+			lines = append(lines, l)
+		}
+		if fits {
+			break
+		}
+	}
+	for i, l := range lines {
+		s := st.AlgoStyle(rows[i].name)
+		if rows[i].name == f.Selected {
+			s = s.Bold(true)
+		}
+		if f.RP.Provisional && rows[i].name == algos.NameOracle {
+			s = s.Faint(true).Italic(true)
+		}
+		l = draw.PadRight(draw.Truncate(l, w), w)
+		if lead, rest, ok := strings.Cut(l, " "); ok && i == 0 && lead == "5" {
+			lines[i] = st.Dim.Render(lead+" ") + s.Render(rest)
+			continue
+		}
+		lines[i] = s.Render(l)
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
 // SCPE writes an SCPE for the table: signed, as the gap is, since part-way through the run a
 // strategy can stand below the Oracle, whose cost so far includes retrains that pay only later
 // ("-14.6": 14.6 % under it); the plain gap a - b when SCPE is undefined (the Oracle's cost <= 0).
