@@ -128,7 +128,7 @@ func (p *Player) actions() []action {
 		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
 		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.Pos - 1); return nil }},
 		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
-		{&k.End, func(tea.KeyMsg) tea.Cmd { p.goTo(p.s.Computed - 1); return nil }},
+		{&k.End, func(tea.KeyMsg) tea.Cmd { p.end(); return nil }},
 		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.Speed = min(p.Speed+1, len(speeds)-1); return nil }},
 		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
 		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},

@@ -317,6 +317,15 @@ func (p *Player) goTo(t int) {
 	}
 }
 
+// end shows the last batch: the last computed now, and, while the engine computes, each column as
+// it comes until the last (the status line says how far there is to go).
+func (p *Player) end() {
+	p.goTo(p.s.Computed - 1)
+	if last := p.s.Matrix.Batches() - 1; !p.s.Done && p.Pos < last {
+		p.ahead = last
+	}
+}
+
 func (p *Player) togglePlay() tea.Cmd {
 	p.Playing = !p.Playing
 	if p.Playing {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -781,5 +782,34 @@ func TestResultsStripOnALaptop(t *testing.T) {
 		if b := l.Boxes[i]; b.Collapsed || b.Strip {
 			t.Errorf("at 160x48 pane %d gets %+v: want every pane a lesson needs open", i+1, b)
 		}
+	}
+}
+
+// End while the engine computes goes to the last column computed and on with the columns as they
+// come, to the last batch (it stopped at 91-97 of 99 and stayed); the status says where it goes.
+func TestEndWhileComputing(t *testing.T) {
+	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
+	defer close(fits)
+	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.s.Stop()
+	cmd := p.s.Start()
+	last := p.s.Matrix.Batches() - 1
+	for range 3 {
+		fits <- struct{}{}
+		_, cmd = p.Update(cmd())
+	}
+	press(p, "end")
+	if p.Pos != 2 || !strings.Contains(draw.StripANSI(p.status(p.frame())), fmt.Sprintf("computed 3/%d, to batch %d", last+1, last)) {
+		t.Fatalf("End at 3 columns: batch %d, status %q", p.Pos, draw.StripANSI(p.status(p.frame())))
+	}
+	for p.s.Computed <= last {
+		fits <- struct{}{}
+		_, cmd = p.Update(cmd())
+	}
+	if p.Pos != last {
+		t.Errorf("the engine done: batch %d, want %d", p.Pos, last)
 	}
 }

@@ -112,6 +112,11 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 10 || stopOf(p) != 3 || p.frame().RNow() != 1 || !strings.Contains(calloutOf(p).Text, "What-if: retrain_cost=1") {
 		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, stopOf(p), p.frame().RNow(), calloutOf(p))
 	}
+	// The stop at 8 pointed at the chart: the first stop's cell is no longer read out under the
+	// matrix (covcon-d's last stops, on the results, kept C[40, 41] there).
+	if p.Cursor.On || strings.Contains(draw.StripANSI(p.View()), "t'=1 t=2") {
+		t.Errorf("the first stop's cell is still read out at batch %d: cursor %+v", p.Pos, p.Cursor)
+	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
@@ -528,5 +533,31 @@ func TestTourOnItsSeed(t *testing.T) {
 	fol = deliver(t, fol)
 	if pres.s.Seed != s.TourSeed() || fol.s.Seed != s.TourSeed() || calloutOf(fol) == nil || calloutOf(fol).Title != "tour 1/5 · batch 2" {
 		t.Errorf("after the presenter's switch: presenter on %d, follower on %d, the follower's callout %+v", pres.s.Seed, fol.s.Seed, calloutOf(fol))
+	}
+}
+
+// At 100 columns or fewer the status line keeps the seed and R, a follower's included after the
+// presenter's what-if: the play state and the algorithms shown go first, the what-if's
+// description shrinks to a word (the bar and the presenter's words name it).
+func TestStatusKeepsSeedAndR(t *testing.T) {
+	t.Parallel()
+	pres, fol, _ := roomPlayers(t, smallTour(t))
+	fol, pres = deliver(t, fol), deliver(t, pres)
+	press(pres, "]")
+	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}, ""))
+	fol = deliver(t, fol)
+	if fol.s.WhatIf == nil {
+		t.Fatal("the follower shows no what-if")
+	}
+	for _, p := range []*Player{pres, fol} {
+		for _, w := range []int{120, 100, 90, 80, 70} {
+			resize(p, w, 36)
+			st := draw.StripANSI(p.status(p.frame()))
+			for _, want := range []string{fmt.Sprintf("seed %d", p.s.Seed), "R 0.625", "what-if"} {
+				if !strings.Contains(st, want) {
+					t.Errorf("%d columns: the status lacks %q: %q", w, want, st)
+				}
+			}
+		}
 	}
 }

@@ -186,16 +186,18 @@ func (w *Workshop) TourNext(f Frame) Effects {
 }
 
 // focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the
-// cursor. A stop changes only what it names.
+// cursor. A stop changes only what it names; a stop that names a pane takes the cursor off the
+// cell an earlier stop put it on, whose readout would otherwise stay under the matrix, about
+// another batch.
 func focusOn(fc tour.Focus) Effects {
 	if fc.Pane == tour.NoPane {
 		return nil
 	}
 	e := Effects{Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
 	if fc.Cell != nil {
-		e = append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
+		return append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
 	}
-	return e
+	return append(e, Cursor{On: false})
 }
 
 // stopCallout is the callout of stop i: the stop's text, a what-if's note, the guess's reveal at
