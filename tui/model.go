@@ -208,6 +208,8 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.wi.Arrived(p.host(), msg)
 	case whatif.CommandMsg:
 		cmd = p.cmd.Run(p.host(), &p.wi, msg)
+	case whatif.CheckedMsg:
+		cmd = p.cmd.Checked(p.host(), &p.wi, msg)
 	case tickMsg:
 		cmd = p.play(msg)
 	case pane.JumpMsg:

@@ -147,7 +147,7 @@ type Host interface {
 	// (nil for any).
 	Trusted(s *scenarios.Scenario) *scenarios.Scenario
 	Check(s *scenarios.Scenario) error
-	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen
+	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen, at the batch shown
 	Frame() *pane.Frame                  // what the panes draw now: the styles, the batch shown, the data's range
 	// FrameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.
