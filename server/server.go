@@ -48,6 +48,7 @@ type Config struct {
 	MaxWork        float64
 	IdleTimeout    time.Duration
 	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
+	Answers        string        // append every student's answer to this file, a JSON line each ("" for none; answers.go)
 	// Per client: connections open from one address (0: no limit), sessions on one connection
 	// (0: 3), how long a connection may take to open its first session (0: 20 s), and how often
 	// a silent client is asked whether it is there (0: never; three unanswered close it).
@@ -101,6 +102,7 @@ type Server struct {
 	// execSlots holds one token per headless command computing (at most MaxComputing).
 	execSlots chan struct{}
 	uploads   *uploads
+	answers   *answersFile // nil without Config.Answers
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -143,6 +145,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{n: map[string]int{}}}
 	s.room.Grace = cfg.PresenterGrace
+	if cfg.Answers != "" {
+		a, err := openAnswers(cfg.Answers, cfg.Log.Warn)
+		if err != nil {
+			return nil, err
+		}
+		s.answers, s.room.Record = a, a.record
+	}
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
@@ -226,6 +235,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 	if h := s.http.Load(); h != nil {
 		h.Shutdown(ctx)
 	}
+	s.answers.close()
 }
 
 // Close closes every connection at once, cancels every run and stops the metrics.
@@ -235,6 +245,7 @@ func (s *Server) Close() {
 	if h := s.http.Load(); h != nil {
 		h.Close()
 	}
+	s.answers.close()
 }
 
 // Reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
@@ -331,7 +342,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 	}
 	if s.cfg.PresenterKeys != "" {
-		open.Member = s.room.Join(s.isPresenter(sess))
+		open.Member = s.room.JoinAs(s.isPresenter(sess), sess.User())
 		context.AfterFunc(ctx, open.Member.Leave)
 	}
 	picker := tui.NewPicker(cat.Entries(), st, open.Entry)

@@ -561,3 +561,93 @@ func TestStatusKeepsSeedAndR(t *testing.T) {
 		}
 	}
 }
+
+// The room's answers kept, for the presenter: after the tour's quiz the reveal says who answered
+// as the Oracle decided, by login name; at the end of the tour, and of a guess round, the room's
+// summary ranks the students by score and gives each one's You, priced as their own row would be.
+func TestRoomAnswersKept(t *testing.T) {
+	t.Parallel()
+	s := smallTour(t)
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
+	t.Cleanup(runs.Close)
+	rm := room.New()
+	var recorded []room.Answer
+	rm.Record = func(a room.Answer) { recorded = append(recorded, a) }
+	mk := func(m *room.Member) *Player {
+		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pump(t, p)
+		return p
+	}
+	pres, ana, bob := mk(rm.JoinAs(true, "prof")), mk(rm.JoinAs(false, "ana")), mk(rm.JoinAs(false, "bob"))
+	sync := func() {
+		ana, bob, pres = deliver(t, ana), deliver(t, bob), deliver(t, pres)
+	}
+	sync()
+	oracle := algos.OracleRetrains(algos.Costs{M: pres.s.Matrix, R: s.RetrainCost}, s.Offline, s.Batches-1)
+	retrains := func(t int) bool { return slices.Contains(oracle, t) }
+	right, wrong := map[bool]string{true: "r", false: "k"}, map[bool]string{true: "k", false: "r"}
+
+	// The tour's quiz at 6: ana answers as the Oracle, bob not.
+	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
+	pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
+	sync()
+	press(ana, right[retrains(6)])
+	press(bob, wrong[retrains(6)])
+	pres = deliver(t, pres)
+	press(pres, right[retrains(6)])
+	head := strings.Join(calloutOf(pres).Head, "\n")
+	if !strings.Contains(head, "As the Oracle: ana · not: bob") {
+		t.Errorf("the presenter's reveal does not say who was right:\n%s", head)
+	}
+	for stopOf(pres) >= 0 && pres.ws.Tour().On() {
+		pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
+		playOut(t, pres)
+	}
+	c := calloutOf(pres)
+	if c == nil || c.Kind != workshop.SummaryCallout {
+		t.Fatalf("the end of the tour: callout %+v, want the room's summary", c)
+	}
+	sum := draw.StripANSI(strings.Join(c.Head, "\n"))
+	if !strings.Contains(sum, "The room over the tour: 2 students, 1 question") || !strings.Contains(sum, " 1 ana 1 of 1 as the Oracle") ||
+		!strings.Contains(sum, " 2 bob 0 of 1 as the Oracle") {
+		t.Errorf("the tour's summary:\n%s", sum)
+	}
+	// ana's You in the summary is what her own row says.
+	sync()
+	if y := ana.ws.You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
+		t.Errorf("ana's own You %+v, the summary:\n%s", y, sum)
+	}
+	press(pres, "esc")
+
+	// A guess round over 7 and 8: ana right twice, bob right once.
+	goTo(pres, 6)
+	press(pres, "g")
+	for _, b := range []int{7, 8} {
+		if b == 8 {
+			press(pres, "l")
+		}
+		sync()
+		press(ana, right[retrains(b)])
+		press(bob, map[int]string{7: right[retrains(7)], 8: wrong[retrains(8)]}[b])
+		pres = deliver(t, pres)
+		press(pres, right[retrains(b)])
+	}
+	press(pres, "g")
+	sum = draw.StripANSI(strings.Join(calloutOf(pres).Head, "\n"))
+	if !strings.Contains(sum, "The room over the guess round: 2 students, 2 questions") || !strings.Contains(sum, " 1 ana 2 of 2 as the Oracle") ||
+		!strings.Contains(sum, " 2 bob 1 of 2 as the Oracle") {
+		t.Errorf("the guess round's summary:\n%s", sum)
+	}
+	// Every answer was recorded, as given, with the Oracle's decision and whether it was right.
+	if len(recorded) != 6 {
+		t.Fatalf("%d answers recorded, want 6: %+v", len(recorded), recorded)
+	}
+	for _, a := range recorded {
+		if a.Scenario != s.Name || a.Seed != s.Seed || !a.Known || a.Oracle != retrains(a.Batch) || a.Right() != (a.Student == "ana" || a.Batch == 7) {
+			t.Errorf("recorded %+v", a)
+		}
+	}
+}

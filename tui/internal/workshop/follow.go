@@ -18,6 +18,9 @@ type Room struct {
 	appliedVer uint64     // the stage version applied
 	// tally is the room's answers to each question the presenter revealed: RETRAIN, KEEP.
 	tally map[int][2]int
+	// asked are the batches the presenter asked about in the tour or guess round going on: what
+	// the room's summary scores (summary.go).
+	asked map[int]bool
 }
 
 // Presenting reports whether the player presents to the room.

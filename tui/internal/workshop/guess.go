@@ -64,9 +64,13 @@ func (w *Workshop) ToggleGuess(f Frame) Effects {
 		if c := w.callout; c != nil && c.Kind == RevealCallout {
 			w.callout = nil // the round's last answer goes with it
 		}
+		if c := w.summary(f, "guess round", true); c != nil {
+			w.callout = c
+		}
 		a, n := g.Score()
 		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
+	clear(w.room.asked)
 	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
 		e = append(e, w.ask(f.Pos+1)...)
@@ -94,6 +98,9 @@ func (w *Workshop) ask(t int) Effects {
 		w.callout = nil
 	}
 	w.asked = t
+	if w.room.Presenting() {
+		w.room.asked[t] = true // the room's summary scores it
+	}
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
 	return Effects{Play(false), TakeKeys{}, Focus(pane.Batch)}
 }
@@ -103,20 +110,34 @@ func (w *Workshop) ask(t int) Effects {
 // hindsight once the matrix is in, the best so far until then), which a tour follows and where a
 // guess round joins; at the first online batch after it, the model every strategy trained there.
 func (w *Workshop) Model(f Frame, t int) int {
-	g := &w.guess
-	if a, ok := g.answers[t]; ok {
+	if a, ok := w.guess.answers[t]; ok {
 		return a.model
 	}
-	off := f.Scenario.Offline
+	return modelIn(w.guess.answers, t, f.Scenario.Offline, !w.tourQuiz(f, t), oracleOf(f))
+}
+
+// modelIn is the model in use a question about t is about, for the answers given: the one they
+// left, when they answered t-1 on their own path (own: a guess round, not a tour's quiz); else the
+// Oracle's at t-1 (oracle); at the first online batch after off, the model of off.
+func modelIn(answers map[int]answer, t, off int, own bool, oracle algos.Strategy) int {
 	if t-1 <= off {
 		return off
 	}
-	if prev, ok := g.answers[t-1]; ok && !w.tourQuiz(f, t) {
+	if prev, ok := answers[t-1]; ok && own {
 		if prev.retrain {
 			return t - 1
 		}
 		return prev.model
 	}
+	if i := t - 1 - oracle.Start; i >= 0 && i < len(oracle.Model) {
+		return oracle.Model[i]
+	}
+	return off
+}
+
+// oracleOf is the Oracle's strategy as f knows it: over the whole online block once the matrix is
+// in, the best so far up to the batch shown until then.
+func oracleOf(f Frame) algos.Strategy {
 	results := f.Results
 	if whole := f.WholeBlock; whole != nil {
 		if r := whole(); r != nil {
@@ -124,11 +145,11 @@ func (w *Workshop) Model(f Frame, t int) int {
 		}
 	}
 	for _, r := range results {
-		if s := r.Strategy; r.Algorithm == algos.NameOracle && t-1 >= s.Start && t-1-s.Start < len(s.Model) {
-			return s.Model[t-1-s.Start]
+		if r.Algorithm == algos.NameOracle {
+			return r.Strategy
 		}
 	}
-	return off
+	return algos.Strategy{}
 }
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
@@ -144,7 +165,15 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 		r.tally[t] = [2]int{v.Retrain, v.Keep}
 	}
 	if r.following {
-		r.m.Answer(t, retrain)
+		// The Oracle's decision goes with the answer, for the room's record: known once the run
+		// is computed (the Oracle is the paper's, in hindsight).
+		var oracle, known bool
+		if whole := f.WholeBlock; whole != nil {
+			if res := whole(); res != nil {
+				oracle, known = oracleRetrains(res, t), true
+			}
+		}
+		r.m.Answer(t, retrain, oracle, known)
 		w.callout = &Callout{Kind: WaitCallout, Pane: pane.Matrix, Title: fmt.Sprintf("guess · batch %d", t),
 			Text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
 			Foot: "p to go free"}
@@ -244,6 +273,7 @@ func (w *Workshop) revealLines(f Frame, t int) []string {
 	if r := &w.room; r.Presenting() {
 		if n, ok := r.tally[t]; ok {
 			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
+			lines = append(lines, w.roomRight(t, oracle, who)...)
 		}
 	}
 	return lines
@@ -265,10 +295,21 @@ func (w *Workshop) You(f Frame) *pane.You {
 	if len(g.answers) == 0 || f.Pos < f.Scenario.Offline || f.Pos >= f.Computed {
 		return nil
 	}
-	m := f.Matrix
-	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: m, provisional: f.Provisional}
-	if c := g.you; c.you != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
+	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: f.Matrix, provisional: f.Provisional}
+	if c := g.you; c.you != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == k.m && c.provisional == k.provisional {
 		return c.you
+	}
+	k.you = youOf(f, g.answers)
+	g.you = k
+	return k.you
+}
+
+// youOf is answers as the row You: over the batches answered up to f's batch, each the cost of
+// the answer given the model in use it was about, beside the Oracle's cost at the same batches in
+// f's results; nil when no answer is up to f's batch.
+func youOf(f Frame, answers map[int]answer) *pane.You {
+	if f.Pos >= f.Computed {
+		return nil
 	}
 	var oracle algos.Strategy
 	for _, r := range f.Results {
@@ -276,10 +317,11 @@ func (w *Workshop) You(f Frame) *pane.You {
 			oracle = r.Strategy
 		}
 	}
+	m := f.Matrix
 	c := algos.Costs{M: m, R: f.R}
 	y := &pane.You{Provisional: f.Provisional}
 	acc := 0.0
-	for t, a := range g.answers {
+	for t, a := range answers {
 		i := t - oracle.Start
 		if t > f.Pos || i <= 0 || i >= len(oracle.Cumulative) {
 			continue
@@ -311,8 +353,6 @@ func (w *Workshop) You(f Frame) *pane.You {
 	if y.Oracle > 0 {
 		y.SCPE = 100 * math.Abs(y.Gap) / y.Oracle
 	}
-	k.you = y
-	g.you = k
 	return y
 }
 

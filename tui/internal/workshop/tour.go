@@ -63,7 +63,11 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 	ts := &w.tour
 	if ts.run != nil {
 		ts.left = ts.run.i
-		return append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+		e := append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+		if c := w.summary(f, "tour", false); c != nil {
+			w.callout = c
+		}
+		return e
 	}
 	stops := f.Scenario.Tour
 	if len(stops) == 0 {
@@ -73,6 +77,9 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 		return Effects{w.switchSeed(seed, f.Seed)}
 	}
 	ts.run = &tourRun{stops: stops}
+	if ts.left < 0 {
+		clear(w.room.asked) // a tour from its start: the room's summary scores its quizzes
+	}
 	from := max(ts.left, 0)
 	ts.left = -1
 	return w.toStop(f, from)
@@ -182,7 +189,11 @@ func (w *Workshop) TourNext(f Frame) Effects {
 	case tr.i+1 < len(tr.stops):
 		return w.toStop(f, tr.i+1)
 	}
-	return append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+	e := append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+	if c := w.summary(f, "tour", false); c != nil {
+		w.callout = c
+	}
+	return e
 }
 
 // focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the

@@ -33,7 +33,7 @@ type Workshop struct {
 
 // New returns the workshop of a player in the room of m (nil: no room).
 func New(m *room.Member) Workshop {
-	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}}, asked: -1}
+	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}, asked: map[int]bool{}}, asked: -1}
 	if m != nil {
 		w.room.view = m.View()
 	}
@@ -205,6 +205,8 @@ func (w *Workshop) RestartRefused() string {
 		return "N (a new run) waits for the tour: t leaves it"
 	case w.guess.on:
 		return "N (a new run) waits for the guess round: g ends it"
+	case w.callout != nil && w.callout.Kind == SummaryCallout:
+		return "N (a new run) waits for the room's summary: esc closes it"
 	case w.callout != nil && w.callout.Kind != StopCallout:
 		return "N (a new run) waits for the answer shown: esc closes it"
 	}
