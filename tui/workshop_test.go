@@ -94,6 +94,15 @@ func TestTourStops(t *testing.T) {
 	if !p.Cursor.On || p.Cursor.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", p.Cursor.On, p.Cursor.At)
 	}
+	// The words were checked on the tour's R: under another, the callout says so.
+	press(p, "]")
+	if c := calloutOf(p); !strings.Contains(c.Text, "(R is ×1.25 here: the numbers are this view's; the words were written for the tour's R.)") {
+		t.Errorf("] at a stop: the callout does not say its words were written for another R:\n%s", c.Text)
+	}
+	press(p, "[")
+	if c := calloutOf(p); strings.Contains(c.Text, "R is ×") {
+		t.Errorf("back at the tour's R, the callout still says:\n%s", c.Text)
+	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	q, ok := p.ws.Asking()
 	if !ok || q != 6 || p.Pos != 5 {

@@ -2,6 +2,8 @@ package workshop
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/cara-sim/cara/scenarios"
@@ -256,5 +258,14 @@ func sayText(f Frame, st tour.Stop) string {
 	if !f.WhatIfComputing {
 		facts.Results = f.WholeBlock()
 	}
-	return st.Text(facts)
+	text := st.Text(facts)
+	// The words were checked on the stop's own view: R as the scenario (or the stop's what-if)
+	// has it. Under another R or what-if the numbers follow, and the callout says the words may not.
+	switch {
+	case math.Abs(f.Scale-1) > 1e-12:
+		text += fmt.Sprintf("\n\n(R is ×%.3g here: the numbers are this view's; the words were written for the tour's R.)", f.Scale)
+	case !f.WhatIfComputing && len(f.WhatIf) > 0 && !slices.Equal(f.WhatIf, st.Sets()):
+		text += "\n\n(Another what-if is shown: the numbers are its own; the words were written for the tour's.)"
+	}
+	return text
 }

@@ -55,6 +55,7 @@ type Frame struct {
 	Results           []algos.Result        // every algorithm at the batch shown, as the panes show them
 	Provisional       bool                  // the matrix is still being computed: Results' Oracle is the best so far
 	WhatIfComputing   bool                  // a what-if is being computed, its numbers not in yet
+	WhatIf            []string              // the what-if shown, as --set overrides (nil: the scenario)
 	WholeBlock        func() []algos.Result // every algorithm over the whole online block (nil until the matrix is in)
 	Styles            *draw.Styles
 }
