@@ -776,6 +776,11 @@ func TestResultsStripOnALaptop(t *testing.T) {
 			t.Errorf("after an answer pane %d gets %+v", i+1, b)
 		}
 	}
+	// At 80x24, one pane at a time: the strip under it.
+	resize(p, 80, 24)
+	if got, l := strip(); !l.Boxes[pane.Results].Strip || !strings.Contains(got, "Oracle") || !strings.Contains(got, "You (1 answer)") {
+		t.Errorf("at 80x24 the results get %+v:\n%s", l.Boxes[pane.Results], got)
+	}
 	resize(p, 160, 48)
 	l = p.layout(p.frame(), p.w, p.bodyHeight())
 	for _, i := range []int{pane.Chart, pane.Decisions, pane.Batch, pane.Results} {

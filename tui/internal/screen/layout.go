@@ -283,9 +283,15 @@ func (ps *Set) smallLayout(f *pane.Frame, w, h, focus int) Layout {
 	main := bodyH
 	rw, rl := ps.Results.Size(f, w)
 	_, least := ps.At(focus).Size(f, w)
-	if focus != pane.Results && main-max(rw, rl) >= max(least, 12) {
+	k := ps.Results.StripRows(f)
+	switch {
+	case focus != pane.Results && main-max(rw, rl) >= max(least, 12):
 		main -= max(rw, rl)
 		l.Boxes[pane.Results] = pane.Rect{X: 0, Y: 1 + main, W: w, H: bodyH - main, Shown: true}
+	case focus != pane.Results && k > 1 && main-k >= max(least, 12):
+		// No room for the table: its strip, the Oracle's and the selected algorithm's numbers.
+		main -= k
+		l.Boxes[pane.Results] = pane.Rect{X: 0, Y: 1 + main, W: w, H: k, Shown: true, Strip: true}
 	}
 	l.Boxes[focus] = pane.Rect{X: 0, Y: 1, W: w, H: main, Shown: true}
 	return l
