@@ -793,14 +793,7 @@ func TestResultsStripOnALaptop(t *testing.T) {
 // End while the engine computes goes to the last column computed and on with the columns as they
 // come, to the last batch (it stopped at 91-97 of 99 and stayed); the status says where it goes.
 func TestEndWhileComputing(t *testing.T) {
-	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
-	defer close(fits)
-	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.s.Stop()
-	cmd := p.s.Start()
+	p, fits, cmd := gatedPlayer(t)
 	last := p.s.Matrix.Batches() - 1
 	for range 3 {
 		fits <- struct{}{}
@@ -817,4 +810,20 @@ func TestEndWhileComputing(t *testing.T) {
 	if p.Pos != last {
 		t.Errorf("the engine done: batch %d, want %d", p.Pos, last)
 	}
+}
+
+// gatedPlayer is a 120x36 player of the gated scenario, started: each value sent on fits fits one
+// model, so the columns come one at a time as the test lets them; cmd brings the next message.
+func gatedPlayer(t *testing.T) (p *Player, fits chan struct{}, cmd tea.Cmd) {
+	t.Helper()
+	fits = make(chan struct{})
+	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.s.Stop()
+		close(fits)
+	})
+	return p, fits, p.s.Start()
 }

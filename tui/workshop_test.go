@@ -258,15 +258,18 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *ro
 	t.Cleanup(runs.Close)
 	rm = room.New()
 	mp, mf := rm.Join(true), rm.Join(false)
-	mk := func(m *room.Member) *Player {
-		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pump(t, p)
-		return p
+	return memberPlayer(t, s, runs, mp), memberPlayer(t, s, runs, mf), rm
+}
+
+// memberPlayer is the player of room member m on s, in runs, its engine finished.
+func memberPlayer(t *testing.T, s *scenarios.Scenario, runs *live.Runs, m *room.Member) *Player {
+	t.Helper()
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return mk(mp), mk(mf), rm
+	pump(t, p)
+	return p
 }
 
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
@@ -582,14 +585,7 @@ func TestRoomAnswersKept(t *testing.T) {
 	rm := room.New()
 	var recorded []room.Answer
 	rm.Record = func(a room.Answer) { recorded = append(recorded, a) }
-	mk := func(m *room.Member) *Player {
-		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pump(t, p)
-		return p
-	}
+	mk := func(m *room.Member) *Player { return memberPlayer(t, s, runs, m) }
 	pres, ana, bob := mk(rm.JoinAs(true, "prof")), mk(rm.JoinAs(false, "ana")), mk(rm.JoinAs(false, "bob"))
 	sync := func() {
 		ana, bob, pres = deliver(t, ana), deliver(t, bob), deliver(t, pres)

@@ -137,13 +137,6 @@ func (rs *tourRuns) whatif(name string, i int) *tourRun {
 
 // Fragments: numbers as the tours write them.
 func fnum(prec int, v float64) string { return strconv.FormatFloat(v, 'f', prec, 64) }
-func batchList(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ", ")
-}
 
 // cloudSE bounds how far a batch's sample mean strays from its centre: 1000 points of standard
 // deviation 0.1 give a standard error of 0.003; the tours state the centres.
@@ -224,26 +217,6 @@ func mustScenario(t *testing.T, name string) *scenarios.Scenario {
 
 func mustStop(t *testing.T, name string, i int) tour.Stop { return mustScenario(t, name).Tour[i] }
 
-// sameBatches reports whether two scenarios stream the same data and queries at their seeds.
-func sameBatches(t *testing.T, a, b *scenarios.Scenario) bool {
-	sa, err := a.Stream(a.TourSeed())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb, err := b.Stream(b.TourSeed())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []int{0, 27, a.Batches - 1} {
-		ba, err1 := sa.Batch(tt)
-		bb, err2 := sb.Batch(tt)
-		if err1 != nil || err2 != nil || !slices.Equal(ba.X.V, bb.X.V) || !slices.Equal(ba.Y, bb.Y) || !slices.Equal(ba.Q.V, bb.Q.V) {
-			return false
-		}
-	}
-	return true
-}
-
 func (r *tourRun) rowMin(tp, from, to int) float64 {
 	m := math.Inf(1)
 	for t := from; t <= to; t++ {
@@ -319,9 +292,9 @@ func sameErrors(a, b *tourRun) bool {
 	return true
 }
 
-// sameBatchesData reports whether two scenarios stream the same data (points and labels) at their
-// tours' seeds, whatever their queries.
-func sameBatchesData(t *testing.T, a, b *scenarios.Scenario) bool {
+// sameBatches reports whether two scenarios stream the same data (points and labels) at their
+// tours' seeds, batch for batch, and, with queries, the same queries.
+func sameBatches(t *testing.T, a, b *scenarios.Scenario, queries bool) bool {
 	sa, err := a.Stream(a.TourSeed())
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +306,7 @@ func sameBatchesData(t *testing.T, a, b *scenarios.Scenario) bool {
 	for tt := range a.Batches {
 		ba, err1 := sa.Batch(tt)
 		bb, err2 := sb.Batch(tt)
-		if err1 != nil || err2 != nil || !slices.Equal(ba.X.V, bb.X.V) || !slices.Equal(ba.Y, bb.Y) {
+		if err1 != nil || err2 != nil || !slices.Equal(ba.X.V, bb.X.V) || !slices.Equal(ba.Y, bb.Y) || queries && !slices.Equal(ba.Q.V, bb.Q.V) {
 			return false
 		}
 	}
