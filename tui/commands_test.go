@@ -280,7 +280,7 @@ func TestCommandLineNeverPretends(t *testing.T) {
 	if len(onTheWay) == 0 || !strings.Contains(onTheWay[0], "to batch 60") {
 		t.Errorf("on the way back to batch 60 the status said %q", onTheWay)
 	}
-	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "run: model.random_forest=null, model.knn.k=1") {
+	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "run: model.knn.k=1 in place of random_forest") {
 		t.Errorf("the status line does not name the new run's change: %q", st)
 	}
 }

@@ -170,7 +170,7 @@ func (c *Commands) Checked(h Host, bar *Bar, msg CheckedMsg) tea.Cmd {
 	if len(msg.sets) == 0 {
 		h.Say("back to the scenario")
 	} else {
-		h.Say("what-if: " + strings.Join(msg.sets, ", "))
+		h.Say("what-if: " + describe(msg.sets))
 	}
 	return tea.Batch(reopen, bar.Apply(h, replaySets, ""))
 }
@@ -194,5 +194,23 @@ func (c *Commands) Status() string {
 	if len(run) == 0 {
 		return ""
 	}
-	return "run: " + strings.Join(run, ", ")
+	return "run: " + describe(run)
+}
+
+// describe writes overrides as the status line says them: a model kind set to null by a change of
+// kind (cmdline.Command.OnModel) as the kind it replaced, "model.knn.k=1 in place of random_forest".
+func describe(sets []string) string {
+	var out, gone []string
+	for _, s := range sets {
+		if kind, ok := strings.CutSuffix(s, "=null"); ok && strings.HasPrefix(kind, "model.") && !strings.Contains(kind[len("model."):], ".") {
+			gone = append(gone, strings.TrimPrefix(kind, "model."))
+			continue
+		}
+		out = append(out, s)
+	}
+	text := strings.Join(out, ", ")
+	if len(gone) > 0 {
+		text += " in place of " + strings.Join(gone, ", ")
+	}
+	return text
 }
