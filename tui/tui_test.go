@@ -788,6 +788,13 @@ func TestResultsStripOnALaptop(t *testing.T) {
 			t.Errorf("at 160x48 pane %d gets %+v: want every pane a lesson needs open", i+1, b)
 		}
 	}
+	// The batch focused (as a question leaves it), the table with its You row still fits: About
+	// gives way.
+	press(p, "4")
+	l = p.layout(p.frame(), p.w, p.bodyHeight())
+	if b := l.Boxes[pane.Results]; b.Collapsed || b.Strip || b.H < len(p.frame().Visible)+7 {
+		t.Errorf("at 160x48, the batch focused, the results get %+v", b)
+	}
 }
 
 // End while the engine computes goes to the last column computed and on with the columns as they

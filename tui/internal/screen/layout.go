@@ -80,10 +80,12 @@ func (ps *Set) stack(l *Layout, f *pane.Frame, x, w, h, focus int) {
 // batch) may go to make room for the results strip: one row.
 const stripSlack = 1
 
-// strip turns the results' title bar into the strip (results.Pane.StripRows) when the table does
-// not fit: the Oracle, the selected algorithm and the player's answers stay on screen. About gives
-// way first (its title bar goes), then the panes that take any height give their spare rows, the
-// tallest first, and at most stripSlack rows below their least.
+// strip makes room for the results where the table did not fit: the whole table when About's
+// title bar and the spare rows of the panes that take any height make room for it, else a strip
+// in place of the title bar (results.Pane.StripRows): the Oracle, the selected algorithm and the
+// player's answers stay on screen. About gives way first (its title bar goes), then the panes that
+// take any height give their spare rows, the tallest first, and for the strip at most stripSlack
+// rows below their least.
 func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
 	var res, about *slot
 	for _, s := range slots {
@@ -101,6 +103,16 @@ func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
 	free := res.h
 	if about != nil && !about.open && focus != pane.About {
 		free += about.h
+	}
+	// The whole table first, when About's title bar and the spare rows make room for it.
+	spare := 0
+	for _, s := range slots {
+		if s.open && s.want == 0 {
+			spare += max(s.h-s.least, 0)
+		}
+	}
+	if table := max(res.want, res.least); free+spare >= table {
+		k = table
 	}
 	take := func(floor func(s *slot) int) {
 		for free < k {
@@ -129,7 +141,12 @@ func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
 		}
 		return
 	}
-	res.strip, res.h = true, k
+	res.h = k
+	if k > ps.Results.StripRows(f) {
+		res.open = true // the whole table, in a box
+	} else {
+		res.strip = true
+	}
 	if about != nil && !about.open && focus != pane.About {
 		about.hidden, about.h = true, 0
 	}
