@@ -86,7 +86,8 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
 	t.Parallel()
-	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
+	s0 := smallTour(t)
+	p := pumpedScenario(t, s0, asciiStyles(), 120, 36)
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
 	if p.Pos != 2 || calloutOf(p) == nil || calloutOf(p).Title != "tour 1/5 · batch 2" || p.Focus != pane.Matrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, calloutOf(p), p.Focus)
@@ -111,9 +112,17 @@ func TestTourStops(t *testing.T) {
 	if v := draw.StripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
+	// The quiz is about the model the tour follows, the Oracle's in use at 5 (covcon-s's quiz at
+	// 70 asked about M_60 and graded M_25, the You of a player who had never answered).
+	c := algos.Costs{M: p.s.Matrix, R: s0.RetrainCost}
+	o := algos.Oracle(c, s0.Offline, s0.Batches-1)
+	tp := o.Model[5-o.Start]
 	press(p, "r")
 	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
 		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
+	}
+	if want := fmt.Sprintf("KEEP M_%d costs C[%d, 6] = %s", tp, tp, draw.Num(c.At(tp, 6))); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
+		t.Errorf("the quiz's reveal lacks %q:\n%s", want, strings.Join(calloutOf(p).Head, "\n"))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
