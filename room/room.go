@@ -6,8 +6,11 @@ package room
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
@@ -39,7 +42,36 @@ type Room struct {
 	members   map[*Member]struct{}
 	answers   map[*Member]bool // answers to the stage's Quiz, RETRAIN true
 	changed   chan struct{}    // closed and replaced at every change
+	// ledger is every answer given in the room, in order (at most maxLedger: a room's worth of
+	// workshops); the presenter's player scores the room from it.
+	ledger []Answer
+
+	// Record, when set, is called with every answer as it is given, outside the room's lock (the
+	// server appends it to its answers file). Set it before the first Join.
+	Record func(Answer)
 }
+
+// maxLedger bounds the answers a room keeps: 200 students answering 500 questions. The Record hook
+// sees every answer all the same.
+const maxLedger = 100_000
+
+// Answer is one student's answer to the presenter's question, as the room keeps it (and the
+// server's answers file writes it).
+type Answer struct {
+	Time     time.Time
+	Student  string // the member's name in the room: their login name
+	Scenario string
+	Seed     uint64
+	Batch    int
+	Retrain  bool // RETRAIN, or KEEP
+	// Oracle is the Oracle's decision at Batch (RETRAIN true), in hindsight over the whole online
+	// block, as the student's player knew it when they answered; Known is false while the run was
+	// still being computed (the best so far is not the Oracle).
+	Oracle, Known bool
+}
+
+// Right reports whether the answer was the Oracle's decision (false when that is not known).
+func (a Answer) Right() bool { return a.Known && a.Retrain == a.Oracle }
 
 // Shown is what a player shows of its run: the batch, whether it plays and how fast, R's scale,
 // the algorithm selected, the pane in focus, the matrix cursor. A player embeds it and a Stage
@@ -97,10 +129,38 @@ type View struct {
 // Member is one session in a room.
 type Member struct {
 	room      *Room
+	name      string // unique in the room while the member is in it
 	presenter bool
 	following bool
 	left      bool
 	resume    bool // a presenter who found the room's stage: to take it up
+}
+
+// Name is the member's name in the room: the login name it joined with, numbered when another
+// member has it ("ana (2)").
+func (m *Member) Name() string { return m.name }
+
+// maxName bounds a member's name, as it is shown in a presenter's panels.
+const maxName = 24
+
+// cleanName makes a login name fit to show: printable characters only (a client chooses it), at
+// most maxName of them; "guest" for none.
+func cleanName(name string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range name {
+		if n == maxName {
+			break
+		}
+		if unicode.IsPrint(r) && (r == ' ' || !unicode.IsSpace(r)) {
+			b.WriteRune(r)
+			n++
+		}
+	}
+	if s := strings.TrimSpace(b.String()); s != "" {
+		return s
+	}
+	return "guest"
 }
 
 // New returns an empty room.
@@ -111,10 +171,18 @@ func New() *Room {
 
 // Join adds a member: the presenter when presenter is true (taking over from one already on),
 // otherwise a member who follows if a presenter is on. The member must Leave.
-func (r *Room) Join(presenter bool) *Member {
+func (r *Room) Join(presenter bool) *Member { return r.JoinAs(presenter, "") }
+
+// JoinAs is Join for a member named name (a login name): cleaned to printable characters, and
+// numbered when a member in the room has it already.
+func (r *Room) JoinAs(presenter bool, name string) *Member {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m := &Member{room: r, presenter: presenter, following: !presenter && (r.presenter != nil || r.grace != nil)}
+	m.name = cleanName(name)
+	for k := 2; r.named(m.name); k++ {
+		m.name = fmt.Sprintf("%s (%d)", cleanName(name), k)
+	}
 	r.members[m] = struct{}{}
 	if presenter {
 		back := r.presenter != nil || r.grace != nil // a reconnect: the room is where it was
@@ -135,6 +203,16 @@ func (r *Room) Join(presenter bool) *Member {
 	}
 	r.changedLocked()
 	return m
+}
+
+// named reports whether a member in the room has name.
+func (r *Room) named(name string) bool {
+	for o := range r.members {
+		if o.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Leave removes the member. A presenter leaving frees every follower: they keep what they show.
@@ -224,20 +302,63 @@ func (m *Member) Follow(on bool) {
 	r.changedLocked()
 }
 
-// Answer records the member's answer to the presenter's question about batch t; an answer to
-// another batch than the one asked (a question closed meanwhile) is dropped.
-func (m *Member) Answer(t int, retrain bool) {
+// Answer records the member's answer to the presenter's question about batch t, with the
+// Oracle's decision there as the member's player knows it (known false while the run computes):
+// counted for the question, kept in the room's ledger, handed to Record. An answer to another
+// batch than the one asked (a question closed meanwhile) is dropped, and so is the same answer
+// twice.
+func (m *Member) Answer(t int, retrain, oracle, known bool) {
 	r := m.room
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if m.presenter || m.left || r.presenter == nil || r.stage.Quiz != t {
+	if m.presenter || m.left || r.presenter == nil || r.stage.Quiz != t || r.stage.Scenario == nil {
+		r.mu.Unlock()
 		return
 	}
 	if old, ok := r.answers[m]; ok && old == retrain {
+		r.mu.Unlock()
 		return
 	}
 	r.answers[m] = retrain
+	a := Answer{Time: time.Now(), Student: m.name, Scenario: r.stage.Scenario.Name, Seed: r.stage.Seed, Batch: t, Retrain: retrain,
+		Oracle: oracle, Known: known}
+	if len(r.ledger) < maxLedger {
+		r.ledger = append(r.ledger, a)
+	}
+	record := r.Record
 	r.changedLocked()
+	r.mu.Unlock()
+	if record != nil {
+		record(a)
+	}
+}
+
+// Answers are the answers given in the room on the stage's scenario and seed, the last of each
+// student for each batch, in the order given: what a presenter scores the room from.
+func (m *Member) Answers() []Answer {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.stage
+	if st.Scenario == nil {
+		return nil
+	}
+	type key struct {
+		student string
+		batch   int
+	}
+	last := map[key]int{}
+	for i, a := range r.ledger {
+		if a.Scenario == st.Scenario.Name && a.Seed == st.Seed {
+			last[key{a.Student, a.Batch}] = i
+		}
+	}
+	var out []Answer
+	for i, a := range r.ledger {
+		if j, ok := last[key{a.Student, a.Batch}]; ok && j == i {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // View returns the member's snapshot of the room now.

@@ -1,6 +1,8 @@
 package room
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -38,13 +40,13 @@ func TestRoom(t *testing.T) {
 	if a.View().Stage.Pos != 5 {
 		t.Error("a follower's publish changed the stage")
 	}
-	a.Answer(6, true) // no question yet
+	a.Answer(6, true, true, true) // no question yet
 	st := v.Stage
 	st.Quiz = 6
 	pr.Publish(st)
-	a.Answer(6, true)
-	b.Answer(6, false)
-	b.Answer(7, true) // another batch than asked: dropped
+	a.Answer(6, true, true, true)
+	b.Answer(6, false, true, true)
+	b.Answer(7, true, false, true) // another batch than asked: dropped
 	if v := pr.View(); v.Retrain != 1 || v.Keep != 1 {
 		t.Errorf("answers %d/%d, want 1 RETRAIN / 1 KEEP", v.Retrain, v.Keep)
 	}
@@ -123,5 +125,60 @@ func TestRoomGrace(t *testing.T) {
 	fresh := r.Join(true)
 	if v := fresh.View(); v.Resume || v.Stage.Scenario != nil {
 		t.Errorf("a presenter after the grace: %+v, want a new stage", v)
+	}
+}
+
+// The room keeps every answer, named by the member's login name (printable, numbered when two
+// share one), with the stage's scenario and seed and the Oracle's decision as the member's player
+// knew it; Record sees each as it is given; Answers gives the last of each student for each batch
+// on the stage's run.
+func TestRoomKeepsAnswers(t *testing.T) {
+	r := New()
+	var recorded []Answer
+	r.Record = func(a Answer) { recorded = append(recorded, a) }
+	pr := r.JoinAs(true, "prof")
+	ana, ana2, bob, esc := r.JoinAs(false, "ana"), r.JoinAs(false, "ana"), r.JoinAs(false, "bob"), r.JoinAs(false, "\x1b[31mev\x07e\n")
+	for m, want := range map[*Member]string{ana: "ana", ana2: "ana (2)", bob: "bob", esc: "[31meve"} {
+		if m.Name() != want {
+			t.Errorf("name %q, want %q", m.Name(), want)
+		}
+	}
+	if g := r.JoinAs(false, ""); g.Name() != "guest" {
+		t.Errorf("no name: %q", g.Name())
+	}
+	s := &scenarios.Scenario{Name: "covcon-d"}
+	st := Stage{Scenario: s, Seed: 0, Stop: -1, Quiz: 27}
+	pr.Publish(st)
+	ana.Answer(27, true, true, true)
+	bob.Answer(27, false, true, true)
+	bob.Answer(27, false, true, true) // the same again: nothing
+	ana2.Answer(27, true, false, false)
+	st.Quiz = 41
+	pr.Publish(st)
+	bob.Answer(41, true, true, true)
+	st.Quiz = 27 // asked again: bob changes his mind
+	pr.Publish(st)
+	bob.Answer(27, true, true, true)
+	if len(recorded) != 5 {
+		t.Fatalf("%d answers recorded, want 5: %+v", len(recorded), recorded)
+	}
+	a := recorded[0]
+	if a.Student != "ana" || a.Scenario != "covcon-d" || a.Batch != 27 || !a.Retrain || !a.Right() || a.Time.IsZero() {
+		t.Errorf("the first answer: %+v", a)
+	}
+	if recorded[1].Right() || recorded[2].Right() || recorded[2].Known {
+		t.Errorf("bob's KEEP against RETRAIN, ana (2)'s while the run computed: %+v, %+v", recorded[1], recorded[2])
+	}
+	got := pr.Answers()
+	var line []string
+	for _, a := range got {
+		line = append(line, fmt.Sprintf("%s@%d:%v", a.Student, a.Batch, a.Retrain))
+	}
+	if want := []string{"ana@27:true", "ana (2)@27:true", "bob@41:true", "bob@27:true"}; !slices.Equal(line, want) {
+		t.Errorf("the room's answers: %q, want %q", line, want)
+	}
+	pr.Publish(Stage{Scenario: s, Seed: 1, Stop: -1, Quiz: -1})
+	if got := pr.Answers(); len(got) != 0 {
+		t.Errorf("on another seed the answers of seed 0: %+v", got)
 	}
 }

@@ -82,7 +82,7 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 		return nil, fmt.Errorf("--set %s: a what-if on the queries or the kernel is not replayed for a scenario with %s (beyond the paper): the replay would count every error 1 on the raw features; edit the scenario (e in the player) or run it again with --set",
 			strings.Join(sets, " --set "), why)
 	}
-	out.Tour, out.WhatIfQueries = s.Tour, s.WhatIfQueries
+	out.Tour, out.tourSeed, out.WhatIfQueries = s.Tour, s.tourSeed, s.WhatIfQueries
 	return out, nil
 }
 

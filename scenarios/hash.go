@@ -15,7 +15,7 @@ import (
 // presentational are the top-level keys that change no number of a run's rows: text, the lesson,
 // the what-if offers, which algorithms are listed (a row names its own), and the seed (a row
 // names its own seed, and the sweep's seeds count from it).
-var presentational = map[string]bool{"title": true, "about": true, "tour": true, "whatif": true, "algorithms": true, "seed": true}
+var presentational = map[string]bool{"title": true, "about": true, "tour": true, "tour_seed": true, "whatif": true, "algorithms": true, "seed": true}
 
 // contentHash hashes the resolved file (the YAML tree with every --set merged, comments and layout
 // aside, map keys in order) and the numbers of every CSV table read, so the same content hashes

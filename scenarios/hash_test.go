@@ -27,6 +27,7 @@ func TestHash(t *testing.T) {
 	}{
 		{"a comment and a title", parse("# why\ntitle: Another\n"+base, ""), true},
 		{"another seed", parse(with("seed: 1", "seed: 7"), ""), true},
+		{"a tour's seed", parse(base+"tour_seed: 4\n", ""), true},
 		{"flow style", parse(with("  uniform: {low: 0, high: 1}", "  uniform:\n    low: 0\n    high: 1"), ""), true},
 		{"--set to the same value", parse(base, "", "retrain_cost=1"), true},
 		{"--set data.noise", parse(base, "", "data.noise=0.3"), false},

@@ -145,6 +145,9 @@ func (l *loader) tour(s *Scenario, raw *format.File) error {
 		changed = true
 	}
 	var err error
+	if s.tourSeed, err = l.tourSeed(s, raw); err != nil {
+		return err
+	}
 	s.Tour, err = tour.Read(raw.Tour, tour.From{Doc: l.doc, Notes: &l.notes, Batches: s.Batches, Offline: s.Offline,
 		Algorithms: s.Algorithms, Changed: changed,
 		Load: func(sets []format.Override) (string, error) {
@@ -155,6 +158,24 @@ func (l *loader) tour(s *Scenario, raw *format.File) error {
 			return "", nil
 		}})
 	return err
+}
+
+// tourSeed is the seed the tour was written for: tour_seed, else the seed as the file writes it,
+// which --seed (an override of seed) does not change.
+func (l *loader) tourSeed(s *Scenario, raw *format.File) (uint64, error) {
+	if raw.TourSeed.Set {
+		n, err := raw.TourSeed.Int("tour_seed", 0, format.MaxInt)
+		return uint64(n), err
+	}
+	if !slices.ContainsFunc(l.doc.Sets, func(o format.Override) bool { return o.Path == "seed" }) {
+		return s.Seed, nil
+	}
+	own, err := format.NewDoc(l.doc.File, nil).Decode(l.src)
+	if err != nil || !own.Seed.Set {
+		return 0, err
+	}
+	n, err := own.Seed.Int("seed", 0, format.MaxInt)
+	return uint64(n), err
 }
 
 // maxScenarioBytes bounds a scenario file: one that is a device or an endless pipe is refused

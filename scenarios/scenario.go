@@ -45,6 +45,7 @@ type Scenario struct {
 	Evaluation         algos.Options      // detectors: {reset: ...}
 	Notes              []string           // what the user should know about how the files were read
 	Tour               []tour.Stop        // the scenario's lesson, stops in batch order; nil when it has none
+	tourSeed           uint64             // the seed the tour was written for (TourSeed)
 	WhatIfQueries      []QueryAlternative // query streams the file offers for what-ifs (whatif.go)
 
 	// Beyond the paper (Extensions says them in words), each off at its zero value:
@@ -61,6 +62,11 @@ type Scenario struct {
 
 	newStream func(seed uint64) (sim.Stream, error)
 }
+
+// TourSeed is the seed the scenario's tour was written for, on which it plays: the file's
+// tour_seed, else its seed as the file writes it (--seed changes the run's seed, not the tour's).
+// Every sentence of the tour that states something about the run is about that seed's run.
+func (s *Scenario) TourSeed() uint64 { return s.tourSeed }
 
 // Stream builds the scenario's stream for a seed (the scenario's own Seed for its default run).
 func (s *Scenario) Stream(seed uint64) (sim.Stream, error) { return s.newStream(seed) }

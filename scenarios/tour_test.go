@@ -180,3 +180,40 @@ func TestScenarioDocExampleLoads(t *testing.T) {
 		t.Fatalf("docs/scenarios.md's example tour: %+v", s.Tour)
 	}
 }
+
+// A tour is written for one run: it plays on tour_seed, else the seed the file writes, which
+// --seed (an override of seed) changes for the run and not for the tour; a what-if keeps it.
+func TestTourSeed(t *testing.T) {
+	src := base + "tour:\n  - {at: 1, say: One.}\n"
+	for _, tc := range []struct {
+		name   string
+		src    string
+		opt    Options
+		run    uint64 // the scenario's seed
+		toured uint64
+	}{
+		{"the file's seed", src, Options{}, 7, 7},
+		{"--seed moves the run, not the tour", src, Options{Flags: []Flag{{Name: "--seed 3", Path: "seed", Value: "3"}}}, 3, 7},
+		{"--set seed too", src, Options{Set: []string{"seed=4"}}, 4, 7},
+		{"tour_seed", src + "tour_seed: 2\n", Options{}, 7, 2},
+		{"--set tour_seed", src, Options{Set: []string{"tour_seed=5"}}, 7, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Parse("seeded.yaml", []byte(strings.Replace(tc.src, "seed: 1\n", "seed: 7\n", 1)), "", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Seed != tc.run || s.TourSeed() != tc.toured {
+				t.Errorf("seed %d, tour's %d; want %d and %d", s.Seed, s.TourSeed(), tc.run, tc.toured)
+			}
+			w, err := s.WhatIf([]string{"retrain_cost=3"})
+			if err != nil || w.TourSeed() != tc.toured {
+				t.Errorf("under a what-if: %v, tour's seed %d", err, w.TourSeed())
+			}
+		})
+	}
+	_, err := Parse("bad.yaml", []byte(src+"tour_seed: -1\n"), "", Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:") || !strings.Contains(err.Error(), "tour_seed") {
+		t.Errorf("tour_seed -1: %v", err)
+	}
+}

@@ -55,6 +55,7 @@ type Config struct {
 	MaxWork        float64
 	IdleTimeout    time.Duration
 	PresenterGrace time.Duration // followers keep following this long for a presenter who reconnects
+	Answers        string        // append every student's answer to this file, a JSON line each ("" for none; answers.go)
 	// Per client: connections open from one address (0: no limit), sessions on one connection
 	// (0: 3), how long a connection may take to open its first session (0: 20 s), and how often
 	// a silent client is asked whether it is there (0: never; three unanswered close it).
@@ -124,6 +125,7 @@ type Server struct {
 	commands *commands
 	uploads  *uploads
 	hooks    hooks
+	answers  *answersFile // nil without Config.Answers
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -166,6 +168,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, room: room.New(), logins: newLoginBackoff(), addrs: addresses{by: map[string]*address{}}, refusals: newRefusals(cfg.Log)}
 	s.room.Grace = cfg.PresenterGrace
+	if cfg.Answers != "" {
+		a, err := openAnswers(cfg.Answers, cfg.Log.Warn)
+		if err != nil {
+			return nil, err
+		}
+		s.answers, s.room.Record = a, a.record
+	}
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
 			return nil, fmt.Errorf("--authorized-keys: %w", err)
@@ -255,6 +264,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 	if h := s.http.Load(); h != nil {
 		h.Shutdown(ctx)
 	}
+	s.answers.close()
 }
 
 // Close closes every connection at once, cancels every run and stops the metrics.
@@ -264,6 +274,7 @@ func (s *Server) Close() {
 	if h := s.http.Load(); h != nil {
 		h.Close()
 	}
+	s.answers.close()
 }
 
 // Reload reads the offered scenarios and the presenters' keys again (SIGHUP); open sessions keep
@@ -369,7 +380,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 	}
 	if s.cfg.PresenterKeys != "" {
-		open.Member = s.room.Join(s.isPresenter(sess))
+		open.Member = s.room.JoinAs(s.isPresenter(sess), sess.User())
 		context.AfterFunc(ctx, open.Member.Leave)
 	}
 	picker := tui.NewPicker(cat.Entries(), st, open.Entry)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/cara-sim/cara/tui/internal/draw"
 	"strings"
 	"testing"
 
@@ -238,5 +239,48 @@ func TestOracleWhenTheLastColumnArrives(t *testing.T) {
 	}
 	if p.rp.Provisional || strings.Contains(ansi.Strip(p.View()), "best so far") {
 		t.Errorf("all %d columns in, the panes still show the best so far", p.s.Computed)
+	}
+}
+
+// The command line never pretends (covcon-d, made small): a change the loader refuses (Gaussian
+// queries' mean on a scenario whose queries are drawn from the data) shows its error at once and
+// is never named in the status line; a model by its path (model.knn.k=1 on a forest) replaces the
+// model's kind and runs a kNN with k = 1; the new run comes back to the batch shown, with the
+// columns' progress on the way.
+func TestCommandLineNeverPretends(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "covcon-d", "data.size=200", "model.random_forest.trees=5")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	goTo(p, 60)
+	typeCommand(t, p, "queries.gaussian.mean=0.8")
+	status := draw.StripANSI(p.status(p.frame()))
+	if p.err == nil || !strings.Contains(p.err.Error(), "queries") || strings.Contains(status, "gaussian") || p.s.WhatIf != nil || len(p.cmd.Sets()) != 0 {
+		t.Fatalf("a refused change: error %v, status %q, what-if %v, sets %q", p.err, status, p.s.WhatIf != nil, p.cmd.Sets())
+	}
+	if v := draw.StripANSI(p.View()); !strings.Contains(v, p.err.Error()[:40]) {
+		t.Errorf("the error is not on the screen:\n%s", v)
+	}
+	drive(t, p, ":")
+	for _, r := range "set model.knn.k=1" {
+		drive(t, p, string(r))
+	}
+	_, cmd := p.Update(keyEnter)
+	var onTheWay []string
+	pumpWatching(p, cmd, func(tea.Msg) {
+		if p.Pos >= 0 && p.Pos < 60 && p.s.Computed > 0 {
+			onTheWay = append(onTheWay, draw.StripANSI(p.status(p.frame())))
+		}
+	})
+	if m, ok := p.s.Scenario.Model.(sim.KNN); !ok || m.K != 1 || p.opt.Scenario != p.s.Scenario {
+		t.Fatalf("model.knn.k=1: the run's model is %s %+v", p.s.Scenario.Model.Name(), p.s.Scenario.Model)
+	}
+	if p.Pos != 60 || !p.s.Done {
+		t.Errorf("the new run: batch %d (done %v), want 60, the batch shown before", p.Pos, p.s.Done)
+	}
+	if len(onTheWay) == 0 || !strings.Contains(onTheWay[0], "to batch 60") {
+		t.Errorf("on the way back to batch 60 the status said %q", onTheWay)
+	}
+	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "run: model.knn.k=1 in place of random_forest") {
+		t.Errorf("the status line does not name the new run's change: %q", st)
 	}
 }

@@ -16,10 +16,14 @@ import (
 func (p *Player) workshopFrame() workshop.Frame {
 	s, scale := p.s, p.Scale
 	m, _ := s.Shown()
-	return workshop.Frame{Shown: p.Shown, Scenario: p.opt.Scenario, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(),
+	f := workshop.Frame{Shown: p.Shown, Scenario: p.opt.Scenario, Seed: s.Seed, Computed: s.Computed, Batches: s.Matrix.Batches(),
 		Done: s.Done, Matrix: m, R: s.RetrainCost(scale), Results: p.rp.Results, Provisional: p.rp.Provisional,
 		WhatIfComputing: !s.WhatIfSince.IsZero(), Styles: p.st,
 		WholeBlock: func() []algos.Result { return s.WholeBlock(scale) }}
+	if s.WhatIf != nil {
+		f.WhatIf = s.WhatIf.Sets
+	}
+	return f
 }
 
 // apply makes the workshop's effects, in order, and returns the commands they come with. A Then
@@ -67,6 +71,8 @@ func (p *Player) apply(effects workshop.Effects) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return roomMsg{v} })
 		case workshop.TakeKeys:
 			p.overlay = nil
+		case workshop.Confirm:
+			p.overlay = &confirmOverlay{p: p, c: e}
 		case workshop.Then:
 			cmds = append(cmds, p.apply(e(p.workshopFrame())))
 		}

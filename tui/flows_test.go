@@ -96,13 +96,14 @@ func guessFlow(t *testing.T, st *draw.Styles) *screens {
 	return &out
 }
 
-// roomFlow: a presenter and a follower in one room on the synthetic run. The presenter at 20
-// starts a guess round; the follower is asked too and answers KEEP; the presenter sees the room's
-// answer, answers RETRAIN and reveals; the follower sees the reveal, then goes free.
+// roomFlow: a presenter and a follower (ana) in one room on the synthetic run. The presenter at
+// 20 starts a guess round; the follower is asked too and answers KEEP; the presenter sees the
+// room's answer, answers RETRAIN and reveals who answered as the Oracle; the follower sees the
+// reveal, then goes free; the presenter ends the round and sees the room's summary.
 func roomFlow(t *testing.T, st *draw.Styles) *screens {
 	s := syntheticScenario(t)
 	rm := room.New()
-	mp, mf := rm.Join(true), rm.Join(false)
+	mp, mf := rm.JoinAs(true, "prof"), rm.JoinAs(false, "ana")
 	pres := syntheticPlayerOf(t, s, Options{Styles: st, Width: 120, Height: 36, Member: mp})
 	fol := syntheticPlayerOf(t, s, Options{Styles: st, Width: 120, Height: 36, Member: mf})
 	// deliver hands a player its member's view of the room, as the relay does.
@@ -128,5 +129,7 @@ func roomFlow(t *testing.T, st *draw.Styles) *screens {
 	out.add("follower-reveal", fol.View())
 	press(fol, "p")
 	out.add("follower-free", fol.View())
+	press(pres, "g")
+	out.add("presenter-summary", pres.View())
 	return &out
 }

@@ -232,14 +232,7 @@ func TestCursorOnDiagonalShowsR(t *testing.T) {
 
 // While the engine computes, the colour scale may still grow, and the bar says so.
 func TestScaleGrowsNote(t *testing.T) {
-	fits := make(chan struct{}) // one model fitted per value sent: the columns come one at a time
-	defer close(fits)
-	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.s.Stop()
-	cmd := p.s.Start()
+	p, fits, cmd := gatedPlayer(t)
 	for range 6 {
 		fits <- struct{}{}
 	}

@@ -54,8 +54,12 @@ func (h host) Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenari
 	return from.Reparse(text)
 }
 
-// Rerun runs s, the scenario the player opens from now on, on the seed shown.
+// Rerun runs s, the scenario the player opens from now on, on the seed shown, and goes back to
+// the batch shown once the new run has computed it (the status line counts the way there).
 func (h host) Rerun(s *scenarios.Scenario) tea.Cmd {
+	pos := h.p.Pos
 	h.p.opt.Scenario = s
-	return h.p.reopen(h.p.s.Seed)
+	cmd := h.p.reopen(h.p.s.Seed)
+	h.p.ahead = min(max(pos, 0), s.Batches-1)
+	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/whatif"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
@@ -127,7 +128,7 @@ func (p *Player) actions() []action {
 		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
 		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.Pos - 1); return nil }},
 		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
-		{&k.End, func(tea.KeyMsg) tea.Cmd { p.goTo(p.s.Computed - 1); return nil }},
+		{&k.End, func(tea.KeyMsg) tea.Cmd { p.end(); return nil }},
 		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.Speed = min(p.Speed+1, len(speeds)-1); return nil }},
 		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
 		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
@@ -236,6 +237,32 @@ func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
 	return true, nil
 }
 
+// confirmOverlay asks the workshop's question (workshop.Confirm): y or enter applies its Yes, any
+// other key leaves everything as it is, with its No as the notice.
+type confirmOverlay struct {
+	p *Player
+	c workshop.Confirm
+}
+
+func (o *confirmOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
+	iw := max(min(w-4, 64), 20)
+	body := st.NewStyle().Width(iw).Render(st.Bold.Render(o.c.Question)) + "\n" +
+		st.NewStyle().Width(iw).Render(o.c.Text) + "\n" + st.Dim.Render("y or enter: yes · any other key: no")
+	box := st.Overlay.Render(body)
+	bw, bh := draw.Width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
+	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
+}
+
+func (o *confirmOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+	p := o.p
+	if key.Matches(msg, p.keys.Confirm) {
+		p.overlay = nil // the effects may put up another
+		return true, p.apply(o.c.Yes(p.workshopFrame()))
+	}
+	p.notice = o.c.No
+	return true, nil
+}
+
 // mouse: a click focuses the tab or pane under it and lets the pane answer at its content's (x,
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
 // otherwise.
@@ -266,7 +293,7 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		p.setFocus(under)
-		if r := l.Boxes[under]; !tab && !r.Collapsed {
+		if r := l.Boxes[under]; !tab && !r.Collapsed && !r.Strip {
 			return p.reply(p.panes.At(under).Click(f, msg.X-r.X-2, msg.Y-r.Y-1, r.W-4, r.H-2))
 		}
 	}

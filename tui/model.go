@@ -211,6 +211,8 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.wi.Arrived(p.host(), msg)
 	case whatif.CommandMsg:
 		cmd = p.cmd.Run(p.host(), &p.wi, msg)
+	case whatif.CheckedMsg:
+		cmd = p.cmd.Checked(p.host(), &p.wi, msg)
 	case tickMsg:
 		cmd = p.play(msg)
 	case pane.JumpMsg:
@@ -317,6 +319,15 @@ func (p *Player) goTo(t int) {
 	if t >= 0 && t != p.Pos {
 		p.Pos, p.ahead = t, 0
 		p.refresh()
+	}
+}
+
+// end shows the last batch: the last computed now, and, while the engine computes, each column as
+// it comes until the last (the status line says how far there is to go).
+func (p *Player) end() {
+	p.goTo(p.s.Computed - 1)
+	if last := p.s.Matrix.Batches() - 1; !p.s.Done && p.Pos < last {
+		p.ahead = last
 	}
 }
 

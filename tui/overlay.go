@@ -67,7 +67,7 @@ var glossaryTerms = [][2]string{
 	{"θ (theta)", "CARA-T keeps its model while C[t', t] < θ, tuned on the offline block"},
 	{"θc (theta_c)", "CARA-CT keeps while the sum of C since its last retrain stays < θc"},
 	{"Oracle", "the cheapest strategy in hindsight over the whole online block (the paper's DP); \"best so far\", while the matrix computes, is the cheapest over the batches seen"},
-	{"SCPE", "100 × |cost − the Oracle's| / the Oracle's: how far above the Oracle, in percent"},
+	{"SCPE", "100 × |cost − the Oracle's| / the Oracle's: how far above the Oracle, in percent; part-way through a run a strategy can stand under the Oracle's cost so far (which holds retrains that pay later): then it is negative"},
 	{"query acc.", "the share of batch t's queries the model in use answers right, before the decision at t"},
 	{"O T CT P N M A D PH", "the chart's short names: Oracle, CARA-T, CARA-CT, CARA-P, Never-retrain, Markov, ADWIN, DDM, Page-Hinkley; ↑ marks a line off the top"},
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -318,6 +319,13 @@ func TestTableShowsAllAlgorithms(t *testing.T) {
 				continue
 			}
 			box := region(p.View(), r)
+			if r.Strip {
+				// Where the table does not fit: the Oracle and the algorithm selected.
+				if !strings.Contains(box, "Oracle") || !strings.Contains(box, p.selected().Display()) {
+					t.Errorf("%dx%d, focus %s: the strip lacks the Oracle or %s:\n%s", c.w, c.h, focus, p.selected().Display(), box)
+				}
+				continue
+			}
 			for _, a := range algos.Names {
 				if !strings.Contains(box, a.Display()) {
 					t.Errorf("%dx%d, focus %s: %s missing from the results:\n%s", c.w, c.h, focus, a.Display(), box)
@@ -351,8 +359,9 @@ func TestShortScenarioShowsTheResults(t *testing.T) {
 
 // At the README's 120x36 a room sees, beside the matrix, every decision strip with its batch axis
 // and a scatter with at least batch.MinPlot rows of plot, on the 100-batch scenarios with all
-// nine algorithms: not two title bars. The chart stays; the results are one key away (5), and a
-// focused chart or batch keeps screen.FocusLeast rows.
+// nine algorithms: not two title bars. The chart stays; the results are a strip (the Oracle and
+// the selected algorithm), the table one key away (5), and a focused chart or batch keeps
+// screen.FocusLeast rows.
 func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"covcon-d", "gauss-d"} {
@@ -390,6 +399,9 @@ func TestRoomSeesDecisionsAndBatch(t *testing.T) {
 			}
 			if c := l.Boxes[pane.Chart]; c.Collapsed {
 				t.Errorf("the chart is a title bar: %+v", c)
+			}
+			if r := l.Boxes[pane.Results]; !r.Strip || r.H != 2 || l.Boxes[pane.About].Shown {
+				t.Errorf("the results get %+v and About %+v: want a strip of the Oracle and CARA-T, About gone", r, l.Boxes[pane.About])
 			}
 			for _, c := range []struct {
 				key  string
@@ -714,3 +726,111 @@ func TestHelpFollowsFocus(t *testing.T) {
 }
 
 func key1(b interface{ Keys() []string }, k string) bool { return slices.Contains(b.Keys(), k) }
+
+// The numbers on a laptop: at 120x36 the end of covcon-d shows, beside the matrix, the chart,
+// the decisions and the batch (not title bars), a strip of the results with the Oracle's and
+// CARA-T's strategy costs as cara run gives them (the same replay: 419.85 both on seed 0), and,
+// after an answer, the row You; About gives way. At 160x48 the whole table shows.
+func TestResultsStripOnALaptop(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "covcon-d")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	press(p, "end")
+	res, err := s.Evaluation.Evaluate(p.s.Matrix, s.RetrainCost, s.Algorithms, s.Batches-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[algos.Name]string{}
+	for _, r := range res {
+		cost[r.Algorithm] = draw.Cost(r.Strategy.Cost())
+	}
+	strip := func() (string, screen.Layout) {
+		f := p.frame()
+		l := p.layout(f, p.w, p.bodyHeight())
+		return region(draw.StripANSI(p.View()), l.Boxes[pane.Results]), l
+	}
+	got, l := strip()
+	for _, i := range []int{pane.Matrix, pane.Chart, pane.Decisions, pane.Batch} {
+		if b := l.Boxes[i]; !b.Shown || b.Collapsed || b.Strip {
+			t.Errorf("pane %d gets %+v: want it open", i+1, b)
+		}
+	}
+	if r := l.Boxes[pane.Results]; !r.Strip || l.Boxes[pane.About].Shown {
+		t.Fatalf("results %+v, About %+v: want the strip, and About gone", r, l.Boxes[pane.About])
+	}
+	lines := strings.Split(got, "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "Oracle") || !strings.Contains(lines[0], cost[algos.NameOracle]) ||
+		!strings.Contains(lines[1], "▶CARA-T") || !strings.Contains(lines[1], cost[algos.NameCaraT]) || !strings.Contains(lines[1], "12 retr.") {
+		t.Errorf("the strip, want the Oracle's %s and CARA-T's %s:\n%s", cost[algos.NameOracle], cost[algos.NameCaraT], got)
+	}
+	// An answer: the row You joins it (the chart gives a row), and the decisions and batch stay open.
+	press(p, "home")
+	goTo(p, 40)
+	press(p, "g", "l", "r", "1") // the question focused the batch; the matrix again
+	got, l = strip()
+	if lines := strings.Split(got, "\n"); len(lines) != 3 || !strings.Contains(lines[2], "You (1 answer)") || !strings.Contains(lines[2], "RETRAIN") {
+		t.Errorf("the strip after an answer:\n%s", got)
+	}
+	for _, i := range []int{pane.Chart, pane.Decisions, pane.Batch} {
+		if b := l.Boxes[i]; b.Collapsed || b.Strip {
+			t.Errorf("after an answer pane %d gets %+v", i+1, b)
+		}
+	}
+	// At 80x24, one pane at a time: the strip under it.
+	resize(p, 80, 24)
+	if got, l := strip(); !l.Boxes[pane.Results].Strip || !strings.Contains(got, "Oracle") || !strings.Contains(got, "You (1 answer)") {
+		t.Errorf("at 80x24 the results get %+v:\n%s", l.Boxes[pane.Results], got)
+	}
+	resize(p, 160, 48)
+	l = p.layout(p.frame(), p.w, p.bodyHeight())
+	for _, i := range []int{pane.Chart, pane.Decisions, pane.Batch, pane.Results} {
+		if b := l.Boxes[i]; b.Collapsed || b.Strip {
+			t.Errorf("at 160x48 pane %d gets %+v: want every pane a lesson needs open", i+1, b)
+		}
+	}
+	// The batch focused (as a question leaves it), the table with its You row still fits: About
+	// gives way.
+	press(p, "4")
+	l = p.layout(p.frame(), p.w, p.bodyHeight())
+	if b := l.Boxes[pane.Results]; b.Collapsed || b.Strip || b.H < len(p.frame().Visible)+7 {
+		t.Errorf("at 160x48, the batch focused, the results get %+v", b)
+	}
+}
+
+// End while the engine computes goes to the last column computed and on with the columns as they
+// come, to the last batch (it stopped at 91-97 of 99 and stayed); the status says where it goes.
+func TestEndWhileComputing(t *testing.T) {
+	p, fits, cmd := gatedPlayer(t)
+	last := p.s.Matrix.Batches() - 1
+	for range 3 {
+		fits <- struct{}{}
+		_, cmd = p.Update(cmd())
+	}
+	press(p, "end")
+	if p.Pos != 2 || !strings.Contains(draw.StripANSI(p.status(p.frame())), fmt.Sprintf("computed 3/%d, to batch %d", last+1, last)) {
+		t.Fatalf("End at 3 columns: batch %d, status %q", p.Pos, draw.StripANSI(p.status(p.frame())))
+	}
+	for p.s.Computed <= last {
+		fits <- struct{}{}
+		_, cmd = p.Update(cmd())
+	}
+	if p.Pos != last {
+		t.Errorf("the engine done: batch %d, want %d", p.Pos, last)
+	}
+}
+
+// gatedPlayer is a 120x36 player of the gated scenario, started: each value sent on fits fits one
+// model, so the columns come one at a time as the test lets them; cmd brings the next message.
+func gatedPlayer(t *testing.T) (p *Player, fits chan struct{}, cmd tea.Cmd) {
+	t.Helper()
+	fits = make(chan struct{})
+	p, err := NewPlayer(Options{Scenario: gated(t, fits), Seed: 3, Styles: asciiStyles(), Width: 120, Height: 36})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.s.Stop()
+		close(fits)
+	})
+	return p, fits, p.s.Start()
+}

@@ -31,7 +31,7 @@ func (p *Player) frameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane
 		Selected: p.selected(), Visible: p.visible(), Heat: p.colours.Of(p.s, p.opt.Scenario), Bounds: p.bounds,
 		Features: run.FeatureNames(s.Stream), Zoomed: p.Zoomed, Cursor: p.Cursor, You: p.ws.You(p.workshopFrame()), Ask: -1}
 	if t, ok := p.ws.Asking(); ok {
-		f.Ask, f.AskModel = t, p.ws.Guess().YourModel(t, p.opt.Scenario.Offline)
+		f.Ask, f.AskModel = t, p.ws.Model(p.workshopFrame(), t)
 	}
 	return f
 }

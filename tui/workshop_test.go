@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -85,13 +86,23 @@ func smallTour(t testing.TB) *scenarios.Scenario {
 // what-if holds for its stop only; the last space ends the tour.
 func TestTourStops(t *testing.T) {
 	t.Parallel()
-	p := pumpedScenario(t, smallTour(t), asciiStyles(), 120, 36)
+	s0 := smallTour(t)
+	p := pumpedScenario(t, s0, asciiStyles(), 120, 36)
 	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
 	if p.Pos != 2 || calloutOf(p) == nil || calloutOf(p).Title != "tour 1/5 · batch 2" || p.Focus != pane.Matrix {
 		t.Fatalf("first stop: batch %d callout %+v focus %d", p.Pos, calloutOf(p), p.Focus)
 	}
 	if !p.Cursor.On || p.Cursor.At != [2]int{1, 2} {
 		t.Errorf("cursor %v at %v, want on [1, 2]", p.Cursor.On, p.Cursor.At)
+	}
+	// The words were checked on the tour's R: under another, the callout says so.
+	press(p, "]")
+	if c := calloutOf(p); !strings.Contains(c.Text, "(R is ×1.25 here: the numbers are this view's; the words were written for the tour's R.)") {
+		t.Errorf("] at a stop: the callout does not say its words were written for another R:\n%s", c.Text)
+	}
+	press(p, "[")
+	if c := calloutOf(p); strings.Contains(c.Text, "R is ×") {
+		t.Errorf("back at the tour's R, the callout still says:\n%s", c.Text)
 	}
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	q, ok := p.ws.Asking()
@@ -101,15 +112,28 @@ func TestTourStops(t *testing.T) {
 	if v := draw.StripANSI(p.View()); !strings.Contains(v, "keep or retrain?") || !strings.Contains(v, "RETRAIN or KEEP at 6?") {
 		t.Errorf("the question lacks the stop's words:\n%s", v)
 	}
+	// The quiz is about the model the tour follows, the Oracle's in use at 5 (covcon-s's quiz at
+	// 70 asked about M_60 and graded M_25, the You of a player who had never answered).
+	c := algos.Costs{M: p.s.Matrix, R: s0.RetrainCost}
+	o := algos.Oracle(c, s0.Offline, s0.Batches-1)
+	tp := o.Model[5-o.Start]
 	press(p, "r")
 	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
 		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
+	}
+	if want := fmt.Sprintf("KEEP M_%d costs C[%d, 6] = %s", tp, tp, draw.Num(c.At(tp, 6))); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
+		t.Errorf("the quiz's reveal lacks %q:\n%s", want, strings.Join(calloutOf(p).Head, "\n"))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
 	// where the what-if makes R 1 (twice the scenario's 0.5).
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
 	if p.Pos != 10 || stopOf(p) != 3 || p.frame().RNow() != 1 || !strings.Contains(calloutOf(p).Text, "What-if: retrain_cost=1") {
 		t.Fatalf("at %d stop %d R %v callout %+v", p.Pos, stopOf(p), p.frame().RNow(), calloutOf(p))
+	}
+	// The stop at 8 pointed at the chart: the first stop's cell is no longer read out under the
+	// matrix (covcon-d's last stops, on the results, kept C[40, 41] there).
+	if p.Cursor.On || strings.Contains(draw.StripANSI(p.View()), "t'=1 t=2") {
+		t.Errorf("the first stop's cell is still read out at batch %d: cursor %+v", p.Pos, p.Cursor)
 	}
 	// The next stop undoes it and applies its own, on the queries: the panes show the run with 5
 	// queries a batch, R the scenario's again.
@@ -203,25 +227,30 @@ func TestGuessRound(t *testing.T) {
 	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
-	you := algos.Replay(c, off, last, algos.Fixed(retrains))
-	b := algos.Oracle(c, off, last).Cost()
+	// "You" is over the batches answered, off+1..last: the fixed strategy's cost but the first
+	// model's R at off, which no answer decided, against the Oracle's over the same batches.
+	you := algos.Replay(c, off, last, algos.Fixed(retrains)).Cost() - c.R(off)
+	b := algos.Oracle(c, off, last).Cost() - c.R(off)
 	r := p.ws.You(p.workshopFrame())
-	if r == nil || r.Strategy.Cost() != you.Cost() || !slices.Equal(r.Strategy.Retrains, retrains) {
-		t.Fatalf("You: %+v, want the fixed strategy %v costing %v", r, retrains, you.Cost())
+	if r == nil || math.Abs(r.Cost-you) > 1e-9 || math.Abs(r.Oracle-b) > 1e-9 || r.Retrains != len(retrains) || r.Answers != T-1-off || r.Agreed != agreed {
+		t.Fatalf("You: %+v, want %d answers (%d as the Oracle) retraining at %v, costing %v against %v", r, T-1-off, agreed, retrains, you, b)
 	}
-	if b > 0 && r.SCPE != 100*(you.Cost()-b)/b {
-		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*(you.Cost()-b)/b)
+	if b > 0 && math.Abs(r.SCPE-100*math.Abs(you-b)/b) > 1e-9 {
+		t.Errorf("You's SCPE %v, want %v", r.SCPE, 100*math.Abs(you-b)/b)
 	}
-	// The row shows, with its cost as the table writes costs.
+	// The row shows, named for its answers, with its cost as the table writes costs, and its line.
 	view := draw.StripANSI(p.panes.Results.View(p.frame(), 100, 20))
 	row := ""
 	for _, l := range strings.Split(view, "\n") {
-		if strings.Contains(l, " You ") {
+		if strings.Contains(l, fmt.Sprintf(" You (%d answers) ", T-1-off)) {
 			row = l
 		}
 	}
-	if !strings.Contains(row, draw.Cost(you.Cost())) {
-		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(you.Cost()), view)
+	if !strings.Contains(row, draw.Cost(r.Cost)) {
+		t.Errorf("the You row %q lacks its cost %s:\n%s", row, draw.Cost(r.Cost), view)
+	}
+	if want := fmt.Sprintf("You (%d answers): %d of %d as the Oracle", T-1-off, agreed, T-1-off); !strings.Contains(view, want) {
+		t.Errorf("the results lack %q:\n%s", want, view)
 	}
 	// g ends the round: steps no longer ask.
 	press(p, "g", "home", "end")
@@ -238,15 +267,18 @@ func roomPlayers(t *testing.T, s *scenarios.Scenario) (pres, fol *Player, rm *ro
 	t.Cleanup(runs.Close)
 	rm = room.New()
 	mp, mf := rm.Join(true), rm.Join(false)
-	mk := func(m *room.Member) *Player {
-		p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pump(t, p)
-		return p
+	return memberPlayer(t, s, runs, mp), memberPlayer(t, s, runs, mf), rm
+}
+
+// memberPlayer is the player of room member m on s, in runs, its engine finished.
+func memberPlayer(t *testing.T, s *scenarios.Scenario, runs *live.Runs, m *room.Member) *Player {
+	t.Helper()
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed, Styles: asciiStyles(), Width: 120, Height: 40, Runs: runs, Member: m})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return mk(mp), mk(mf), rm
+	pump(t, p)
+	return p
 }
 
 // deliver hands a player its member's view of the room, as the relay does, and runs what follows.
@@ -459,3 +491,180 @@ func calloutOf(p *Player) *workshop.Callout { return p.ws.Callout(p.workshopFram
 // stopOf is the stop of the tour the player plays (-1 for none); arrivedAt, whether it is at it.
 func stopOf(p *Player) int     { i, _ := p.ws.Tour().Stop(); return i }
 func arrivedAt(p *Player) bool { _, at := p.ws.Tour().Stop(); return at }
+
+// A tour plays on the seed it was written for: t on another seed asks to switch; any key but y
+// keeps the seed, y opens the tour's seed and starts the tour there, its words about the run on
+// screen. During the tour N (a new run) is refused. A presenter's switch takes the room along.
+func TestTourOnItsSeed(t *testing.T) {
+	t.Parallel()
+	s := smallTour(t)
+	p, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 3, Styles: asciiStyles(), Width: 120, Height: 36, Runs: testRuns()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, p)
+	press(p, "t")
+	want := fmt.Sprintf("This tour was written for seed %d: switch to it?", s.TourSeed())
+	if v := draw.StripANSI(p.View()); !strings.Contains(v, want) || p.ws.Tour().On() {
+		t.Fatalf("t on seed %d: tour on %v, the screen lacks %q:\n%s", p.s.Seed, p.ws.Tour().On(), want, v)
+	}
+	press(p, "n")
+	if p.s.Seed != s.Seed+3 || p.ws.Tour().On() || !strings.Contains(p.notice, fmt.Sprintf("kept seed %d", s.Seed+3)) {
+		t.Fatalf("n: seed %d, tour on %v, notice %q", p.s.Seed, p.ws.Tour().On(), p.notice)
+	}
+	press(p, "t")
+	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, p, cmd)
+	playOut(t, p)
+	if p.s.Seed != s.TourSeed() || !p.ws.Tour().On() || stopOf(p) != 0 || !arrivedAt(p) || p.Pos != s.Tour[0].At {
+		t.Fatalf("y: seed %d tour on %v stop %d at batch %d; want the tour's first stop on seed %d", p.s.Seed, p.ws.Tour().On(), stopOf(p), p.Pos, s.TourSeed())
+	}
+	if c := calloutOf(p); c == nil || c.Text != s.Tour[0].Say {
+		t.Errorf("the first stop's callout: %+v", c)
+	}
+	press(p, "N")
+	if _, ok := p.overlay.(*restartOverlay); ok || !strings.Contains(p.notice, "waits for the tour") {
+		t.Errorf("N during the tour: overlay %T, notice %q", p.overlay, p.notice)
+	}
+
+	// cara play --seed 3 --tour asks first, too.
+	q, err := NewPlayer(Options{Scenario: s, Seed: s.Seed + 3, Styles: asciiStyles(), Width: 120, Height: 36, Runs: testRuns(), Tour: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pump(t, q)
+	if _, ok := q.overlay.(*confirmOverlay); !ok || q.ws.Tour().On() {
+		t.Errorf("--tour on another seed: overlay %T, tour on %v", q.overlay, q.ws.Tour().On())
+	}
+
+	// A presenter on another seed switches, and the room with them.
+	pres, fol, _ := roomPlayers(t, s)
+	fol = deliver(t, fol)
+	press(pres, "N")
+	_, cmd = pres.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, pres, cmd)
+	fol = deliver(t, fol)
+	if pres.s.Seed != s.Seed+1 || fol.s.Seed != s.Seed+1 {
+		t.Fatalf("after N: presenter on %d, follower on %d", pres.s.Seed, fol.s.Seed)
+	}
+	press(pres, "t")
+	if o, ok := pres.overlay.(*confirmOverlay); !ok || !strings.Contains(o.c.Text, "The whole room follows you there") {
+		t.Errorf("the presenter is not told the room follows: %+v", pres.overlay)
+	}
+	_, cmd = pres.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pumpCmd(t, pres, cmd)
+	playOut(t, pres)
+	fol = deliver(t, fol)
+	if pres.s.Seed != s.TourSeed() || fol.s.Seed != s.TourSeed() || calloutOf(fol) == nil || calloutOf(fol).Title != "tour 1/5 · batch 2" {
+		t.Errorf("after the presenter's switch: presenter on %d, follower on %d, the follower's callout %+v", pres.s.Seed, fol.s.Seed, calloutOf(fol))
+	}
+}
+
+// At 100 columns or fewer the status line keeps the seed and R, a follower's included after the
+// presenter's what-if: the play state and the algorithms shown go first, the what-if's
+// description shrinks to a word (the bar and the presenter's words name it).
+func TestStatusKeepsSeedAndR(t *testing.T) {
+	t.Parallel()
+	pres, fol, _ := roomPlayers(t, smallTour(t))
+	fol, pres = deliver(t, fol), deliver(t, pres)
+	press(pres, "]")
+	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}, ""))
+	fol = deliver(t, fol)
+	if fol.s.WhatIf == nil {
+		t.Fatal("the follower shows no what-if")
+	}
+	for _, p := range []*Player{pres, fol} {
+		for _, w := range []int{120, 100, 90, 80, 70} {
+			resize(p, w, 36)
+			st := draw.StripANSI(p.status(p.frame()))
+			for _, want := range []string{fmt.Sprintf("seed %d", p.s.Seed), "R 0.625", "what-if"} {
+				if !strings.Contains(st, want) {
+					t.Errorf("%d columns: the status lacks %q: %q", w, want, st)
+				}
+			}
+		}
+	}
+}
+
+// The room's answers kept, for the presenter: after the tour's quiz the reveal says who answered
+// as the Oracle decided, by login name; at the end of the tour, and of a guess round, the room's
+// summary ranks the students by score and gives each one's You, priced as their own row would be.
+func TestRoomAnswersKept(t *testing.T) {
+	t.Parallel()
+	s := smallTour(t)
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
+	t.Cleanup(runs.Close)
+	rm := room.New()
+	var recorded []room.Answer
+	rm.Record = func(a room.Answer) { recorded = append(recorded, a) }
+	mk := func(m *room.Member) *Player { return memberPlayer(t, s, runs, m) }
+	pres, ana, bob := mk(rm.JoinAs(true, "prof")), mk(rm.JoinAs(false, "ana")), mk(rm.JoinAs(false, "bob"))
+	sync := func() {
+		ana, bob, pres = deliver(t, ana), deliver(t, bob), deliver(t, pres)
+	}
+	sync()
+	oracle := algos.OracleRetrains(algos.Costs{M: pres.s.Matrix, R: s.RetrainCost}, s.Offline, s.Batches-1)
+	retrains := func(t int) bool { return slices.Contains(oracle, t) }
+	right, wrong := map[bool]string{true: "r", false: "k"}, map[bool]string{true: "k", false: "r"}
+
+	// The tour's quiz at 6: ana answers as the Oracle, bob not.
+	pumpCmd(t, pres, pres.apply(pres.ws.ToggleTour(pres.workshopFrame())))
+	pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
+	sync()
+	press(ana, right[retrains(6)])
+	press(bob, wrong[retrains(6)])
+	pres = deliver(t, pres)
+	press(pres, right[retrains(6)])
+	head := strings.Join(calloutOf(pres).Head, "\n")
+	if !strings.Contains(head, "As the Oracle: ana · not: bob") {
+		t.Errorf("the presenter's reveal does not say who was right:\n%s", head)
+	}
+	for stopOf(pres) >= 0 && pres.ws.Tour().On() {
+		pumpCmd(t, pres, pres.apply(pres.ws.TourNext(pres.workshopFrame())))
+		playOut(t, pres)
+	}
+	c := calloutOf(pres)
+	if c == nil || c.Kind != workshop.SummaryCallout {
+		t.Fatalf("the end of the tour: callout %+v, want the room's summary", c)
+	}
+	sum := draw.StripANSI(strings.Join(c.Head, "\n"))
+	if !strings.Contains(sum, "The room over the tour: 2 students, 1 question") || !strings.Contains(sum, " 1 ana 1 of 1 as the Oracle") ||
+		!strings.Contains(sum, " 2 bob 0 of 1 as the Oracle") {
+		t.Errorf("the tour's summary:\n%s", sum)
+	}
+	// ana's You in the summary is what her own row says.
+	sync()
+	if y := ana.ws.You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
+		t.Errorf("ana's own You %+v, the summary:\n%s", y, sum)
+	}
+	press(pres, "esc")
+
+	// A guess round over 7 and 8: ana right twice, bob right once.
+	goTo(pres, 6)
+	press(pres, "g")
+	for _, b := range []int{7, 8} {
+		if b == 8 {
+			press(pres, "l")
+		}
+		sync()
+		press(ana, right[retrains(b)])
+		press(bob, map[int]string{7: right[retrains(7)], 8: wrong[retrains(8)]}[b])
+		pres = deliver(t, pres)
+		press(pres, right[retrains(b)])
+	}
+	press(pres, "g")
+	sum = draw.StripANSI(strings.Join(calloutOf(pres).Head, "\n"))
+	if !strings.Contains(sum, "The room over the guess round: 2 students, 2 questions") || !strings.Contains(sum, " 1 ana 2 of 2 as the Oracle") ||
+		!strings.Contains(sum, " 2 bob 1 of 2 as the Oracle") {
+		t.Errorf("the guess round's summary:\n%s", sum)
+	}
+	// Every answer was recorded, as given, with the Oracle's decision and whether it was right.
+	if len(recorded) != 6 {
+		t.Fatalf("%d answers recorded, want 6: %+v", len(recorded), recorded)
+	}
+	for _, a := range recorded {
+		if a.Scenario != s.Name || a.Seed != s.Seed || !a.Known || a.Oracle != retrains(a.Batch) || a.Right() != (a.Student == "ana" || a.Batch == 7) {
+			t.Errorf("recorded %+v", a)
+		}
+	}
+}

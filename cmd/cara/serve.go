@@ -108,6 +108,7 @@ that anyone who can reach the port may use it.`,
 	f.DurationVar(&cfg.KeepAlive, "keepalive", 15*time.Second, "ask a silent client this often whether it is there; three unanswered close its connection (0: never)")
 	f.DurationVar(&cfg.PresenterGrace, "presenter-grace", time.Minute, "followers keep following a presenter who left this long, for one who reconnects")
 	f.BoolVar(&cfg.Open, "open", false, "allow anyone who reaches a non-loopback address, without keys or password")
+	f.StringVar(&cfg.Answers, "answers", "", "append every student's answer to the presenter's questions to this file, a JSON line each (see docs/answers.md)")
 	f.IntVar(&cfg.CacheRuns, "cache", 32, "computed matrices kept for sharing after their last viewer leaves")
 	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long, a client that stops reading included")
 	f.DurationVar(&cfg.CommandQueue, "command-queue", 2*time.Minute, "a command waits at most this long for the room's memory and a compute slot")

@@ -21,9 +21,12 @@ type Colour struct {
 
 // algo maps an algorithm name to its colour. The 256-colour entries are the nearest the terminal
 // libraries would pick, written down so that the heat scales can be kept clear of them. The 16
-// ANSI colours are too few for nine algorithms and the scales: each algorithm has one of its own
-// all the same, none the dim grey (8) that vanishes on a black background, and the panes add a
-// letter or a name wherever two of them could meet.
+// ANSI colours are too few for nine algorithms: besides black and the greys the heat map and the
+// axes use (7, 8, 15) they have six hues, each dark and bright, and many terminal themes draw the
+// two alike. Each algorithm has an index of its own, none the dim grey (8) that vanishes on a
+// black background, but three pairs share a hue (Sixteen): CARA-T and Page-Hinkley red, CARA-CT
+// and CARA-P yellow, Never-retrain and DDM green. The panes name every line and row (the chart's
+// keys T, PH, CT, P, N, D; the decisions' and the table's names), so none is told by colour alone.
 var algo = map[algos.Name]Colour{
 	"oracle":       {"#CC79A7", 175, 13}, // reddish purple
 	"cara-t":       {"#D55E00", 166, 9},  // vermillion: the paper draws CARA-T in red
@@ -37,6 +40,10 @@ var algo = map[algos.Name]Colour{
 }
 
 var unknown = Colour{"#777777", 243, 7}
+
+// SharedHues are the pairs of algorithms that share a hue at 16 colours, one dark and one bright:
+// six hues for nine algorithms (algo).
+var SharedHues = [][2]algos.Name{{"cara-t", "page-hinkley"}, {"cara-ct", "cara-p"}, {"never", "ddm"}}
 
 // Algo returns the colour of an algorithm (a grey for an unknown name).
 func Algo(name algos.Name) Colour {

@@ -119,3 +119,40 @@ func TestAlgorithms16Colours(t *testing.T) {
 		seen[c.X16] = name
 	}
 }
+
+// At 16 colours each algorithm has an index of its own, none black or the dim grey, and the pairs
+// that share a hue (a dark and a bright of one of the six) are exactly SharedHues, as the README
+// says: six hues cannot tell nine algorithms apart.
+func TestSixteen(t *testing.T) {
+	index := map[uint8]algos.Name{}
+	hue := map[uint8][]algos.Name{}
+	for _, name := range algos.Names {
+		c := Algo(name)
+		if other, ok := index[c.X16]; ok {
+			t.Errorf("%s and %s share 16-colour index %d", name, other, c.X16)
+		}
+		if c.X16 == 0 || c.X16 == 8 || c.X16 == 7 || c.X16 == 15 {
+			t.Errorf("%s is drawn in %d, black or a grey", name, c.X16)
+		}
+		index[c.X16] = name
+		hue[c.X16%8] = append(hue[c.X16%8], name)
+	}
+	var shared [][2]algos.Name
+	for _, names := range hue {
+		if len(names) > 2 {
+			t.Errorf("%v share one hue", names)
+		}
+		if len(names) == 2 {
+			shared = append(shared, [2]algos.Name{names[0], names[1]})
+		}
+	}
+	if len(shared) != len(SharedHues) {
+		t.Fatalf("%d pairs share a hue, %v; SharedHues (and the README) say %v", len(shared), shared, SharedHues)
+	}
+	for _, p := range SharedHues {
+		a, b := Algo(p[0]).X16, Algo(p[1]).X16
+		if a%8 != b%8 || a == b {
+			t.Errorf("%s (%d) and %s (%d): not a dark and a bright of one hue", p[0], a, p[1], b)
+		}
+	}
+}

@@ -9,6 +9,8 @@ package cmdline
 import (
 	"fmt"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,6 +130,113 @@ func (c Command) Apply(sets []string) []string {
 		out = append(out, c.Path+"="+c.Value)
 	}
 	return out
+}
+
+// OnModel returns sets after c for a scenario whose file's model is of kind fileKind
+// (random_forest, knn, ...; FileModelKind): as Apply, but a set into the section of another kind
+// than the one in force (model.knn.k=1 on a forest) changes the model's kind, as the file format
+// takes exactly one: the sets of the kind before go, the file's own kind is set to null, and the
+// new kind's defaults fill what the set does not give. Switching back to the file's kind brings
+// back its section as the file writes it. sets is not changed.
+func (c Command) OnModel(sets []string, fileKind string) []string {
+	k := modelKind(c.Path)
+	if c.Verb != VerbSet || k == "" || k == kindAfter(sets, fileKind) {
+		return c.Apply(sets)
+	}
+	out := make([]string, 0, len(sets)+2)
+	for _, s := range sets {
+		p, _, _ := strings.Cut(s, "=")
+		if p = strings.TrimSpace(p); p == "model" || modelKind(p) != "" {
+			continue
+		}
+		out = append(out, s)
+	}
+	if fileKind != "" && k != fileKind {
+		out = append(out, "model."+fileKind+"=null")
+	}
+	return append(out, c.Path+"="+c.Value)
+}
+
+// modelKinds are the model section's kinds: its fields that are sections of their own (the
+// format's Model has one per kind of model, and takes exactly one).
+func modelKinds() []string {
+	t, _ := child(formatType, "model")
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if ft := f.Type; ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct && ft.Elem() != scalarType {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// modelKind is the model kind a path is in (model.knn.k: knn), "" for a path outside one.
+func modelKind(path string) string {
+	segs := strings.SplitN(path, ".", 3)
+	if len(segs) < 2 || segs[0] != "model" || !slices.Contains(modelKinds(), segs[1]) {
+		return ""
+	}
+	return segs[1]
+}
+
+// kindAfter is the model kind in force after sets on a file whose model is of kind fileKind; ""
+// when the sets leave none, or more than one.
+func kindAfter(sets []string, fileKind string) string {
+	in := map[string]bool{}
+	if fileKind != "" {
+		in[fileKind] = true
+	}
+	for _, s := range sets {
+		p, v, _ := strings.Cut(s, "=")
+		p, v = strings.TrimSpace(p), strings.TrimSpace(v)
+		switch k := modelKind(p); {
+		case p == "model":
+			clear(in)
+			if m := flowKey.FindStringSubmatch(v); m != nil {
+				in[m[1]] = true
+			}
+		case k != "" && p == "model."+k && (v == "null" || v == "~"):
+			delete(in, k)
+		case k != "":
+			in[k] = true
+		}
+	}
+	if len(in) != 1 {
+		return ""
+	}
+	for k := range in {
+		return k
+	}
+	return ""
+}
+
+// flowKey is the first key of a mapping written in flow style: {knn: {k: 3}} is knn.
+var flowKey = regexp.MustCompile(`^\{\s*([A-Za-z_]+)\s*:`)
+
+// FileModelKind is the kind of model a scenario file's text gives (random_forest, logistic, knn,
+// nearest_centroid); "" when the text does not say one.
+func FileModelKind(text []byte) string {
+	f, err := format.NewDoc("scenario", nil).Decode(text)
+	if err != nil || f.Model == nil {
+		return ""
+	}
+	v := reflect.ValueOf(*f.Model)
+	var kinds []string
+	for i := 0; i < v.NumField(); i++ {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if fv := v.Field(i); fv.Kind() == reflect.Pointer && !fv.IsNil() && slices.Contains(modelKinds(), name) {
+			kinds = append(kinds, name)
+		}
+	}
+	if len(kinds) != 1 {
+		return ""
+	}
+	return kinds[0]
 }
 
 // Complete returns the completions of a partial command line, each a whole line, sorted: verbs,

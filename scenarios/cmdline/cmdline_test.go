@@ -147,3 +147,57 @@ func TestCompletionsLoad(t *testing.T) {
 		t.Errorf("only %d leaf paths completed from the format; want every field (30+)", seen)
 	}
 }
+
+// A set into another kind of model than the one in force changes the model's kind: the file's kind
+// set to null, the sets of the kind before dropped; back to the file's kind, its section as written.
+// Each result loads, and its model is the kind asked for.
+func TestCommandOnModel(t *testing.T) {
+	s, err := scenarios.Load("covcon-d", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := s.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind := FileModelKind(text)
+	if kind != "random_forest" {
+		t.Fatalf("covcon-d's model is %q, want random_forest", kind)
+	}
+	for _, tc := range []struct {
+		sets  []string
+		line  string
+		want  []string
+		model string // the model the sets load
+	}{
+		{nil, "set model.knn.k=1", []string{"model.random_forest=null", "model.knn.k=1"}, "knn"},
+		{[]string{"retrain_cost=40", "model.random_forest=null", "model.knn.k=1"}, "set model.knn.k=3",
+			[]string{"retrain_cost=40", "model.random_forest=null", "model.knn.k=3"}, "knn"},
+		{[]string{"model.random_forest=null", "model.knn.k=1"}, "set model.logistic.standardize=true",
+			[]string{"model.random_forest=null", "model.logistic.standardize=true"}, "logistic"},
+		{[]string{"model.random_forest=null", "model.knn.k=1"}, "set model.random_forest.trees=10",
+			[]string{"model.random_forest.trees=10"}, "random_forest"},
+		{[]string{"model={knn: {k: 3}}"}, "set model.knn.k=1", []string{"model={knn: {k: 3}}", "model.knn.k=1"}, "knn"},
+		{[]string{"model={knn: {k: 3}}"}, "set model.nearest_centroid={}", []string{"model.random_forest=null", "model.nearest_centroid={}"}, "nearest_centroid"},
+		{nil, "set model.random_forest.trees=10", []string{"model.random_forest.trees=10"}, "random_forest"},
+		{nil, "set retrain_cost=3", []string{"retrain_cost=3"}, "random_forest"},
+	} {
+		c, err := Parse(tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.OnModel(tc.sets, kind)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q on %q = %q, want %q", tc.line, tc.sets, got, tc.want)
+			continue
+		}
+		w, err := s.With(got)
+		if err != nil {
+			t.Errorf("%q: %v", got, err)
+			continue
+		}
+		if w.Model.Name() != strings.ReplaceAll(tc.model, "_", "-") && w.Model.Name() != tc.model {
+			t.Errorf("%q: the model is %s, want %s", got, w.Model.Name(), tc.model)
+		}
+	}
+}

@@ -2,9 +2,9 @@ package tour
 
 // A stop's text may ask the run for its numbers: `{C 0 11}` is the cost-matrix cell C[0, 11] of
 // the run the player shows, `{cost Oracle}` the Oracle's cost up to the stop's batch. The player
-// fills them in each time it draws the callout, so a tour states the numbers of the seed, R and
-// what-if on the screen, never those of the run it was written on. Read checks every
-// template at load; Stop.Text fills them from Facts.
+// fills them in each time it draws the callout, so a tour states the numbers of the R and what-if
+// on the screen; it plays on the seed it was written for, whose run its words describe (the claims
+// test holds them to it). Read checks every template at load; Stop.Text fills them from Facts.
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ var sayFuncs = map[string]sayFunc{
 	"acc": resultFunc("A's query accuracy up to batch t", func(f Facts, s algos.Strategy, r algos.Result) string {
 		return strconv.FormatFloat(algos.QueryAccuracy(f.M, s), 'f', 3, 64)
 	}),
-	"scpe": resultFunc("A's SCPE against the Oracle up to batch t, in percent with one decimal (\"-\" when undefined)", func(f Facts, s algos.Strategy, r algos.Result) string {
+	"scpe": resultFunc("A's SCPE against the Oracle up to batch t, in percent with one decimal, negative when A stands under the Oracle's cost so far (\"-\" when undefined)", func(f Facts, s algos.Strategy, r algos.Result) string {
 		o, ok := f.result(algos.NameOracle)
 		if !ok {
 			return "-"
@@ -87,7 +87,7 @@ var sayFuncs = map[string]sayFunc{
 		if b <= 0 {
 			return "-"
 		}
-		return strconv.FormatFloat(100*math.Abs(s.Cost()-b)/math.Abs(b), 'f', 1, 64)
+		return strconv.FormatFloat(100*(s.Cost()-b)/b, 'f', 1, 64)
 	}),
 	"decision": {args: []argKind{argAlgo, argBatch}, min: 2, help: "what A does at batch t: retrains, keeps, or trains (its first model)",
 		eval: func(f Facts, a []sayArg) (string, bool) {
@@ -341,23 +341,40 @@ func usage(name string, fn sayFunc) string {
 // Text is the stop's text with its templates filled from the run f; a number not known yet (a
 // column not computed, the results before the matrix is in) is written "…".
 func (s Stop) Text(f Facts) string {
+	var b strings.Builder
+	for _, p := range s.Pieces(f) {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// Piece is a piece of a stop's text as the player shows it: the author's words, or a template
+// filled from the run (Filled).
+type Piece struct {
+	Text   string
+	Filled bool
+}
+
+// Pieces are the stop's text in pieces, its templates filled from the run f as Text fills them:
+// what the claims test reads to tell the author's words from the run's numbers.
+func (s Stop) Pieces(f Facts) []Piece {
 	parts, err := parseSay(s.Say, max(f.M.Batches(), s.At+1), algos.Names)
 	if err != nil {
-		return s.Say // checked at load: only a Stop built by hand gets here
+		return []Piece{{Text: s.Say}} // checked at load: only a Stop built by hand gets here
 	}
-	var b strings.Builder
+	out := make([]Piece, 0, len(parts))
 	for _, p := range parts {
 		if p.fn == "" {
-			b.WriteString(p.text)
+			out = append(out, Piece{Text: p.text})
 			continue
 		}
 		v, ok := sayFuncs[p.fn].eval(f, p.args)
 		if !ok {
 			v = "…"
 		}
-		b.WriteString(v)
+		out = append(out, Piece{Text: v, Filled: true})
 	}
-	return b.String()
+	return out
 }
 
 // Literal is the stop's text without its templates: what the author wrote in words and numbers.

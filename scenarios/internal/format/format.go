@@ -27,9 +27,10 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
-	Errors      *Errors        `yaml:"errors"` // beyond the paper
-	Tour        []Stop         `yaml:"tour"`   // tour.go here; read by package tour
-	Whatif      *WhatifSection `yaml:"whatif"` // whatif.go here; read by the loader
+	Errors      *Errors        `yaml:"errors"`    // beyond the paper
+	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
+	TourSeed    Scalar         `yaml:"tour_seed"` // the seed the tour was written for (default: seed as the file writes it)
+	Whatif      *WhatifSection `yaml:"whatif"`    // whatif.go here; read by the loader
 }
 
 // Errors is the errors section (beyond the paper): how much a model's error on a point counts.

@@ -32,14 +32,14 @@ type Frame struct {
 	Selected algos.Name   // the algorithm whose path and decisions stand out
 	Visible  []algos.Name // algorithms shown
 	Heat     draw.Scale
-	Bounds   *run.Bounds   // the scatter's axes over the whole scenario (nil until known)
-	Features []string      // feature names
-	Zoomed   bool          // the pane is maximised
-	Split    bool          // drawn in the split view (W), where the matrix has no cursor
-	Cursor   room.Cursor   // the matrix's cell cursor
-	You      *algos.Result // the player's own guesses as a strategy (nil when none)
+	Bounds   *run.Bounds // the scatter's axes over the whole scenario (nil until known)
+	Features []string    // feature names
+	Zoomed   bool        // the pane is maximised
+	Split    bool        // drawn in the split view (W), where the matrix has no cursor
+	Cursor   room.Cursor // the matrix's cell cursor
+	You      *You        // the player's own answers, over the batches answered (nil when none)
 	// Ask is the batch the guess round asks about (-1 when none): the batch pane shows it, with
-	// the errors of AskModel, the model the player's strategy uses, as every algorithm sees its
+	// the errors of AskModel, the model in use the question is about, as every algorithm sees its
 	// batch before deciding; the matrix keeps column ask and the Oracle hidden.
 	Ask, AskModel int
 }
@@ -134,4 +134,41 @@ func (f *Frame) AlgoInk(name algos.Name) draw.Ink {
 	k := draw.AlgoInk(name)
 	k.Faint = f.RP.Provisional && name == algos.NameOracle
 	return k
+}
+
+// You is the player's own answers (the guess round's, a tour's quizzes) as the results show them:
+// only over the batches answered, each the cost of the answer given the model in use it was asked
+// about, beside what the Oracle paid at the same batches. A tour's two quizzes are two batches,
+// not a whole strategy: unanswered batches are nobody's decision.
+type You struct {
+	Answers  int     // batches answered, up to the batch shown
+	Agreed   int     // of them, those where the answer was the Oracle's decision
+	Retrains int     // of them, those answered RETRAIN
+	Now      string  // the answer at the batch shown ("RETRAIN", "keep"), "" when it was not asked
+	Cost     float64 // the answers' cost: R_t for RETRAIN, C[t', t] for KEEP, summed
+	Oracle   float64 // the Oracle's cost at the same batches
+	// SCPE is 100 |Cost - Oracle| / Oracle, NaN when the Oracle's cost there is <= 0; Gap is
+	// Cost - Oracle.
+	SCPE, Gap float64
+	// QueryAccuracy is the mean accuracy, on the queries of each batch answered, of the model in
+	// use before the answer (NaN without query labels).
+	QueryAccuracy float64
+	Provisional   bool // compared with the best so far: the matrix is still being computed
+}
+
+// Label is the You row's name: "You (2 answers)".
+func (y *You) Label() string {
+	if y.Answers == 1 {
+		return "You (1 answer)"
+	}
+	return fmt.Sprintf("You (%d answers)", y.Answers)
+}
+
+// Line says the score in words: "You (2 answers): 2 of 2 as the Oracle".
+func (y *You) Line() string {
+	who := "the Oracle"
+	if y.Provisional {
+		who = BestSoFar
+	}
+	return fmt.Sprintf("%s: %d of %d as %s", y.Label(), y.Agreed, y.Answers, who)
 }

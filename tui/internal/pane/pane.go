@@ -61,6 +61,9 @@ type Rect struct {
 	X, Y, W, H int
 	Shown      bool
 	Collapsed  bool // a one-line title bar
+	// Strip: the results in a few lines without a box (results.Pane.Strip), where the layout
+	// has no room for the table.
+	Strip bool
 }
 
 func (r Rect) Contains(x, y int) bool {

@@ -57,6 +57,9 @@ type slot struct {
 	least int
 	open  bool
 	h     int
+	// strip: the slot shows the results strip (h rows, no box); hidden: it shows nothing, not
+	// even a title bar (About, giving way to the strip).
+	strip, hidden bool
 }
 
 // stack lays out the right-hand column at x, w wide and h tall.
@@ -69,7 +72,92 @@ func (ps *Set) stack(l *Layout, f *pane.Frame, x, w, h, focus int) {
 	}
 	used := openSlots(slots, focus, h, order)
 	share(slots, h-used)
+	ps.strip(slots, f, focus)
 	place(l, slots, x, w)
+}
+
+// stripSlack is how far below its least height a pane that takes any height (the chart, the
+// batch) may go to make room for the results strip: one row.
+const stripSlack = 1
+
+// strip makes room for the results where the table did not fit: the whole table when About's
+// title bar and the spare rows of the panes that take any height make room for it, else a strip
+// in place of the title bar (results.Pane.StripRows): the Oracle, the selected algorithm and the
+// player's answers stay on screen. About gives way first (its title bar goes), then the panes that
+// take any height give their spare rows, the tallest first, and for the strip at most stripSlack
+// rows below their least.
+func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
+	var res, about *slot
+	for _, s := range slots {
+		switch {
+		case slices.Contains(s.panes, pane.Results):
+			res = s
+		case slices.Contains(s.panes, pane.About):
+			about = s
+		}
+	}
+	k := ps.Results.StripRows(f)
+	if res == nil || res.open || k < 2 || len(res.panes) != 1 {
+		return
+	}
+	free := res.h
+	if about != nil && !about.open && focus != pane.About {
+		free += about.h
+	}
+	// The whole table first, when About's title bar and the spare rows make room for it.
+	spare := 0
+	for _, s := range slots {
+		if s.open && s.want == 0 {
+			spare += max(s.h-s.least, 0)
+		}
+	}
+	if table := max(res.want, res.least); free+spare >= table {
+		k = table
+	}
+	take := func(floor func(s *slot) int) {
+		for free < k {
+			var best *slot
+			for _, s := range slots {
+				if s.open && s.want == 0 && !s.strip && s.h > floor(s) && (best == nil || s.h-floor(s) > best.h-floor(best)) {
+					best = s
+				}
+			}
+			if best == nil {
+				return
+			}
+			best.h--
+			free++
+		}
+	}
+	before := make([]int, len(slots))
+	for i, s := range slots {
+		before[i] = s.h
+	}
+	take(func(s *slot) int { return s.least })
+	take(func(s *slot) int { return s.least - stripSlack })
+	if free < k {
+		for i, s := range slots {
+			s.h = before[i]
+		}
+		return
+	}
+	res.h = k
+	if k > ps.Results.StripRows(f) {
+		res.open = true // the whole table, in a box
+	} else {
+		res.strip = true
+	}
+	if about != nil && !about.open && focus != pane.About {
+		about.hidden, about.h = true, 0
+	}
+	// Rows left over (a strip shorter than what About and the title bar freed) go back to the
+	// last pane that takes any height.
+	for i := len(slots) - 1; i >= 0 && free > k; i-- {
+		if s := slots[i]; s.open && s.want == 0 && !s.strip {
+			s.h += free - k
+			free = k
+		}
+	}
 }
 
 // slots are the right-hand column's rows, top to bottom: the chart and the batch side by side
@@ -172,6 +260,14 @@ func share(slots []*slot, left int) {
 func place(l *Layout, slots []*slot, x, w int) {
 	y := 0
 	for _, s := range slots {
+		switch {
+		case s.hidden:
+			continue
+		case s.strip:
+			l.Boxes[s.panes[0]] = pane.Rect{X: x, Y: y, W: w, H: s.h, Shown: true, Strip: true}
+			y += s.h
+			continue
+		}
 		if !s.open {
 			for _, i := range s.panes {
 				l.Boxes[i] = pane.Rect{X: x, Y: y, W: w, H: 1, Shown: true, Collapsed: true}
@@ -204,9 +300,15 @@ func (ps *Set) smallLayout(f *pane.Frame, w, h, focus int) Layout {
 	main := bodyH
 	rw, rl := ps.Results.Size(f, w)
 	_, least := ps.At(focus).Size(f, w)
-	if focus != pane.Results && main-max(rw, rl) >= max(least, 12) {
+	k := ps.Results.StripRows(f)
+	switch {
+	case focus != pane.Results && main-max(rw, rl) >= max(least, 12):
 		main -= max(rw, rl)
 		l.Boxes[pane.Results] = pane.Rect{X: 0, Y: 1 + main, W: w, H: bodyH - main, Shown: true}
+	case focus != pane.Results && k > 1 && main-k >= max(least, 12):
+		// No room for the table: its strip, the Oracle's and the selected algorithm's numbers.
+		main -= k
+		l.Boxes[pane.Results] = pane.Rect{X: 0, Y: 1 + main, W: w, H: k, Shown: true, Strip: true}
 	}
 	l.Boxes[focus] = pane.Rect{X: 0, Y: 1, W: w, H: main, Shown: true}
 	return l

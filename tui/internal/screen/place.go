@@ -65,6 +65,9 @@ func (ps *Set) calloutAvoid(f *pane.Frame, l Layout, panes ...int) []pane.Rect {
 	if r := l.Boxes[pane.Matrix]; r.Shown && !r.Collapsed {
 		out = ps.Matrix.Avoid(f, r)
 	}
+	if r := l.Boxes[pane.Results]; r.Strip {
+		out = append(out, r) // the numbers a class reads off: no callout covers them
+	}
 	for _, i := range panes {
 		if i >= 0 && i < pane.Count && i != pane.Matrix {
 			if r := l.Boxes[i]; r.Shown && !r.Collapsed {

@@ -50,10 +50,13 @@ func (ps *Set) Body(st *draw.Styles, f *pane.Frame, l Layout, focus, w, bodyH in
 			continue
 		}
 		var box []string
-		if r.Collapsed {
+		switch {
+		case r.Strip:
+			box = strings.Split(ps.Results.Strip(f, r.W, r.H), "\n")
+		case r.Collapsed:
 			s := fmt.Sprintf("▸ %d %s", i+1, ps.At(i).Title(f))
 			box = []string{st.Collapsed.Render(draw.PadRight(draw.Truncate(s, r.W), r.W))}
-		} else {
+		default:
 			box = strings.Split(ps.box(st, i, r, f, i == focus), "\n")
 		}
 		for k, s := range box {

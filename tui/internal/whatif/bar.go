@@ -150,7 +150,7 @@ type Host interface {
 	// Reparse checks the editor's text as from's (a served player's server admits the check
 	// against its memory first).
 	Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
-	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen
+	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen, at the batch shown
 	Frame() *pane.Frame                  // what the panes draw now: the styles, the batch shown, the data's range
 	// FrameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.

@@ -164,7 +164,9 @@ func TestCommandStateOverAHost(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.err = nil
-		c.run(h, &bar, cmd)
+		// The check runs off the UI goroutine; the player hands its outcome back.
+		checked := c.run(h, &bar, cmd)().(CheckedMsg)
+		c.Checked(h, &bar, checked)
 	}
 
 	run("retrain_cost=2")
@@ -182,6 +184,22 @@ func TestCommandStateOverAHost(t *testing.T) {
 	run("set model.knn.k=many")
 	if h.err == nil || !strings.Contains(h.err.Error(), "model.knn.k") || h.scen != changed || len(h.seeds) != 1 || len(c.sets) != 2 {
 		t.Errorf("a bad value: error %v, scenario changed %v, reopened on %v, sets %q", h.err, h.scen != changed, h.seeds, c.sets)
+	}
+	// A change the loader refuses says why at once and is named nowhere: the queries are not
+	// data-drawn here, and a what-if cannot change what it does not have.
+	run("queries.from=nowhere")
+	if h.err == nil || !strings.Contains(h.err.Error(), "queries") || h.notice != "" || len(c.sets) != 2 || c.Status() != "run: model={knn: {k: 3}}" ||
+		!slices.Equal(bar.state.External, []string{"retrain_cost=2"}) {
+		t.Errorf("a refused what-if: error %v, notice %q, sets %q, bar %q", h.err, h.notice, c.sets, bar.state.External)
+	}
+	// Two commands checked at once: only the newer one's outcome counts.
+	older, _ := cmdline.Parse("retrain_cost=5")
+	newer, _ := cmdline.Parse("retrain_cost=6")
+	slow := c.run(h, &bar, older)
+	c.Checked(h, &bar, c.run(h, &bar, newer)().(CheckedMsg))
+	c.Checked(h, &bar, slow().(CheckedMsg))
+	if !slices.Contains(c.sets, "retrain_cost=6") || slices.Contains(c.sets, "retrain_cost=5") {
+		t.Errorf("an older check's outcome applied over a newer one: %q", c.sets)
 	}
 	shown := h.shown
 	run("reset")

@@ -24,6 +24,8 @@ type Commands struct {
 	line commandLine
 	sets []string            // every override the command line has set, in order
 	base *scenarios.Scenario // the scenario as opened, before any change of its data or model
+	kind string              // the kind of model base's file gives (cmdline.FileModelKind)
+	seq  int                 // numbers the checks: only the newest one's outcome is applied
 	// orig is the run of base while the command line's scenario is another: the split view (W)
 	// shows it beside the new run. origRp is its replay at the batch shown.
 	orig   *run.Session
@@ -87,25 +89,71 @@ func (c *Commands) Open(w int) tea.Cmd {
 	return c.line.Open()
 }
 
-// run applies an entered command to the command line's what-if: the replayable part through the
-// bar's what-if path, the rest as a new run of the player's.
+// CheckedMsg is a command checked off the UI goroutine: the scenario loads with the overrides it
+// makes, or err says why not (Run applies it, or shows the error).
+type CheckedMsg struct {
+	seq      int
+	sets     []string // every override after the command
+	scenario *scenarios.Scenario
+	err      error
+}
+
+// run checks an entered command before anything changes: the scenario it makes is loaded off the
+// UI goroutine (a new run's with its data and model, the what-if's on top), and Checked applies it
+// or shows the loader's error at once, the what-if in force and the status line as they were. A
+// set into another kind of model than the one in force changes the kind (cmdline.OnModel).
 func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
 	if c.base == nil {
 		c.base = h.Scenario()
+		if text, err := c.base.Text(); err == nil {
+			c.kind = cmdline.FileModelKind(text)
+		}
 	}
-	sets := cmd.Apply(c.sets)
+	sets := cmd.OnModel(c.sets, c.kind)
 	replaySets, run := splitSets(sets)
+	_, was := splitSets(c.sets)
+	base, shown := h.Trusted(c.base), h.Scenario()
+	c.seq++
+	seq := c.seq
+	h.Fail(nil)
+	h.Say("checking " + cmd.String() + "…")
+	return func() tea.Msg {
+		s := shown
+		var err error
+		switch {
+		case len(run) == 0:
+			s = base
+		case !slices.Equal(run, was):
+			s, err = base.With(run)
+		}
+		if err == nil && len(replaySets) > 0 {
+			_, err = s.WhatIf(replaySets)
+		}
+		return CheckedMsg{seq: seq, sets: sets, scenario: s, err: err}
+	}
+}
+
+// Checked applies a checked command: the replayable part through the bar's what-if path, the rest
+// as a new run, which shows the batch the player was at once it is computed. A command the loader
+// refused changes nothing and says why; an outcome superseded by a newer command is dropped.
+func (c *Commands) Checked(h Host, bar *Bar, msg CheckedMsg) tea.Cmd {
+	if msg.seq != c.seq {
+		return nil
+	}
+	if msg.err != nil {
+		h.Say("")
+		h.Fail(msg.err)
+		return nil
+	}
+	replaySets, run := splitSets(msg.sets)
 	_, was := splitSets(c.sets)
 	var reopen tea.Cmd
 	if !slices.Equal(run, was) {
 		s := c.base
 		if len(run) > 0 {
-			var err error
-			if s, err = h.Trusted(c.base).With(run); err != nil {
-				h.Fail(err)
-				return nil
-			}
+			s = msg.scenario
 			if err := h.Check(s); err != nil {
+				h.Say("")
 				h.Fail(err)
 				return nil
 			}
@@ -118,11 +166,11 @@ func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
 			c.DropBefore()
 		}
 	}
-	c.sets = sets
-	if len(sets) == 0 {
+	c.sets = msg.sets
+	if len(msg.sets) == 0 {
 		h.Say("back to the scenario")
 	} else {
-		h.Say("what-if: " + strings.Join(sets, ", "))
+		h.Say("what-if: " + describe(msg.sets))
 	}
 	return tea.Batch(reopen, bar.Apply(h, replaySets, ""))
 }
@@ -130,7 +178,11 @@ func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
 // runEdited runs s, the editor's text, as the scenario opened: the command line's changes were
 // merged into the text, so they start over from it.
 func (c *Commands) runEdited(h Host, bar *Bar, s *scenarios.Scenario) tea.Cmd {
-	c.base, c.sets = s, nil
+	c.base, c.sets, c.kind = s, nil, ""
+	c.seq++ // a check still running is about the scenario before
+	if text, err := s.Text(); err == nil {
+		c.kind = cmdline.FileModelKind(text)
+	}
 	h.Say("running the edited scenario (esc e to edit it again)")
 	return tea.Batch(h.Rerun(s), bar.Apply(h, nil, ""))
 }
@@ -142,5 +194,23 @@ func (c *Commands) Status() string {
 	if len(run) == 0 {
 		return ""
 	}
-	return "run: " + strings.Join(run, ", ")
+	return "run: " + describe(run)
+}
+
+// describe writes overrides as the status line says them: a model kind set to null by a change of
+// kind (cmdline.Command.OnModel) as the kind it replaced, "model.knn.k=1 in place of random_forest".
+func describe(sets []string) string {
+	var out, gone []string
+	for _, s := range sets {
+		if kind, ok := strings.CutSuffix(s, "=null"); ok && strings.HasPrefix(kind, "model.") && !strings.Contains(kind[len("model."):], ".") {
+			gone = append(gone, strings.TrimPrefix(kind, "model."))
+			continue
+		}
+		out = append(out, s)
+	}
+	text := strings.Join(out, ", ")
+	if len(gone) > 0 {
+		text += " in place of " + strings.Join(gone, ", ")
+	}
+	return text
 }

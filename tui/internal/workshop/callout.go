@@ -33,9 +33,10 @@ type Callout struct {
 type CalloutKind int
 
 const (
-	StopCallout   CalloutKind = iota // a tour's stop
-	RevealCallout                    // a guess's reveal
-	WaitCallout                      // a follower's answer, waiting for the presenter's reveal
+	StopCallout    CalloutKind = iota // a tour's stop
+	RevealCallout                     // a guess's reveal
+	WaitCallout                       // a follower's answer, waiting for the presenter's reveal
+	SummaryCallout                    // the room's answers over a tour or a guess round, for its presenter
 )
 
 // View draws the callout bw columns wide and at most maxH lines tall.

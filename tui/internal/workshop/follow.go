@@ -24,6 +24,9 @@ type Room struct {
 	// meanwhile; nil once shown, or after resumeWait.
 	resumed   *room.Stage
 	resumedAt time.Time
+	// asked are the batches the presenter asked about in the tour or guess round going on: what
+	// the room's summary scores (summary.go).
+	asked map[int]bool
 }
 
 // resumeWait bounds how long a presenter back publishes the stage it took up rather than its own.

@@ -14,14 +14,22 @@ import (
 
 // Guess is "guess the decision" (key g, or a tour's quiz stop): before an online batch t is
 // shown the player asks "RETRAIN or KEEP at t?", then shows the batch with the Oracle's decision
-// and what each choice costs the player's own strategy there (C[t', t] to keep its model t', R_t to
-// retrain), and keeps a score. The answers are a strategy of their own, replayed through algos
-// (Fixed) as the results pane's row "You": unanswered batches count as KEEP.
+// and what each choice costs there (C[t', t] to keep the model in use t', R_t to retrain), and
+// keeps a score. Each answer is about a model in use: in a guess round the one the player's own
+// answers left when they answered the batch before, else (the round's first question, a tour's
+// quiz) the Oracle's, whose path the tour tells. The answers are shown as the results pane's row
+// "You", over the batches answered only: nobody decided the others.
 type Guess struct {
 	on      bool
-	answers map[int]bool // batch -> RETRAIN
+	answers map[int]answer
 	agreed  map[int]bool // batch -> the answer was the Oracle's decision (set when revealed)
 	you     youCache
+}
+
+// answer is one answer: RETRAIN or KEEP, about keeping model, the model in use when it was asked.
+type answer struct {
+	retrain bool
+	model   int
 }
 
 // youCache keeps the "You" row for one position, R and set of answers.
@@ -30,11 +38,11 @@ type youCache struct {
 	scale        float64
 	m            *sim.Matrix // the run's, or a what-if's
 	provisional  bool        // compared with the best so far, not yet the Oracle
-	res          *algos.Result
+	you          *pane.You
 }
 
 func (g *Guess) reset() {
-	*g = Guess{answers: map[int]bool{}, agreed: map[int]bool{}}
+	*g = Guess{answers: map[int]answer{}, agreed: map[int]bool{}}
 }
 
 // Score is the round's score: the revealed answers that were the Oracle's decision, of the
@@ -56,9 +64,13 @@ func (w *Workshop) ToggleGuess(f Frame) Effects {
 		if c := w.callout; c != nil && c.Kind == RevealCallout {
 			w.callout = nil // the round's last answer goes with it
 		}
+		if c := w.summary(f, "guess round", true); c != nil {
+			w.callout = c
+		}
 		a, n := g.Score()
 		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
+	clear(w.room.asked)
 	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
 		e = append(e, w.ask(f.Pos+1)...)
@@ -86,28 +98,65 @@ func (w *Workshop) ask(t int) Effects {
 		w.callout = nil
 	}
 	w.asked = t
+	if w.room.Presenting() {
+		w.room.asked[t] = true // the room's summary scores it
+	}
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
 	return Effects{Play(false), TakeKeys{}, Focus(pane.Batch)}
 }
 
-// YourModel is the model the player's own strategy uses before batch t: the last batch before t
-// answered RETRAIN, or the first online batch (offline, the offline block's size), where every
-// strategy trains.
-func (g *Guess) YourModel(t, offline int) int {
-	tp := offline
-	for b, retrain := range g.answers {
-		if retrain && b < t && b > tp {
-			tp = b
+// Model is the model in use that the question about batch t is about: the one the player's own
+// answers left, when they answered batch t-1 in a guess round; else the Oracle's at t-1 (in
+// hindsight once the matrix is in, the best so far until then), which a tour follows and where a
+// guess round joins; at the first online batch after it, the model every strategy trained there.
+func (w *Workshop) Model(f Frame, t int) int {
+	if a, ok := w.guess.answers[t]; ok {
+		return a.model
+	}
+	return modelIn(w.guess.answers, t, f.Scenario.Offline, !w.tourQuiz(f, t), oracleOf(f))
+}
+
+// modelIn is the model in use a question about t is about, for the answers given: the one they
+// left, when they answered t-1 on their own path (own: a guess round, not a tour's quiz); else the
+// Oracle's at t-1 (oracle); at the first online batch after off, the model of off.
+func modelIn(answers map[int]answer, t, off int, own bool, oracle algos.Strategy) int {
+	if t-1 <= off {
+		return off
+	}
+	if prev, ok := answers[t-1]; ok && own {
+		if prev.retrain {
+			return t - 1
+		}
+		return prev.model
+	}
+	if i := t - 1 - oracle.Start; i >= 0 && i < len(oracle.Model) {
+		return oracle.Model[i]
+	}
+	return off
+}
+
+// oracleOf is the Oracle's strategy as f knows it: over the whole online block once the matrix is
+// in, the best so far up to the batch shown until then.
+func oracleOf(f Frame) algos.Strategy {
+	results := f.Results
+	if whole := f.WholeBlock; whole != nil {
+		if r := whole(); r != nil {
+			results = r
 		}
 	}
-	return tp
+	for _, r := range results {
+		if r.Algorithm == algos.NameOracle {
+			return r.Strategy
+		}
+	}
+	return algos.Strategy{}
 }
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
 // presenter to show it, and the room counts the answer.
 func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 	g := &w.guess
-	g.answers[t] = retrain
+	g.answers[t] = answer{retrain: retrain, model: w.Model(f, t)}
 	g.you = youCache{}
 	r := &w.room
 	if r.Presenting() {
@@ -116,7 +165,15 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 		r.tally[t] = [2]int{v.Retrain, v.Keep}
 	}
 	if r.following {
-		r.m.Answer(t, retrain)
+		// The Oracle's decision goes with the answer, for the room's record: known once the run
+		// is computed (the Oracle is the paper's, in hindsight).
+		var oracle, known bool
+		if whole := f.WholeBlock; whole != nil {
+			if res := whole(); res != nil {
+				oracle, known = oracleRetrains(res, t), true
+			}
+		}
+		r.m.Answer(t, retrain, oracle, known)
 		w.callout = &Callout{Kind: WaitCallout, Pane: pane.Matrix, Title: fmt.Sprintf("guess · batch %d", t),
 			Text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
 			Foot: "p to go free"}
@@ -133,9 +190,9 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
 func (w *Workshop) reveal(f Frame, t int) Effects {
 	g := &w.guess
-	if _, ok := g.answers[t]; ok {
+	if a, ok := g.answers[t]; ok {
 		if _, done := g.agreed[t]; !done {
-			g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
+			g.agreed[t] = a.retrain == oracleRetrains(f.Results, t)
 		}
 	}
 	if at, ok := w.tour.quizAhead(); ok && at == t {
@@ -154,7 +211,8 @@ func (w *Workshop) reveal(f Frame, t int) Effects {
 func (w *Workshop) RevealDue(f Frame) Effects {
 	g := &w.guess
 	t := f.Pos
-	if _, ok := g.answers[t]; !ok {
+	a, ok := g.answers[t]
+	if !ok {
 		return nil
 	}
 	if _, done := g.agreed[t]; done {
@@ -163,7 +221,7 @@ func (w *Workshop) RevealDue(f Frame) Effects {
 	if c := w.callout; c == nil || c.Kind == WaitCallout || c.Kind == RevealCallout {
 		return w.reveal(f, t)
 	}
-	g.agreed[t] = g.answers[t] == oracleRetrains(f.Results, t)
+	g.agreed[t] = a.retrain == oracleRetrains(f.Results, t)
 	return nil
 }
 
@@ -200,21 +258,22 @@ func (w *Workshop) revealLines(f Frame, t int) []string {
 	}
 	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
 	a, n := g.Score()
-	if retrain, ok := g.answers[t]; ok {
+	if ans, ok := g.answers[t]; ok {
 		mark := "✗ not as " + who
-		if retrain == oracle {
+		if ans.retrain == oracle {
 			mark = "✓ as " + who
 		}
-		lines = append(lines, fmt.Sprintf("You said %s: %s · score %d of %d", word(retrain), mark, a, n))
+		lines = append(lines, fmt.Sprintf("You said %s: %s · score %d of %d", word(ans.retrain), mark, a, n))
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	tp := g.YourModel(t, f.Scenario.Offline)
+	tp := w.Model(f, t)
 	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
 		draw.Num(c.At(tp, t)), draw.Num(c.R(t))))
 	if r := &w.room; r.Presenting() {
 		if n, ok := r.tally[t]; ok {
 			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
+			lines = append(lines, w.roomRight(t, oracle, who)...)
 		}
 	}
 	return lines
@@ -227,41 +286,74 @@ func word(retrain bool) string {
 	return "KEEP"
 }
 
-// You is the player's own strategy over the online block so far, as a result beside the
-// algorithms': replayed through algos as a fixed strategy, against the same Oracle; nil before an
-// answer.
-func (w *Workshop) You(f Frame) *algos.Result {
+// You is the player's own answers up to the batch shown, as the results pane's row "You": over
+// the batches answered only, each the cost of the answer given the model in use it was about,
+// against what the Oracle (the one replay every pane reads) paid at the same batches; nil before
+// an answer.
+func (w *Workshop) You(f Frame) *pane.You {
 	g := &w.guess
-	off := f.Scenario.Offline
-	if len(g.answers) == 0 || f.Pos < off || f.Pos >= f.Computed {
+	if len(g.answers) == 0 || f.Pos < f.Scenario.Offline || f.Pos >= f.Computed {
 		return nil
 	}
-	m := f.Matrix
-	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: m, provisional: f.Provisional}
-	if c := g.you; c.res != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == m && c.provisional == k.provisional {
-		return c.res
+	k := youCache{pos: f.Pos, answers: len(g.answers), scale: f.Scale, m: f.Matrix, provisional: f.Provisional}
+	if c := g.you; c.you != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == k.m && c.provisional == k.provisional {
+		return c.you
 	}
-	var retrains []int
-	for b, retrain := range g.answers {
-		if retrain && b > off && b <= f.Pos {
-			retrains = append(retrains, b)
-		}
+	k.you = youOf(f, g.answers)
+	g.you = k
+	return k.you
+}
+
+// youOf is answers as the row You: over the batches answered up to f's batch, each the cost of
+// the answer given the model in use it was about, beside the Oracle's cost at the same batches in
+// f's results; nil when no answer is up to f's batch.
+func youOf(f Frame, answers map[int]answer) *pane.You {
+	if f.Pos >= f.Computed {
+		return nil
 	}
-	slices.Sort(retrains)
-	c := algos.Costs{M: m, R: f.R}
-	strategy := algos.Replay(c, off, f.Pos, algos.Fixed(retrains))
-	// The Oracle the other rows are compared with, as the results show it: its cost up to the
-	// batch shown.
-	oracle := math.NaN()
+	var oracle algos.Strategy
 	for _, r := range f.Results {
 		if r.Algorithm == algos.NameOracle {
-			oracle = r.Strategy.Cost()
+			oracle = r.Strategy
 		}
 	}
-	r := algos.Against(m, pane.YouName, strategy, oracle)
-	k.res = &r
-	g.you = k
-	return k.res
+	m := f.Matrix
+	c := algos.Costs{M: m, R: f.R}
+	y := &pane.You{Provisional: f.Provisional}
+	acc := 0.0
+	for t, a := range answers {
+		i := t - oracle.Start
+		if t > f.Pos || i <= 0 || i >= len(oracle.Cumulative) {
+			continue
+		}
+		y.Answers++
+		if a.retrain {
+			y.Retrains++
+			y.Cost += c.R(t)
+		} else {
+			y.Cost += c.At(a.model, t)
+		}
+		y.Oracle += oracle.Cumulative[i] - oracle.Cumulative[i-1]
+		if _, retrains := slices.BinarySearch(oracle.Retrains, t); retrains == a.retrain {
+			y.Agreed++
+		}
+		acc += m.QueryAccuracy(a.model, t)
+		if t == f.Pos {
+			y.Now = "keep"
+			if a.retrain {
+				y.Now = "RETRAIN"
+			}
+		}
+	}
+	if y.Answers == 0 {
+		return nil
+	}
+	y.QueryAccuracy = acc / float64(y.Answers)
+	y.Gap, y.SCPE = y.Cost-y.Oracle, math.NaN()
+	if y.Oracle > 0 {
+		y.SCPE = 100 * math.Abs(y.Gap) / y.Oracle
+	}
+	return y
 }
 
 // Question is the callout asking the question up, with the room's answers for a presenter; nil
@@ -272,7 +364,7 @@ func (w *Workshop) Question(f Frame) *Callout {
 		return nil
 	}
 	g, st := &w.guess, f.Styles
-	tp := g.YourModel(t, f.Scenario.Offline)
+	tp := w.Model(f, t)
 	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t)}
 	c.Head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
 	if i, ok := w.quizStop(f, t); ok {
@@ -280,8 +372,8 @@ func (w *Workshop) Question(f Frame) *Callout {
 		c.Title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
 		c.Head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.Head...)
 	}
-	c.Text = fmt.Sprintf("Your strategy uses M_%d, trained at %d; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
-		tp, tp, t, tp, t, draw.Num(f.R(t)), tp, tp, t)
+	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
+		w.inUse(f, t, tp), t, tp, t, draw.Num(f.R(t)), tp, tp, t)
 	if a, n := g.Score(); n > 0 {
 		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}
@@ -296,6 +388,29 @@ func (w *Workshop) Question(f Frame) *Callout {
 		c.Foot += " · p go free"
 	}
 	return c
+}
+
+// inUse says whose model the question about t is about: the player's own path, or the Oracle's,
+// which a tour follows and a guess round joins.
+func (w *Workshop) inUse(f Frame, t, tp int) string {
+	own := !w.tourQuiz(f, t)
+	switch prev, ok := w.guess.answers[t-1]; {
+	case t-1 <= f.Scenario.Offline:
+		return fmt.Sprintf("The model in use is M_%d, which every strategy trained at %d", tp, tp)
+	case ok && own && prev.retrain:
+		return fmt.Sprintf("Your strategy uses M_%d: you retrained at %d", tp, tp)
+	case ok && own:
+		return fmt.Sprintf("Your strategy uses M_%d, trained at %d", tp, tp)
+	case f.Provisional:
+		return fmt.Sprintf("The model in use is M_%d, the %s's (the Oracle needs the whole block)", tp, pane.BestSoFar)
+	}
+	return fmt.Sprintf("The model in use is M_%d, the Oracle's so far", tp)
+}
+
+// tourQuiz reports whether the question about t is a tour's quiz (played, or followed).
+func (w *Workshop) tourQuiz(f Frame, t int) bool {
+	_, ok := w.quizStop(f, t)
+	return ok
 }
 
 // quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a

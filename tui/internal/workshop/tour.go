@@ -2,8 +2,11 @@ package workshop
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 )
 
@@ -62,16 +65,44 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 	ts := &w.tour
 	if ts.run != nil {
 		ts.left = ts.run.i
-		return append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+		e := append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+		if c := w.summary(f, "tour", false); c != nil {
+			w.callout = c
+		}
+		return e
 	}
 	stops := f.Scenario.Tour
 	if len(stops) == 0 {
 		return Effects{Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
 	}
+	if seed := TourSeed(f.Scenario); f.Seed != seed {
+		return Effects{w.switchSeed(seed, f.Seed)}
+	}
 	ts.run = &tourRun{stops: stops}
+	if ts.left < 0 {
+		clear(w.room.asked) // a tour from its start: the room's summary scores its quizzes
+	}
 	from := max(ts.left, 0)
 	ts.left = -1
 	return w.toStop(f, from)
+}
+
+// TourSeed is the seed a scenario's tour was written for, and plays on: every sentence of it that
+// states something about the run is about that run (the claims test holds each one to it).
+func TourSeed(s *scenarios.Scenario) uint64 { return s.TourSeed() }
+
+// switchSeed asks to open the tour's seed and start the tour there; a presenter's room follows.
+func (w *Workshop) switchSeed(seed, shown uint64) Confirm {
+	text := "Its words and numbers are that run's. The matrix is computed again on it; your guesses start over."
+	if w.room.Presenting() {
+		text = "Its words and numbers are that run's. The whole room follows you there: every follower's matrix and guesses start over."
+	}
+	return Confirm{
+		Question: fmt.Sprintf("This tour was written for seed %d: switch to it?", seed),
+		Text:     text,
+		No:       fmt.Sprintf("kept seed %d; the tour plays on seed %d (t asks again)", shown, seed),
+		Yes:      func(Frame) Effects { return Effects{Reopen(seed), Then(w.ToggleTour)} },
+	}
 }
 
 // endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
@@ -160,20 +191,26 @@ func (w *Workshop) TourNext(f Frame) Effects {
 	case tr.i+1 < len(tr.stops):
 		return w.toStop(f, tr.i+1)
 	}
-	return append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+	e := append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+	if c := w.summary(f, "tour", false); c != nil {
+		w.callout = c
+	}
+	return e
 }
 
 // focusOn points the player at a stop's focus: a pane, or a cell of the cost matrix under the
-// cursor. A stop changes only what it names.
+// cursor. A stop changes only what it names; a stop that names a pane takes the cursor off the
+// cell an earlier stop put it on, whose readout would otherwise stay under the matrix, about
+// another batch.
 func focusOn(fc tour.Focus) Effects {
 	if fc.Pane == tour.NoPane {
 		return nil
 	}
 	e := Effects{Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
 	if fc.Cell != nil {
-		e = append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
+		return append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
 	}
-	return e
+	return append(e, Cursor{On: false})
 }
 
 // stopCallout is the callout of stop i: the stop's text, a what-if's note, the guess's reveal at
@@ -214,16 +251,21 @@ func (w *Workshop) stopCallout(f Frame, i int, note string, following bool) *Cal
 // sayText is a stop's text with its templates filled from the run shown: the matrix (a what-if's
 // under the stop's what-if), the R in force, every algorithm over the whole online block (so the
 // Oracle is the paper's). A number not known yet (the matrix or a what-if still computing) reads
-// "…" until it is. On a seed other than the scenario's the words were written for another run,
-// and the callout says so.
+// "…" until it is. A tour plays only on the seed it was written for (ToggleTour), so its words
+// are about the run shown.
 func sayText(f Frame, st tour.Stop) string {
 	facts := tour.Facts{M: f.Matrix, R: f.R, At: st.At}
 	if !f.WhatIfComputing {
 		facts.Results = f.WholeBlock()
 	}
 	text := st.Text(facts)
-	if f.Seed != f.Scenario.Seed {
-		text += fmt.Sprintf("\n\n(Written for seed %d: the numbers are this run's, seed %d.)", f.Scenario.Seed, f.Seed)
+	// The words were checked on the stop's own view: R as the scenario (or the stop's what-if)
+	// has it. Under another R or what-if the numbers follow, and the callout says the words may not.
+	switch {
+	case math.Abs(f.Scale-1) > 1e-12:
+		text += fmt.Sprintf("\n\n(R is ×%.3g here: the numbers are this view's; the words were written for the tour's R.)", f.Scale)
+	case !f.WhatIfComputing && len(f.WhatIf) > 0 && !slices.Equal(f.WhatIf, st.Sets()):
+		text += "\n\n(Another what-if is shown: the numbers are its own; the words were written for the tour's.)"
 	}
 	return text
 }

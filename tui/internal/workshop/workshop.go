@@ -33,7 +33,7 @@ type Workshop struct {
 
 // New returns the workshop of a player in the room of m (nil: no room).
 func New(m *room.Member) Workshop {
-	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}}, asked: -1}
+	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}, asked: map[int]bool{}}, asked: -1}
 	if m != nil {
 		w.room.view = m.View()
 	}
@@ -55,6 +55,7 @@ type Frame struct {
 	Results           []algos.Result        // every algorithm at the batch shown, as the panes show them
 	Provisional       bool                  // the matrix is still being computed: Results' Oracle is the best so far
 	WhatIfComputing   bool                  // a what-if is being computed, its numbers not in yet
+	WhatIf            []string              // the what-if shown, as --set overrides (nil: the scenario)
 	WholeBlock        func() []algos.Result // every algorithm over the whole online block (nil until the matrix is in)
 	Styles            *draw.Styles
 }
@@ -110,6 +111,12 @@ type (
 	RoomView room.View
 	// TakeKeys says a question is up and takes the keys: an overlay the player shows goes.
 	TakeKeys struct{}
+	// Confirm asks the player yes or no over the panes: y or enter applies Yes, any other key
+	// leaves everything as it is and says No.
+	Confirm struct {
+		Question, Text, No string
+		Yes                Then
+	}
 	// Then continues with the player as the effects before it have left it (a batch shown, the
 	// algorithms replayed there).
 	Then func(Frame) Effects
@@ -133,6 +140,7 @@ func (FollowWhatIf) effect()   {}
 func (Reopen) effect()         {}
 func (RoomView) effect()       {}
 func (TakeKeys) effect()       {}
+func (Confirm) effect()        {}
 func (Then) effect()           {}
 
 // Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
@@ -198,6 +206,8 @@ func (w *Workshop) RestartRefused() string {
 		return "N (a new run) waits for the tour: t leaves it"
 	case w.guess.on:
 		return "N (a new run) waits for the guess round: g ends it"
+	case w.callout != nil && w.callout.Kind == SummaryCallout:
+		return "N (a new run) waits for the room's summary: esc closes it"
 	case w.callout != nil && w.callout.Kind != StopCallout:
 		return "N (a new run) waits for the answer shown: esc closes it"
 	}

@@ -182,27 +182,31 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 }
 
 // The guess round without a player: each answer, given at the question the round asks before its
-// batch, is revealed beside the Oracle's decision, scored, and priced for the player's own
-// strategy. The synthetic Oracle retrains at 19, 24, 30, 36, 42, 48 and 54: in each concept's 12
-// batches once at the drift and once halfway (R 4 twice and 0.25 x (0+...+5) twice, 15.5, beats
-// one retrain, 4 + 0.25 x (0+...+11) = 20.5, and three, 12 + 0.25 x 2 x (0+...+3) = 16.5); in the
-// first online batches, 15 to 23, once at 19.
+// batch, is revealed beside the Oracle's decision, scored, and priced for the model in use: the
+// player's own path after an answer to the batch before, the Oracle's where the player joins it
+// (the round's first question, or after batches left unanswered). The synthetic Oracle retrains at
+// 19, 24, 30, 36, 42, 48 and 54: in each concept's 12 batches once at the drift and once halfway
+// (R 4 twice and 0.25 x (0+...+5) twice, 15.5, beats one retrain, 4 + 0.25 x (0+...+11) = 20.5,
+// and three, 12 + 0.25 x 2 x (0+...+3) = 16.5); in the first online batches, 15 to 23, once at 19.
 func TestGuessRoundReveal(t *testing.T) {
 	f := newFakePlayer(t, nil, nil)
 	f.apply(f.ws.ToggleGuess(f.frame()))
+	batches := []int{19, 22, 23, 24, 25, 27}
 	for _, tc := range []struct {
 		t       int
 		key     string
 		mark    string // beside the answer
 		agreed  int    // the score after it, of the answers so far
-		yourTp  int    // the model the player's strategy keeps until t
+		yourTp  int    // the model in use the question is about
 		keepC   string // C[yourTp, t]: 0.25 a batch of age, 6 more across a drift
 		oracleW string // the Oracle's decision as the reveal says it
 	}{
-		{19, "r", "✓ as the Oracle", 1, 15, "1", "RETRAINS"},        // 4 batches old, concept b
-		{22, "k", "✓ as the Oracle", 2, 19, "0.75", "KEEPS"},        // M_19, 3 batches old
-		{24, "k", "✗ not as the Oracle", 2, 19, "7.25", "RETRAINS"}, // across the drift at 24: 1.25 + 6
-		{27, "r", "✗ not as the Oracle", 2, 19, "8", "KEEPS"},       // still M_19 (24 was KEEP): 2 + 6
+		{19, "r", "✓ as the Oracle", 1, 15, "1", "RETRAINS"},        // joins the Oracle's M_15 (18 unanswered)
+		{22, "k", "✓ as the Oracle", 2, 19, "0.75", "KEEPS"},        // joins the Oracle's M_19 (21 unanswered)
+		{23, "k", "✓ as the Oracle", 3, 19, "1", "KEEPS"},           // its own M_19: 22 was KEEP
+		{24, "k", "✗ not as the Oracle", 3, 19, "7.25", "RETRAINS"}, // across the drift at 24: 1.25 + 6
+		{25, "r", "✗ not as the Oracle", 3, 19, "7.5", "KEEPS"},     // still M_19 (24 was KEEP): 1.5 + 6
+		{27, "r", "✗ not as the Oracle", 3, 24, "0.75", "KEEPS"},    // joins the Oracle's M_24 (26 unanswered)
 	} {
 		f.goTo(tc.t - 1)
 		e, asked := f.ws.Step(f.frame())
@@ -213,13 +217,16 @@ func TestGuessRoundReveal(t *testing.T) {
 		if q, ok := f.ws.Asking(); !ok || q != tc.t || f.shown.Pos != tc.t-1 || f.shown.Focus != pane.Batch {
 			t.Fatalf("the question: %d (%v) at batch %d, focus %d; want batch %d asked at %d in the batch pane", q, ok, f.shown.Pos, f.shown.Focus, tc.t, tc.t-1)
 		}
+		if q := f.ws.Question(f.frame()); q == nil || !strings.Contains(q.Text, fmt.Sprintf("M_%d", tc.yourTp)) {
+			t.Errorf("batch %d: the question does not name M_%d: %+v", tc.t, tc.yourTp, q)
+		}
 		f.key(t, tc.key)
 		c := f.ws.callout
 		if _, asked := f.ws.Asking(); asked || f.shown.Pos != tc.t || c == nil || c.Kind != RevealCallout || len(c.Head) != 3 {
 			t.Fatalf("answered %s at %d: asking %v, batch %d, callout %+v", tc.key, tc.t, asked, f.shown.Pos, c)
 		}
 		head := ansi.Strip(strings.Join(c.Head, "\n"))
-		n := slices.Index([]int{19, 22, 24, 27}, tc.t) + 1
+		n := slices.Index(batches, tc.t) + 1
 		word := map[string]string{"r": "RETRAIN", "k": "KEEP"}[tc.key]
 		for _, want := range []string{
 			fmt.Sprintf("At %d the Oracle %s", tc.t, tc.oracleW),
@@ -231,12 +238,23 @@ func TestGuessRoundReveal(t *testing.T) {
 			}
 		}
 	}
-	// The answers are a strategy: it retrains where they said RETRAIN, up to the batch shown.
-	if r := f.ws.You(f.frame()); r == nil || !slices.Equal(r.Strategy.Retrains, []int{19, 27}) {
-		t.Errorf("the player's strategy: %+v, want retrains at 19 and 27", r)
+	// "You" is the answers alone: R at 19, 25 and 27, C[19, 22..24] = 0.75 + 1 + 7.25 kept, 21 in
+	// all, against the Oracle's R at 19 and 24 and C[19, 22], C[19, 23], C[24, 25], C[24, 27] =
+	// 0.75 + 1 + 0.25 + 0.75, 10.75 at the same six batches. The batches between count for nobody.
+	y := f.ws.You(f.frame())
+	if y == nil || y.Answers != 6 || y.Agreed != 3 || y.Retrains != 3 || y.Cost != 21 || y.Oracle != 10.75 || y.Now != "RETRAIN" {
+		t.Fatalf("You: %+v, want 6 answers, 3 as the Oracle, 3 retrains, 21 against 10.75, RETRAIN now", y)
+	}
+	if want := 100 * (21 - 10.75) / 10.75; y.SCPE != want || y.Line() != "You (6 answers): 3 of 6 as the Oracle" {
+		t.Errorf("You's SCPE %v (want %v), line %q", y.SCPE, want, y.Line())
+	}
+	// Before the last answer's batch, the row is over the five answered up to the batch shown.
+	f.goTo(26)
+	if y := f.ws.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
+		t.Errorf("You at 26: %+v, want 5 answers costing 17, none at 26", y)
 	}
 	f.apply(f.ws.ToggleGuess(f.frame()))
-	if f.ws.callout != nil || f.notice != "guess round over: 2 of 4 as the Oracle decided; g starts it again" {
+	if f.ws.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
 		t.Errorf("ending the round: callout %+v, notice %q", f.ws.callout, f.notice)
 	}
 }

@@ -47,7 +47,7 @@ func (p *Pane) Size(f *pane.Frame, w int) (want, least int) {
 	}
 	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.Visible) + 2 + 2
 	if f.You != nil {
-		n++ // the player's own guesses, "You"
+		n += 2 // the player's own answers: the row "You" and its line
 	}
 	return n, n
 }
@@ -103,7 +103,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 	if f.You != nil {
 		// The row "You" changes with the answers, which the frame's key does not know.
 		h := fnv.New64a()
-		fmt.Fprint(h, f.You.Strategy.Retrains)
+		fmt.Fprint(h, *f.You)
 		tuned += 2 * int(h.Sum64()>>2)
 	}
 	k := f.Key(w, h, tuned)
@@ -130,35 +130,175 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
 	var rows [][]string
 	var names []algos.Name
-	shown := f.Shown()
-	if f.You != nil {
-		shown = append(shown[:len(shown):len(shown)], *f.You)
-	}
-	for _, r := range shown {
-		now := decisionWord(r.Strategy, f.Pos)
-		// SCPE is undefined when the Oracle's cost is <= 0: the plain gap a - b stands in for it.
-		scpe := "gap " + draw.Signed(r.Gap)
-		if !math.IsNaN(r.SCPE) {
-			scpe = fmt.Sprintf("%.1f", r.SCPE)
-		}
+	for _, r := range f.Shown() {
 		name := f.Label(r.Algorithm)
-		if r.Algorithm == pane.YouName {
-			name = "You"
-		}
 		if r.Algorithm == f.Selected {
 			name = "▶" + name
 		} else {
 			name = " " + name
 		}
-		rows = append(rows, []string{name, now, draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), scpe, draw.Frac(r.QueryAccuracy)})
+		rows = append(rows, []string{name, DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()),
+			SCPE(r.SCPE, r.Gap), draw.Frac(r.QueryAccuracy)})
 		names = append(names, r.Algorithm)
+	}
+	if y := f.You; y != nil {
+		rows = append(rows, YouRow(y))
+		names = append(names, pane.YouName)
 	}
 	// Narrow panes shorten the headers, then drop the columns a student needs least.
 	if pane.TableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}) > w {
 		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
 	}
 	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, []int{1, 5}, w))
+	if y := f.You; y != nil {
+		lines = append(lines, " "+YouLine(y, w-1))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// StripRows is the height of the strip the layout gives the results when the table does not fit:
+// a line each for the Oracle, the selected algorithm (when it is another) and the player's
+// answers (when there are any); 1 (a title bar) before the online block.
+func (p *Pane) StripRows(f *pane.Frame) int {
+	if len(f.RP.Results) == 0 {
+		return 1
+	}
+	n := 1
+	if f.Selected != algos.NameOracle {
+		n++
+	}
+	if f.You != nil {
+		n++
+	}
+	return n
+}
+
+// Strip draws the results in h lines w wide, without a box: the Oracle, the selected algorithm
+// and You, each its decision now, retrains, cost and SCPE, in its colour; the first line says the
+// table is pane 5. It is what a laptop's screen keeps of the table beside the other panes.
+func (p *Pane) Strip(f *pane.Frame, w, h int) string {
+	st := f.St
+	if len(f.RP.Results) == 0 {
+		return st.Collapsed.Render(draw.PadRight(draw.Truncate("▸ 5 "+p.Title(f), w), w))
+	}
+	type row struct {
+		name  algos.Name
+		cells []string
+	}
+	var rows []row
+	for _, a := range []algos.Name{algos.NameOracle, f.Selected} {
+		r, ok := f.Result(a)
+		if !ok || len(rows) > 0 && a == algos.NameOracle {
+			continue
+		}
+		mark := " "
+		if a == f.Selected {
+			mark = "▶"
+		}
+		rows = append(rows, row{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
+	}
+	if y := f.You; y != nil {
+		c := YouRow(y)
+		rows = append(rows, row{pane.YouName, c[:5]})
+	}
+	// The widest form that fits: the table's pane number and the numbers' words, then without.
+	widths := make([]int, 5)
+	for _, r := range rows {
+		for k, v := range r.cells {
+			widths[k] = max(widths[k], draw.Width(v))
+		}
+	}
+	pad := func(v string, k int) string {
+		if k >= 2 { // numbers: to the right
+			return strings.Repeat(" ", widths[k]-draw.Width(v)) + v
+		}
+		return draw.PadRight(v, widths[k])
+	}
+	var lines []string
+	for _, form := range []struct{ lead, words bool }{{true, true}, {false, true}, {false, false}} {
+		lines = nil
+		fits := true
+		for i, r := range rows {
+			c := make([]string, len(r.cells))
+			for k, v := range r.cells {
+				c[k] = pad(v, k)
+			}
+			if form.words {
+				c[2] += " retr."
+				c[4] = "SCPE " + c[4]
+			}
+			l := strings.Join(c, " ")
+			if form.lead {
+				l = map[bool]string{true: "5 ", false: "  "}[i == 0] + l
+			}
+			fits = fits && draw.Width(l) <= w
+			lines = append(lines, l)
+		}
+		if fits {
+			break
+		}
+	}
+	for i, l := range lines {
+		s := st.AlgoStyle(rows[i].name)
+		if rows[i].name == f.Selected {
+			s = s.Bold(true)
+		}
+		if f.RP.Provisional && rows[i].name == algos.NameOracle {
+			s = s.Faint(true).Italic(true)
+		}
+		l = draw.PadRight(draw.Truncate(l, w), w)
+		if lead, rest, ok := strings.Cut(l, " "); ok && i == 0 && lead == "5" {
+			lines[i] = st.Dim.Render(lead+" ") + s.Render(rest)
+			continue
+		}
+		lines[i] = s.Render(l)
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
+// SCPE writes an SCPE for the table: signed, as the gap is, since part-way through the run a
+// strategy can stand below the Oracle, whose cost so far includes retrains that pay only later
+// ("-14.6": 14.6 % under it); the plain gap a - b when SCPE is undefined (the Oracle's cost <= 0).
+func SCPE(scpe, gap float64) string {
+	switch {
+	case math.IsNaN(scpe):
+		return "gap " + draw.Signed(gap)
+	case gap < 0 && scpe > 0:
+		return fmt.Sprintf("-%.1f", scpe)
+	}
+	return fmt.Sprintf("%.1f", scpe)
+}
+
+// YouRow is the row of the player's own answers: over the batches answered only, its SCPE against
+// the Oracle at those batches.
+func YouRow(y *pane.You) []string {
+	now := y.Now
+	if now == "" {
+		now = "-"
+	}
+	return []string{" " + y.Label(), now, draw.Itoa(y.Retrains), draw.Cost(y.Cost), SCPE(y.SCPE, y.Gap), draw.Frac(y.QueryAccuracy)}
+}
+
+// YouLine says what the You row is over, in w columns at most: "You (2 answers): 2 of 2 as the
+// Oracle, which paid 40.00 at those batches", shorter when that does not fit.
+func YouLine(y *pane.You, w int) string {
+	who := "the Oracle"
+	if y.Provisional {
+		who = "the best so far"
+	}
+	for _, l := range []string{
+		fmt.Sprintf("%s, which paid %s at those batches", y.Line(), draw.Cost(y.Oracle)),
+		fmt.Sprintf("%s (%s: %s there)", y.Line(), who, draw.Cost(y.Oracle)),
+		fmt.Sprintf("%s (%s there)", y.Line(), draw.Cost(y.Oracle)),
+	} {
+		if draw.Width(l) <= w {
+			return l
+		}
+	}
+	return draw.Truncate(y.Line(), w)
 }
 
 // offlineNote says when the table comes, wrapped at w (never cut inside a word).
@@ -170,10 +310,10 @@ func (p *Pane) offlineNote(f *pane.Frame, w int) []string {
 	return out
 }
 
-// decisionWord is a strategy's decision at batch t as the panes write it: "train" for the first
+// DecisionWord is a strategy's decision at batch t as the panes write it: "train" for the first
 // model (at the first online batch every strategy trains, and none of them has decided anything),
 // "RETRAIN" or "keep".
-func decisionWord(s algos.Strategy, t int) string {
+func DecisionWord(s algos.Strategy, t int) string {
 	switch {
 	case t == s.Start:
 		return "train"
