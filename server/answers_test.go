@@ -32,6 +32,7 @@ func dialUser(t *testing.T, addr, user string, auth ...gossh.AuthMethod) *gossh.
 // summary with both; then a guess round over 3, and its summary with both students' scores. The answers file holds every answer, one JSON line each with the time, the student,
 // the scenario, the seed, the batch, the answer, the Oracle's decision and whether it was right.
 func TestServeAnswers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three SSH sessions through a tour and a guess round")
 	}

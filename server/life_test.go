@@ -77,6 +77,7 @@ func dialRaw(addr string) (net.Conn, *gossh.Client, error) {
 // connections without q. Within 5 s nothing is left: no session, no run computing or queued, and
 // the goroutines are back within 5 of their idle count.
 func TestServeLifetime(t *testing.T) {
+	t.Parallel()
 	const n = 20
 	// One run computes at a time, on one worker: runs outlast the 5 s, so only cancelling ends them.
 	srv, addr, _ := startServing(t, Config{MaxSessions: n, MaxComputing: 1, Workers: 1})
@@ -155,6 +156,7 @@ func TestServeLifetime(t *testing.T) {
 // A panic in one session's Update, or in a command it started, ends that session with a one-line
 // apology and a log line with the stack; another session keeps stepping.
 func TestServePanicKeepsTheRoom(t *testing.T) {
+	t.Parallel()
 	srv, addr, logs := startServingHooks(t, Config{}, hooks{onMsg: func(_ ssh.Session, msg tea.Msg) tea.Cmd {
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch k.String() {
@@ -214,6 +216,7 @@ func scenarioDir(t *testing.T, files ...string) (string, []byte) {
 
 // The picker's entries are read once, not per connection; reload (SIGHUP) reads them again.
 func TestServeReload(t *testing.T) {
+	t.Parallel()
 	dir, src := scenarioDir(t, "small.yaml")
 	srv, addr, logs := startServing(t, Config{ScenariosDir: dir})
 	os.WriteFile(filepath.Join(dir, "extra.yaml"), src, 0o644)
@@ -240,6 +243,7 @@ func TestServeReload(t *testing.T) {
 // the reload watches the run computed before (no computation started); the run of a file edited
 // is let go at once, and not counted any more.
 func TestServeReloadKeepsRuns(t *testing.T) {
+	t.Parallel()
 	dir, src := scenarioDir(t, "a.yaml", "b.yaml")
 	// Two files of one content would be one run (runs are keyed by content): b is another seed.
 	src = bytes.Replace(src, []byte("seed: 3"), []byte("seed: 4"), 1)

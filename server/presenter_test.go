@@ -187,6 +187,7 @@ func TestServePresenter(t *testing.T) {
 // client with another key, or with none, gets in as a student; a presenter-keys file that is not
 // one is refused at start, naming its line.
 func TestServePresenterAuth(t *testing.T) {
+	t.Parallel()
 	keys, signer := presenterKey(t)
 	addr := startServer(t, Config{PresenterKeys: keys})
 	c, err := dial(t, addr, gossh.PublicKeys(signer))
@@ -226,6 +227,7 @@ func TestServePresenterAuth(t *testing.T) {
 // scenario, the batch, R and the what-if, on the presenter's own screen at once; the followers
 // never leave them (a reconnect used to pull the room back to batch 0), and follow the next step.
 func TestServePresenterReconnect(t *testing.T) {
+	t.Parallel()
 	keys, signer := presenterKey(t)
 	pw := filepath.Join(t.TempDir(), "room.txt")
 	os.WriteFile(pw, []byte("tulip\n"), 0o600)

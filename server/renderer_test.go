@@ -9,6 +9,7 @@ import (
 // a late answer would be read as keys, typed into the picker. The first key after the picker
 // shows is the student's.
 func TestServeAsksTheTerminalNothing(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t, Config{})
 	c, _, sc := atPicker(t, addr)
 	defer c.Close()

@@ -234,6 +234,7 @@ func startPTY(c *gossh.Client) (*gossh.Session, *screen, error) {
 }
 
 func TestServeEndToEnd(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t, Config{})
 	c, sess, sc := atPicker(t, addr)
 	defer c.Close()
@@ -259,6 +260,7 @@ func TestServeEndToEnd(t *testing.T) {
 }
 
 func TestServeRefusals(t *testing.T) {
+	t.Parallel()
 	srv, addr, _ := startServing(t, Config{MaxSessions: 1})
 	c, err := dial(t, addr)
 	if err != nil {
@@ -296,6 +298,7 @@ func TestServeRefusals(t *testing.T) {
 }
 
 func TestServeAuth(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pubA, privA, _ := ed25519.GenerateKey(rand.Reader)
 	_, privB, _ := ed25519.GenerateKey(rand.Reader)
@@ -330,6 +333,7 @@ func TestServeAuth(t *testing.T) {
 }
 
 func TestServeNeedsAuthOffLoopback(t *testing.T) {
+	t.Parallel()
 	_, err := New(Config{Listen: "0.0.0.0:0", HostKey: filepath.Join(t.TempDir(), "k"), MaxSessions: 1})
 	if err == nil || !strings.Contains(err.Error(), "needs --authorized-keys or --password-file, or --open") {
 		t.Errorf("error %v", err)
@@ -343,6 +347,7 @@ var _ = ssh.ErrServerClosed
 
 // The server's budget refuses a scenario too big for it, in the picker, and the session goes on.
 func TestServeBudget(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t, Config{MaxWork: 1000})
 	c, _, sc := atPicker(t, addr)
 	defer c.Close()

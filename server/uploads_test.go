@@ -14,6 +14,7 @@ import (
 // An upload is checked, kept for its owner and listed in their picker as theirs, and only theirs:
 // another user's picker does not show it.
 func TestServeUpload(t *testing.T) {
+	t.Parallel()
 	ran := 0
 	addr := startServer(t, Config{Exec: func(context.Context, ExecRequest) int { ran++; return 0 }})
 	text, err := os.ReadFile("testdata/small.yaml")
