@@ -80,7 +80,8 @@ func (b *Base) Gamma(ctx context.Context) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return sim.ResolveGamma(b.scenario.Gamma, own[:b.scenario.Offline])
+	view := sim.KernelView{Weights: b.scenario.Weights, Standardize: b.scenario.Standardize}
+	return view.Gamma(b.scenario.Gamma, own, b.scenario.Offline)
 }
 
 // GammaSet is the what-if that sets the kernel width to g, exactly: kernel.gamma=g with every
@@ -99,7 +100,7 @@ type WhatIf struct {
 	Took     time.Duration
 }
 
-// Apply computes the what-if of sets: --set PATH=VALUE overrides of queries, kernel or
+// Apply computes the what-if of sets: --set PATH=VALUE overrides of queries, kernel, errors or
 // retrain_cost, applied after the scenario's own (scenarios.Scenario.WhatIf). Its matrix is the
 // one a fresh run of the changed scenario computes, bit for bit, without a model trained again.
 // A cancelled ctx stops it with ctx's error.
@@ -111,7 +112,7 @@ func (b *Base) Apply(ctx context.Context, sets []string) (*WhatIf, error) {
 	}
 	out := &WhatIf{Sets: slices.Clone(sets), Scenario: s, Matrix: b.matrix, Accuracy: true}
 	key := queryKey(sets)
-	if key == "" && s.Gamma == b.scenario.Gamma {
+	if key == "" && s.Gamma == b.scenario.Gamma && s.Standardize == b.scenario.Standardize && slices.Equal(s.Weights, b.scenario.Weights) {
 		out.Took = time.Since(start)
 		return out, nil // only R: the run's own matrix
 	}
@@ -119,17 +120,10 @@ func (b *Base) Apply(ctx context.Context, sets []string) (*WhatIf, error) {
 	if err != nil {
 		return nil, err
 	}
-	gamma, err := sim.ResolveGamma(s.Gamma, qs.batches[:s.Offline])
+	view := sim.KernelView{Weights: s.Weights, Standardize: s.Standardize}
+	m, err := sim.RequeryView(b.matrix, qs.batches, s.Gamma, view, b.workers)
 	if err != nil {
 		return nil, fmt.Errorf("what-if: %w", err)
-	}
-	data, queries := make([]sim.Points, len(qs.batches)), make([]sim.Points, len(qs.batches))
-	for t, bt := range qs.batches {
-		data[t], queries[t] = bt.X, bt.Q
-	}
-	m, err := sim.Requery(b.matrix, data, queries, gamma, b.workers)
-	if err != nil {
-		return nil, err
 	}
 	i := 0
 	for t := range m.Batches() {

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -308,4 +309,50 @@ func BenchmarkWhatIf(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A what-if on a scenario beyond the paper (class weights, standardised features), and one that
+// turns them on or off, is the fresh run of the changed scenario, bit for bit: A and B come from
+// the run's error bits through the same kernel view as Run's.
+func TestWhatIfBeyondThePaper(t *testing.T) {
+	weights, standardize := "errors.weights={0: 1, 1: 10}", "kernel.standardize=true"
+	static := "queries={size: 100, gaussian: {mean: [0.5, 0.5], std: 0.05}}"
+	for _, c := range []struct {
+		name string
+		sets []string // the scenario's own
+		what []string // the what-if
+	}{
+		{"weighted, other queries", []string{weights}, []string{static}},
+		{"weighted, gamma", []string{weights}, []string{"kernel.gamma=3"}},
+		{"standardised, other queries", []string{standardize}, []string{static}},
+		{"standardised, gamma auto", []string{standardize}, []string{"kernel.gamma=auto"}},
+		{"weights on", nil, []string{weights}},
+		{"weights off", []string{weights}, []string{"errors.weights={0: 1, 1: 1}"}},
+		{"standardised on", nil, []string{standardize}},
+		{"standardised off, other queries", []string{standardize}, []string{"kernel.standardize=false", static}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := load(t, "covcon-d", append(slices.Clone(smaller), c.sets...)...)
+			m := keptRun(t, s, 2)
+			b, err := NewBase(s, s.Seed, m, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := b.Apply(context.Background(), c.what)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh := simtest.Matrix(t, load(t, "covcon-d", slices.Concat(smaller, c.sets, c.what)...))
+			sameMatrix(t, w.Matrix, fresh)
+			differs := false
+			for tt := range m.Batches() {
+				for tp := 0; tp < tt; tp++ {
+					differs = differs || w.Matrix.Cell(tp, tt).C() != m.Cell(tp, tt).C()
+				}
+			}
+			if !differs {
+				t.Error("the what-if left every C as it was: the test would not see a replay that ignores it")
+			}
+		})
+	}
 }

@@ -6,7 +6,6 @@ package scenarios
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Extensions says, one phrase each, the settings beyond the paper that the scenario uses; nil
@@ -33,18 +32,4 @@ func (s *Scenario) Extensions() []string {
 		out = append(out, fmt.Sprintf("class 1 is %s (data.positive)", s.Positive))
 	}
 	return out
-}
-
-// kernelBeyond says why a what-if may not recompute this scenario's kernel from a finished run
-// (a what-if recomputes A and B with the features as they are and every error counting 1); ""
-// when it may.
-func (s *Scenario) kernelBeyond() string {
-	var why []string
-	if s.Weights != nil {
-		why = append(why, "errors.weights")
-	}
-	if s.Standardize {
-		why = append(why, "kernel.standardize")
-	}
-	return strings.Join(why, " and ")
 }

@@ -222,28 +222,37 @@ func TestStandardizeWeather(t *testing.T) {
 	}
 }
 
-// A what-if on the queries or the kernel of a scenario with errors.weights or kernel.standardize
-// is refused (the replay would count every error 1 on the raw features); one on R is not.
-func TestWhatIfBeyondRefused(t *testing.T) {
+// A what-if may change the kernel's view beyond the paper (class weights, standardised features)
+// and the queries or gamma of a scenario that uses it: the changed scenario carries the view (the
+// replay's numbers, bit for bit a fresh run's, are live's TestWhatIfBeyondThePaper). The class
+// order (data.positive) is the data's, and not a what-if.
+func TestWhatIfBeyond(t *testing.T) {
 	for _, set := range []string{"errors.weights={1: 10}", "kernel.standardize=true"} {
 		s, err := Load("testdata/small.yaml", Options{Set: []string{set}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range []string{"kernel.gamma=2", "queries.size=5"} {
-			if _, err := s.WhatIf([]string{w}); err == nil || !strings.Contains(err.Error(), "is not replayed for a scenario with") {
-				t.Errorf("%s, what-if %s: %v", set, w, err)
+		for _, w := range []string{"kernel.gamma=2", "queries.size=5", "retrain_cost=3"} {
+			got, err := s.WhatIf([]string{w})
+			if err != nil {
+				t.Fatalf("%s, what-if %s: %v", set, w, err)
 			}
-		}
-		if _, err := s.WhatIf([]string{"retrain_cost=3"}); err != nil {
-			t.Errorf("%s, what-if on R: %v", set, err)
+			if !slices.Equal(got.Weights, s.Weights) || got.Standardize != s.Standardize {
+				t.Errorf("%s, what-if %s: weights %v standardize %v, want %v %v", set, w, got.Weights, got.Standardize, s.Weights, s.Standardize)
+			}
 		}
 	}
 	s, _ := Load("testdata/small.yaml", Options{})
-	if _, err := s.WhatIf([]string{"kernel={gamma: 2, standardize: true}"}); err == nil {
-		t.Error("a what-if that turns kernel.standardize on is replayed")
+	got, err := s.WhatIf([]string{"kernel={gamma: 2, standardize: true}", "errors.weights={1: 10}"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if Replayable("kernel.standardize") || !Replayable("kernel.gamma") {
-		t.Error("kernel.standardize is replayable, or kernel.gamma is not")
+	if !got.Standardize || !slices.Equal(got.Weights, []float64{1, 10}) {
+		t.Errorf("turned on: weights %v standardize %v", got.Weights, got.Standardize)
+	}
+	for path, want := range map[string]bool{"kernel.standardize": true, "errors.weights": true, "kernel.gamma": true, "data.positive": false, "model.window": false} {
+		if Replayable(path) != want {
+			t.Errorf("Replayable(%q) = %v, want %v", path, !want, want)
+		}
 	}
 }

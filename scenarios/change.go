@@ -6,7 +6,6 @@ package scenarios
 // it was read with, then the new ones, checked exactly as --set is.
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,7 +52,7 @@ func (o *origin) with(l *loader, s *Scenario) (*Scenario, error) {
 }
 
 // WhatIf returns the scenario with the overrides sets applied after its own (each PATH=VALUE, as
-// --set takes it). A what-if changes only queries, kernel or retrain_cost: what a finished run is
+// --set takes it). A what-if changes only queries, kernel, errors or retrain_cost: what a finished run is
 // recomputed for from the errors and models it keeps, without training again (the data, the
 // models and the offline block stay those of s). Errors name `--set PATH` as the command line's
 // do. The result keeps s's tour and query alternatives, and takes more what-ifs in turn.
@@ -75,12 +74,6 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	out, err := s.origin.with(l, s)
 	if err != nil {
 		return nil, err
-	}
-	if why := cmp.Or(s.kernelBeyond(), out.kernelBeyond()); why != "" && !onlyRetrainCost(sets) {
-		// A what-if recomputes A and B from the run's errors with the raw features and every
-		// error counting 1: with these settings its numbers would not be a fresh run's.
-		return nil, fmt.Errorf("--set %s: a what-if on the queries or the kernel is not replayed for a scenario with %s (beyond the paper): the replay would count every error 1 on the raw features; edit the scenario (e in the player) or run it again with --set",
-			strings.Join(sets, " --set "), why)
 	}
 	out.Tour, out.tourSeed, out.WhatIfQueries = s.Tour, s.tourSeed, s.WhatIfQueries
 	return out, nil

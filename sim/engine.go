@@ -210,14 +210,11 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	if err := checkWeights(cfg.Weights); err != nil {
 		return nil, err
 	}
-	r.kb = r.batches
-	if cfg.Standardize {
-		r.kb = standardized(r.batches, cfg.Offline)
-	}
-	gamma, err := ResolveGamma(cfg.Gamma, r.kb[:cfg.Offline])
+	kb, gamma, err := KernelView{Weights: cfg.Weights, Standardize: cfg.Standardize}.kernel(cfg.Gamma, r.batches, cfg.Offline)
 	if err != nil {
 		return nil, err
 	}
+	r.kb = kb
 	r.m.Gamma = gamma
 	if w := kernelWarning(cfg.Gamma, gamma, r.kb, cfg.Offline, cfg.Standardize); w != "" {
 		r.m.notes = append(r.m.notes, w)

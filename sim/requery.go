@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -9,42 +8,89 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
+// KernelView is how A and B see a run's batches beyond the paper: Config's Weights (an error
+// counts its point's class weight) and Standardize (the kernel and gamma on features scaled by
+// the offline block). Its zero value is the paper's kernel.
+type KernelView struct {
+	Weights     []float64
+	Standardize bool
+}
+
+// Gamma is the kernel width g gives batches, offline of them the offline block, seen through v: what
+// Run resolves.
+func (v KernelView) Gamma(g GammaSpec, batches []*Batch, offline int) (float64, error) {
+	_, gamma, err := v.kernel(g, batches, offline)
+	return gamma, err
+}
+
+// kernel returns the batches as the kernel sees them and the width g gives them.
+func (v KernelView) kernel(g GammaSpec, batches []*Batch, offline int) ([]*Batch, float64, error) {
+	if offline < 1 || offline > len(batches) {
+		return nil, 0, fmt.Errorf("%d offline batches of %d", offline, len(batches))
+	}
+	kb := batches
+	if v.Standardize {
+		kb = standardized(batches, offline)
+	}
+	gamma, err := ResolveGamma(g, kb[:offline])
+	return kb, gamma, err
+}
+
 // Requery recomputes A and B of every computed cell of m for other queries, from the errors m
 // keeps: what a what-if on the queries costs, with no model fitted or asked again. data[t] is
 // D_t's points and queries[t] the new Q_t. A cell gets the bits Run would give it with those
 // queries (the same kernel, the same order); its errors and error rate are kept, and its query
 // accuracy, which needs the models, becomes NaN. workers 0 means GOMAXPROCS.
 func Requery(m *Matrix, data, queries []Points, gamma float64, workers int) (*Matrix, error) {
+	if len(data) != len(queries) {
+		return nil, fmt.Errorf("requery: %d data sets but %d query sets", len(data), len(queries))
+	}
+	bs := make([]*Batch, len(data))
+	for t := range bs {
+		bs[t] = &Batch{T: t, X: data[t], Q: queries[t]}
+	}
+	return RequeryView(m, bs, GammaSpec{Mode: GammaValue, Value: gamma}, KernelView{}, workers)
+}
+
+// RequeryView is Requery for a run of any KernelView, and of a gamma setting rather than a
+// number: batches[t] holds D_t's points, their labels (which the weights need) and the new Q_t,
+// and g is resolved as Run resolves it (on the standardised offline block when view.Standardize).
+// A fresh run of the same batches, g and view gives the same A and B, bit for bit.
+func RequeryView(m *Matrix, batches []*Batch, g GammaSpec, view KernelView, workers int) (*Matrix, error) {
 	T := m.Batches()
-	if len(data) != T || len(queries) != T {
-		return nil, fmt.Errorf("requery: %d batches, but %d data sets and %d query sets", T, len(data), len(queries))
+	if len(batches) != T {
+		return nil, fmt.Errorf("requery: %d batches, but %d given", T, len(batches))
 	}
-	if !(gamma > 0) || math.IsInf(gamma, 0) {
-		return nil, errors.New("requery: gamma must be a positive number")
+	if err := checkWeights(view.Weights); err != nil {
+		return nil, err
 	}
-	for t := range T {
-		if queries[t].Len() > 0 && queries[t].D != data[t].D {
-			return nil, fmt.Errorf("requery: batch %d has %d features but its queries %d", t, data[t].D, queries[t].D)
+	for t, b := range batches {
+		if b.Q.Len() > 0 && b.Q.D != b.X.D {
+			return nil, fmt.Errorf("requery: batch %d has %d features but its queries %d", t, b.X.D, b.Q.D)
 		}
+		if view.Weights != nil && len(b.Y) != b.X.Len() {
+			return nil, fmt.Errorf("requery: batch %d has %d points but %d labels, and class weights need them", t, b.X.Len(), len(b.Y))
+		}
+	}
+	kb, gamma, err := view.kernel(g, batches, m.Offline())
+	if err != nil {
+		return nil, fmt.Errorf("requery: %w", err)
 	}
 	out := NewMatrix(T, m.Offline())
 	out.Scenario, out.Gamma, out.Drifts = m.Scenario, gamma, m.Drifts
 	// Other queries or another gamma may leave the kernel flat (or blind) where the run's was not.
-	bs := make([]*Batch, T)
-	for t := range bs {
-		bs[t] = &Batch{T: t, X: data[t], Q: queries[t]}
-	}
-	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, bs, m.Offline(), false); w != "" {
+	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, kb, m.Offline(), view.Standardize); w != "" {
 		out.notes = append(out.notes, w)
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var g errgroup.Group
-	g.SetLimit(workers)
+	var eg errgroup.Group
+	eg.SetLimit(workers)
 	for t := range T {
-		g.Go(func() error {
-			ksum := QuerySums(data[t], queries[t], gamma)
+		eg.Go(func() error {
+			ksum := QuerySums(kb[t].X, kb[t].Q, gamma)
+			weigh(ksum, kb[t].Y, view.Weights)
 			for tp := 0; tp <= t; tp++ {
 				c := *m.Cell(tp, t)
 				if !c.Done {
@@ -54,12 +100,12 @@ func Requery(m *Matrix, data, queries []Points, gamma float64, workers int) (*Ma
 				c.A = maskedMean(ksum, c.Errors)
 				c.B = c.A
 				if tp < t {
-					c.B = QDM(queries[t], data[tp], m.Cell(tp, tp).Errors, gamma)
+					c.B = weightedQDM(kb[t].Q, kb[tp].X, kb[tp].Y, m.Cell(tp, tp).Errors, gamma, view.Weights)
 				}
 				out.Set(tp, t, c)
 			}
 			return nil
 		})
 	}
-	return out, g.Wait()
+	return out, eg.Wait()
 }

@@ -21,16 +21,16 @@ type QueryAlternative struct {
 }
 
 // WhatifPaths are the parts of a scenario a what-if may change: those the player can recompute
-// without training a model again (issue 14's what-ifs: queries, gamma and R).
-var WhatifPaths = []string{"queries", "kernel", "retrain_cost"}
+// without training a model again (issue 14's what-ifs: queries, gamma and R; and the kernel's
+// view beyond the paper: class weights and standardised features, which A and B take from the
+// run's error bits as they take the queries).
+var WhatifPaths = []string{"queries", "kernel", "retrain_cost", "errors"}
 
 // Replayable reports whether a --set of path (a dotted path) changes only what a finished run is
-// recomputed for without training again (WhatifPaths). kernel.standardize is not: a finished
-// run's what-ifs recompute the kernel on the features as they are.
+// recomputed for without training again (WhatifPaths).
 func Replayable(path string) bool {
-	path = strings.TrimSpace(path)
-	root, _, _ := strings.Cut(path, ".")
-	return slices.Contains(WhatifPaths, root) && path != "kernel.standardize"
+	root, _, _ := strings.Cut(strings.TrimSpace(path), ".")
+	return slices.Contains(WhatifPaths, root)
 }
 
 // Flow writes the value at path (as Walk names it) on one line in flow style (the value of a

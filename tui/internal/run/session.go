@@ -183,7 +183,7 @@ func (s *Session) Stop() {
 	}
 }
 
-// StartWhatIf computes the what-if of sets (--set overrides of queries, kernel or retrain_cost,
+// StartWhatIf computes the what-if of sets (--set overrides of queries, kernel, errors or retrain_cost,
 // scenarios.Scenario.WhatIf) off the UI goroutine, on the finished run's kept errors and models;
 // the command's one message brings it back, and TakeWhatIf shows it. A newer what-if supersedes
 // an older one: the older is cancelled and its message, should it still come, is dropped. The

@@ -487,7 +487,7 @@ func (b *Bar) Set(h Host, st State) tea.Cmd {
 }
 
 // Apply is the player's one what-if path from outside the bar: it shows the what-if of sets
-// (--set overrides of queries, kernel or retrain_cost) as a tour's stop, a presenter or the
+// (--set overrides of queries, kernel, errors or retrain_cost) as a tour's stop, a presenter or the
 // command line gives it, named name when that is not empty (a presenter's words for it); nil
 // returns to the scenario. The bar then names the sets.
 func (b *Bar) Apply(h Host, sets []string, name string) tea.Cmd {
