@@ -25,12 +25,13 @@ type entryItem struct{ e scenarios.Entry }
 
 func (i entryItem) Title() string { return i.e.Title }
 
-// Description is the entry's name, and the length of its tour when it has one (t plays it).
+// Description is the entry's name, and the length of its tour when it has one (t plays it). The
+// name, never the Ref: a server's picker must not show its paths, nor an upload's owner.
 func (i entryItem) Description() string {
 	if n := tourStops()[i.e.Ref]; n > 0 {
-		return fmt.Sprintf("%s · tour of %d stops", i.e.Ref, n)
+		return fmt.Sprintf("%s · tour of %d stops", i.e.Name(), n)
 	}
-	return i.e.Ref
+	return i.e.Name()
 }
 
 // tourStops is the number of tour stops of each embedded scenario that has a tour.
@@ -44,7 +45,7 @@ var tourStops = sync.OnceValue(func() map[string]int {
 	return out
 })
 
-func (i entryItem) FilterValue() string { return i.e.Ref + " " + i.e.Title }
+func (i entryItem) FilterValue() string { return i.e.Name() + " " + i.e.Title }
 
 // Picker chooses a scenario and opens it in a Player: a filterable list of titles on the left,
 // the chosen scenario's description on the right, and, when a scenario cannot be opened (its data
@@ -257,7 +258,7 @@ func (p *Picker) View() string {
 	if it, ok := p.list.SelectedItem().(entryItem); ok {
 		e := it.e
 		wrap := p.st.NewStyle().Width(dw)
-		parts := []string{wrap.Inherit(p.st.Bold).Render(e.Title), p.st.Dim.Render(e.Ref)}
+		parts := []string{wrap.Inherit(p.st.Bold).Render(e.Title), p.st.Dim.Render(entryItem{e}.Description())}
 		if msg, ok := p.errs[e.Ref]; ok {
 			// The whole message, above the description: a missing data file's says where it was
 			// looked for and how to give it.

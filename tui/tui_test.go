@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -626,6 +627,30 @@ func TestPickerFilterAndError(t *testing.T) {
 	flat := strings.Join(strings.Fields(v), " ")
 	if !strings.Contains(flat, "Cannot open it: "+long) {
 		t.Errorf("the error is not shown in full:\n%s", v)
+	}
+}
+
+// A server's picker names its scenarios: never the path of a file in its scenarios folder, nor
+// the owner of an upload (their Refs), in the list, the detail or the filter.
+func TestPickerHidesRefs(t *testing.T) {
+	entries := []scenarios.Entry{
+		{Ref: "/srv/secret/scenarios/lesson.yaml", Title: "Lesson  (lesson.yaml)", About: "A lesson."},
+		{Ref: "upload:SHA256:abcdefOWNER/mine", Title: "Mine  (mine, yours)", About: "An upload."},
+	}
+	pk := NewPicker(entries, asciiStyles(), nil)
+	pk.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	for i, want := range []string{"lesson", "mine"} {
+		pk.list.Select(i)
+		v := ansi.Strip(pk.View())
+		if strings.Contains(v, "/srv/secret") || strings.Contains(v, "OWNER") || strings.Contains(v, "upload:") {
+			t.Errorf("entry %d shows a Ref:\n%s", i, v)
+		}
+		if n := len(regexp.MustCompile(`(^|\s)`+want+`(\s|$)`).FindAllString(v, -1)); n != 2 { // the list's line and the detail's
+			t.Errorf("entry %d: its name %q is not shown beside its title:\n%s", i, want, v)
+		}
+		if f := (entryItem{entries[i]}).FilterValue(); strings.Contains(f, "secret") || strings.Contains(f, "OWNER") {
+			t.Errorf("entry %d filters on %q", i, f)
+		}
 	}
 }
 
