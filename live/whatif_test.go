@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,8 +103,8 @@ func TestWhatIfCovcon(t *testing.T) {
 
 // TestWhatIfCovconFull is TestWhatIfCovcon at the paper's size: 100 batches, 100 trees.
 func TestWhatIfCovconFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two full covcon runs")
+	if testing.Short() || os.Getenv("CARA_SLOW") == "" {
+		t.Skip("two full covcon runs: CARA_SLOW=1 runs it, as CI does")
 	}
 	s := load(t, "covcon-d")
 	m := keptRun(t, s, 0)
