@@ -79,16 +79,6 @@ func (s *Scenario) WhatIf(sets []string) (*Scenario, error) {
 	return out, nil
 }
 
-// onlyRetrainCost reports whether every override changes the retraining cost alone.
-func onlyRetrainCost(sets []string) bool {
-	for _, a := range sets {
-		if path, _, _ := strings.Cut(a, "="); strings.TrimSpace(path) != "retrain_cost" {
-			return false
-		}
-	}
-	return true
-}
-
 // Replayable reports whether a --set of path (a dotted path) changes only what a finished run is
 // recomputed for without training again: what Scenario.WhatIf takes. Any other change is a new run.
 func Replayable(path string) bool { return format.Replayable(path) }
