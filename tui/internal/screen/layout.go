@@ -87,54 +87,23 @@ const stripSlack = 1
 // take any height give their spare rows, the tallest first, and for the strip at most stripSlack
 // rows below their least.
 func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
-	var res, about *slot
-	for _, s := range slots {
-		switch {
-		case slices.Contains(s.panes, pane.Results):
-			res = s
-		case slices.Contains(s.panes, pane.About):
-			about = s
-		}
-	}
+	res, about := slotOf(slots, pane.Results), slotOf(slots, pane.About)
 	k := ps.Results.StripRows(f)
 	if res == nil || res.open || k < 2 || len(res.panes) != 1 {
 		return
 	}
+	aboutGives := about != nil && !about.open && focus != pane.About
 	free := res.h
-	if about != nil && !about.open && focus != pane.About {
+	if aboutGives {
 		free += about.h
 	}
 	// The whole table first, when About's title bar and the spare rows make room for it.
-	spare := 0
-	for _, s := range slots {
-		if s.open && s.want == 0 {
-			spare += max(s.h-s.least, 0)
-		}
-	}
-	if table := max(res.want, res.least); free+spare >= table {
+	if table := max(res.want, res.least); free+spareRows(slots) >= table {
 		k = table
 	}
-	take := func(floor func(s *slot) int) {
-		for free < k {
-			var best *slot
-			for _, s := range slots {
-				if s.open && s.want == 0 && !s.strip && s.h > floor(s) && (best == nil || s.h-floor(s) > best.h-floor(best)) {
-					best = s
-				}
-			}
-			if best == nil {
-				return
-			}
-			best.h--
-			free++
-		}
-	}
-	before := make([]int, len(slots))
-	for i, s := range slots {
-		before[i] = s.h
-	}
-	take(func(s *slot) int { return s.least })
-	take(func(s *slot) int { return s.least - stripSlack })
+	before := heights(slots)
+	free = takeRows(slots, free, k, func(s *slot) int { return s.least })
+	free = takeRows(slots, free, k, func(s *slot) int { return s.least - stripSlack })
 	if free < k {
 		for i, s := range slots {
 			s.h = before[i]
@@ -147,15 +116,71 @@ func (ps *Set) strip(slots []*slot, f *pane.Frame, focus int) {
 	} else {
 		res.strip = true
 	}
-	if about != nil && !about.open && focus != pane.About {
+	if aboutGives {
 		about.hidden, about.h = true, 0
 	}
-	// Rows left over (a strip shorter than what About and the title bar freed) go back to the
-	// last pane that takes any height.
-	for i := len(slots) - 1; i >= 0 && free > k; i-- {
-		if s := slots[i]; s.open && s.want == 0 && !s.strip {
-			s.h += free - k
-			free = k
+	giveBack(slots, free-k)
+}
+
+// slotOf is the slot that shows pane i alone or beside others; nil when none does.
+func slotOf(slots []*slot, i int) *slot {
+	for _, s := range slots {
+		if slices.Contains(s.panes, i) {
+			return s
+		}
+	}
+	return nil
+}
+
+// stretchy reports whether s is open and takes any height (the chart, the batch).
+func (s *slot) stretchy() bool { return s.open && s.want == 0 }
+
+// spareRows are the rows the open slots that take any height have above their least.
+func spareRows(slots []*slot) int {
+	spare := 0
+	for _, s := range slots {
+		if s.stretchy() {
+			spare += max(s.h-s.least, 0)
+		}
+	}
+	return spare
+}
+
+// heights are the slots' heights, in order.
+func heights(slots []*slot) []int {
+	out := make([]int, len(slots))
+	for i, s := range slots {
+		out[i] = s.h
+	}
+	return out
+}
+
+// takeRows takes a row at a time from the tallest (above its floor) of the slots that take any
+// height until free reaches k or none is above its floor, and returns free.
+func takeRows(slots []*slot, free, k int, floor func(s *slot) int) int {
+	for free < k {
+		var best *slot
+		for _, s := range slots {
+			if s.stretchy() && !s.strip && s.h > floor(s) && (best == nil || s.h-floor(s) > best.h-floor(best)) {
+				best = s
+			}
+		}
+		if best == nil {
+			break
+		}
+		best.h--
+		free++
+	}
+	return free
+}
+
+// giveBack gives n rows left over (a strip shorter than what About and the title bar freed) to the
+// last slot that takes any height.
+func giveBack(slots []*slot, n int) {
+	for i := len(slots) - 1; i >= 0 && n > 0; i-- {
+		if s := slots[i]; s.stretchy() && !s.strip {
+			s.h += n
+			n = 0
 		}
 	}
 }
@@ -195,21 +220,13 @@ const shortOnline = 8
 // On a scenario with fewer than shortOnline online batches order puts the results before the
 // decisions. It returns the rows used.
 func openSlots(slots []*slot, focus, h int, order []int) int {
-	byPane := func(i int) *slot {
-		for _, s := range slots {
-			if slices.Contains(s.panes, i) {
-				return s
-			}
-		}
-		return nil
-	}
 	used := 0
 	for _, s := range slots {
 		used += len(s.panes)
 	}
-	prio := []*slot{byPane(focus)}
+	prio := []*slot{slotOf(slots, focus)}
 	for _, i := range order {
-		prio = append(prio, byPane(i))
+		prio = append(prio, slotOf(slots, i))
 	}
 	for k, s := range prio {
 		if s == nil || s.open || (s.panes[0] == pane.About && focus != pane.About) {

@@ -181,11 +181,39 @@ func (p *Pane) Strip(f *pane.Frame, w, h int) string {
 	if len(f.RP.Results) == 0 {
 		return st.Collapsed.Render(draw.PadRight(draw.Truncate("▸ 5 "+p.Title(f), w), w))
 	}
-	type row struct {
-		name  algos.Name
-		cells []string
+	rows := stripRows(f)
+	lines := stripLines(rows, w)
+	for i, l := range lines {
+		s := st.AlgoStyle(rows[i].name)
+		if rows[i].name == f.Selected {
+			s = s.Bold(true)
+		}
+		if f.RP.Provisional && rows[i].name == algos.NameOracle {
+			s = s.Faint(true).Italic(true)
+		}
+		l = draw.PadRight(draw.Truncate(l, w), w)
+		if lead, rest, ok := strings.Cut(l, " "); ok && i == 0 && lead == "5" {
+			lines[i] = st.Dim.Render(lead+" ") + s.Render(rest)
+			continue
+		}
+		lines[i] = s.Render(l)
 	}
-	var rows []row
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
+// stripRow is a row of the strip: whose, and its cells (name, decision, retrains, cost, SCPE).
+type stripRow struct {
+	name  algos.Name
+	cells []string
+}
+
+// stripRows are the strip's rows: the Oracle, the selected algorithm (once, when it is the
+// Oracle) and You when the player has answered.
+func stripRows(f *pane.Frame) []stripRow {
+	var rows []stripRow
 	for _, a := range []algos.Name{algos.NameOracle, f.Selected} {
 		r, ok := f.Result(a)
 		if !ok || len(rows) > 0 && a == algos.NameOracle {
@@ -195,13 +223,18 @@ func (p *Pane) Strip(f *pane.Frame, w, h int) string {
 		if a == f.Selected {
 			mark = "▶"
 		}
-		rows = append(rows, row{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
+		rows = append(rows, stripRow{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
 	}
 	if y := f.You; y != nil {
-		c := YouRow(y)
-		rows = append(rows, row{pane.YouName, c[:5]})
+		rows = append(rows, stripRow{pane.YouName, YouRow(y)[:5]})
 	}
-	// The widest form that fits: the table's pane number and the numbers' words, then without.
+	return rows
+}
+
+// stripLines lays the rows out in columns, in the widest form that fits w: the table's pane number
+// and the numbers' words, then without the number, then without the words (the last may not fit:
+// the caller cuts it).
+func stripLines(rows []stripRow, w int) []string {
 	widths := make([]int, 5)
 	for _, r := range rows {
 		for k, v := range r.cells {
@@ -216,7 +249,7 @@ func (p *Pane) Strip(f *pane.Frame, w, h int) string {
 	}
 	var lines []string
 	for _, form := range []struct{ lead, words bool }{{true, true}, {false, true}, {false, false}} {
-		lines = nil
+		lines = lines[:0]
 		fits := true
 		for i, r := range rows {
 			c := make([]string, len(r.cells))
@@ -238,25 +271,7 @@ func (p *Pane) Strip(f *pane.Frame, w, h int) string {
 			break
 		}
 	}
-	for i, l := range lines {
-		s := st.AlgoStyle(rows[i].name)
-		if rows[i].name == f.Selected {
-			s = s.Bold(true)
-		}
-		if f.RP.Provisional && rows[i].name == algos.NameOracle {
-			s = s.Faint(true).Italic(true)
-		}
-		l = draw.PadRight(draw.Truncate(l, w), w)
-		if lead, rest, ok := strings.Cut(l, " "); ok && i == 0 && lead == "5" {
-			lines[i] = st.Dim.Render(lead+" ") + s.Render(rest)
-			continue
-		}
-		lines[i] = s.Render(l)
-	}
-	for len(lines) < h {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
-	return strings.Join(lines[:h], "\n")
+	return lines
 }
 
 // SCPE writes an SCPE for the table: signed, as the gap is, since part-way through the run a
