@@ -14,7 +14,7 @@ import (
 
 // What the command line (:) does with a command: the player keeps one list of overrides, the
 // command line's what-if. The part of it a finished run can be recomputed for (queries, kernel,
-// retrain_cost) goes through the one what-if path, the bar's apply, at once; the rest (the
+// errors, retrain_cost) goes through the one what-if path, the bar's apply, at once; the rest (the
 // data, the model, the offline block, the seed) is a scenario of its own, opened as a new run in
 // the registry, where a run of the same content is shared like any other, and the replayable part
 // applied to it when it is done. reset (or unset of every path) returns to the scenario opened.
