@@ -44,18 +44,14 @@ func sshCommand(t *testing.T, addr, stdin string, command string) (string, strin
 	return "", "", -1
 }
 
-// Over a real SSH connection: a client's command prints what the local one prints, byte for
-// byte, with its exit status; refusals are one line and a non-zero status; a scenario comes on
-// standard input.
-func TestServeCommands(t *testing.T) {
-	t.Parallel()
-	dir, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), ScenariosDir: dir,
-		MaxSessions: 4, MaxComputing: 1, IdleTimeout: time.Minute, MaxWork: serveMaxWork,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+// serveCommands serves cfg on a loopback port as cara serve would run its commands (4 sessions,
+// one computing, the serve command's work bound and limits, a minute's idle and command time),
+// stopped when the test ends, and returns the server and its address.
+func serveCommands(t *testing.T, cfg server.Config) (*server.Server, string) {
+	t.Helper()
+	cfg.Listen, cfg.HostKey = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
+	cfg.MaxSessions, cfg.MaxComputing, cfg.IdleTimeout, cfg.MaxWork = 4, 1, time.Minute, serveMaxWork
+	cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Exec = remoteLimits{Timeout: time.Minute, MaxOutput: 1 << 20}.exec
 	srv, err := server.New(cfg)
 	if err != nil {
@@ -67,7 +63,19 @@ func TestServeCommands(t *testing.T) {
 	}
 	go srv.Serve(ln)
 	t.Cleanup(srv.Close)
-	addr := ln.Addr().String()
+	return srv, ln.Addr().String()
+}
+
+// Over a real SSH connection: a client's command prints what the local one prints, byte for
+// byte, with its exit status; refusals are one line and a non-zero status; a scenario comes on
+// standard input.
+func TestServeCommands(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, addr := serveCommands(t, server.Config{ScenariosDir: dir})
 
 	// An embedded scenario (its forest cut to 10 trees: the bytes, not the forest, are tested).
 	args := "run small -R 0.3 --format json"
@@ -138,21 +146,9 @@ func TestServeCommands(t *testing.T) {
 // A command the room's memory could never hold is refused before anything is computed, saying how
 // many trees would fit (3000 trees killed a server under a 3 GB cap after 18 s).
 func TestServeCommandTooBig(t *testing.T) {
-	cfg := server.Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "key"), MaxSessions: 4, MaxComputing: 1,
-		IdleTimeout: time.Minute, MaxWork: serveMaxWork, Memory: 256 << 20, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	cfg.Exec = remoteLimits{Timeout: time.Minute, MaxOutput: 1 << 20}.exec
-	srv, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(srv.Close)
+	srv, addr := serveCommands(t, server.Config{Memory: 256 << 20})
 	start := time.Now()
-	out, errOut, code := sshCommand(t, ln.Addr().String(), "", "run covcon-d --set model.random_forest.trees=3000 --seeds 1")
+	out, errOut, code := sshCommand(t, addr, "", "run covcon-d --set model.random_forest.trees=3000 --seeds 1")
 	if code != 1 || out != "" || !strings.Contains(errOut, "3000 trees need about ") || !strings.Contains(errOut, "this room allows 160 MiB a run: try trees <= ") {
 		t.Errorf("3000 trees in a room of 256 MiB: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
