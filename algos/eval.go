@@ -35,9 +35,12 @@ type Result struct {
 	// OfflineRetrains are the batches where the tuned variant retrains on the offline block (what
 	// its parameters were learned from); nil when not tuned.
 	OfflineRetrains []int
-	SCPE            float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
-	Gap             float64 // a - b
-	QueryAccuracy   float64 // prequential mean over online batches; NaN without query labels
+	// Optimal is CARA-T's or CARA-CT's optimal interval of thresholds on the offline block, the one
+	// Params' theta or theta_c was picked from (Options.Tie); nil for the others.
+	Optimal       *Interval
+	SCPE          float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
+	Gap           float64 // a - b
+	QueryAccuracy float64 // prequential mean over online batches; NaN without query labels
 }
 
 // Name names an algorithm as scenario files, the command line and the JSON outputs do ("cara-t").
@@ -109,6 +112,7 @@ func Validate(names []Name) error {
 type Options struct {
 	DetectorReset DetectorReset
 	DetectorFeed  DetectorFeed
+	Tie           Tie // which threshold of CARA-T's and CARA-CT's optimal interval (tune.go)
 }
 
 // Evaluate is Options{}.Evaluate: the default evaluation.
@@ -140,9 +144,9 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 		if name == NameOracle {
 			res.Strategy = oracle
 		} else {
-			policy, params, offCost := o.policyFor(name, c)
+			policy, params, offCost, optimal := o.policyFor(name, c)
 			res.Strategy = Replay(c, off, end, policy())
-			res.Params, res.OfflineCost = params, offCost
+			res.Params, res.OfflineCost, res.Optimal = params, offCost, optimal
 			if params != nil { // tuned: what it learned from, the offline block's replay
 				res.OfflineRetrains = nonNil(Replay(c, 0, off-1, policy()).Retrains)
 			}
@@ -181,32 +185,35 @@ func (res Result) against(m Matrix, b float64) Result {
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
 // where it has parameters: it returns a maker of fresh policies (a policy may hold state over one
-// replay), the tuned parameters and the offline-optimal cost (NaN if none).
-func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float64, float64) {
+// replay), the tuned parameters, the offline-optimal cost (NaN if none) and a threshold's optimal
+// interval.
+func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float64, float64, *Interval) {
 	off := c.M.Offline()
 	same := func(p Policy) func() Policy { return func() Policy { return p } } // stateless
 	switch name {
 	case NameCaraT:
 		tu := TuneThreshold(c, 0, off-1, false)
-		return same(Threshold{Theta: tu.Value}), map[string]float64{"theta": tu.Value}, tu.Cost
+		theta := tu.Pick(o.Tie)
+		return same(Threshold{Theta: theta}), map[string]float64{"theta": theta}, tu.Cost, &Interval{tu.Low, tu.High}
 	case NameCaraCT:
 		tu := TuneThreshold(c, 0, off-1, true)
-		return func() Policy { return &Cumulative{Theta: tu.Value} }, map[string]float64{"theta_c": tu.Value}, tu.Cost
+		theta := tu.Pick(o.Tie)
+		return func() Policy { return &Cumulative{Theta: theta} }, map[string]float64{"theta_c": theta}, tu.Cost, &Interval{tu.Low, tu.High}
 	case NameCaraP:
 		p, cost := TunePeriodic(c, 0, off-1)
-		return same(p), p.Params(), cost
+		return same(p), p.Params(), cost, nil
 	case NameNever:
-		return same(Never{}), nil, math.NaN()
+		return same(Never{}), nil, math.NaN(), nil
 	case NameMarkov:
-		return same(Markov{}), nil, math.NaN()
+		return same(Markov{}), nil, math.NaN(), nil
 	case NameADWIN:
-		return func() Policy { return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NameDDM:
-		return func() Policy { return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NamePageHinkley:
 		return func() Policy {
 			return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed)
-		}, nil, math.NaN()
+		}, nil, math.NaN(), nil
 	}
 	panic("algos: policyFor called with unvalidated name " + string(name))
 }

@@ -30,7 +30,16 @@ type Result struct {
 	RetrainCount  Num            `json:"retrain_count"`
 	Params        map[string]Num `json:"params"`
 	OfflineCost   Num            `json:"offline_cost"`
-	Spread        *Spread        `json:"spread,omitempty"`
+	// Optimal is CARA-T's or CARA-CT's optimal interval of thresholds on the offline block, (low,
+	// high], null at an unbounded end; theta or theta_c is the tie rule's pick from it.
+	Optimal *Interval `json:"optimal,omitempty"`
+	Spread  *Spread   `json:"spread,omitempty"`
+}
+
+// Interval is an optimal interval (Low, High]: null at an end where it is unbounded.
+type Interval struct {
+	Low  Num `json:"low"`
+	High Num `json:"high"`
 }
 
 // Spread is the population standard deviation over seeds of a mean Result's numbers.
@@ -48,9 +57,13 @@ func ResultOf(r algos.Result) Result {
 	if retrains == nil {
 		retrains = []int{}
 	}
-	return Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
+	out := Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
 		QueryAccuracy: Num(r.QueryAccuracy), Retrains: retrains, RetrainCount: Num(len(retrains)),
 		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost)}
+	if o := r.Optimal; o != nil {
+		out.Optimal = &Interval{Num(o.Low), Num(o.High)}
+	}
+	return out
 }
 
 // CostText is a retraining cost as the scenario writes it: a JSON number when it is one, else the
@@ -247,11 +260,7 @@ func (r Run) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost"})
 	f := func(n Num) string { return csvNum(float64(n)) }
-	runs := r.Runs
-	if runs == nil {
-		runs = []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}
-	}
-	for _, run := range runs {
+	for _, run := range r.seedRuns() {
 		for _, x := range run.Results {
 			p := func(k string) string {
 				if v, ok := x.Params[k]; ok {
@@ -267,6 +276,29 @@ func (r Run) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
+// words are the interval as the run's table writes it after the threshold: " in (0.916, 2.192]".
+func (iv *Interval) words() string {
+	if iv == nil {
+		return ""
+	}
+	lo, hi := "-inf", "inf]"
+	if iv.Low.Defined() {
+		lo = FormatNum(float64(iv.Low), 3)
+	}
+	if iv.High.Defined() {
+		hi = FormatNum(float64(iv.High), 3) + "]"
+	}
+	return " in (" + lo + ", " + hi
+}
+
+// seedRuns are the run's results by seed: Runs, or with one seed that seed's Results.
+func (r Run) seedRuns() []SeedRun {
+	if r.Runs == nil {
+		return []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}
+	}
+	return r.Runs
+}
+
 // WriteTable writes the run as a table like the paper's, its warnings under it.
 func (r Run) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %s\nR = %s, seeds %v, online batches %d..%d\n\n", r.Scenario, r.title, r.RetrainCost, r.Seeds, r.start, r.end)
@@ -280,7 +312,7 @@ func (r Run) WriteTable(w io.Writer) error {
 			n = FormatNum(float64(x.RetrainCount), 1)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", x.Algorithm.Display(), cost, scpe,
-			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params))
+			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params)+x.Optimal.words())
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -51,6 +51,10 @@ type Config struct {
 	Order     Order
 	Workers   int  // cells (and a forest's trees) computed at once; 0 means GOMAXPROCS
 	SkipCross bool // skip cells (t', t) with t' < Offline < t: column Offline stays, for R_max over batches 0..Offline and the first query accuracy
+	// DropErrors keeps no per-point errors in the cells off the diagonal (B reads the diagonal's),
+	// for a caller that reads only the numbers (cara matrix): at 1000 points they are 150 of a
+	// cell's 220 bytes. The detectors and what-ifs need them.
+	DropErrors bool
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
@@ -361,6 +365,9 @@ func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 		return
 	}
 	c.B = weightedQDM(r.kb[t].Q, r.kb[tp].X, r.kb[tp].Y, train, r.m.Gamma, r.cfg.Weights)
+	if r.cfg.DropErrors {
+		c.Errors = bitset.Bits{}
+	}
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.

@@ -225,6 +225,13 @@ func workers(cmd *cobra.Command) int {
 // computeMatrix runs the engine for a seed, showing a cell counter on stderr. A served command's
 // matrix waits first for the room's memory and a compute slot, and lets them go when it is done.
 func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer) (*sim.Matrix, error) {
+	return computeMatrixWith(ctx, s, seed, progress, func(cfg *sim.Config) {
+		cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
+	})
+}
+
+// computeMatrixWith is computeMatrix with the engine's settings made by set.
+func computeMatrixWith(ctx context.Context, s *scenarios.Scenario, seed uint64, progress io.Writer, set func(*sim.Config)) (*sim.Matrix, error) {
 	if r, ok := remoteFrom(ctx); ok && r.admit != nil {
 		release, err := r.admit(ctx, s, seed)
 		if err != nil {
@@ -236,7 +243,7 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 	if err != nil {
 		return nil, err
 	}
-	cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
+	set(&cfg)
 	p := newLine(progress)
 	defer p.done()
 	var last time.Time
@@ -300,6 +307,17 @@ func writeOut(cmd *cobra.Command, path string, write func(io.Writer) error) erro
 
 // checkOutputFile refuses an output path that is a folder, or whose folder does not exist, before
 // any work is done.
+// checkBinaryOut refuses Parquet to a terminal: it is binary, for a file or a pipe.
+func checkBinaryOut(cmd *cobra.Command, format, out string) error {
+	if format == "parquet" && (out == "" || out == "-") && isTerminal(cmd.OutOrStdout()) {
+		return usagef("--format parquet is binary: give -o FILE.parquet, or pipe it")
+	}
+	if out != "" && out != "-" {
+		return checkOutputFile(out)
+	}
+	return nil
+}
+
 func checkOutputFile(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return usagef("-o %s is a folder; give a file name (e.g. %s)", path, filepath.Join(path, "out.json"))

@@ -134,6 +134,7 @@ type resultContract struct {
 	RetrainCount  float64             `json:"retrain_count"`
 	Params        map[string]*float64 `json:"params"`
 	OfflineCost   *float64            `json:"offline_cost"`
+	Optimal       map[string]*float64 `json:"optimal"`
 	Spread        map[string]*float64 `json:"spread"`
 }
 
@@ -348,7 +349,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"sweep", small, "--shard-index", "2/2", "-o", "x"}, `--shard-index must be K/N with 0 <= K < N (e.g. 0/8: the first of 8), got "2/2"`},
 		{[]string{"sweep", small, "--shard", "1/2", "--shard-index", "0/2", "-o", "x"}, "--shard and --shard-index name the same thing; give one"},
 		{[]string{"sweep", small}, "sweep needs -o FILE"},
-		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
+		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv, json or parquet, got "xml"`},
 		{[]string{"run", small, "--trees", "5"}, "--trees 5 applies to a scenario with model.random_forest; this one's model is nearest_centroid"},
 		{[]string{"run", small, "-R", "nan"}, "-R must be a number >= 0, got NaN"},
 		{[]string{"run", small, "-R", "inf"}, "-R must be a number >= 0, got +Inf"},

@@ -105,11 +105,13 @@ func newMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge -o OUT FILE...",
 		Short: "Join sweep files (shards) into one, dropping duplicate rows",
-		Long: `merge joins the shards of one sweep into one file, sorted, a row present in several kept once.
+		Long: `merge joins the shards of one sweep into one file, sorted, a row present in several kept once:
+JSON lines, or Parquet when OUT ends in .parquet (one row per line, for pandas, polars or DuckDB).
 It refuses files of different sweeps of one scenario (other content, --costs or seeds), naming
 both, and a merged sweep that lacks rows, naming the seeds and costs missing (run their shards
 again: they resume), unless --partial.`,
-		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl`,
+		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl
+  cara merge -o covcon-d.parquet covcon-d.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -139,10 +141,13 @@ again: they resume), unless --partial.`,
 					fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning: incomplete:", m)
 				}
 			}
+			if strings.HasSuffix(strings.ToLower(out), ".parquet") {
+				return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRowsParquet(w, all) })
+			}
 			return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file (Parquet when it ends in .parquet)")
 	cmd.Flags().BoolVar(&partial, "partial", false, "merge a sweep that lacks rows (a shard still running or lost), with a warning")
 	return cmd
 }
