@@ -112,7 +112,7 @@ both, and a merged sweep that lacks rows, naming the seeds and costs missing (ru
 again: they resume), unless --partial.`,
 		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl
   cara merge -o covcon-d.parquet covcon-d.jsonl`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("merge needs -o FILE")
