@@ -65,6 +65,18 @@ var reproAlgos = []algos.Name{algos.NameCaraT, algos.NameCaraCT, algos.NameCaraP
 // Means holds, per scenario and algorithm, a metric averaged over retraining costs and seeds.
 type Means map[string]map[algos.Name]Num
 
+// PerSeed holds, per scenario and algorithm, a metric averaged over each seed's retraining costs:
+// one number a seed, in seed order (NaN where a seed has no defined value), the sample the
+// intervals and the paired tests are computed from.
+type PerSeed map[string]map[algos.Name][]Num
+
+// Metrics are one of each: SCPE, query accuracy and retrains.
+type Metrics[T any] struct {
+	SCPE          T `json:"scpe"`
+	QueryAccuracy T `json:"query_accuracy"`
+	Retrains      T `json:"retrains"`
+}
+
 // Verdict is one of the paper's claims checked against a reproduction.
 type Verdict struct {
 	Claim  string `json:"claim"`
@@ -75,6 +87,7 @@ type Verdict struct {
 // Reproduction is one run of `cara reproduce`, and the contract of its JSON (fields in the order
 // they have always been written: alphabetical).
 type Reproduction struct {
+	CI95               Metrics[Means]    `json:"ci95"` // the half-width of each mean's 95 % t-interval over seeds
 	ClaimsByDataset    []DatasetClaims   `json:"claims_by_dataset"`
 	CostSteps          int               `json:"cost_steps"`
 	DetectorFeed       string            `json:"detector_feed"`       // batch or first-drift
@@ -88,6 +101,7 @@ type Reproduction struct {
 	RRange             string            `json:"r_range"` // paper or round-two
 	Retrains           Means             `json:"retrains"`
 	SCPE               Means             `json:"scpe"`
+	SeedMeans          Metrics[PerSeed]  `json:"seed_means"`
 	Seeds              int               `json:"seeds"`
 	Skipped            map[string]string `json:"skipped"`
 	Trees              int               `json:"trees"`
@@ -136,7 +150,8 @@ func (rp Reproduce) Run(ctx context.Context) (*Reproduction, error) {
 	}
 	rep := &Reproduction{Quick: rp.Quick, Seeds: rp.Seeds, CostSteps: rp.Steps, Trees: rp.Trees, Paper: paper,
 		Model: model, RRange: rp.Range.String(), ElectricityShuffle: rp.ElectricityShuffle,
-		SCPE: Means{}, QueryAccuracy: Means{}, Retrains: Means{}, Skipped: map[string]string{}, Warnings: []string{}}
+		SCPE: Means{}, QueryAccuracy: Means{}, Retrains: Means{}, Skipped: map[string]string{}, Warnings: []string{},
+		SeedMeans: Metrics[PerSeed]{PerSeed{}, PerSeed{}, PerSeed{}}, CI95: Metrics[Means]{Means{}, Means{}, Means{}}}
 	start(rp.Progress, len(ReproScenarios)*rp.Seeds)
 	unit := 0
 	for _, name := range ReproScenarios {
@@ -191,6 +206,7 @@ func (rp Reproduce) scenario(ctx context.Context, rep *Reproduction, s *scenario
 		}
 	}
 	var acc [3]meanAcc // SCPE, query accuracy, retrains
+	perSeed := make([][3]meanAcc, len(ms))
 	for si, m := range ms {
 		for _, r := range grids[si] {
 			res, err := s.Evaluation.Evaluate(m, algos.Constant(r), reproAlgos, m.Batches()-1)
@@ -203,11 +219,24 @@ func (rp Reproduce) scenario(ctx context.Context, rep *Reproduction, s *scenario
 				}
 				for i, v := range []float64{x.SCPE, x.QueryAccuracy, float64(len(x.Strategy.Retrains))} {
 					acc[i].add(x.Algorithm, v)
+					perSeed[si][i].add(x.Algorithm, v)
 				}
 			}
 		}
 	}
 	rep.SCPE[s.Name], rep.QueryAccuracy[s.Name], rep.Retrains[s.Name] = acc[0].means(), acc[1].means(), acc[2].means()
+	for i, ps := range []PerSeed{rep.SeedMeans.SCPE, rep.SeedMeans.QueryAccuracy, rep.SeedMeans.Retrains} {
+		ci := []Means{rep.CI95.SCPE, rep.CI95.QueryAccuracy, rep.CI95.Retrains}[i]
+		ps[s.Name], ci[s.Name] = map[algos.Name][]Num{}, map[algos.Name]Num{}
+		for _, a := range reproAlgos {
+			xs := make([]float64, len(ms))
+			for si := range ms {
+				xs[si] = float64(perSeed[si][i].means()[a])
+				ps[s.Name][a] = append(ps[s.Name][a], Num(xs[si]))
+			}
+			ci[s.Name][a] = Num(tHalfWidth(xs))
+		}
+	}
 	return nil
 }
 
@@ -269,7 +298,7 @@ func ReadReproduction(rd io.Reader) (*Reproduction, error) {
 // the verdicts.
 func (r *Reproduction) WriteTable(w io.Writer) {
 	if r.Quick {
-		fmt.Fprintln(w, "QUICK RUN: 1 seed, 10-tree forests, 8 retraining costs. For the paper's setting run without --quick.")
+		fmt.Fprintf(w, "QUICK RUN: %d seed(s), 10-tree forests, 8 retraining costs. For the paper's setting run without --quick.\n", r.Seeds)
 	}
 	model := "random forest: the paper's tables 2-4"
 	if r.Model == ModelLogistic {
@@ -280,17 +309,19 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 		grid = "one grid from the largest R_max over the seeds, the Oracle on batches 0..T_off-1 (round two's range)"
 	}
 	fmt.Fprintf(w, "Model: %s. Means over %d retraining costs in (0, R_max] (%s) and %d seed(s).\n", model, r.CostSteps, grid, r.Seeds)
-	fmt.Fprintf(w, "Detectors fed %s, reset %s. Electricity's rows: %s. Each cell: ours / paper's.\n", feedWords(r.DetectorFeed), r.DetectorReset, shuffleWords(r.ElectricityShuffle))
+	fmt.Fprintf(w, "Detectors fed %s, reset %s. Electricity's rows: %s.\n", feedWords(r.DetectorFeed), r.DetectorReset, shuffleWords(r.ElectricityShuffle))
+	fmt.Fprintf(w, "Each cell: ours %s / paper's.\n", intervalWords(r.Seeds))
 	tables := []struct {
 		title string
 		ours  Means
+		ci    Means
 		paper map[string]map[algos.Name]float64
 		prec  int
 		algos []algos.Name
 	}{
-		{"Table 2: SCPE (%, lower is better)", r.SCPE, r.Paper.SCPE, 1, slices.DeleteFunc(slices.Clone(reproAlgos), func(a algos.Name) bool { return a == algos.NameOracle })},
-		{"Table 3: query accuracy (higher is better)", r.QueryAccuracy, r.Paper.QueryAccuracy, 2, reproAlgos},
-		{"Table 4: RETRAIN decisions", r.Retrains, r.Paper.Retrains, 1, reproAlgos},
+		{"Table 2: SCPE (%, lower is better)", r.SCPE, r.CI95.SCPE, r.Paper.SCPE, 1, slices.DeleteFunc(slices.Clone(reproAlgos), func(a algos.Name) bool { return a == algos.NameOracle })},
+		{"Table 3: query accuracy (higher is better)", r.QueryAccuracy, r.CI95.QueryAccuracy, r.Paper.QueryAccuracy, 2, reproAlgos},
+		{"Table 4: RETRAIN decisions", r.Retrains, r.CI95.Retrains, r.Paper.Retrains, 1, reproAlgos},
 	}
 	for _, tb := range tables {
 		fmt.Fprintf(w, "\n%s\n", tb.title)
@@ -311,7 +342,11 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 				if !ok {
 					ours = Num(math.NaN())
 				}
-				row = append(row, FormatNum(float64(ours), tb.prec)+" / "+ps)
+				cell := FormatNum(float64(ours), tb.prec)
+				if h, ok := tb.ci[s][a]; ok && h.Defined() {
+					cell += " ±" + FormatNum(float64(h), tb.prec)
+				}
+				row = append(row, cell+" / "+ps)
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		}
@@ -334,6 +369,15 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "  %s  %s\n             %s\n", mark, v.Claim, v.Detail)
 	}
 	r.writeClaimsByDataset(w)
+}
+
+// intervalWords says what the ± in a table is.
+func intervalWords(seeds int) string {
+	if seeds < 2 {
+		return "(one seed: no interval over seeds)"
+	}
+	return fmt.Sprintf("±the half-width of its 95 %% t-interval over the %d seeds (each seed's mean over its costs; t(0.975, %d) = %.3f)",
+		seeds, seeds-1, tQuantile(seeds-1))
 }
 
 // LRSGD says what the appendix's "LR-SGD" is in this implementation, and where it differs.

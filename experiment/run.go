@@ -34,6 +34,9 @@ type Result struct {
 	// high], null at an unbounded end; theta or theta_c is the tie rule's pick from it.
 	Optimal *Interval `json:"optimal,omitempty"`
 	Spread  *Spread   `json:"spread,omitempty"`
+	// CI95 is, for a mean over seeds, the half-width of each number's 95 % t-interval (Student's
+	// t with n-1 degrees of freedom over the n seeds' values): the mean ± CI95.
+	CI95 *Spread `json:"ci95,omitempty"`
 }
 
 // Interval is an optimal interval (Low, High]: null at an end where it is unbounded.
@@ -42,7 +45,8 @@ type Interval struct {
 	High Num `json:"high"`
 }
 
-// Spread is the population standard deviation over seeds of a mean Result's numbers.
+// Spread is a spread over seeds of a mean Result's numbers: the population standard deviation
+// (Result.Spread) or the half-width of the 95 % t-interval (Result.CI95).
 type Spread struct {
 	StrategyCost  Num `json:"strategy_cost"`
 	SCPE          Num `json:"scpe"`
@@ -186,7 +190,7 @@ func meanSD(xs []Num) (Num, Num) {
 // MeanOf averages one algorithm's results over seeds where a mean means something: the numbers
 // (undefined ones left out) with their spread, and the parameters MeanParams keeps.
 func MeanOf(rs []Result) Result {
-	out := Result{Algorithm: rs[0].Algorithm, Spread: &Spread{}}
+	out := Result{Algorithm: rs[0].Algorithm, Spread: &Spread{}, CI95: &Spread{}}
 	field := func(get func(Result) Num) []Num {
 		xs := make([]Num, len(rs))
 		for i, r := range rs {
@@ -194,11 +198,16 @@ func MeanOf(rs []Result) Result {
 		}
 		return xs
 	}
-	out.StrategyCost, out.Spread.StrategyCost = meanSD(field(func(r Result) Num { return r.StrategyCost }))
-	out.SCPE, out.Spread.SCPE = meanSD(field(func(r Result) Num { return r.SCPE }))
-	out.Gap, out.Spread.Gap = meanSD(field(func(r Result) Num { return r.Gap }))
-	out.QueryAccuracy, out.Spread.QueryAccuracy = meanSD(field(func(r Result) Num { return r.QueryAccuracy }))
-	out.RetrainCount, out.Spread.RetrainCount = meanSD(field(func(r Result) Num { return r.RetrainCount }))
+	each := func(get func(Result) Num, mean, sd, ci *Num) {
+		xs := field(get)
+		*mean, *sd = meanSD(xs)
+		*ci = Num(tHalfWidth(toFloats(xs)))
+	}
+	each(func(r Result) Num { return r.StrategyCost }, &out.StrategyCost, &out.Spread.StrategyCost, &out.CI95.StrategyCost)
+	each(func(r Result) Num { return r.SCPE }, &out.SCPE, &out.Spread.SCPE, &out.CI95.SCPE)
+	each(func(r Result) Num { return r.Gap }, &out.Gap, &out.Spread.Gap, &out.CI95.Gap)
+	each(func(r Result) Num { return r.QueryAccuracy }, &out.QueryAccuracy, &out.Spread.QueryAccuracy, &out.CI95.QueryAccuracy)
+	each(func(r Result) Num { return r.RetrainCount }, &out.RetrainCount, &out.Spread.RetrainCount, &out.CI95.RetrainCount)
 	out.OfflineCost, _ = meanSD(field(func(r Result) Num { return r.OfflineCost }))
 	out.Params = MeanParams(rs)
 	return out
@@ -306,10 +315,11 @@ func (r Run) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "algorithm\tcost\tSCPE %\tgap\tquery acc\tretrains\toffline cost\tparameters\t")
 	for _, x := range r.Results {
 		cost, scpe, acc, n := FormatNum(float64(x.StrategyCost), 3), FormatNum(float64(x.SCPE), 2), FormatNum(float64(x.QueryAccuracy), 3), FormatNum(float64(x.RetrainCount), 0)
-		if x.Spread != nil {
-			cost += " ±" + FormatNum(float64(x.Spread.StrategyCost), 2)
-			scpe += " ±" + FormatNum(float64(x.Spread.SCPE), 1)
-			n = FormatNum(float64(x.RetrainCount), 1)
+		if x.CI95 != nil {
+			cost += " ±" + FormatNum(float64(x.CI95.StrategyCost), 2)
+			scpe += " ±" + FormatNum(float64(x.CI95.SCPE), 1)
+			acc += " ±" + FormatNum(float64(x.CI95.QueryAccuracy), 3)
+			n = FormatNum(float64(x.RetrainCount), 1) + " ±" + FormatNum(float64(x.CI95.RetrainCount), 1)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", x.Algorithm.Display(), cost, scpe,
 			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params)+x.Optimal.words())
@@ -319,7 +329,8 @@ func (r Run) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is <= 0); gap = cost - Oracle.")
 	if len(r.Seeds) > 1 {
-		fmt.Fprintln(w, "Means over seeds (± the standard deviation); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.")
+		fmt.Fprintf(w, "Means over the %d seeds ± the half-width of their 95 %% t-interval (Student's t, %d degrees of freedom: t = %.3f); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.\n",
+			len(r.Seeds), len(r.Seeds)-1, tQuantile(len(r.Seeds)-1))
 	}
 	WriteWarnings(w, r.Warnings)
 	return nil

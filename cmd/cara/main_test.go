@@ -136,6 +136,7 @@ type resultContract struct {
 	OfflineCost   *float64            `json:"offline_cost"`
 	Optimal       map[string]*float64 `json:"optimal"`
 	Spread        map[string]*float64 `json:"spread"`
+	CI95          map[string]*float64 `json:"ci95"`
 }
 
 type runContract struct {
@@ -191,6 +192,15 @@ func TestRunJSONContract(t *testing.T) {
 	}
 	if got := *multi.Results[2].StrategyCost; math.Abs(got-sum/3) > 1e-9 {
 		t.Errorf("mean strategy cost %v, runs average %v", got, sum/3)
+	}
+	// Its 95 % interval: t(0.975, 2) (scipy.stats.t.ppf: 4.302652729911275) times the sample
+	// standard deviation over sqrt(3).
+	ss := 0.0
+	for _, run := range multi.Runs {
+		ss += math.Pow(*run.Results[2].StrategyCost-sum/3, 2)
+	}
+	if got, want := *multi.Results[2].CI95["strategy_cost"], 4.302652729911275*math.Sqrt(ss/2)/math.Sqrt(3); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("ci95 of the strategy cost %v, want %v", got, want)
 	}
 	// Means carry no retrain batches (each run has its own); theta is the mean of the runs';
 	// CARA-P's period and offset appear only when every seed chose the same.
