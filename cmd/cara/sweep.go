@@ -23,8 +23,10 @@ func newSweepCmd() *cobra.Command {
 		Use:   "sweep SCENARIO|FILE -o results.jsonl",
 		Short: "Run every algorithm over a range of retraining costs and seeds, one JSON line per result",
 		Long: `sweep writes the data of the paper's figures 5 and 6: every (seed, R, algorithm) as one JSON
-line. The matrix is computed once per seed; every R replays it. --costs auto gives each seed its
-own grid, N steps over (0, R_max] with R_max from that seed's offline block. When the scenario's R
+line. The matrix is computed once per seed; every R replays it. --costs auto gives every seed one
+grid, N steps over (0, R_max] with R_max the largest of the seeds' offline blocks' (each the
+smallest R at which the Oracle on batches 0..T_off equals Never-retrain; a shard reads the offline
+blocks of the seeds it does not own, a tenth of a matrix each). When the scenario's R
 is an expression of t, the costs are factors applied to it (R_t = c * R(t)), as the player's R
 keys scale it, and each row says so.
 
@@ -77,6 +79,11 @@ different sweeps or a sweep that lacks rows.`,
 				Matrix: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
+				Offline: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
+					return computeMatrixWith(ctx, s, seed, nil, func(cfg *sim.Config) {
+						cfg.Workers, cfg.Stream = workers(cmd), sim.FirstBatches(cfg.Stream, cfg.Offline+1)
+					})
+				},
 				Progress: &barProgress{w: cmd.ErrOrStderr()}}
 			if note := sh.Note(s.Seed, seeds, cs.N); note != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "cara: note:", note)
@@ -90,7 +97,7 @@ different sweeps or a sweep that lacks rows.`,
 	}
 	f.register(cmd, false)
 	f.registerDetectorReset(cmd)
-	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], each seed's own R_max), auto:N, or FROM:TO:N")
+	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], R_max the largest of the seeds'), auto:N, or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N, from 1), for batch schedulers")
 	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "run part K+1 of N (K/N, from 0, as a Kubernetes Indexed Job numbers its pods)")
