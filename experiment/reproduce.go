@@ -234,7 +234,7 @@ func (rp Reproduce) scenario(ctx context.Context, rep *Reproduction, s *scenario
 				xs[si] = float64(perSeed[si][i].means()[a])
 				ps[s.Name][a] = append(ps[s.Name][a], Num(xs[si]))
 			}
-			ci[s.Name][a] = Num(tHalfWidth(xs))
+			ci[s.Name][a] = Num(HalfWidth95(xs))
 		}
 	}
 	return nil

@@ -201,7 +201,7 @@ func MeanOf(rs []Result) Result {
 	each := func(get func(Result) Num, mean, sd, ci *Num) {
 		xs := field(get)
 		*mean, *sd = meanSD(xs)
-		*ci = Num(tHalfWidth(toFloats(xs)))
+		*ci = Num(HalfWidth95(toFloats(xs)))
 	}
 	each(func(r Result) Num { return r.StrategyCost }, &out.StrategyCost, &out.Spread.StrategyCost, &out.CI95.StrategyCost)
 	each(func(r Result) Num { return r.SCPE }, &out.SCPE, &out.Spread.SCPE, &out.CI95.SCPE)

@@ -13,9 +13,9 @@ import (
 // seed's grid are not.
 const Confidence = 0.95
 
-// tHalfWidth is the half-width of the 95 % t-interval of the mean of the defined values of xs:
+// HalfWidth95 is the half-width of the 95 % t-interval of the mean of the defined values of xs:
 // t(0.975, n-1) * s / sqrt(n), s the sample standard deviation. NaN with fewer than two values.
-func tHalfWidth(xs []float64) float64 {
+func HalfWidth95(xs []float64) float64 {
 	vals := defined(xs)
 	n := len(vals)
 	if n < 2 {

@@ -11,10 +11,10 @@ import (
 func TestIntervalAndPairedTest(t *testing.T) {
 	t.Parallel()
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-	if h := tHalfWidth([]float64{1, 2, 3, 4, 5, math.NaN()}); !close(h, 1.9632431614775607) {
+	if h := HalfWidth95([]float64{1, 2, 3, 4, 5, math.NaN()}); !close(h, 1.9632431614775607) {
 		t.Errorf("half-width %v, want scipy's 1.9632431614775607 (the NaN left out)", h)
 	}
-	if h := tHalfWidth([]float64{7}); !math.IsNaN(h) {
+	if h := HalfWidth95([]float64{7}); !math.IsNaN(h) {
 		t.Errorf("one value: half-width %v, want NaN", h)
 	}
 	for _, tc := range []struct {
