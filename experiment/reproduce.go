@@ -104,6 +104,7 @@ type Reproduction struct {
 	SeedMeans          Metrics[PerSeed]  `json:"seed_means"`
 	Seeds              int               `json:"seeds"`
 	Skipped            map[string]string `json:"skipped"`
+	Tie                string            `json:"tie"` // CARA-T's and CARA-CT's tie rule: mid, low or high
 	Trees              int               `json:"trees"`
 	Verdicts           []Verdict         `json:"verdicts"`
 	Warnings           []string          `json:"warnings"`
@@ -166,6 +167,7 @@ func (rp Reproduce) Run(ctx context.Context) (*Reproduction, error) {
 		}
 		rep.order = append(rep.order, name)
 		rep.DetectorFeed, rep.DetectorReset = s.Evaluation.DetectorFeed.String(), s.Evaluation.DetectorReset.String()
+		rep.Tie = s.Evaluation.Tie.String()
 		if err := rp.scenario(ctx, rep, s, &unit); err != nil {
 			return nil, err
 		}
@@ -304,12 +306,15 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 	if r.Model == ModelLogistic {
 		model = "logistic regression by SGD: the appendix's LR tables"
 	}
-	grid := "one grid per seed, R_max the smallest R at which the Oracle on batches 0..T_off inclusive equals Never-retrain"
+	grid := "one grid per seed, R_max the smallest R at which the Oracle on batches 0..T_off inclusive equals Never-retrain; cara sweep shares one grid over the seeds"
 	if r.RRange == RangeRoundTwo.String() {
 		grid = "one grid from the largest R_max over the seeds, the Oracle on batches 0..T_off-1 (round two's range)"
 	}
 	fmt.Fprintf(w, "Model: %s. Means over %d retraining costs in (0, R_max] (%s) and %d seed(s).\n", model, r.CostSteps, grid, r.Seeds)
 	fmt.Fprintf(w, "Detectors fed %s, reset %s. Electricity's rows: %s.\n", feedWords(r.DetectorFeed), r.DetectorReset, shuffleWords(r.ElectricityShuffle))
+	if r.Tie != "" && r.Tie != algos.TieMid.String() {
+		fmt.Fprintf(w, "CARA-T and CARA-CT take the %s end of their optimal interval of thresholds (--tie %s; the default is its midpoint).\n", r.Tie, r.Tie)
+	}
 	fmt.Fprintf(w, "Each cell: ours %s / paper's.\n", intervalWords(r.Seeds))
 	tables := []struct {
 		title string

@@ -17,7 +17,7 @@ import (
 func newReproduceCmd() *cobra.Command {
 	var seeds, trees int
 	var quick bool
-	var format, data, figDir, detectorReset, detectorFeed, rRange, model, elecShuffle string
+	var format, data, figDir, detectorReset, detectorFeed, rRange, model, elecShuffle, tie string
 	cmd := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run the paper's experiments and set our tables beside the paper's",
@@ -67,7 +67,13 @@ hold" or "not significant at N seeds".`,
 			if elecShuffle != "within_batch" && elecShuffle != "none" {
 				return usagef("--electricity-shuffle must be within_batch or none, got %q", elecShuffle)
 			}
+			if _, err := algos.ParseTie(tie); err != nil {
+				return usagef("--tie must be low, mid or high, got %q", tie)
+			}
 			set := []string{"detectors.feed=" + detectorFeed}
+			if tie != algos.TieMid.String() {
+				set = append(set, "tuning.tie="+tie)
+			}
 			switch model {
 			case experiment.ModelForest:
 			case experiment.ModelLogistic:
@@ -130,6 +136,7 @@ hold" or "not significant at N seeds".`,
 	cmd.Flags().StringVar(&detectorFeed, "detector-feed", "batch", "batch (whole batches and a call at T_start, as Algorithm 1) or first-drift (round two: stop at a batch's first drift)")
 	cmd.Flags().StringVar(&rRange, "r-range", "paper", "paper (per-seed grids, R_max from the Oracle on batches 0..T_off inclusive) or round-two (one grid, batches 0..T_off-1)")
 	cmd.Flags().StringVar(&model, "model", experiment.ModelForest, "random_forest (tables 2-4) or logistic (the appendix's LR tables)")
+	cmd.Flags().StringVar(&tie, "tie", "mid", "which threshold of CARA-T's and CARA-CT's optimal interval: mid (the default), low or high (docs/conventions.md)")
 	cmd.Flags().StringVar(&elecShuffle, "electricity-shuffle", "within_batch", "within_batch or none (file order): how Electricity's rows are served")
 	cmd.Flags().StringVar(&figDir, "figures", "", "also draw every figure of the paper's scenarios into DIR (PNG)")
 	return cmd
