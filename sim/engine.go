@@ -52,8 +52,8 @@ type Config struct {
 	Workers   int  // cells (and a forest's trees) computed at once; 0 means GOMAXPROCS
 	SkipCross bool // skip cells (t', t) with t' < Offline < t: column Offline stays, for R_max over batches 0..Offline and the first query accuracy
 	// DropErrors keeps no per-point errors in the cells off the diagonal (B reads the diagonal's),
-	// for a caller that reads only the numbers (cara matrix): at 1000 points they are 150 of a
-	// cell's 220 bytes. The detectors and what-ifs need them.
+	// for a caller that reads only the numbers (cara matrix): a cell is 72 bytes, and at 1000
+	// points its errors take another 128. The detectors and what-ifs need them.
 	DropErrors bool
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
