@@ -92,6 +92,10 @@ const (
 	DoesNotHold = "does not hold"
 )
 
+// NoTest is the outcome of a comparison with no seed where both sides are defined (SCPE when
+// the Oracle's cost is <= 0 on every seed).
+const NoTest = "no test: undefined on every seed"
+
 // notSignificant is the outcome of a test that shows neither: "not significant at 5 seeds".
 func notSignificant(seeds int) string {
 	if seeds == 1 {
@@ -104,6 +108,9 @@ func notSignificant(seeds int) string {
 // difference is on the claimed side and p < 0.05, does not hold when it is on the other side and
 // p < 0.05, else not significant at n seeds. ok is whether the claim holds on the means.
 func (p Paired) outcome(ok bool) string {
+	if len(p.Diffs) == 0 {
+		return NoTest
+	}
 	if float64(p.P) < 1-Confidence {
 		if ok {
 			return Holds

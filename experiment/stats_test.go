@@ -43,3 +43,14 @@ func TestIntervalAndPairedTest(t *testing.T) {
 		t.Errorf("a weak difference: %q", got)
 	}
 }
+
+// A comparison with no seed where both sides are defined has no test, and says so.
+func TestNoTest(t *testing.T) {
+	nan := math.NaN()
+	if got := PairedTest([]float64{nan, nan}, []float64{1, 2}).outcome(true); got != NoTest {
+		t.Errorf("all undefined: %q, want %q", got, NoTest)
+	}
+	if got := tallyWords(map[string]int{Holds: 2, NoTest: 1, "not significant at 5 seeds": 3}, 5); got != "2 hold, 0 do not hold, 3 not significant at 5 seeds, 1 with no test (undefined on every seed)" {
+		t.Errorf("tally: %q", got)
+	}
+}

@@ -197,10 +197,14 @@ type ClaimTest struct {
 // test runs a claim's comparisons on dataset s over the seeds.
 func (r *Reproduction) test(c claim, s string) ClaimTest {
 	if c.tests == nil {
-		return ClaimTest{Outcome: "no test", Paired: PairedTest(nil, nil)}
+		return ClaimTest{Outcome: NoTest, Paired: PairedTest(nil, nil)}
 	}
 	var all []ClaimTest
 	for _, cmp := range c.tests(r, s) {
+		if cmp.a == "" || cmp.b == "" && cmp.margin == 0 { // no algorithm of a side has a defined mean
+			all = append(all, ClaimTest{Outcome: NoTest, Paired: PairedTest(nil, nil)})
+			continue
+		}
 		ps := cmp.metric(r.SeedMeans)[s]
 		a, b := toFloats(ps[cmp.a]), make([]float64, len(ps[cmp.a]))
 		if cmp.b != "" {
@@ -220,7 +224,7 @@ func (r *Reproduction) test(c claim, s string) ClaimTest {
 		all = append(all, ClaimTest{Outcome: p.outcome(float64(p.Mean) < 0), Compared: words + " < 0", Paired: p})
 	}
 	if len(all) == 0 {
-		return ClaimTest{Outcome: "no test", Paired: PairedTest(nil, nil)}
+		return ClaimTest{Outcome: NoTest, Paired: PairedTest(nil, nil)}
 	}
 	var against *ClaimTest // the firmest comparison against the claim
 	weakest, allHold := &all[0], true
@@ -322,6 +326,10 @@ func (r *Reproduction) writeClaimsByDataset(w io.Writer) {
 		for _, s := range r.order {
 			t := dc.Tests[s]
 			tally[t.Outcome]++
+			if t.Outcome == NoTest {
+				fmt.Fprintf(tw, "     %s\t%s\n", s, t.Outcome)
+				continue
+			}
 			fmt.Fprintf(tw, "     %s\t%s\t%s: mean %s, %s\t%s\n", s, t.Outcome, t.Compared, FormatNum(float64(t.Mean), 3), t.words(), diffWords(t.Diffs))
 		}
 		tw.Flush()
@@ -338,10 +346,15 @@ func diffWords(d []Num) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// tallyWords counts the outcomes: "21 hold, 3 do not hold, 18 not significant at 5 seeds".
+// tallyWords counts the outcomes: "21 hold, 3 do not hold, 18 not significant at 5 seeds", and
+// the comparisons with no test, if any.
 func tallyWords(tally map[string]int, seeds int) string {
-	return fmt.Sprintf("%d hold, %d do not hold, %d %s", tally[Holds], tally[DoesNotHold],
-		sum(tally)-tally[Holds]-tally[DoesNotHold], notSignificant(seeds))
+	out := fmt.Sprintf("%d hold, %d do not hold, %d %s", tally[Holds], tally[DoesNotHold],
+		sum(tally)-tally[Holds]-tally[DoesNotHold]-tally[NoTest], notSignificant(seeds))
+	if n := tally[NoTest]; n > 0 {
+		out += fmt.Sprintf(", %d with no test (undefined on every seed)", n)
+	}
+	return out
 }
 
 func sum(m map[string]int) int {
