@@ -34,15 +34,10 @@ func scpe(m Metrics[PerSeed]) PerSeed     { return m.SCPE }
 func accuracy(m Metrics[PerSeed]) PerSeed { return m.QueryAccuracy }
 func retrains(m Metrics[PerSeed]) PerSeed { return m.Retrains }
 
-// below is "a < b" in a metric; pairs lists several.
+// below is "a < b" in a metric; a claim about "the lowest" compares with the best of the others
+// by mean (best).
 func below(metric func(Metrics[PerSeed]) PerSeed, a, b algos.Name) comparison {
 	return comparison{metric: metric, a: a, b: b}
-}
-
-// bestOf is the algorithm among among with the lowest (or highest) mean: the one a claim about
-// "the lowest" is tested against.
-func bestOf(m map[algos.Name]Num, among []algos.Name, lower bool) algos.Name {
-	return best(m, among, lower)
 }
 
 func without(names []algos.Name, drop ...algos.Name) []algos.Name {
@@ -61,12 +56,12 @@ var claims = []claim{
 		return slices.Contains(caraVariants, best(r.SCPE[s], allButOracle, true))
 	}, func(r *Reproduction, s string) []comparison {
 		m := r.SCPE[s]
-		return []comparison{below(scpe, bestOf(m, caraVariants, true), bestOf(m, without(allButOracle, caraVariants...), true))}
+		return []comparison{below(scpe, best(m, caraVariants, true), best(m, without(allButOracle, caraVariants...), true))}
 	}},
 	{"CARA-T has the lowest SCPE among the CARA variants on most datasets (8.1)", func(r *Reproduction, s string) bool {
 		return best(r.SCPE[s], caraVariants, true) == algos.NameCaraT
 	}, func(r *Reproduction, s string) []comparison {
-		return []comparison{below(scpe, algos.NameCaraT, bestOf(r.SCPE[s], without(caraVariants, algos.NameCaraT), true))}
+		return []comparison{below(scpe, algos.NameCaraT, best(r.SCPE[s], without(caraVariants, algos.NameCaraT), true))}
 	}},
 	{"ADWIN and DDM have a higher SCPE than CARA-T (8.1)", func(r *Reproduction, s string) bool {
 		m := r.SCPE[s]
@@ -77,7 +72,7 @@ var claims = []claim{
 	{"ADWIN retrains most (table 4)", func(r *Reproduction, s string) bool {
 		return best(r.Retrains[s], retrainers, false) == algos.NameADWIN
 	}, func(r *Reproduction, s string) []comparison {
-		return []comparison{below(retrains, bestOf(r.Retrains[s], without(retrainers, algos.NameADWIN), false), algos.NameADWIN)}
+		return []comparison{below(retrains, best(r.Retrains[s], without(retrainers, algos.NameADWIN), false), algos.NameADWIN)}
 	}},
 	{"The Oracle's query accuracy is better than or close to (within 0.02) ADWIN's and DDM's (8.2)", func(r *Reproduction, s string) bool {
 		m := r.QueryAccuracy[s]
@@ -101,7 +96,7 @@ var lrClaims = []claim{
 		most := max(m[algos.NameCaraT], m[algos.NameCaraCT], m[algos.NameCaraP])
 		return most < m[algos.NameADWIN] && most < m[algos.NameDDM]
 	}, func(r *Reproduction, s string) []comparison {
-		most := bestOf(r.Retrains[s], caraVariants, false)
+		most := best(r.Retrains[s], caraVariants, false)
 		return []comparison{below(retrains, most, algos.NameADWIN), below(retrains, most, algos.NameDDM)}
 	}},
 	{"CARA-T or CARA-CT has a lower SCPE than ADWIN and DDM (appendix, LR: \"low strategy cost\")", func(r *Reproduction, s string) bool {
@@ -109,7 +104,7 @@ var lrClaims = []claim{
 		return b == algos.NameCaraT || b == algos.NameCaraCT
 	}, func(r *Reproduction, s string) []comparison {
 		m := r.SCPE[s]
-		return []comparison{below(scpe, bestOf(m, []algos.Name{algos.NameCaraT, algos.NameCaraCT}, true), bestOf(m, []algos.Name{algos.NameADWIN, algos.NameDDM}, true))}
+		return []comparison{below(scpe, best(m, []algos.Name{algos.NameCaraT, algos.NameCaraCT}, true), best(m, []algos.Name{algos.NameADWIN, algos.NameDDM}, true))}
 	}},
 	{"CARA-T's and CARA-CT's query accuracy is comparable to (within 0.05 of) the Oracle's (appendix, LR)", func(r *Reproduction, s string) bool {
 		m := r.QueryAccuracy[s]
