@@ -45,9 +45,9 @@ func (p *votePlan) bytes() int64 {
 		n += int64(unsafe.Sizeof(*t)) + int64(cap(t.use))*4 + int64(cap(t.stride))*4 + int64(cap(t.table))*8 + int64(cap(t.maps))*sliceBytes
 	}
 	if r := p.regions; r != nil {
-		n += int64(unsafe.Sizeof(*r)) + int64(len(r.trees))*int64(unsafe.Sizeof(regionTree{})) + int64(r.edges)*2
+		n += int64(unsafe.Sizeof(*r)) + int64(len(r.trees))*int64(unsafe.Sizeof(regionTree{}))
 		for k := range r.fine {
-			n += int64(cap(r.fine[k])) + int64(cap(r.bucketFine[k])) + int64(r.n[k])*2 // the box maps, and the map of zeros for trees without k
+			n += int64(cap(r.fine[k])) + int64(r.n[k])*2 // the box map, and the map of zeros for trees without k
 		}
 		for l := range r.state {
 			n += int64(cap(r.state[l])) * 4

@@ -81,9 +81,9 @@ func (c *forestCost) bytes(trees int) float64 {
 	b := n * c.tree
 	for _, f := range c.feats {
 		cuts := f.places * -math.Expm1(-f.splits*n/max(f.places, 1))
-		// every tree using the feature maps its ranks (and its edges on the regions' finest grid);
-		// the forest keeps the cuts, their index and the regions' maps
-		b += n*f.trees*((cuts+1)*2+2*regionFine*2) + (cuts+1)*(8+8+2*2+1+2)
+		// every tree using the feature maps its ranks; the forest keeps the cuts, their index and
+		// the regions' maps
+		b += n*f.trees*(cuts+1)*2 + (cuts+1)*(8+8+2*2+1+2)
 	}
 	return b
 }

@@ -33,20 +33,14 @@ const (
 )
 
 type voteRegions struct {
-	n   [2]int // ranks per feature (cuts + 1); 1 for a missing second feature
-	two bool   // a forest on two features: boxes are squares of the grid, else intervals
-	// fine[k][r] is the box of rank r of feature k on the finest grid, floor(r*F/n), and
-	// bucketFine[k][b] that of every value in bucket b of the feature's rankIndex, or fineUnsure
-	// when the ranks the bucket holds (start[b] to start[b+1]) span two boxes: most values find
-	// their box without their rank among the forest's thousands of cuts (fineBox).
-	fine       [2][]uint8
-	bucketFine [2][]uint8
+	n    [2]int     // ranks per feature (cuts + 1); 1 for a missing second feature
+	two  bool       // a forest on two features: boxes are squares of the grid, else intervals
+	fine [2][]uint8 // fine[k][r]: the box of rank r of feature k on the finest grid
 	// state[l] holds the boxes of grid l, 2 bits each, 16 to a word: 5.4 kB a forest on two
 	// features rather than the 87 kB of a word a box (a box only ever goes from unknown to its one
 	// answer, so setting its bits with an atomic or is safe).
 	state [len(regionGrids)][]atomic.Uint32
 	trees []regionTree
-	edges int // the length of the array every tree's edges are part of
 }
 
 // boxesPerWord is how many boxes' states a word of voteRegions.state holds.
@@ -64,13 +58,9 @@ func (g *voteRegions) store(l, at int, v uint32) {
 }
 
 // regionTree is a tree's table seen through both features of the forest, in their order: a
-// feature the tree does not split on has edges of zeros, so every tree takes the same steps.
-// edge[k][2f] and edge[k][2f+1] are the tree's table offsets at the first and the last rank of
-// box f of the finest grid: a box of any grid spans fine boxes, so its corners are two of them.
-// A box costs a tree four loads from 1 kB of edges rather than from its maps over every rank of
-// the forest (some 30 kB a tree, which a box's hundred trees keep out of the cache).
+// feature the tree does not split on has a map of zeros, so every tree takes the same steps.
 type regionTree struct {
-	edge  [2][]uint16
+	maps  [2][]uint16
 	step  [2]int32
 	table []float64
 }
@@ -95,18 +85,6 @@ func newVoteRegions(p *votePlan) *voteRegions {
 		for rank := range r.fine[k] {
 			r.fine[k][rank] = uint8(rank * regionFine / r.n[k])
 		}
-		if k == 1 && !r.two {
-			continue
-		}
-		start := p.index[k].start
-		r.bucketFine[k] = make([]uint8, len(start)-1)
-		for b := range r.bucketFine[k] {
-			lo, hi := r.fine[k][start[b]], r.fine[k][start[b+1]]
-			r.bucketFine[k][b] = lo
-			if lo != hi {
-				r.bucketFine[k][b] = fineUnsure
-			}
-		}
 	}
 	for l, g := range regionGrids {
 		if r.two {
@@ -114,46 +92,23 @@ func newVoteRegions(p *votePlan) *voteRegions {
 		}
 		r.state[l] = make([]atomic.Uint32, (g+boxesPerWord-1)/boxesPerWord)
 	}
-	zeros := make([]uint16, 2*regionFine)
-	used := 0
-	for i := range p.trees {
-		used += len(p.trees[i].use)
-	}
-	slab := make([]uint16, used*2*regionFine)
-	r.edges = len(slab) + len(zeros)
+	zeros := [2][]uint16{make([]uint16, r.n[0]), make([]uint16, r.n[1])}
 	r.trees = make([]regionTree, len(p.trees))
 	for i := range p.trees {
 		t := &p.trees[i]
-		rt := regionTree{edge: [2][]uint16{zeros, zeros}, step: [2]int32{1, 1}, table: t.table}
+		rt := regionTree{maps: zeros, step: [2]int32{1, 1}, table: t.table}
 		for u, k := range t.use {
-			e := slab[: 2*regionFine : 2*regionFine]
-			slab = slab[2*regionFine:]
-			n := r.n[k]
-			for f := range regionFine {
-				first := min((f*n+regionFine-1)/regionFine, n-1)
-				last := max(((f+1)*n+regionFine-1)/regionFine-1, 0)
-				e[2*f], e[2*f+1] = t.maps[u][first], t.maps[u][last]
-			}
-			rt.edge[k], rt.step[k] = e, t.stride[u]
+			rt.maps[k], rt.step[k] = t.maps[u], t.stride[u]
 		}
 		r.trees[i] = rt
 	}
 	return r
 }
 
-// fineUnsure marks a bucket whose values fall in two boxes of the finest grid (it has 128).
-const fineUnsure = 255
-
-// fineBox is the box of value v of feature k on the finest grid, floor(rank(v)*F/n): from its
-// bucket alone when the bucket's values all fall in one box, else from its rank.
-func (g *voteRegions) fineBox(p *votePlan, k int, v float64) uint8 {
-	ix := &p.index[k]
-	if v == v {
-		if f := g.bucketFine[k][ix.bucket(v)]; f != fineUnsure {
-			return f
-		}
-	}
-	return g.fine[k][ix.rank(v)]
+// span returns the first and last rank of box b of a grid of g boxes over n ranks: the ranks r
+// with r*g/n == b.
+func span(b, n, g int) (lo, hi int) {
+	return (b*n + g - 1) / g, ((b+1)*n+g-1)/g - 1
 }
 
 // decide returns the state of the finest box a point in fine box (f0, f1) of the finest grid falls
@@ -170,9 +125,10 @@ func (g *voteRegions) decide(p *votePlan, f0, f1 int) uint32 {
 		}
 		v := g.load(l, at)
 		if v == regionUnknown {
-			// The fine boxes the box spans, per feature (a forest on one feature: fine box 0).
-			lo := [2]int{b0 << sh, b1 << sh}
-			hi := [2]int{(b0+1)<<sh - 1, (b1+1)<<sh - 1}
+			grid := regionGrids[l]
+			var lo, hi [2]int
+			lo[0], hi[0] = span(b0, g.n[0], grid)
+			lo[1], hi[1] = span(b1, g.n[1], grid) // 0, 0 for a forest on one feature (n 1)
 			v = g.boxVote(p, lo, hi)
 			g.store(l, at, v)
 		}
@@ -183,7 +139,7 @@ func (g *voteRegions) decide(p *votePlan, f0, f1 int) uint32 {
 	return regionMixed
 }
 
-// boxVote decides the box of fine boxes lo[k]..hi[k] of each feature k: regionClass1 when the sum of
+// boxVote decides the box of ranks lo[k]..hi[k] of each feature k: regionClass1 when the sum of
 // the trees' least leaf values in it is above half the trees, regionClass0 when the sum of their
 // greatest is at most half, regionMixed otherwise. Like a point's vote it stops when the trees
 // left cannot change the answer (they add between 0 and 1 to either sum; see Predict).
@@ -207,11 +163,11 @@ func (g *voteRegions) boxVote(p *votePlan, lo, hi [2]int) uint32 {
 	return regionMixed
 }
 
-// leafRange is the least and greatest leaf value of the tree over the fine boxes lo[k]..hi[k] of
-// each feature k: over its cells from the offset of their first rank to that of their last.
+// leafRange is the least and greatest leaf value of the tree over the ranks lo[k]..hi[k] of each
+// feature k.
 func (t *regionTree) leafRange(lo, hi [2]int) (float64, float64) {
-	e0, e1 := t.edge[0], t.edge[1]
-	a0, z0, a1, z1 := int32(e0[2*lo[0]]), int32(e0[2*hi[0]+1]), int32(e1[2*lo[1]]), int32(e1[2*hi[1]+1])
+	m0, m1 := t.maps[0], t.maps[1]
+	a0, z0, a1, z1 := int32(m0[lo[0]]), int32(m0[hi[0]]), int32(m1[lo[1]]), int32(m1[hi[1]])
 	tab := t.table
 	if z0-a0 <= t.step[0] && z1-a1 <= t.step[1] {
 		// At most two cells each way, the usual case: the corners are every cell (some twice).

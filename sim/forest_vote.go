@@ -254,8 +254,7 @@ func (b *voteBuilder) fillBox(t *voteTree, u int, off int32, v float64) {
 
 // voteScratch is one Predict call's working memory, pooled.
 type voteScratch struct {
-	boxes  [2][]uint8 // per feature of a forest's regions: the points' boxes on the finest grid
-	ranks  [][]uint16 // per feature: the ranks of the points left to vote
+	ranks  [][]uint16 // per feature: the points' ranks, then the ranks of the points left to vote
 	idx    []int32
 	sums   []float64
 	active []int32
@@ -271,34 +270,38 @@ func (p *votePlan) predict(x Points, out []uint8) {
 	}
 	sc := votePool.Get().(*voteScratch)
 	defer votePool.Put(sc)
-	for len(sc.ranks) < len(p.features) {
+	for len(sc.ranks) < 2*len(p.features) {
 		sc.ranks = append(sc.ranks, nil)
 	}
 	ranks := sc.ranks[:len(p.features)]
+	for k, f := range p.features {
+		r := slices.Grow(ranks[k][:0], n)[:n]
+		ix := &p.index[k]
+		for i := range n {
+			r[i] = uint16(ix.rank(x.V[i*d+int(f)]))
+		}
+		ranks[k] = r
+	}
 	clear(out[:n])
 	idx := slices.Grow(sc.idx[:0], n)[:n]
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	if g := p.regions; g != nil {
-		// Points in a region the forest decides take its answer from their boxes alone; the
-		// others go on to the trees, with their ranks.
-		for k := range g.fine {
-			b := slices.Grow(sc.boxes[k][:0], n)[:n]
-			if k == 0 || g.two {
-				f := int(p.features[k])
-				for i := range b {
-					b[i] = g.fineBox(p, k, x.V[i*d+f])
-				}
-			} else {
-				clear(b)
-			}
-			sc.boxes[k] = b
-		}
+	if p.regions != nil {
+		// Points in a region the forest decides take its answer; the others go on, their ranks
+		// gathered so the trees' loops run over consecutive memory.
 		w := 0
-		b0, b1 := sc.boxes[0], sc.boxes[1]
-		for i := range n {
-			switch g.decide(p, int(b0[i]), int(b1[i])) {
+		g := p.regions
+		var r1 []uint16
+		if g.two {
+			r1 = ranks[1]
+		}
+		for i, r := range ranks[0] {
+			f1 := 0
+			if g.two {
+				f1 = int(g.fine[1][r1[i]])
+			}
+			switch g.decide(p, int(g.fine[0][r]), f1) {
 			case regionClass0:
 			case regionClass1:
 				out[i] = 1
@@ -308,14 +311,17 @@ func (p *votePlan) predict(x Points, out []uint8) {
 			}
 		}
 		idx = idx[:w]
-	}
-	for k, f := range p.features {
-		r := slices.Grow(ranks[k][:0], len(idx))[:len(idx)]
-		ix := &p.index[k]
-		for j, i := range idx {
-			r[j] = uint16(ix.rank(x.V[int(i)*d+int(f)]))
+		if w < n {
+			packed := sc.ranks[len(p.features):]
+			for k := range ranks {
+				r := slices.Grow(packed[k][:0], w)[:w]
+				for j, i := range idx {
+					r[j] = ranks[k][i]
+				}
+				packed[k] = r
+			}
+			ranks = packed
 		}
-		ranks[k] = r
 	}
 	sc.idx = idx
 	p.vote(x, ranks, idx, out, sc)
