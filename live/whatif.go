@@ -184,12 +184,11 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 	}
 	batches := make([]*sim.Batch, len(own))
 	if err := b.each(ctx, len(own), func(t int) error {
-		o := own[t]
-		q, qy, err := draw(o)
+		bt, err := draw(own[t])
 		if err != nil {
 			return fmt.Errorf("batch %d: %w", t, err)
 		}
-		batches[t] = &sim.Batch{T: t, X: o.X, Y: o.Y, Q: q, QY: qy}
+		batches[t] = bt
 		return nil
 	}); err != nil {
 		return nil, nil, err

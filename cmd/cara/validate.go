@@ -118,7 +118,7 @@ func validate(src scenarioSource, ref string, sets []string) (string, error) {
 		points = fmt.Sprintf("%d-%d", lo, hi)
 	}
 	summary := fmt.Sprintf("%d batches, %d features, %s points/batch, %s, R %s",
-		s.Batches, s.Features, points, describeModel(s.Model), s.RetrainCostText)
+		s.Batches, s.Features, points, describeModel(s), s.RetrainCostText)
 	if n := len(s.Tour); n > 0 {
 		summary += fmt.Sprintf(", a tour of %d stops", n)
 	}
@@ -145,8 +145,11 @@ func located(ref string, err error) string {
 }
 
 // describeModel names a model and its main setting in words.
-func describeModel(m sim.Trainer) string {
-	switch m := m.(type) {
+func describeModel(s *scenarios.Scenario) string {
+	if s.Outside != nil {
+		return "model from outside: " + s.Outside.Name()
+	}
+	switch m := s.Model.(type) {
 	case sim.RandomForest:
 		return fmt.Sprintf("random forest (%d trees)", m.Trees)
 	case sim.KNN:
@@ -156,5 +159,5 @@ func describeModel(m sim.Trainer) string {
 	case sim.NearestCentroid:
 		return "nearest centroid"
 	}
-	return m.Name()
+	return s.Model.Name()
 }
