@@ -228,18 +228,17 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	}); err != nil {
 		return nil, err
 	}
-	if err := checkWeights(cfg.Weights); err != nil {
+	if err := checkWeights(cfg.Weights, r.batches); err != nil {
 		return nil, err
 	}
-	kb, gamma, err := KernelView{Weights: cfg.Weights, Standardize: cfg.Standardize}.kernel(cfg.Gamma, r.batches, cfg.Offline)
+	view := KernelView{Weights: cfg.Weights, Standardize: cfg.Standardize, Features: featureNames(cfg.Stream)}
+	kb, gamma, notes, err := view.kernel(cfg.Gamma, r.batches, cfg.Offline)
 	if err != nil {
 		return nil, err
 	}
 	r.kb = kb
 	r.m.Gamma = gamma
-	if w := kernelWarning(cfg.Gamma, gamma, r.kb, cfg.Offline, cfg.Standardize); w != "" {
-		r.m.notes = append(r.m.notes, w)
-	}
+	r.m.notes = append(r.m.notes, notes...)
 	r.m.Stats.Generate = time.Since(t0)
 	t0 = time.Now()
 	r.ksum = make([][]float64, T)

@@ -45,7 +45,7 @@ that a predictions file covers (docs/byo-model.md).`,
 			}
 			failed := 0
 			for _, f := range files {
-				summary, cover, err := validate(sourceOf(cmd), f, sets, rows)
+				summary, more, err := validate(sourceOf(cmd), f, sets, rows)
 				if f == "-" {
 					f = "stdin" // as the loader names it in its messages
 				}
@@ -55,8 +55,8 @@ that a predictions file covers (docs/byo-model.md).`,
 					continue
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%s)\n", f, summary)
-				if cover != "" {
-					fmt.Fprintln(cmd.OutOrStdout(), cover)
+				for _, line := range more {
+					fmt.Fprintln(cmd.OutOrStdout(), "  "+line)
 				}
 			}
 			if failed > 0 {
@@ -97,15 +97,16 @@ func expandDirs(args []string) ([]string, error) {
 
 // validate loads a scenario and generates every batch of its default seed, returning a summary
 // such as "100 batches, 2 features, 1000 points/batch, random forest (100 trees), R 20", and,
-// with rows or for a model from outside, the rows a predictions file covers (cover).
-func validate(src scenarioSource, ref string, sets []string, rows bool) (summary, cover string, err error) {
+// more: the notes of its load, and, with rows or for a model from outside, the rows a predictions
+// file covers.
+func validate(src scenarioSource, ref string, sets []string, rows bool) (summary string, more []string, err error) {
 	s, err := src.open(ref, scenarios.Options{Set: sets})
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	st, err := s.Stream(s.Seed)
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	lo, hi := -1, -1
 	var covered batchRows
@@ -115,7 +116,7 @@ func validate(src scenarioSource, ref string, sets []string, rows bool) (summary
 			if !strings.HasPrefix(err.Error(), ref+":") {
 				err = fmt.Errorf("batch %d: %w", t, err) // a located error names its t already
 			}
-			return "", "", err
+			return "", nil, err
 		}
 		covered.add(b)
 		n := b.X.Len()
@@ -142,10 +143,13 @@ func validate(src scenarioSource, ref string, sets []string, rows bool) (summary
 	if ext := s.Extensions(); len(ext) > 0 {
 		summary += "; beyond the paper: " + strings.Join(ext, "; ")
 	}
-	if rows || s.Outside != nil {
-		cover = covered.String()
+	for _, n := range s.Notes {
+		more = append(more, "note: "+n)
 	}
-	return summary, cover, nil
+	if rows || s.Outside != nil {
+		more = append(more, covered.String())
+	}
+	return summary, more, nil
 }
 
 // batchRows is what a predictions file of a scenario covers: each batch's rows (and queries).
@@ -179,7 +183,7 @@ func (c *batchRows) String() string {
 		queries = fmt.Sprintf("the queries are not rows of the data: rows with set=query give every model's class at every query of every later batch (%s), or query accuracy is not available",
 			runs(c.queries, "queries"))
 	}
-	return fmt.Sprintf("  a predictions file has, for each model t' and batch t >= t', a prediction at rows 0..n-1 of batch t (%d predictions): %s; %s",
+	return fmt.Sprintf("a predictions file has, for each model t' and batch t >= t', a prediction at rows 0..n-1 of batch t (%d predictions): %s; %s",
 		total, runs(c.rows, "rows"), queries)
 }
 
