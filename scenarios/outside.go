@@ -116,8 +116,13 @@ func (l *loader) featureNames(s *Scenario) []string {
 	return names
 }
 
+// keepsPredictions are the changes of the data that leave a predictions file true: a shuffle keeps
+// every row's number (a row is numbered before it), and predictions name labels as the data
+// write them, whichever is class 1.
+var keepsPredictions = []string{"data.shuffle", "data.positive"}
+
 // dataUnchanged refuses, with a predictions file, a change of what its rows are: the data (--set
-// data..., --data, batches) and, for generated data, the seed.
+// data..., --data, batches; but keepsPredictions) and, for generated data, the seed.
 func (l *loader) dataUnchanged(s *Scenario) error {
 	why := func(what string) error {
 		return fmt.Errorf("%s: the model's predictions (model.predictions %s) are for the data as the scenario file reads them, row by row; this change needs predictions of the changed data (write them anew, or give the model as a command, which is asked again)",
@@ -128,6 +133,9 @@ func (l *loader) dataUnchanged(s *Scenario) error {
 	}
 	for _, o := range l.doc.Sets {
 		root, _, _ := strings.Cut(o.Path, ".")
+		if slices.Contains(keepsPredictions, o.Path) {
+			continue
+		}
 		if root == "data" || root == "batches" || root == "seed" && l.streams.Generated() {
 			name := "--set " + o.Path
 			if o.Flag != "" {

@@ -129,6 +129,7 @@ func (c *columnCursor) next() (parquet.Value, error) {
 		if c.vals == nil {
 			if c.page != nil {
 				parquet.Release(c.page)
+				c.page = nil
 			}
 			p, err := c.pages.ReadPage()
 			if err != nil {
