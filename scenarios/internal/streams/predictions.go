@@ -145,8 +145,8 @@ func (pr *predReader) header(names []string, where string) error {
 	return nil
 }
 
-// record takes one prediction, its fields as text (set "" for data); where places an error.
-func (pr *predReader) record(model, batch, row, pred, set []byte, where func() string) error {
+// recordText takes one prediction, its fields as text (set "" for data); where places an error.
+func (pr *predReader) recordText(model, batch, row, pred, set []byte, where func() string) error {
 	var v [3]int
 	for k, f := range [][]byte{model, batch, row} {
 		n, err := atoi(f)
@@ -155,6 +155,11 @@ func (pr *predReader) record(model, batch, row, pred, set []byte, where func() s
 		}
 		v[k] = n
 	}
+	return pr.record(v, pred, set, where)
+}
+
+// record takes one prediction: model, batch and row, and the prediction and set as text.
+func (pr *predReader) record(v [3]int, pred, set []byte, where func() string) error {
 	c, err := classOf(bytes.TrimSpace(pred), pr.opt.Classes)
 	if err != nil {
 		return fmt.Errorf("%s: prediction %s", where(), err)
@@ -277,7 +282,7 @@ func (pr *predReader) csv() error {
 			set = fields[pr.col[4]]
 		}
 		n := lineNo
-		if err := pr.record(fields[pr.col[0]], fields[pr.col[1]], fields[pr.col[2]], fields[pr.col[3]], set,
+		if err := pr.recordText(fields[pr.col[0]], fields[pr.col[1]], fields[pr.col[2]], fields[pr.col[3]], set,
 			func() string { return pr.path + ":" + strconv.Itoa(n) }); err != nil {
 			return err
 		}

@@ -66,7 +66,10 @@ func (pr *predReader) rowGroup(rg parquet.RowGroup, first int) error {
 	}
 	text := make([][]byte, len(PredictionColumns))
 	var scratch [5][32]byte
+	var ints [3]int
 	for row := first; ; row++ {
+		r := row + 1
+		where := func() string { return fmt.Sprintf("%s: row %d", pr.path, r) }
 		for k, c := range cols {
 			text[k] = nil
 			if c == nil {
@@ -77,17 +80,30 @@ func (pr *predReader) rowGroup(rg parquet.RowGroup, first int) error {
 				if k == 0 {
 					return nil
 				}
-				return fmt.Errorf("%s: row %d: column %s ends before column model", pr.path, row+1, PredictionColumns[k])
+				return fmt.Errorf("%s: column %s ends before column model", where(), PredictionColumns[k])
 			}
 			if err != nil {
-				return fmt.Errorf("%s: row %d: column %s: %v", pr.path, row+1, PredictionColumns[k], err)
+				return fmt.Errorf("%s: column %s: %v", where(), PredictionColumns[k], err)
+			}
+			if k < 3 && !v.IsNull() && (v.Kind() == parquet.Int64 || v.Kind() == parquet.Int32) {
+				if ints[k] = int(v.Int64()); v.Kind() == parquet.Int32 {
+					ints[k] = int(v.Int32())
+				}
+				if ints[k] < 0 {
+					return fmt.Errorf("%s: %s is %d: want a whole number >= 0", where(), PredictionColumns[k], ints[k])
+				}
+				continue
 			}
 			if text[k], err = valueText(v, scratch[k][:0]); err != nil {
-				return fmt.Errorf("%s: row %d: column %s %v", pr.path, row+1, PredictionColumns[k], err)
+				return fmt.Errorf("%s: column %s %v", where(), PredictionColumns[k], err)
+			}
+			if k < 3 {
+				if ints[k], err = atoi(text[k]); err != nil {
+					return fmt.Errorf("%s: %s %v", where(), PredictionColumns[k], err)
+				}
 			}
 		}
-		r := row + 1
-		if err := pr.record(text[0], text[1], text[2], text[3], text[4], func() string { return fmt.Sprintf("%s: row %d", pr.path, r) }); err != nil {
+		if err := pr.record(ints, text[3], text[4], where); err != nil {
 			return err
 		}
 	}

@@ -275,3 +275,44 @@ func TestPredictionsParquet(t *testing.T) {
 		t.Errorf("a .json name: %v", err)
 	}
 }
+
+// BenchmarkReadPredictions reads 5 million predictions (100 batches of 1000 rows: every model on
+// every later batch) from CSV, gzip-compressed CSV and Parquet, as cara --predictions-out writes
+// them.
+func BenchmarkReadPredictions(b *testing.B) {
+	const T, n = 100, 1000
+	rows := make([]int, T)
+	for i := range rows {
+		rows[i] = n
+	}
+	p := sim.NewPredictions("bench", rows, nil)
+	for tp := range T {
+		for bt := tp; bt < T; bt++ {
+			for r := range n {
+				p.Set(false, tp, bt, r, uint8((tp*7+bt*3+r)%5/4))
+			}
+		}
+	}
+	opt := PredictionsOptions{Rows: rows, Classes: [2]string{"no", "yes"}}
+	dir := b.TempDir()
+	for _, name := range []string{"p.csv", "p.csv.gz", "p.parquet"} {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := WritePredictions(f, name, p, opt.Classes); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		st, _ := os.Stat(path)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(st.Size())
+			for b.Loop() {
+				if _, _, err := ReadPredictions(path, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
