@@ -209,3 +209,30 @@ func TestPredictionsFileMissingARow(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// A served scenario reads a predictions file only inside the server's folder, as its CSV data:
+// a path that climbs out, an absolute one, or a link that leads out is refused; one inside reads.
+func TestUntrustedPredictions(t *testing.T) {
+	dir, text, _ := byoFiles(t)
+	outside := filepath.Join(t.TempDir(), "preds.csv")
+	b, err := os.ReadFile(filepath.Join(dir, "preds.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.csv")); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Untrusted: true, FilesDir: dir}
+	if _, err := Parse("sent.yaml", []byte(text), "", opt); err != nil {
+		t.Fatalf("a file in the folder: %v", err)
+	}
+	for _, path := range []string{"../" + filepath.Base(filepath.Dir(outside)) + "/preds.csv", outside, "link.csv", "/etc/passwd"} {
+		_, err := Parse("sent.yaml", []byte(strings.Replace(text, "predictions: preds.csv", "predictions: "+path, 1)), "", opt)
+		if err == nil || !strings.Contains(err.Error(), "a scenario sent to a server may read only files in the server's data folder") {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
