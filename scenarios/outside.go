@@ -86,6 +86,8 @@ func (l *loader) outsideStep(s *Scenario, raw *format.File) error {
 		cmd.Classes = s.Classes
 		cmd.Features = l.featureNames(s)
 		s.Outside = &cmd
+		argv, _ := format.CleanText(strings.Join(cmd.Argv, " "), false) // shown in the About pane: untrusted text
+		s.outsideText = fmt.Sprintf("the model is a program outside cara, asked over JSON lines: %s (model.command)", argv)
 		return nil
 	}
 	if err := l.dataUnchanged(s); err != nil {
@@ -96,6 +98,8 @@ func (l *loader) outsideStep(s *Scenario, raw *format.File) error {
 		return l.outside.predictions.Errorf("model.predictions", "%v", err)
 	}
 	s.Outside = p
+	file, _ := format.CleanText(l.outside.predictions.Text, false)
+	s.outsideText = fmt.Sprintf("the model's predictions come from outside cara: %s (model.predictions)", file)
 	return nil
 }
 

@@ -57,9 +57,10 @@ type Scenario struct {
 	Window      int       // model.window; 0 (or 1): a model trains on its own batch alone
 	Positive    string    // data.positive: the label value that is class 1; "" when not given
 
-	origin   *origin // what it was read from, to read it again under a what-if (change.go)
-	content  []byte  // the loader's contentHash, for Hash
-	identity string  // Identity
+	outsideText string  // the model from outside as the file names it, for Extensions; "" for a model cara fits
+	origin      *origin // what it was read from, to read it again under a what-if (change.go)
+	content     []byte  // the loader's contentHash, for Hash
+	identity    string  // Identity
 
 	newStream func(seed uint64) (sim.Stream, error)
 }

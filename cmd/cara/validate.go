@@ -218,7 +218,7 @@ func located(ref string, err error) string {
 // describeModel names a model and its main setting in words.
 func describeModel(s *scenarios.Scenario) string {
 	if s.Outside != nil {
-		return "model from outside: " + s.Outside.Name()
+		return "a model from outside"
 	}
 	switch m := s.Model.(type) {
 	case sim.RandomForest:
