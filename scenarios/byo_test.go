@@ -236,3 +236,36 @@ func TestUntrustedPredictions(t *testing.T) {
 		}
 	}
 }
+
+// A predictions file changed on disk is another scenario: its identity (what a server's reload
+// compares) and its hash (what a sweep resumes by) both change.
+func TestPredictionsFileIdentity(t *testing.T) {
+	dir, text, _ := byoFiles(t)
+	load := func() *Scenario {
+		s, err := Parse(filepath.Join(dir, "byo.yaml"), []byte(text), dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := load(), load()
+	if a.Identity() != b.Identity() || a.Hash() != b.Hash() {
+		t.Fatal("two loads of the same files differ")
+	}
+	path := filepath.Join(dir, "preds.csv")
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := strings.Replace(string(body), "0,0,1,ok,data", "0,0,1,fail,data", 1)
+	if flipped == string(body) {
+		t.Fatal("nothing to change")
+	}
+	if err := os.WriteFile(path, []byte(flipped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := load()
+	if c.Identity() == a.Identity() || c.Hash() == a.Hash() {
+		t.Error("the changed predictions file is the same scenario")
+	}
+}

@@ -29,6 +29,7 @@ type outsideModel struct {
 	predictions format.Scalar     // model.predictions
 	command     *modelcmd.Command // model.command, its features and classes still to come
 	read        *sim.Predictions  // the predictions file, once read
+	path        string            // where it was found
 }
 
 // servedNoCommand is why a served scenario may not name a model command.
@@ -197,6 +198,7 @@ func (l *loader) readPredictions(s *Scenario, raw *format.File) (*sim.Prediction
 	default:
 		opt.Queries = queries
 	}
+	l.outside.path = path
 	p, notes, err := l.opt.predictions.read(path, opt)
 	if err != nil {
 		return nil, err
@@ -220,19 +222,39 @@ func (o *outsideModel) digest(h io.Writer) {
 	case o.read != nil:
 		o.read.Digest(h)
 	case o.command != nil:
-		for _, a := range o.command.Argv {
-			path := a
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(o.command.Dir, path)
-			}
-			if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() <= maxDigestBytes {
+		for _, path := range o.files() {
+			if st, err := os.Stat(path); err == nil && st.Size() <= maxDigestBytes {
 				if b, err := os.ReadFile(path); err == nil {
-					fmt.Fprintf(h, "\x00file %q %d\n", a, len(b))
+					fmt.Fprintf(h, "\x00file %q %d\n", filepath.Base(path), len(b))
 					h.Write(b)
 				}
 			}
 		}
 	}
+}
+
+// files are the files the model from outside reads, for the scenario's identity: the predictions
+// file, or the files a command's arguments name (its script).
+func (o *outsideModel) files() []string {
+	switch {
+	case o == nil:
+		return nil
+	case o.command != nil:
+		var out []string
+		for _, a := range o.command.Argv {
+			path := a
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(o.command.Dir, path)
+			}
+			if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+				out = append(out, path)
+			}
+		}
+		return out
+	case o.path != "":
+		return []string{o.path}
+	}
+	return nil
 }
 
 // maxDigestBytes bounds a command's file that the content hash reads (a script, not an interpreter).

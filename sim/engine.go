@@ -120,7 +120,7 @@ func Run(ctx context.Context, cfg Config, each func(Event) error) (m *Matrix, er
 	if r.outside != nil {
 		defer func() {
 			if cerr := r.outside.Close(); err == nil && cerr != nil {
-				m, err = nil, fmt.Errorf("model %s: %w", cfg.Outside.Name(), cerr)
+				m, err = nil, r.outsideErr(cerr)
 			}
 		}()
 	}
