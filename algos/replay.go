@@ -34,7 +34,15 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 		i := t - start
 		s.Model[i], s.Cumulative[i], s.Reasons[i] = tp, sum, why
 	}
+	if a, ok := p.(alarmer); ok {
+		s.Alarms = a.alarms()
+	}
 	return s
+}
+
+// alarmer is a policy that raises alarms (a drift detector's): Replay keeps them in the Strategy.
+type alarmer interface {
+	alarms() []int
 }
 
 // replayCost is Replay reduced to the strategy cost and retrain count, without allocations: the
@@ -250,14 +258,15 @@ func begin(c Costs, start int, p Policy) {
 // replay; with FeedFirstDrift the rest of a batch is not fed after a drift. With ResetOnRetrain
 // the detector is reset when the model changes.
 type DetectorPolicy struct {
-	name  string
-	d     Detector
-	reset DetectorReset
-	feed  DetectorFeed
-	tp    int
-	begun bool
-	at, n int // where the batch's first drift was signalled, of how many points
-	fired int // drifts signalled in the batch
+	name   string
+	d      Detector
+	reset  DetectorReset
+	feed   DetectorFeed
+	tp     int
+	begun  bool
+	at, n  int   // where the batch's first drift was signalled, of how many points
+	fired  int   // drifts signalled in the batch
+	raised []int // the batches where it signalled
 }
 
 // NewDetectorPolicy wraps a fresh detector.
@@ -272,8 +281,13 @@ func (p *DetectorPolicy) start(c Costs, t int) {
 		return
 	}
 	p.tp, p.begun = t, true
-	p.batch(c.M.Errors(t, t))
+	if p.batch(c.M.Errors(t, t)) {
+		p.raised = append(p.raised, t)
+	}
 }
+
+// alarms implements alarmer: never nil, so a detector that never fired says so.
+func (p *DetectorPolicy) alarms() []int { return nonNil(p.raised) }
 
 // batch feeds one batch's errors and reports a drift anywhere in it.
 func (p *DetectorPolicy) batch(errs Bits) bool {
@@ -302,7 +316,11 @@ func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
 		p.d.Reset()
 	}
 	p.tp, p.begun = tp, true
-	return p.batch(c.M.Errors(tp, t))
+	if !p.batch(c.M.Errors(tp, t)) {
+		return false
+	}
+	p.raised = append(p.raised, t)
+	return true
 }
 
 // Explain implements Policy.
