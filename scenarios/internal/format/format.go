@@ -27,6 +27,7 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
+	Schedules   []Schedule     `yaml:"schedules"` // fixed schedules priced as algorithms
 	Errors      *Errors        `yaml:"errors"`    // beyond the paper
 	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
 	TourSeed    Scalar         `yaml:"tour_seed"` // the seed the tour was written for (default: seed as the file writes it)
@@ -42,8 +43,17 @@ type Errors struct {
 
 // Detectors is the detectors section.
 type Detectors struct {
-	Feed  Scalar `yaml:"feed"`
-	Reset Scalar `yaml:"reset"`
+	Feed   Scalar  `yaml:"feed"`
+	Reset  Scalar  `yaml:"reset"`
+	Run    Scalars `yaml:"run"`    // the detectors replayed: all, none or a list of names
+	Window Scalar  `yaml:"window"` // batches after a known drift within which an alarm detects it
+}
+
+// Schedule is one fixed schedule: every (with an optional offset) or at.
+type Schedule struct {
+	Every  Scalar  `yaml:"every"`
+	Offset Scalar  `yaml:"offset"`
+	At     Scalars `yaml:"at"`
 }
 
 // Gaussian is a Gaussian point generator: a mean and a standard deviation per feature.
