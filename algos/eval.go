@@ -18,8 +18,9 @@ type Strategy struct {
 	Reasons    []string  // Reasons[i]: why the decision at Start+i was taken, one short line
 	// Alarms are the batches where a drift detector signalled, ascending: its retrains, and Start
 	// when it fired at the call Algorithm 1 makes there (which retrains nothing: the first model is
-	// trained at Start anyway). Nil for a policy that is not a detector.
-	Alarms []int
+	// trained at Start anyway). Nil for a policy that is not a detector. AlarmPoints[i] is the
+	// point of batch Alarms[i] (in data order, from 0) where it first signalled.
+	Alarms, AlarmPoints []int
 }
 
 // Cost is the strategy cost: the sum of C[s_t, t] over Start..End.
@@ -203,7 +204,8 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 			}
 		}
 		if res.Strategy.Alarms != nil && known {
-			score := Score(res.Strategy.Alarms, drifts, off, end, o.window())
+			score := Score(res.Strategy.Alarms, res.Strategy.AlarmPoints, drifts, off, end, o.window(),
+				func(t int) int { return m.Errors(t, t).N })
 			res.Detection = &score
 		}
 		out = append(out, res.against(m, b))

@@ -35,14 +35,15 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 		s.Model[i], s.Cumulative[i], s.Reasons[i] = tp, sum, why
 	}
 	if a, ok := p.(alarmer); ok {
-		s.Alarms = a.alarms()
+		s.Alarms, s.AlarmPoints = a.alarms()
 	}
 	return s
 }
 
-// alarmer is a policy that raises alarms (a drift detector's): Replay keeps them in the Strategy.
+// alarmer is a policy that raises alarms (a drift detector's): Replay keeps them in the Strategy,
+// each batch with the point where it first signalled.
 type alarmer interface {
-	alarms() []int
+	alarms() (batches, points []int)
 }
 
 // replayCost is Replay reduced to the strategy cost and retrain count, without allocations: the
@@ -267,6 +268,7 @@ type DetectorPolicy struct {
 	at, n  int   // where the batch's first drift was signalled, of how many points
 	fired  int   // drifts signalled in the batch
 	raised []int // the batches where it signalled
+	points []int // ... and the point of each where it first did
 }
 
 // NewDetectorPolicy wraps a fresh detector.
@@ -282,12 +284,16 @@ func (p *DetectorPolicy) start(c Costs, t int) {
 	}
 	p.tp, p.begun = t, true
 	if p.batch(c.M.Errors(t, t)) {
-		p.raised = append(p.raised, t)
+		p.raise(t)
 	}
 }
 
+func (p *DetectorPolicy) raise(t int) {
+	p.raised, p.points = append(p.raised, t), append(p.points, p.at)
+}
+
 // alarms implements alarmer: never nil, so a detector that never fired says so.
-func (p *DetectorPolicy) alarms() []int { return nonNil(p.raised) }
+func (p *DetectorPolicy) alarms() (batches, points []int) { return nonNil(p.raised), nonNil(p.points) }
 
 // batch feeds one batch's errors and reports a drift anywhere in it.
 func (p *DetectorPolicy) batch(errs Bits) bool {
@@ -319,7 +325,7 @@ func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
 	if !p.batch(c.M.Errors(tp, t)) {
 		return false
 	}
-	p.raised = append(p.raised, t)
+	p.raise(t)
 	return true
 }
 

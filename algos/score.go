@@ -27,7 +27,8 @@ type DriftScore struct {
 	// at or before the alarm's batch and ended at most Window batches before it.
 	FalseAlarms []int
 	Missed      int     // drifts no alarm detected
-	MeanDelay   float64 // the mean of the detected drifts' delays; NaN when none was detected
+	MeanDelay   float64 // the mean of the detected drifts' delays in batches; NaN when none was
+	MeanPoints  float64 // ... and in points (MOA's unit: instances); NaN when none was
 }
 
 // Detected is how many drifts an alarm detected.
@@ -38,26 +39,31 @@ type DriftHit struct {
 	From, To int // the drift's batches, from the first after Start
 	Alarm    int // the first alarm in From..To+Window; -1 when there is none (missed)
 	Delay    int // Alarm - From, in batches; -1 when missed
+	// Points is the delay in points: those fed from the first of batch From to the one where the
+	// alarm was signalled (a detector fed whole batches sees every point of the drift's batch;
+	// MOA counts instances); -1 when missed.
+	Points int
 }
 
-// Score scores alarms (ascending batches of start..end) against the drifts of a stream over the
-// online block start..end. A drift counts from its first batch after start (a drift before that
+// Score scores alarms (ascending batches of start..end, each signalled at points[i] of its batch;
+// size(t) is batch t's number of points) against the drifts of a stream over the online block
+// start..end. A drift counts from its first batch after start (a drift before that
 // is in the data the first model of the block is trained on; one in progress at start goes on
 // after it) to its last; those that end by start are left out. An alarm at batch t belongs to the
 // last drift begun at or before t: the first alarm from its first batch to Window batches after
 // its last detects it (its delay is t - From), later ones in that span are repeats, neither
 // detections nor false; an alarm outside every drift's span is false. A drift no alarm detects is
 // missed.
-func Score(alarms []int, drifts []Drift, start, end, window int) DriftScore {
-	out := DriftScore{Window: window, Drifts: []DriftHit{}, FalseAlarms: []int{}, MeanDelay: math.NaN()}
+func Score(alarms, points []int, drifts []Drift, start, end, window int, size func(t int) int) DriftScore {
+	out := DriftScore{Window: window, Drifts: []DriftHit{}, FalseAlarms: []int{}, MeanDelay: math.NaN(), MeanPoints: math.NaN()}
 	for _, d := range drifts {
 		if d.To <= start || d.From > end {
 			continue
 		}
-		out.Drifts = append(out.Drifts, DriftHit{From: max(d.From, start+1), To: min(d.To, end), Alarm: -1, Delay: -1})
+		out.Drifts = append(out.Drifts, DriftHit{From: max(d.From, start+1), To: min(d.To, end), Alarm: -1, Delay: -1, Points: -1})
 	}
 	slices.SortFunc(out.Drifts, func(a, b DriftHit) int { return a.From - b.From })
-	for _, t := range alarms {
+	for k, t := range alarms {
 		i := len(out.Drifts) - 1
 		for i >= 0 && out.Drifts[i].From > t {
 			i--
@@ -67,19 +73,22 @@ func Score(alarms []int, drifts []Drift, start, end, window int) DriftScore {
 			continue
 		}
 		if h := &out.Drifts[i]; h.Alarm < 0 {
-			h.Alarm, h.Delay = t, t-h.From
+			h.Alarm, h.Delay, h.Points = t, t-h.From, points[k]
+			for b := h.From; b < t; b++ {
+				h.Points += size(b)
+			}
 		}
 	}
-	sum := 0
+	sum, sumPoints := 0, 0
 	for _, h := range out.Drifts {
 		if h.Alarm < 0 {
 			out.Missed++
 			continue
 		}
-		sum += h.Delay
+		sum, sumPoints = sum+h.Delay, sumPoints+h.Points
 	}
 	if n := out.Detected(); n > 0 {
-		out.MeanDelay = float64(sum) / float64(n)
+		out.MeanDelay, out.MeanPoints = float64(sum)/float64(n), float64(sumPoints)/float64(n)
 	}
 	return out
 }

@@ -21,26 +21,34 @@ func TestScore(t *testing.T) {
 		// once and a batch late; 32 repeats 30's; 45 is past 40's window (40 + 2); 25, the call
 		// at T_start, has no drift before it; 50 goes undetected, 60 is found 2 late.
 		{"covcon-like", []int{25, 30, 32, 41, 45, 62}, []Drift{{10, 10}, {20, 20}, {30, 30}, {40, 40}, {50, 50}, {60, 60}}, 2,
-			[]DriftHit{{30, 30, 30, 0}, {40, 40, 41, 1}, {50, 50, -1, -1}, {60, 60, 62, 2}}, []int{25, 45}, 1, 1},
+			[]DriftHit{{30, 30, 30, 0, 7}, {40, 40, 41, 1, 107}, {50, 50, -1, -1, -1}, {60, 60, 62, 2, 207}}, []int{25, 45}, 1, 1},
 		// A window of 0: only the drift's own batches detect it.
 		{"window 0", []int{31, 40}, []Drift{{30, 30}, {40, 40}}, 0,
-			[]DriftHit{{30, 30, -1, -1}, {40, 40, 40, 0}}, []int{31}, 1, 0},
+			[]DriftHit{{30, 30, -1, -1, -1}, {40, 40, 40, 0, 7}}, []int{31}, 1, 0},
 		// A gradual drift over 50..59: an alarm anywhere in it, or two batches after, detects it;
 		// a drift in progress at T_start counts from the batch after.
 		{"gradual and in progress", []int{27, 58, 61, 62}, []Drift{{20, 28}, {50, 59}}, 2,
-			[]DriftHit{{26, 28, 27, 1}, {50, 59, 58, 8}}, []int{62}, 0, 4.5},
+			[]DriftHit{{26, 28, 27, 1, 107}, {50, 59, 58, 8, 807}}, []int{62}, 0, 4.5},
 		// A stream that knows it has no drift: every alarm is false, nothing is missed.
 		{"no drift", []int{30, 31}, nil, 2, []DriftHit{}, []int{30, 31}, 0, math.NaN()},
 		// A drift that ended by T_start is in the first model's data: not scored.
 		{"over before the block", nil, []Drift{{20, 25}}, 2, []DriftHit{}, []int{}, 0, math.NaN()},
 	}
 	for _, tc := range tests {
-		got := Score(tc.alarms, tc.drifts, 25, 99, tc.window)
+		// Every alarm at point 7 of a batch of 100: a delay of d batches is 100 d + 7 points.
+		points := make([]int, len(tc.alarms))
+		for i := range points {
+			points[i] = 7
+		}
+		got := Score(tc.alarms, points, tc.drifts, 25, 99, tc.window, func(int) int { return 100 })
 		if !slices.Equal(got.Drifts, tc.hits) || !slices.Equal(got.FalseAlarms, tc.falseAlarms) || got.Missed != tc.missed || got.Window != tc.window {
 			t.Errorf("%s: %+v\nwant hits %+v, false %v, missed %d", tc.name, got, tc.hits, tc.falseAlarms, tc.missed)
 		}
 		if !(got.MeanDelay == tc.meanDelay || math.IsNaN(got.MeanDelay) && math.IsNaN(tc.meanDelay)) {
 			t.Errorf("%s: mean delay %v, want %v", tc.name, got.MeanDelay, tc.meanDelay)
+		}
+		if want := 100*tc.meanDelay + 7; !(got.MeanPoints == want || math.IsNaN(got.MeanPoints) && math.IsNaN(want)) {
+			t.Errorf("%s: mean delay %v points, want %v", tc.name, got.MeanPoints, want)
 		}
 		if got.Detected()+got.Missed != len(got.Drifts) {
 			t.Errorf("%s: %d detected and %d missed of %d", tc.name, got.Detected(), got.Missed, len(got.Drifts))
@@ -100,11 +108,12 @@ func TestEvaluateScoresDetectors(t *testing.T) {
 			if r.Detection == nil || len(r.Detection.Drifts) != 1 || r.Detection.Window != DefaultDriftWindow {
 				t.Fatalf("%s: detection %+v", r.Algorithm, r.Detection)
 			}
-			want := Score(r.Strategy.Alarms, []Drift{{6, 6}}, m.Offline(), 11, DefaultDriftWindow)
+			want := Score(r.Strategy.Alarms, r.Strategy.AlarmPoints, []Drift{{6, 6}}, m.Offline(), 11, DefaultDriftWindow, func(int) int { return 100 })
 			if !slices.Equal(r.Detection.Drifts, want.Drifts) || !slices.Equal(r.Detection.FalseAlarms, want.FalseAlarms) {
 				t.Errorf("%s: detection %+v, Score gives %+v", r.Algorithm, r.Detection, want)
 			}
-			if r.Algorithm == NameDDM && (r.Detection.Drifts[0].Alarm != 6 || r.Detection.Missed != 0) {
+			// DDM: p_min = s_min = 0 after 500 clean points, so the first error is a drift.
+			if r.Algorithm == NameDDM && (r.Detection.Drifts[0] != DriftHit{6, 6, 6, 0, 0} || r.Detection.Missed != 0) {
 				t.Errorf("DDM meets 100 errors after 500 clean points at batch 6 and scores %+v", r.Detection)
 			}
 		}
@@ -147,10 +156,10 @@ func TestKSWINFollowsTheRunSeed(t *testing.T) {
 }
 
 func TestUpToClipsAlarms(t *testing.T) {
-	s := Strategy{Start: 5, End: 9, Model: []int{5, 5, 7, 7, 7}, Retrains: []int{7}, Alarms: []int{5, 7, 9},
+	s := Strategy{Start: 5, End: 9, Model: []int{5, 5, 7, 7, 7}, Retrains: []int{7}, Alarms: []int{5, 7, 9}, AlarmPoints: []int{1, 2, 3},
 		Cumulative: make([]float64, 5), Reasons: make([]string, 5)}
-	if got := s.UpTo(8).Alarms; !slices.Equal(got, []int{5, 7}) {
-		t.Errorf("alarms up to 8: %v", got)
+	if got := s.UpTo(8); !slices.Equal(got.Alarms, []int{5, 7}) || !slices.Equal(got.AlarmPoints, []int{1, 2}) {
+		t.Errorf("alarms up to 8: %v at %v", got.Alarms, got.AlarmPoints)
 	}
 	if got := (Strategy{Model: []int{0}, Cumulative: []float64{0}, Reasons: []string{""}}).UpTo(0).Alarms; got != nil {
 		t.Errorf("a policy without alarms has %v up to 0", got)

@@ -14,7 +14,7 @@ func (s Strategy) UpTo(t int) Strategy {
 	s.Retrains = s.Retrains[:k:k]
 	if s.Alarms != nil {
 		k, _ = slices.BinarySearch(s.Alarms, t+1)
-		s.Alarms = s.Alarms[:k:k]
+		s.Alarms, s.AlarmPoints = s.Alarms[:k:k], s.AlarmPoints[:k:k]
 	}
 	return s
 }
