@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Schedule is a fixed retraining schedule, the policy a practitioner already runs ("retrain every
@@ -89,4 +90,21 @@ func (o Options) schedule(n Name) (Schedule, bool) {
 		}
 	}
 	return Schedule{}, false
+}
+
+// IsSchedule reports whether n is a fixed schedule's name (every-K, every-K+O or at).
+func (n Name) IsSchedule() bool {
+	if n == "at" {
+		return true
+	}
+	k, o, ok := strings.Cut(strings.TrimPrefix(string(n), "every-"), "+")
+	if !strings.HasPrefix(string(n), "every-") || !wholeNumber(k) || ok && !wholeNumber(o) {
+		return false
+	}
+	return true
+}
+
+func wholeNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil && s != "" && s[0] != '-' && s[0] != '+'
 }

@@ -71,8 +71,13 @@ func TestScheduleNames(t *testing.T) {
 		s    Schedule
 		want Name
 	}{{Schedule{Every: 7}, "every-7"}, {Schedule{Every: 7, Offset: 3}, "every-7+3"}, {Schedule{At: []int{30}}, "at"}} {
-		if got := tc.s.Name(); got != tc.want {
-			t.Errorf("%+v: %s, want %s", tc.s, got, tc.want)
+		if got := tc.s.Name(); got != tc.want || !got.IsSchedule() {
+			t.Errorf("%+v: %s (a schedule's name: %v), want %s", tc.s, got, got.IsSchedule(), tc.want)
+		}
+	}
+	for _, n := range []Name{"every-", "every-x", "every--1", "every-3+", "every-3+-1", "at2", "oracle", "adwin"} {
+		if n.IsSchedule() {
+			t.Errorf("%s is taken for a schedule's name", n)
 		}
 	}
 }
