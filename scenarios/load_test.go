@@ -49,7 +49,7 @@ func TestBadScenarios(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", base + "colour: red\n", `bad.yaml:13:1: unknown field "colour"`},
-		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical, missing, positive)`},
+		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, discrete, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical, missing, positive, hyperplane, rbf)`},
 		{"wrong type", with("batches: 10", "batches: [1, 2]"), "bad.yaml:3:10: batches: expected a single value, got a list"},
 		{"wrong type nested", with("model: {nearest_centroid: {}}", "model: {knn: 5}"), "bad.yaml:11:14: model.knn: expected a mapping, got a number"},
 		{"wrong type in a list", base + "algorithms: [oracle, [never]]\n", "bad.yaml:13:22: algorithms[1]: expected a single value, got a list"},
