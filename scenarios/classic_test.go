@@ -167,3 +167,15 @@ func TestClassicDrifts(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftsKnown: a generated stream knows its drifts, even when there is none (gauss-d's concept
+// never changes: a list, empty); a CSV stream does not (nil), and its alarms are not scored.
+func TestDriftsKnown(t *testing.T) {
+	t.Setenv("CARA_DATA", "")
+	for name, known := range map[string]bool{"gauss-d": true, "covcon-d": true, "electricity": false} {
+		_, st := classicStream(t, name)
+		if d := st.Drifts(); (d != nil) != known {
+			t.Errorf("%s: drifts %v, known %v, want known %v", name, d, d != nil, known)
+		}
+	}
+}
