@@ -290,3 +290,35 @@ func TestScanBoundsStopsWithSession(t *testing.T) {
 
 // isBraille reports whether r is a braille pattern with a dot.
 func isBraille(r rune) bool { return r > 0x2800 && r <= 0x28FF }
+
+// Whole screens of the synthetic run at batch 52, at 80x24, 120x36 and 160x48, without colours and
+// in 256 colours: the layout, the panes, the status and help lines together (each pane's own
+// goldens are in its package; go test ./tui -run TestGoldenScreens -update rewrites
+// testdata/TestGoldenScreens).
+func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
+	for _, prof := range profiles {
+		p := syntheticPlayer(t, prof.st(), 80, 24)
+		goTo(p, synth.GoldenAt)
+		for _, size := range checkSizes {
+			resize(p, size[0], size[1])
+			view := p.View()
+			t.Run(fmt.Sprintf("%s/%dx%d", prof.name, size[0], size[1]), func(t *testing.T) {
+				golden.RequireEqual(t, []byte(view+"\n"))
+			})
+		}
+		// At 120x36, what a few keys put over the panes or under them: the what-if bar, the
+		// command line being typed, the full help.
+		for _, tc := range []struct{ name, keys string }{
+			{"whatif-bar", "w"}, {"command-line", ":set retrain_cost=8"}, {"help", "?"},
+		} {
+			p := syntheticPlayer(t, prof.st(), 120, 36)
+			goTo(p, synth.GoldenAt)
+			for _, k := range tc.keys {
+				press(p, string(k))
+			}
+			view := p.View()
+			t.Run(prof.name+"/"+tc.name, func(t *testing.T) { golden.RequireEqual(t, []byte(view+"\n")) })
+		}
+	}
+}
