@@ -65,7 +65,8 @@ func (p *Player) View() string {
 	var body string
 	var l screen.Layout // the split view's panes are not the layout's: a callout there avoids nothing
 	if p.split.On() {
-		body = p.split.View(p.host(), &p.wi, &p.cmd, f, p.w, bodyH)
+		sides := whatif.Sides{Changed: p.cmd.Status(), WhatIf: p.wi.Describe(p.host(), p.wi.Current(), true), Waiting: p.wi.Status(p.host(), false)}
+		body = p.split.View(p.host(), f, sides, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
 		body = p.panes.Body(p.st, f, l, p.Focus, p.w, bodyH)

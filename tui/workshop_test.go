@@ -18,6 +18,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/workshop"
 )
@@ -376,7 +377,7 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, calloutOf(fol))
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
-	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries.size=5"}, ""))
+	pumpCmd(t, pres, pres.apply(effect.Effects{effect.WhatIf{Sets: []string{"queries.size=5"}}}))
 	fol = deliver(t, fol)
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
@@ -568,7 +569,7 @@ func TestStatusKeepsSeedAndR(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, smallTour(t))
 	fol, pres = deliver(t, fol), deliver(t, pres)
 	press(pres, "]")
-	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}, ""))
+	pumpCmd(t, pres, pres.apply(effect.Effects{effect.WhatIf{Sets: []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}}}))
 	fol = deliver(t, fol)
 	if fol.s.WhatIf == nil {
 		t.Fatal("the follower shows no what-if")

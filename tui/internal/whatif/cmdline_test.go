@@ -16,10 +16,8 @@ import (
 func typeLine(c *commandLine, s string, keys ...tea.KeyType) *cmdline.Command {
 	var got *cmdline.Command
 	send := func(m tea.KeyMsg) {
-		if cmd := c.Update(m); cmd != nil {
-			if msg, ok := cmd().(CommandMsg); ok {
-				got = &msg.cmd
-			}
+		if entered, _ := c.Update(m); entered != nil {
+			got = entered
 		}
 	}
 	for _, r := range s {

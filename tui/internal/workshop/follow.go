@@ -6,6 +6,7 @@ import (
 
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 )
 
 // Room is a player's place in a workshop room (cara serve --presenter-keys): presenting,
@@ -37,18 +38,18 @@ func (r *Room) Presenting() bool { return r.m != nil && r.view.Presenter }
 
 // Receive takes the room's newest view: it says what changed (a presenter gone, a presenter on)
 // and reports whether the presenter's stage is to be shown now (Follow).
-func (w *Workshop) Receive(v room.View) (bool, Effects) {
+func (w *Workshop) Receive(v room.View) (bool, effect.Effects) {
 	r := &w.room
 	was, wasOn, wasPresenter := r.following, r.view.On, r.view.Presenter
 	r.view = v
-	var e Effects
+	var e effect.Effects
 	switch {
 	case wasPresenter && !v.Presenter:
-		e = Effects{Notice("another presenter took over; you are free (p follows them)")}
+		e = effect.Effects{effect.Notice("another presenter took over; you are free (p follows them)")}
 	case was && !v.On:
-		e = Effects{Notice("the presenter left: you keep what they showed, and you are free now")}
+		e = effect.Effects{effect.Notice("the presenter left: you keep what they showed, and you are free now")}
 	case !was && !v.Presenter && v.On && !wasOn:
-		e = Effects{Notice("a presenter is on: p to follow")}
+		e = effect.Effects{effect.Notice("a presenter is on: p to follow")}
 	}
 	r.following = v.Following && v.On
 	if !r.following {
@@ -77,22 +78,22 @@ func (w *Workshop) TakeRoom(before *Workshop) {
 // Follow shows the presenter's stage, of the scenario shown: the fields that changed since the
 // last one applied (all of them on joining), so what a follower changes on their own view (a
 // pane's focus, the cursor) stays until the presenter changes it.
-func (w *Workshop) Follow(f Frame, st room.Stage) Effects {
+func (w *Workshop) Follow(f Frame, st room.Stage) effect.Effects {
 	if st.Seed != f.Seed {
 		w.room.fresh = true
-		return Effects{Reopen(st.Seed), Then(func(f Frame) Effects { return w.followStage(f, st) })}
+		return effect.Effects{effect.Reopen(st.Seed), Then(func(f Frame) effect.Effects { return w.followStage(f, st) })}
 	}
 	return w.followStage(f, st)
 }
 
 // followStage is Follow on the presenter's seed.
-func (w *Workshop) followStage(f Frame, st room.Stage) Effects {
+func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 	r := &w.room
 	old, all := r.applied, r.fresh
 	r.applied, r.fresh = st, false
-	var e Effects
+	var e effect.Effects
 	if all || old.Whatif != st.Whatif {
-		e = append(e, FollowWhatIf{Sets: st.Whatif, Name: st.WhatifName, Joining: all})
+		e = append(e, effect.FollowWhatIf{Sets: st.Whatif, Name: st.WhatifName, Joining: all})
 	}
 	// What a follower changes on their own view (the focus, the cursor) stays until the presenter
 	// changes it: only the fields that changed since the last stage applied are applied.
@@ -100,35 +101,35 @@ func (w *Workshop) followStage(f Frame, st room.Stage) Effects {
 	if all {
 		was = room.Shown{Pos: -1, Scale: math.NaN(), Focus: -1, Visible: -1}
 	}
-	e = append(e, Play(sh.Playing), Speed(sh.Speed))
+	e = append(e, effect.Play(sh.Playing), effect.Speed(sh.Speed))
 	if was.Visible != sh.Visible {
-		e = append(e, Visible(sh.Visible))
+		e = append(e, effect.Visible(sh.Visible))
 	}
 	if was.Selected != sh.Selected {
-		e = append(e, Select(sh.Selected))
+		e = append(e, effect.Select(sh.Selected))
 	}
 	if was.Focus != sh.Focus {
-		e = append(e, Focus(sh.Focus))
+		e = append(e, effect.Focus(sh.Focus))
 	}
 	if was.Zoomed != sh.Zoomed || all {
-		e = append(e, Zoom(sh.Zoomed))
+		e = append(e, effect.Zoom(sh.Zoomed))
 	}
 	if was.Cursor != sh.Cursor || all {
-		e = append(e, Cursor(sh.Cursor))
+		e = append(e, effect.Cursor(sh.Cursor))
 	}
 	if f.Scale != sh.Scale {
-		e = append(e, Scale(sh.Scale))
+		e = append(e, effect.Scale(sh.Scale))
 	}
 	if c := w.callout; c != nil && (c.Kind == RevealCallout || c.Kind == WaitCallout) && st.Pos != old.Pos {
 		w.callout = nil
 	}
 	// The presenter's batch, or as far as the engine has computed, then on as its columns come.
-	return append(e, GoTo(st.Pos), Then(func(f Frame) Effects {
-		ahead := Ahead(0)
+	return append(e, effect.GoTo(st.Pos), Then(func(f Frame) effect.Effects {
+		ahead := effect.Ahead(0)
 		if st.Pos > f.Pos {
-			ahead = Ahead(st.Pos)
+			ahead = effect.Ahead(st.Pos)
 		}
-		return append(Effects{ahead}, append(w.RevealDue(f), Then(func(f Frame) Effects {
+		return append(effect.Effects{ahead}, append(w.RevealDue(f), Then(func(f Frame) effect.Effects {
 			e := w.followQuiz(old, st, all)
 			w.followStop(f, st)
 			return e
@@ -137,7 +138,7 @@ func (w *Workshop) followStage(f Frame, st room.Stage) Effects {
 }
 
 // followQuiz opens the presenter's question, or closes it once the presenter has moved on.
-func (w *Workshop) followQuiz(old, st room.Stage, all bool) Effects {
+func (w *Workshop) followQuiz(old, st room.Stage, all bool) effect.Effects {
 	switch q, open := w.Asking(); {
 	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
 		if _, answered := w.guess.answers[st.Quiz]; !answered {
@@ -161,23 +162,23 @@ func (w *Workshop) followStop(f Frame, st room.Stage) {
 }
 
 // ToggleFollow goes free, or follows the presenter again from where the presenter is now.
-func (w *Workshop) ToggleFollow() Effects {
+func (w *Workshop) ToggleFollow() effect.Effects {
 	r := &w.room
 	switch {
 	case r.m == nil:
-		return Effects{Notice("p follows a presenter in a workshop (cara serve --presenter-keys)")}
+		return effect.Effects{effect.Notice("p follows a presenter in a workshop (cara serve --presenter-keys)")}
 	case r.Presenting():
-		return Effects{Notice("you are presenting: the room follows you")}
+		return effect.Effects{effect.Notice("you are presenting: the room follows you")}
 	case r.following:
 		r.following = false
 		r.m.Follow(false)
 		w.leftAlone()
-		return Effects{Notice("free: explore on your own; p follows the presenter again")}
+		return effect.Effects{effect.Notice("free: explore on your own; p follows the presenter again")}
 	case !r.view.On:
-		return Effects{Notice("no presenter is on to follow")}
+		return effect.Effects{effect.Notice("no presenter is on to follow")}
 	}
 	r.m.Follow(true)
-	return Effects{RoomView(r.m.View())}
+	return effect.Effects{effect.RoomView(r.m.View())}
 }
 
 // leftAlone is a follower going free (p, or the presenter gone): the presenter's question closes;
@@ -238,19 +239,19 @@ func (r *Room) Status() (long, short string) {
 // own old connection): the scenario's seed, batch, R, what-if and tour stop the room shows, applied
 // as a follower applies them, the tour standing at its stop; then the room follows this player
 // again. Until the player shows the stage, the room keeps it (Resuming).
-func (w *Workshop) Resume(f Frame, v room.View) Effects {
+func (w *Workshop) Resume(f Frame, v room.View) effect.Effects {
 	r := &w.room
 	r.view, r.fresh = v, true
 	st := v.Stage
 	r.resumed, r.resumedAt = &st, time.Now()
 	e := w.Follow(f, st)
-	e = append(e, Then(func(f Frame) Effects {
+	e = append(e, Then(func(f Frame) effect.Effects {
 		if stops := f.Scenario.Tour; st.Stop >= 0 && st.Stop < len(stops) {
 			w.tour.run = &tourRun{stops: stops, i: st.Stop, arrived: true}
 			w.callout = w.stopCallout(f, st.Stop, "", false)
 		}
 		return nil
-	}), Notice("you are back: the room is where you left it"))
+	}), effect.Notice("you are back: the room is where you left it"))
 	r.m.Resumed()
 	return e
 }

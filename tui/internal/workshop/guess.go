@@ -9,6 +9,7 @@ import (
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
@@ -57,7 +58,7 @@ func (g *Guess) Score() (agreed, of int) {
 }
 
 // ToggleGuess starts or ends the guess round.
-func (w *Workshop) ToggleGuess(f Frame) Effects {
+func (w *Workshop) ToggleGuess(f Frame) effect.Effects {
 	g := &w.guess
 	g.on = !g.on
 	if !g.on {
@@ -68,10 +69,10 @@ func (w *Workshop) ToggleGuess(f Frame) Effects {
 			w.callout = c
 		}
 		a, n := g.Score()
-		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
+		return effect.Effects{effect.Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
 	clear(w.room.asked)
-	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
+	e := effect.Effects{effect.Play(false), effect.Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
 		e = append(e, w.ask(f.Pos+1)...)
 	}
@@ -85,15 +86,15 @@ func (g *Guess) needs(f Frame, t int) bool {
 }
 
 // Step asks about the next batch before the player steps or plays into it: true when it asks.
-func (w *Workshop) Step(f Frame) (Effects, bool) {
+func (w *Workshop) Step(f Frame) (effect.Effects, bool) {
 	if !w.guess.needs(f, f.Pos+1) {
 		return nil, false
 	}
-	return append(Effects{Play(false)}, w.ask(f.Pos+1)...), true
+	return append(effect.Effects{effect.Play(false)}, w.ask(f.Pos+1)...), true
 }
 
 // ask puts up the question about batch t.
-func (w *Workshop) ask(t int) Effects {
+func (w *Workshop) ask(t int) effect.Effects {
 	if c := w.callout; c != nil && c.Kind != StopCallout {
 		w.callout = nil
 	}
@@ -102,7 +103,7 @@ func (w *Workshop) ask(t int) Effects {
 		w.room.asked[t] = true // the room's summary scores it
 	}
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
-	return Effects{Play(false), TakeKeys{}, Focus(pane.Batch)}
+	return effect.Effects{effect.Play(false), effect.TakeKeys{}, effect.Focus(pane.Batch)}
 }
 
 // Model is the model in use that the question about batch t is about: the one the player's own
@@ -154,7 +155,7 @@ func oracleOf(f Frame) algos.Strategy {
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
 // presenter to show it, and the room counts the answer.
-func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
+func (w *Workshop) answer(f Frame, t int, retrain bool) effect.Effects {
 	g := &w.guess
 	g.answers[t] = answer{retrain: retrain, model: w.Model(f, t)}
 	g.you = youCache{}
@@ -179,16 +180,16 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
 			Foot: "p to go free"}
 		return nil
 	}
-	return Effects{GoTo(t), Then(func(f Frame) Effects {
+	return effect.Effects{effect.GoTo(t), Then(func(f Frame) effect.Effects {
 		if f.Pos < t {
-			return Effects{Ahead(t)} // shown, and revealed, when the engine has it
+			return effect.Effects{effect.Ahead(t)} // shown, and revealed, when the engine has it
 		}
 		return w.reveal(f, t)
 	})}
 }
 
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
-func (w *Workshop) reveal(f Frame, t int) Effects {
+func (w *Workshop) reveal(f Frame, t int) effect.Effects {
 	g := &w.guess
 	if a, ok := g.answers[t]; ok {
 		if _, done := g.agreed[t]; !done {
@@ -208,7 +209,7 @@ func (w *Workshop) reveal(f Frame, t int) Effects {
 
 // RevealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
 // it; an answer given before the engine had the batch).
-func (w *Workshop) RevealDue(f Frame) Effects {
+func (w *Workshop) RevealDue(f Frame) effect.Effects {
 	g := &w.guess
 	t := f.Pos
 	a, ok := g.answers[t]

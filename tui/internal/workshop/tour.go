@@ -8,6 +8,7 @@ import (
 
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
+	"github.com/cara-sim/cara/tui/internal/effect"
 )
 
 // Tour is the scenario's tour as a player plays it (`cara play --tour`, key t): the tour being
@@ -61,11 +62,11 @@ func (ts *Tour) quizAhead() (int, bool) {
 
 // ToggleTour starts the scenario's tour (from the stop where it was left, else from the first), or
 // leaves the tour being played.
-func (w *Workshop) ToggleTour(f Frame) Effects {
+func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	ts := &w.tour
 	if ts.run != nil {
 		ts.left = ts.run.i
-		e := append(w.endTour(), Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
+		e := append(w.endTour(), effect.Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
 		if c := w.summary(f, "tour", false); c != nil {
 			w.callout = c
 		}
@@ -73,10 +74,10 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 	}
 	stops := f.Scenario.Tour
 	if len(stops) == 0 {
-		return Effects{Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
+		return effect.Effects{effect.Notice(fmt.Sprintf("%s has no tour (cara list marks the scenarios that have one)", f.Scenario.Name))}
 	}
 	if seed := TourSeed(f.Scenario); f.Seed != seed {
-		return Effects{w.switchSeed(seed, f.Seed)}
+		return effect.Effects{w.switchSeed(seed, f.Seed)}
 	}
 	ts.run = &tourRun{stops: stops}
 	if ts.left < 0 {
@@ -92,35 +93,35 @@ func (w *Workshop) ToggleTour(f Frame) Effects {
 func TourSeed(s *scenarios.Scenario) uint64 { return s.TourSeed() }
 
 // switchSeed asks to open the tour's seed and start the tour there; a presenter's room follows.
-func (w *Workshop) switchSeed(seed, shown uint64) Confirm {
+func (w *Workshop) switchSeed(seed, shown uint64) effect.Confirm {
 	text := "Its words and numbers are that run's. The matrix is computed again on it; your guesses start over."
 	if w.room.Presenting() {
 		text = "Its words and numbers are that run's. The whole room follows you there: every follower's matrix and guesses start over."
 	}
-	return Confirm{
+	return effect.Confirm{
 		Question: fmt.Sprintf("This tour was written for seed %d: switch to it?", seed),
 		Text:     text,
 		No:       fmt.Sprintf("kept seed %d; the tour plays on seed %d (t asks again)", shown, seed),
-		Yes:      func(Frame) Effects { return Effects{Reopen(seed), Then(w.ToggleTour)} },
+		Yes:      effect.Effects{effect.Reopen(seed), Then(w.ToggleTour)},
 	}
 }
 
 // endTour leaves the tour: what it shows stays (batch, focus, cursor, a stop's what-if), the
 // callout goes.
-func (w *Workshop) endTour() Effects {
+func (w *Workshop) endTour() effect.Effects {
 	w.tour.run = nil
 	if c := w.callout; c != nil && c.Kind == StopCallout {
 		w.callout = nil
 	}
-	return Effects{Play(false)}
+	return effect.Effects{effect.Play(false)}
 }
 
 // toStop runs to stop i: at once when its batch is shown or behind, playing towards it otherwise.
-func (w *Workshop) toStop(f Frame, i int) Effects {
+func (w *Workshop) toStop(f Frame, i int) effect.Effects {
 	tr := w.tour.run
-	var e Effects
+	var e effect.Effects
 	if tr.whatif {
-		e = append(e, UndoStopWhatIf{})
+		e = append(e, effect.UndoStopWhatIf{})
 		tr.whatif = false
 	}
 	keep := tr.arrived && !tr.stops[tr.i].Pause // a stop that plays on keeps its callout on the way
@@ -129,13 +130,13 @@ func (w *Workshop) toStop(f Frame, i int) Effects {
 		w.callout = nil
 	}
 	if target := tr.target(); target <= f.Pos {
-		return append(e, GoTo(target), Then(w.arrive))
+		return append(e, effect.GoTo(target), Then(w.arrive))
 	}
-	return append(e, Play(true), Tick{})
+	return append(e, effect.Play(true), effect.Tick{})
 }
 
 // TourStep stops at the tour's stop once it is reached, as the player plays.
-func (w *Workshop) TourStep(f Frame) (Effects, bool) {
+func (w *Workshop) TourStep(f Frame) (effect.Effects, bool) {
 	if !w.tour.running() || f.Pos < w.tour.run.target() {
 		return nil, false
 	}
@@ -143,21 +144,21 @@ func (w *Workshop) TourStep(f Frame) (Effects, bool) {
 }
 
 // arrive stops at the current stop: a quiz asks first, then the stop is shown.
-func (w *Workshop) arrive(f Frame) Effects {
-	e := Effects{Play(false)}
+func (w *Workshop) arrive(f Frame) effect.Effects {
+	e := effect.Effects{effect.Play(false)}
 	st := w.tour.run.stops[w.tour.run.i]
 	if st.Quiz {
 		if _, ok := w.guess.answers[st.At]; !ok {
 			return append(e, w.ask(st.At)...)
 		}
-		return append(e, GoTo(st.At), Then(w.showStop))
+		return append(e, effect.GoTo(st.At), Then(w.showStop))
 	}
 	return append(e, w.showStop(f)...)
 }
 
 // showStop shows the current stop: its focus, its what-if and its callout; a stop that does not
 // pause plays on to the next one with its callout showing.
-func (w *Workshop) showStop(f Frame) Effects {
+func (w *Workshop) showStop(f Frame) effect.Effects {
 	tr := w.tour.run
 	tr.arrived = true
 	st := tr.stops[tr.i]
@@ -165,7 +166,7 @@ func (w *Workshop) showStop(f Frame) Effects {
 	var note string
 	if len(st.Whatif) > 0 {
 		sets := st.Sets()
-		e = append(e, StopWhatIf(sets))
+		e = append(e, effect.StopWhatIf(sets))
 		tr.whatif = true
 		note = "What-if: " + strings.Join(sets, ", ") + ", recomputed from the run without training again."
 		if !f.Done {
@@ -181,17 +182,17 @@ func (w *Workshop) showStop(f Frame) Effects {
 
 // TourNext is space during a tour: at a stop it goes on to the next (or ends the tour after the
 // last); on the way it goes straight to the stop when its batch is computed.
-func (w *Workshop) TourNext(f Frame) Effects {
+func (w *Workshop) TourNext(f Frame) effect.Effects {
 	tr := w.tour.run
 	switch {
 	case !tr.arrived && tr.target() < f.Computed:
-		return Effects{GoTo(tr.target()), Then(w.arrive)}
+		return effect.Effects{effect.GoTo(tr.target()), Then(w.arrive)}
 	case !tr.arrived:
 		return nil // on its way, waiting for the engine
 	case tr.i+1 < len(tr.stops):
 		return w.toStop(f, tr.i+1)
 	}
-	e := append(w.endTour(), Notice("end of the tour; t takes it again from the start"))
+	e := append(w.endTour(), effect.Notice("end of the tour; t takes it again from the start"))
 	if c := w.summary(f, "tour", false); c != nil {
 		w.callout = c
 	}
@@ -202,15 +203,15 @@ func (w *Workshop) TourNext(f Frame) Effects {
 // cursor. A stop changes only what it names; a stop that names a pane takes the cursor off the
 // cell an earlier stop put it on, whose readout would otherwise stay under the matrix, about
 // another batch.
-func focusOn(fc tour.Focus) Effects {
+func focusOn(fc tour.Focus) effect.Effects {
 	if fc.Pane == tour.NoPane {
 		return nil
 	}
-	e := Effects{Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
+	e := effect.Effects{effect.Focus(int(fc.Pane) - 1)} // the panes in the tour's order are the player's, from 1
 	if fc.Cell != nil {
-		return append(e, Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
+		return append(e, effect.Cursor{On: true, At: [2]int{fc.Cell.Model, fc.Cell.Batch}})
 	}
-	return append(e, Cursor{On: false})
+	return append(e, effect.Cursor{On: false})
 }
 
 // stopCallout is the callout of stop i: the stop's text, a what-if's note, the guess's reveal at

@@ -9,13 +9,14 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 )
 
 // Workshop is the teaching side of a player: a tour being played (tour.go), the guess round and its
 // question (guess.go), the player's place in a workshop room (follow.go), and the callout they put
 // over the panes (callout.go). It reads the player through a Frame, a value, and changes the
-// player only by the Effects it returns, which the player applies: the player is the one writer of
+// player only by the effect.Effects it returns, which the player applies: the player is the one writer of
 // its view state. What the workshop owns (where the tour is, the answers, the question up, the
 // callout) it changes itself.
 type Workshop struct {
@@ -60,92 +61,12 @@ type Frame struct {
 	Styles            *draw.Styles
 }
 
-// Effect is one change the workshop asks of the player; Effects are applied in order.
-type Effect interface{ effect() }
-
-// Effects are what the workshop wants changed, in the order the player applies them.
-type Effects []Effect
-
-type (
-	// Play plays (true) or pauses.
-	Play bool
-	// GoTo shows batch t, or the last computed one when t is not computed yet.
-	GoTo int
-	// Ahead is a batch to show as soon as its column is computed (0: none).
-	Ahead int
-	// Focus focuses pane i; a pane that changes is no longer maximised.
-	Focus int
-	// Cursor places the matrix's cell cursor.
-	Cursor room.Cursor
-	// Zoom maximises the focused pane, or not.
-	Zoom bool
-	// Speed is the playing speed (an index into the player's speeds).
-	Speed int
-	// Visible is which algorithms show (an index into the player's sets).
-	Visible int
-	// Select selects an algorithm.
-	Select algos.Name
-	// Scale is R's scale: the algorithms are replayed at it.
-	Scale float64
-	// Notice is the one-line notice that the next key clears.
-	Notice string
-	// Tick plays on: the command of the next tick (one tick pending at a time).
-	Tick struct{}
-	// StopWhatIf applies a tour stop's what-if (--set overrides) until UndoStopWhatIf puts back
-	// the what-if in force before it.
-	StopWhatIf []string
-	// UndoStopWhatIf undoes StopWhatIf.
-	UndoStopWhatIf struct{}
-	// FollowWhatIf shows a presenter's what-if (Sets one a line, "" for the scenario, Name the
-	// words that describe it) unless it is the one shown; Joining, the player's own what-if bar
-	// closes, as the presenter decides the what-if.
-	FollowWhatIf struct {
-		Sets, Name string
-		Joining    bool
-	}
-	// Reopen runs the scenario again on a seed: a new matrix, so the workshop starts over (the
-	// player calls Reset).
-	Reopen uint64
-	// RoomView hands the player the room's view, as the relay would: following again, the
-	// presenter's stage is shown.
-	RoomView room.View
-	// TakeKeys says a question is up and takes the keys: an overlay the player shows goes.
-	TakeKeys struct{}
-	// Confirm asks the player yes or no over the panes: y or enter applies Yes, any other key
-	// leaves everything as it is and says No.
-	Confirm struct {
-		Question, Text, No string
-		Yes                Then
-	}
-	// Then continues with the player as the effects before it have left it (a batch shown, the
-	// algorithms replayed there).
-	Then func(Frame) Effects
-)
-
-func (Play) effect()           {}
-func (GoTo) effect()           {}
-func (Ahead) effect()          {}
-func (Focus) effect()          {}
-func (Cursor) effect()         {}
-func (Zoom) effect()           {}
-func (Speed) effect()          {}
-func (Visible) effect()        {}
-func (Select) effect()         {}
-func (Scale) effect()          {}
-func (Notice) effect()         {}
-func (Tick) effect()           {}
-func (StopWhatIf) effect()     {}
-func (UndoStopWhatIf) effect() {}
-func (FollowWhatIf) effect()   {}
-func (Reopen) effect()         {}
-func (RoomView) effect()       {}
-func (TakeKeys) effect()       {}
-func (Confirm) effect()        {}
-func (Then) effect()           {}
+// Then goes on from the view the effects before it left, read again as a Frame.
+type Then = effect.Then[Frame]
 
 // Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
-func (w *Workshop) Reset() Effects {
-	var e Effects
+func (w *Workshop) Reset() effect.Effects {
+	var e effect.Effects
 	if w.tour.On() {
 		e = w.endTour()
 	}
@@ -230,7 +151,7 @@ func (w *Workshop) Callout(f Frame) *Callout {
 
 // Key handles the workshop's keys outside a question (QuestionKey has those): t starts or leaves
 // the tour, space goes to its next stop, g starts or ends the guess round, p follows or goes free.
-func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (Effects, bool) {
+func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (effect.Effects, bool) {
 	k := &w.Keys
 	switch {
 	case key.Matches(msg, k.Tour), key.Matches(msg, k.LeaveTour):
@@ -293,7 +214,7 @@ func (k *KeyMap) Group() keys.Group {
 
 // QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
 // off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
-func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
+func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) effect.Effects {
 	t, k := w.asked, &w.Keys
 	switch {
 	case key.Matches(msg, k.AnswerRetrain):
@@ -306,7 +227,7 @@ func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
 		w.asked = -1
 		if _, ok := w.tour.quizAhead(); ok {
 			// A quiz put off shows its stop all the same.
-			return Effects{GoTo(t), Then(w.showStop)}
+			return effect.Effects{effect.GoTo(t), Then(w.showStop)}
 		}
 		return nil
 	case key.Matches(msg, k.GoFree):

@@ -15,6 +15,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -37,7 +38,7 @@ type fakePlayer struct {
 	played  []string   // at each tick: "batch: callout title"
 	whatIfs [][]string // the tour's what-ifs applied
 	undone  int        // and undone
-	follow  []FollowWhatIf
+	follow  []effect.FollowWhatIf
 	seeds   []uint64    // the runs reopened, by seed
 	views   []room.View // the room's views handed back (following again)
 	dropped int         // overlays the question took the keys from
@@ -75,57 +76,57 @@ func (f *fakePlayer) frame() Frame {
 }
 
 // apply makes the workshop's effects as the player does, recording what it cannot show.
-func (f *fakePlayer) apply(effects Effects) {
+func (f *fakePlayer) apply(effects effect.Effects) {
 	for _, e := range effects {
 		switch e := e.(type) {
-		case Play:
+		case effect.Play:
 			f.shown.Playing = bool(e)
-		case GoTo:
+		case effect.GoTo:
 			f.goTo(int(e))
-		case Ahead:
+		case effect.Ahead:
 			f.ahead = int(e)
-		case Focus:
+		case effect.Focus:
 			if int(e) != f.shown.Focus {
 				f.shown.Zoomed = false
 			}
 			f.shown.Focus = int(e)
-		case Cursor:
+		case effect.Cursor:
 			f.shown.Cursor = room.Cursor(e)
-		case Zoom:
+		case effect.Zoom:
 			f.shown.Zoomed = bool(e)
-		case Speed:
+		case effect.Speed:
 			f.shown.Speed = int(e)
-		case Visible:
+		case effect.Visible:
 			f.shown.Visible = int(e)
-		case Select:
+		case effect.Select:
 			f.shown.Selected = algos.Name(e)
-		case Scale:
+		case effect.Scale:
 			f.shown.Scale = float64(e)
 			f.refresh()
-		case Notice:
+		case effect.Notice:
 			f.notice = string(e)
-		case Tick:
+		case effect.Tick:
 			title := ""
 			if c := f.ws.callout; c != nil {
 				title = c.Title
 			}
 			f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
-		case StopWhatIf:
+		case effect.StopWhatIf:
 			f.whatIfs = append(f.whatIfs, e)
-		case UndoStopWhatIf:
+		case effect.UndoStopWhatIf:
 			f.undone++
-		case FollowWhatIf:
+		case effect.FollowWhatIf:
 			f.follow = append(f.follow, e)
-		case Reopen:
+		case effect.Reopen:
 			// The same hand-made matrix under another seed: a new run, shown from its start.
 			f.seeds = append(f.seeds, uint64(e))
 			f.s.Seed = uint64(e)
 			f.shown.Pos, f.shown.Playing, f.ahead = -1, false, 0
 			f.apply(f.ws.Reset())
 			f.refresh()
-		case RoomView:
+		case effect.RoomView:
 			f.views = append(f.views, room.View(e))
-		case TakeKeys:
+		case effect.TakeKeys:
 			f.dropped++
 		case Then:
 			f.apply(e(f.frame()))
@@ -352,7 +353,7 @@ func TestFollowOverAFake(t *testing.T) {
 		Cursor: room.Cursor{On: true, At: [2]int{15, 19}}}
 	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: 0, Quiz: -1})
 	receive()
-	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
+	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (effect.FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
 		t.Fatalf("joining: runs reopened %v, what-ifs followed %+v", f.seeds, f.follow)
 	}
 	if want := sh; f.shown != want {
