@@ -164,7 +164,7 @@ func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 			return p, nil
 		}
 		p.s.Stop()
-		np.ws.TakeRoom(&p.ws)
+		np.ws.Room().Take(p.ws.Room())
 		np.tick++
 		cmd := np.apply(np.ws.Follow(np.workshopFrame(), st))
 		return np, tea.Batch(np.Init(), cmd)

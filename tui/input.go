@@ -86,7 +86,7 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if e, ok := p.ws.Key(p.workshopFrame(), msg); ok {
 		return p, p.apply(e)
 	}
-	if p.ws.Room().Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys.Driven()...)...) {
+	if p.ws.Room().Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys().Driven()...)...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
@@ -171,7 +171,7 @@ func (p *Player) mode() keys.Mode {
 // enableKeys turns on, in every component's key map, the bindings that work in mode m.
 func (p *Player) enableKeys(m keys.Mode) {
 	p.keys.enable(m)
-	p.ws.Keys.Enable(m)
+	p.ws.Keys().Enable(m)
 	p.wi.Enable(m)
 	for _, pn := range p.panes.List() {
 		pn.Enable(m)
@@ -184,7 +184,7 @@ func (p *Player) enableKeys(m keys.Mode) {
 func (p *Player) contextKeys(f *pane.Frame) contextKeys {
 	k := &p.keys
 	p.enableKeys(p.mode())
-	pane := p.ws.Keys.ShortHelp()
+	pane := p.ws.Keys().ShortHelp()
 	if p.wi.Showing() {
 		pane = append(append(pane, p.wi.ShortHelp()...), k.Scenario, k.Split)
 	} else {
@@ -193,7 +193,7 @@ func (p *Player) contextKeys(f *pane.Frame) contextKeys {
 	play, costs, panes, whatIf := k.groups()
 	bar := p.wi.Help()
 	bar.Keys = append(bar.Keys, k.Escape)
-	groups := []keys.Group{play, costs, panes, p.ws.Keys.Group(), p.panes.Matrix.Help(), p.panes.Chart.Help(),
+	groups := []keys.Group{play, costs, panes, p.ws.Keys().Group(), p.panes.Matrix.Help(), p.panes.Chart.Help(),
 		p.panes.Batch.Help(), p.panes.About.Help(), whatIf, bar}
 	return contextKeys{k: k, pane: pane, groups: groups}
 }

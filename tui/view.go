@@ -29,7 +29,7 @@ func (p *Player) frameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane
 	f := &pane.Frame{St: p.st, Scen: scen, M: m, Stream: stream, Drifts: s.Stream.Drifts(),
 		Pos: p.Pos, Computed: s.Computed, Done: s.Done, RP: rp, R: s.RetrainCostOf(w, p.Scale), RScale: p.Scale,
 		Selected: p.selected(), Visible: p.visible(), Heat: p.colours.Of(p.s, p.opt.Scenario), Bounds: p.bounds,
-		Features: run.FeatureNames(s.Stream), Zoomed: p.Zoomed, Cursor: p.Cursor, You: p.ws.You(p.workshopFrame()), Ask: -1}
+		Features: run.FeatureNames(s.Stream), Zoomed: p.Zoomed, Cursor: p.Cursor, You: p.ws.Guess().You(p.workshopFrame()), Ask: -1}
 	if t, ok := p.ws.Asking(); ok {
 		f.Ask, f.AskModel = t, p.ws.Model(p.workshopFrame(), t)
 	}

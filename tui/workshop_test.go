@@ -232,7 +232,7 @@ func TestGuessRound(t *testing.T) {
 	// model's R at off, which no answer decided, against the Oracle's over the same batches.
 	you := algos.Replay(c, off, last, algos.Fixed(retrains)).Cost() - c.R(off)
 	b := algos.Oracle(c, off, last).Cost() - c.R(off)
-	r := p.ws.You(p.workshopFrame())
+	r := p.ws.Guess().You(p.workshopFrame())
 	if r == nil || math.Abs(r.Cost-you) > 1e-9 || math.Abs(r.Oracle-b) > 1e-9 || r.Retrains != len(retrains) || r.Answers != T-1-off || r.Agreed != agreed {
 		t.Fatalf("You: %+v, want %d answers (%d as the Oracle) retraining at %v, costing %v against %v", r, T-1-off, agreed, retrains, you, b)
 	}
@@ -635,7 +635,7 @@ func TestRoomAnswersKept(t *testing.T) {
 	}
 	// ana's You in the summary is what her own row says.
 	sync()
-	if y := ana.ws.You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
+	if y := ana.ws.Guess().You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
 		t.Errorf("ana's own You %+v, the summary:\n%s", y, sum)
 	}
 	press(pres, "esc")

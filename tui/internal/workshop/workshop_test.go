@@ -107,7 +107,7 @@ func (f *fakePlayer) apply(effects effect.Effects) {
 			f.notice = string(e)
 		case effect.Tick:
 			title := ""
-			if c := f.ws.callout; c != nil {
+			if c := f.ws.board.callout; c != nil {
 				title = c.Title
 			}
 			f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
@@ -178,7 +178,7 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 	if _, ok := f.ws.Asking(); !ok {
 		t.Fatalf("%s: no question up", k)
 	}
-	f.ws.Keys.Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
+	f.ws.Keys().Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
 	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
 }
 
@@ -222,7 +222,7 @@ func TestGuessRoundReveal(t *testing.T) {
 			t.Errorf("batch %d: the question does not name M_%d: %+v", tc.t, tc.yourTp, q)
 		}
 		f.key(t, tc.key)
-		c := f.ws.callout
+		c := f.ws.board.callout
 		if _, asked := f.ws.Asking(); asked || f.shown.Pos != tc.t || c == nil || c.Kind != RevealCallout || len(c.Head) != 3 {
 			t.Fatalf("answered %s at %d: asking %v, batch %d, callout %+v", tc.key, tc.t, asked, f.shown.Pos, c)
 		}
@@ -242,7 +242,7 @@ func TestGuessRoundReveal(t *testing.T) {
 	// "You" is the answers alone: R at 19, 25 and 27, C[19, 22..24] = 0.75 + 1 + 7.25 kept, 21 in
 	// all, against the Oracle's R at 19 and 24 and C[19, 22], C[19, 23], C[24, 25], C[24, 27] =
 	// 0.75 + 1 + 0.25 + 0.75, 10.75 at the same six batches. The batches between count for nobody.
-	y := f.ws.You(f.frame())
+	y := f.ws.guess.You(f.frame())
 	if y == nil || y.Answers != 6 || y.Agreed != 3 || y.Retrains != 3 || y.Cost != 21 || y.Oracle != 10.75 || y.Now != "RETRAIN" {
 		t.Fatalf("You: %+v, want 6 answers, 3 as the Oracle, 3 retrains, 21 against 10.75, RETRAIN now", y)
 	}
@@ -251,12 +251,12 @@ func TestGuessRoundReveal(t *testing.T) {
 	}
 	// Before the last answer's batch, the row is over the five answered up to the batch shown.
 	f.goTo(26)
-	if y := f.ws.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
+	if y := f.ws.guess.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
 		t.Errorf("You at 26: %+v, want 5 answers costing 17, none at 26", y)
 	}
 	f.apply(f.ws.ToggleGuess(f.frame()))
-	if f.ws.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
-		t.Errorf("ending the round: callout %+v, notice %q", f.ws.callout, f.notice)
+	if f.ws.board.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
+		t.Errorf("ending the round: callout %+v, notice %q", f.ws.board.callout, f.notice)
 	}
 }
 
@@ -295,7 +295,7 @@ func TestTourStopOrder(t *testing.T) {
 		}
 		f.play()
 		title, ask := "", 0
-		if c := f.ws.callout; c != nil {
+		if c := f.ws.board.callout; c != nil {
 			title = c.Title
 		}
 		if q, ok := f.ws.Asking(); ok {
@@ -310,11 +310,11 @@ func TestTourStopOrder(t *testing.T) {
 				t.Errorf("stop 1: focus %d, cursor %+v; want the matrix, on [15, 19]", f.shown.Focus, f.shown.Cursor)
 			}
 		case "tour 2/4 · batch 24":
-			if head := ansi.Strip(strings.Join(f.ws.callout.Head, "\n")); !strings.Contains(head, "You said KEEP: ✗ not as the Oracle") {
+			if head := ansi.Strip(strings.Join(f.ws.board.callout.Head, "\n")); !strings.Contains(head, "You said KEEP: ✗ not as the Oracle") {
 				t.Errorf("the quiz's stop lacks the reveal:\n%s", head)
 			}
 		case "tour 4/4 · batch 36":
-			if c := f.ws.callout; !strings.Contains(c.Text, "What-if: retrain_cost=8") || c.Foot != "space end the tour · t leave" {
+			if c := f.ws.board.callout; !strings.Contains(c.Text, "What-if: retrain_cost=8") || c.Foot != "space end the tour · t leave" {
 				t.Errorf("the last stop: text %q, foot %q", c.Text, c.Foot)
 			}
 		}
@@ -359,7 +359,7 @@ func TestFollowOverAFake(t *testing.T) {
 	if want := sh; f.shown != want {
 		t.Errorf("the view %+v, want the presenter's %+v", f.shown, want)
 	}
-	if c := f.ws.callout; c == nil || c.Title != "tour 1/4 · batch 19" || c.Foot != "the presenter goes on · p to go free" ||
+	if c := f.ws.board.callout; c == nil || c.Title != "tour 1/4 · batch 19" || c.Foot != "the presenter goes on · p to go free" ||
 		!strings.Contains(c.Text, "retraining R = 5.") {
 		t.Errorf("the stop's callout %+v, want stop 1 at R 4 x 1.25", c)
 	}
@@ -367,18 +367,18 @@ func TestFollowOverAFake(t *testing.T) {
 	sh.Pos, sh.Focus = 23, pane.Matrix
 	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: -1, Quiz: 24})
 	receive()
-	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != pane.Batch || f.ws.callout != nil || len(f.follow) != 1 {
-		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.callout, len(f.follow))
+	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != pane.Batch || f.ws.board.callout != nil || len(f.follow) != 1 {
+		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.board.callout, len(f.follow))
 	}
 	f.key(t, "k")
-	if c := f.ws.callout; c == nil || c.Kind != WaitCallout || mp.View().Keep != 1 || f.shown.Pos != 23 {
+	if c := f.ws.board.callout; c == nil || c.Kind != WaitCallout || mp.View().Keep != 1 || f.shown.Pos != 23 {
 		t.Errorf("answered KEEP: callout %+v, the room counts %d KEEP, batch %d", c, mp.View().Keep, f.shown.Pos)
 	}
-	f.apply(f.ws.ToggleFollow())
-	if f.ws.Room().Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
-		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.callout, f.notice)
+	f.apply(f.ws.room.toggle(&f.ws.board))
+	if f.ws.Room().Following() || f.ws.board.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
+		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.board.callout, f.notice)
 	}
-	f.apply(f.ws.ToggleFollow())
+	f.apply(f.ws.room.toggle(&f.ws.board))
 	if len(f.views) != 1 || !f.views[0].Following || f.views[0].Stage.Quiz != 24 {
 		t.Errorf("following again: the room's views handed back %+v", f.views)
 	}
@@ -396,7 +396,7 @@ func TestRestartRefused(t *testing.T) {
 		t.Errorf("the guess round on: %q", why)
 	}
 	f.goTo(20)
-	f.apply(f.ws.ask(21))
+	f.apply(f.ws.board.ask(21, f.ws.room.Presenting()))
 	f.key(t, "k")
 	f.ws.guess.on = false // the round over, its answer still shown
 	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the answer shown: esc closes it" {
