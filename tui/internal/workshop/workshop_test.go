@@ -46,23 +46,9 @@ type fakePlayer struct {
 
 func newFakePlayer(t *testing.T, tour []tour.Stop, m *room.Member) *fakePlayer {
 	t.Helper()
-	scen, err := scenarios.Parse("synthetic", []byte(synth.YAML), "", scenarios.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen.Tour = tour
-	s, err := run.New(scen, scen.Seed, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Stream = synth.Stream{}
-	for tt := range synth.Batches {
-		for tp := 0; tp <= tt; tp++ {
-			s.Matrix.Set(tp, tt, synth.Cell(tp, tt))
-		}
-	}
-	s.Computed, s.Done = synth.Batches, true
-	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: draw.ForProfile(termenv.Ascii), ws: New(m)}
+	s := synth.Session(t)
+	s.Scenario.Tour = tour
+	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: s.Scenario, st: draw.ForProfile(termenv.Ascii), ws: New(m)}
 	f.refresh()
 	return f
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/synth"
 )
 
@@ -125,4 +126,18 @@ func TestChartBrailleMonotone(t *testing.T) {
 // hasBraille reports whether s holds a braille character.
 func hasBraille(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF })
+}
+
+// At every size the screen gives it, in both colour profiles, the chart draws its lines in braille.
+func TestBrailleAtEverySize(t *testing.T) {
+	s := synth.Session(t)
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256} {
+		f := synth.Frame(t, draw.ForProfile(p), s, 50)
+		cp := New()
+		for k, box := range synth.BoxSizes[pane.Chart] {
+			if v := cp.View(f, box[0]-4, box[1]-2); !strings.ContainsFunc(v, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) {
+				t.Errorf("profile %v at %v: no braille:\n%s", p, synth.Sizes[k], v)
+			}
+		}
+	}
 }
