@@ -35,16 +35,16 @@ func (p *Player) workshopFrame() workshop.Frame {
 func (p *Player) apply(effects effect.Effects) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range effects {
-		if !p.show(e) {
+		if !p.set(e) {
 			cmds = append(cmds, p.do(e))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
-// show makes an effect on the view state (room.Shown and the batch asked for ahead), reporting
-// whether e was one.
-func (p *Player) show(e effect.Effect) bool {
+// set makes an effect that comes with no command (the view state and the batch asked for ahead,
+// the notice and the error line, a replay, an overlay), reporting whether e was one.
+func (p *Player) set(e effect.Effect) bool {
 	switch e := e.(type) {
 	case effect.Play:
 		p.Playing = bool(e)
