@@ -189,12 +189,6 @@ func (p *Player) followWhatIf(e effect.FollowWhatIf) effect.Effects {
 	return p.wi.Apply(p.host(), list, e.Name)
 }
 
-// resume takes up the room's stage as a presenter back within the grace: the player shows it,
-// and publishes it as it was until it does.
-func (p *Player) resume(v room.View) (tea.Model, tea.Cmd) {
-	return p, p.apply(p.ws.Resume(p.workshopFrame(), v))
-}
-
 // presented is what this player shows, as the room's followers apply it: the stage a presenter
 // back took up until the player shows it (no step waiting for its batch, the what-if shown or
 // failed).

@@ -138,7 +138,7 @@ func (p *Player) actions() []action {
 		// takes it (the Oracle's path is drawn anyway).
 		{&k.Visible, func() effect.Effects {
 			v := (p.Visible + 1) % len(visibleSets)
-			return effect.Effects{effect.Visible(v), effect.Select(pick(p.visibleIn(v), p.selected(), 1))}
+			return effect.Effects{effect.Visible(v), effect.Select(pick(visibleIn(p.opt.Scenario, v), p.selected(), 1))}
 		}},
 		{&k.Restart, p.askRestart},
 		{&k.WhatIf, func() effect.Effects { return p.wi.Show(p.host()) }},

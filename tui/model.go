@@ -149,13 +149,13 @@ func (p *Player) Init() tea.Cmd {
 	return tea.Batch(p.s.Start(), run.ScanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
 
-func (p *Player) visible() []algos.Name { return p.visibleIn(p.Visible) }
+func (p *Player) visible() []algos.Name { return visibleIn(p.opt.Scenario, p.Visible) }
 
-// visibleIn is visible set v's algorithms that the scenario runs, the Oracle always.
-func (p *Player) visibleIn(v int) []algos.Name {
+// visibleIn is visible set v's algorithms that scenario s runs, the Oracle always.
+func visibleIn(s *scenarios.Scenario, v int) []algos.Name {
 	var out []algos.Name
 	for _, a := range visibleSets[v].algos {
-		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
+		if slices.Contains(s.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
 		}
 	}
