@@ -11,6 +11,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // frame is the synthetic run's frame, its scenario a copy the test may change.
@@ -65,5 +66,13 @@ func TestScrolls(t *testing.T) {
 	}
 	if e, ok := p.Key(keys.Msg("pgdown"), f, true); !ok || e != nil || p.Offset() != 4 {
 		t.Errorf("page down: taken %v, offset %d, want 1 + half of 6", ok, p.Offset())
+	}
+}
+
+// The About pane at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.About, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // The batch legend never cuts a name: at every width each entry is whole or left out.
@@ -125,5 +127,13 @@ func TestAxesFixed(t *testing.T) {
 	}
 	if len(a16) < 4 || !strings.Contains(strings.Join(a16, "\n"), "1.5") {
 		t.Errorf("no axes found, or no x label 1.5 (the data's right end at the last batch): %q", a16)
+	}
+}
+
+// The batch scatter, its axes scanned, at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Batch, func() pane.Pane { p := New(); p.Scanned(synth.Bounds()); return p }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/draw"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
@@ -139,5 +140,13 @@ func TestBrailleAtEverySize(t *testing.T) {
 				t.Errorf("profile %v at %v: no braille:\n%s", p, synth.Sizes[k], v)
 			}
 		}
+	}
+}
+
+// The cumulative cost chart at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Chart, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // inside is the pane's inside at the screen's size k (0: 80x24, 1: 120x36, 2: 160x48).
@@ -88,5 +89,13 @@ func TestSize(t *testing.T) {
 	f.RP.Results = nil
 	if want, least := p.Size(f, 80); want != 3 || least != 3 {
 		t.Errorf("offline: size %d, %d", want, least)
+	}
+}
+
+// The decisions strips at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Decisions, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // synthFrame is the synthetic run at batch pos as the player draws it, the heat map's scale the
@@ -145,5 +146,13 @@ func TestCursorByEffects(t *testing.T) {
 	}
 	if e := p.Click(f, 0, 0, w, h); e != nil {
 		t.Errorf("a click on the labels: %v", e)
+	}
+}
+
+// The cost matrix at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Matrix, func() pane.Pane { return New() }, func(f *pane.Frame, s *run.Session) { f.Heat = new(Colours).Of(s, s.Scenario) }) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
