@@ -397,7 +397,7 @@ func TestFlagErrors(t *testing.T) {
 		// Issue 26.
 		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
 		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
-		{[]string{"run"}, "accepts 1 arg(s), received 0"},
+		{[]string{"run"}, "run wants one SCENARIO|FILE, got none (cara list names the scenarios; see cara run --help)"},
 		{[]string{"run", small, "--set", "tour.0.at=3"}, "--set tour.0.at: the scenario has no tour, so no item 0 of it to change"},
 		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "cara completion"`},
 		{[]string{"plot", "x.jsonl", "-o", "-"}, "-o -: figures are files in a folder"},
@@ -669,8 +669,8 @@ func TestExitStatus(t *testing.T) {
 		inStderr string
 	}{
 		{"ok", newRootCmd(), []string{"validate", small}, 0, ""},
-		{"missing argument", newRootCmd(), []string{"run"}, 2, "accepts 1 arg(s), received 0"},
-		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "accepts 1 arg(s), received 2"},
+		{"missing argument", newRootCmd(), []string{"run"}, 2, "cara: run wants one SCENARIO|FILE, got none"},
+		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "cara: run wants one SCENARIO|FILE, got 2"},
 		{"unknown shell", newRootCmd(), []string{"completion", "tcsh"}, 2, `unknown command "tcsh"`},
 		{"bad input", newRootCmd(), []string{"run", "no-such-scenario"}, 1, "no scenario"},
 		{"empty --set value", newRootCmd(), []string{"run", small, "--set", "name="}, 1, "cara: --set name: is required"},
