@@ -155,6 +155,23 @@ type Options struct {
 	DriftWindow int
 }
 
+// Score is a detector's strategy's alarms scored against m's known drifts over the strategy's
+// batches (Start..End: a strategy cut with UpTo scores what it had raised by then), in o's
+// window, as Evaluate scores every detector's whole block; nil when the strategy raises no alarms
+// (not a detector) or m's stream does not know its drifts.
+func (o Options) Score(m Matrix, s Strategy) *DriftScore {
+	drifts, known := KnownDrifts(m)
+	return o.score(m, s, drifts, known)
+}
+
+func (o Options) score(m Matrix, s Strategy, drifts []Drift, known bool) *DriftScore {
+	if s.Alarms == nil || !known {
+		return nil
+	}
+	score := Score(s.Alarms, s.AlarmPoints, drifts, s.Start, s.End, o.window(), func(t int) int { return m.Errors(t, t).N })
+	return &score
+}
+
 // window is the drift window o scores with.
 func (o Options) window() int {
 	switch {
@@ -203,11 +220,7 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 				res.OfflineRetrains = nonNil(Replay(c, 0, off-1, policy()).Retrains)
 			}
 		}
-		if res.Strategy.Alarms != nil && known {
-			score := Score(res.Strategy.Alarms, res.Strategy.AlarmPoints, drifts, off, end, o.window(),
-				func(t int) int { return m.Errors(t, t).N })
-			res.Detection = &score
-		}
+		res.Detection = o.score(m, res.Strategy, drifts, known)
 		out = append(out, res.against(m, b))
 	}
 	return out, nil

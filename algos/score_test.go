@@ -108,6 +108,11 @@ func TestEvaluateScoresDetectors(t *testing.T) {
 			if r.Detection == nil || len(r.Detection.Drifts) != 1 || r.Detection.Window != DefaultDriftWindow {
 				t.Fatalf("%s: detection %+v", r.Algorithm, r.Detection)
 			}
+			// Cut before the drift, the strategy has no drift to score yet, only false alarms.
+			if early := (Options{}).Score(knowing{fakeMatrix: m, drifts: [][2]int{{6, 6}}, known: true}, r.Strategy.UpTo(5)); early == nil ||
+				len(early.Drifts) != 0 || early.Missed != 0 || len(early.FalseAlarms) != len(r.Strategy.UpTo(5).Alarms) {
+				t.Errorf("%s: score up to batch 5: %+v", r.Algorithm, early)
+			}
 			want := Score(r.Strategy.Alarms, r.Strategy.AlarmPoints, []Drift{{6, 6}}, m.Offline(), 11, DefaultDriftWindow, func(int) int { return 100 })
 			if !slices.Equal(r.Detection.Drifts, want.Drifts) || !slices.Equal(r.Detection.FalseAlarms, want.FalseAlarms) {
 				t.Errorf("%s: detection %+v, Score gives %+v", r.Algorithm, r.Detection, want)
