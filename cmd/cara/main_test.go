@@ -135,16 +135,43 @@ type resultContract struct {
 	Params        map[string]*float64 `json:"params"`
 	OfflineCost   *float64            `json:"offline_cost"`
 	Spread        map[string]*float64 `json:"spread"`
+	Alarms        []int               `json:"alarms"`
+	Detection     *detectionContract  `json:"detection"`
+}
+
+type detectionContract struct {
+	Window int `json:"window"`
+	Drifts []struct {
+		From   int  `json:"from"`
+		To     int  `json:"to"`
+		Alarm  *int `json:"alarm"`
+		Delay  *int `json:"delay"`
+		Points *int `json:"delay_points"`
+	} `json:"drifts"`
+	FalseAlarms []int    `json:"false_alarms"`
+	Detected    float64  `json:"detected"`
+	Missed      float64  `json:"missed"`
+	FalseCount  float64  `json:"false_alarm_count"`
+	MeanDelay   *float64 `json:"mean_delay"`
+	MeanPoints  *float64 `json:"mean_delay_points"`
+}
+
+type driftContract struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Kind string `json:"kind"`
 }
 
 type runContract struct {
-	Scenario    string   `json:"scenario"`
-	RetrainCost any      `json:"retrain_cost"`
-	Seeds       []uint64 `json:"seeds"`
-	Warnings    []string `json:"warnings"`
+	Scenario    string          `json:"scenario"`
+	RetrainCost any             `json:"retrain_cost"`
+	Seeds       []uint64        `json:"seeds"`
+	Warnings    []string        `json:"warnings"`
+	Drifts      []driftContract `json:"drifts"`
 	Runs        []struct {
 		Seed     uint64           `json:"seed"`
 		Warnings []string         `json:"warnings"`
+		Drifts   []driftContract  `json:"drifts"`
 		Results  []resultContract `json:"results"`
 	} `json:"runs"`
 	Results []resultContract `json:"results"`
