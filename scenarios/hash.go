@@ -27,6 +27,12 @@ func (l *loader) contentHash() []byte {
 			for k := range presentational {
 				delete(m, k)
 			}
+			if d, ok := m["detectors"].(map[string]any); ok {
+				delete(d, "run") // which detectors are listed, as algorithms
+				if len(d) == 0 {
+					delete(m, "detectors")
+				}
+			}
 		}
 		fmt.Fprintf(h, "%#v\n", v) // fmt prints maps sorted by key
 	} else { // not a mapping: the decoder refused it already; hash what was read

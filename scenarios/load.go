@@ -99,7 +99,7 @@ func (l *loader) parse() (*Scenario, error) {
 func (l *loader) build(raw *format.File) (*Scenario, error) {
 	s := &Scenario{Algorithms: algos.Names}
 	for _, section := range []func(*Scenario, *format.File) error{
-		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.errorWeights, l.offline, l.impute,
+		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.errorWeights, l.offline, l.rows, l.impute,
 		func(s *Scenario, raw *format.File) error { return l.retrainCost(s, raw.RetrainCost) },
 		func(s *Scenario, _ *format.File) error { return l.checkKNN(s) },
 		l.outsideStep, l.whatifSection, l.tour,

@@ -104,7 +104,7 @@ func TestTourErrors(t *testing.T) {
 		{"template cell below the diagonal", stop(`at: 5, say: "{C 3 1}"`), `bad.yaml:15:18: tour[1].say: {C 3 1}: cell [3, 1] is not in the cost matrix above the diagonal (t' <= t)`},
 		{"template batch outside", stop(`at: 5, say: "{C 3 10}"`), `bad.yaml:15:18: tour[1].say: {C 3 10}: "10" is not a batch (0..9, or end)`},
 		{"template arguments", stop(`at: 5, say: "{cost}"`), `bad.yaml:15:18: tour[1].say: {cost}: cost takes ALGORITHM [t]`},
-		{"template algorithm", stop(`at: 5, say: "{cost Orakel}"`), `bad.yaml:15:18: tour[1].say: {cost Orakel}: unknown algorithm "orakel" (valid: oracle, cara-t, cara-ct, cara-p, never, markov, adwin, ddm, page-hinkley)`},
+		{"template algorithm", stop(`at: 5, say: "{cost Orakel}"`), `bad.yaml:15:18: tour[1].say: {cost Orakel}: unknown algorithm "orakel" (valid: oracle, cara-t, cara-ct, cara-p, never, markov, adwin, ddm, page-hinkley, eddm, hddm-a, hddm-w, kswin)`},
 		{"template not closed", stop(`at: 5, say: "{C 0 1"`), `bad.yaml:15:18: tour[1].say: "{C 0 1" is not closed by }`},
 		{"whatif inside the queries", stop(`at: 5, say: hi, whatif: {queries: "{size: 0, gaussian: {mean: 0.5, std: 0.1}}"}`), `bad.yaml:15:40: tour[1].whatif.queries: queries.size: must be >= 1, got 0`},
 		{"whatif block style", base + "tour:\n  - at: 5\n    say: hi\n    whatif:\n      queries:\n        size: 5\n", `bad.yaml:18:13: tour[0].whatif.queries: write the value on one line, in flow style ({a: 1, b: [2, 3]}), as --set takes it`},

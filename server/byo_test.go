@@ -95,7 +95,7 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	// The editor, on the folder's own scenario: its first line becomes the command.
 	sc.send("q")
 	sc.waitFor(t, "pick a scenario")
-	sc.send(strings.Repeat("j", 12)) // after the 11 embedded scenarios and cmd.yaml
+	sc.send(strings.Repeat("j", len(scenarios.Embedded())+1)) // after the embedded scenarios and cmd.yaml
 	sc.waitFor(t, "First: model first")
 	sc.send("\r")
 	sc.waitFor(t, "computed all")

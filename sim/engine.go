@@ -203,7 +203,7 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 		r.cfg.Trainer = rf
 	}
 	r.m = NewMatrix(T, cfg.Offline)
-	r.m.Scenario = cfg.Scenario
+	r.m.Scenario, r.m.Seed = cfg.Scenario, cfg.Seed
 	r.m.Drifts = cfg.Stream.Drifts()
 	for t := 0; t < T; t++ {
 		for tp := 0; tp <= t; tp++ {

@@ -66,7 +66,7 @@ func RequeryView(m *Matrix, batches []*Batch, g GammaSpec, view KernelView, work
 		return nil, fmt.Errorf("requery: %w", err)
 	}
 	out := NewMatrix(T, m.Offline())
-	out.Scenario, out.Gamma, out.Drifts = m.Scenario, gamma, m.Drifts
+	out.Scenario, out.Seed, out.Gamma, out.Drifts = m.Scenario, m.Seed, gamma, m.Drifts
 	// Other queries or another gamma may leave the kernel flat (or blind) where the run's was not.
 	out.notes = notes
 	if workers <= 0 {

@@ -90,6 +90,9 @@ type Stream interface {
 	Len() int
 	Features() int
 	Batch(t int) (*Batch, error)
+	// Drifts are where the stream's concept changes: nil when the stream does not know (real
+	// data), a list (empty when there is none) when it does. Detectors' alarms are scored
+	// against them.
 	Drifts() []Drift
 }
 

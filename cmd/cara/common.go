@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,7 @@ type scenarioFlags struct {
 	seed          optional[int64]
 	r             optional[float64]
 	detectorReset string // --detector-reset; "" keeps the scenario's
+	detectors     string // --detectors: all, none or a comma-separated list; "" keeps the scenario's
 	notes         io.Writer
 	ctx           context.Context // the command's: ends a load blocked on a FIFO
 	src           scenarioSource
@@ -114,6 +116,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 // registerDetectorReset adds --detector-reset to a command that replays the drift detectors.
 func (f *scenarioFlags) registerDetectorReset(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.detectorReset, "detector-reset", "", "never (the default: scikit-multiflow's usage) or on_retrain (reset ADWIN, DDM and Page-Hinkley whenever the model changes), replacing the scenario's detectors.reset")
+	cmd.Flags().StringVar(&f.detectors, "detectors", "", "the detectors replayed: all, none or a list (eddm,kswin), replacing the scenario's detectors.run (default: adwin,ddm,page-hinkley)")
 }
 
 // load reads the scenario with the flags applied and checks the work budget (--max-work).
@@ -170,6 +173,13 @@ func (f *scenarioFlags) overrides() ([]scenarios.Flag, error) {
 			return nil, usagef("--detector-reset must be never or on_retrain, got %q", f.detectorReset)
 		}
 		out = append(out, scenarios.Flag{Name: "--detector-reset " + f.detectorReset, Path: "detectors.reset", Value: f.detectorReset})
+	}
+	if f.detectors != "" { // the loader checks the names, as for detectors.run
+		v := f.detectors
+		if v != "all" && v != "none" {
+			v = "[" + strings.Join(strings.Split(v, ","), ", ") + "]"
+		}
+		out = append(out, scenarios.Flag{Name: "--detectors " + f.detectors, Path: "detectors.run", Value: v})
 	}
 	return out, nil
 }

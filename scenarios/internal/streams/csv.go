@@ -801,7 +801,7 @@ func newTableData(tab *Table, batches int) (*tableData, error) {
 
 func (d *tableData) Len() int            { return len(d.ranges) }
 func (d *tableData) Features() int       { return d.tab.X.D }
-func (d *tableData) Drifts() []sim.Drift { return nil }
+func (d *tableData) Drifts() []sim.Drift { return nil } // nil: a table does not know its drifts
 
 // FeatureNames are the table's feature columns.
 func (d *tableData) FeatureNames() []string { return d.tab.Features }
