@@ -124,7 +124,7 @@ func TestPredictionsErrors(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, body, want string
-		queries    bool
+		queries          bool
 	}{
 		{"missing.csv", with(4, ""), "missing.csv: no prediction of model 0 for batch 0 row 2: a predictions file has one for each model t' and every row of every batch t >= t' (batch 0 has 3 rows", false},
 		{"twice.csv", with(3, "0,0,0,yes"), "twice.csv:3: a second prediction of model 0 for batch 0 row 0", false},
