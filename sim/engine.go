@@ -343,10 +343,10 @@ func storeMin(a *atomic.Int64, v int64) {
 // fit makes M_t: fitted by cara, or made ready by the model from outside.
 func (r *runner) fit(t int) (fitted, error) {
 	if r.outside != nil {
-		return fitted{t: t}, r.outsideErr(r.outside.Fit(t))
+		return fitted{}, r.outsideErr(r.outside.Fit(t))
 	}
 	m, err := FitBatch(r.cfg, r.batches, t)
-	return fitted{model: m, t: t}, err
+	return fitted{model: m}, err
 }
 
 // FitBatch fits M_t, the model cfg's run fits for batch t of batches (the run's, in order; a

@@ -177,7 +177,7 @@ func TestStandardizeConstantFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `kernel.standardize: feature "temp_k" (2) (318) is constant over the offline block (batches 0..2), so not scaled, only centred`
+	want := `kernel.standardize: feature "temp_k" (2) = 318 is constant over the offline block (batches 0..2), so not scaled, only centred`
 	if w := strings.Join(m.Warnings(), "\n"); !strings.Contains(w, want) {
 		t.Errorf("warnings %q lack %q", w, want)
 	}

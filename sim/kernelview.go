@@ -140,7 +140,7 @@ func constantFeatures(stats []featureStat, offline int, names []string) (string,
 	var flat []string
 	for f, s := range stats {
 		if s.sd == 0 {
-			flat = append(flat, fmt.Sprintf("%s (%.4g)", featureName(names, f), s.Mean()))
+			flat = append(flat, fmt.Sprintf("%s = %.4g", featureName(names, f), s.Mean()))
 		}
 	}
 	block := "batch 0"

@@ -44,11 +44,10 @@ type Answers interface {
 	Close() error
 }
 
-// fitted is M_t as the engine asks it: a model cara fitted, or model t of the run's model from
-// outside (model nil).
+// fitted is M_t as the engine asks it: a model cara fitted, or (model nil) the run's model from
+// outside, asked by index.
 type fitted struct {
 	model Model
-	t     int
 }
 
 // answer writes the answers of M_tp, a model from outside, on batch t's data and, when labelled,

@@ -9,8 +9,8 @@ import (
 	"github.com/cara-sim/cara/internal/bitset"
 )
 
-// Predictions are a model from outside whose every answer is known: M_t”s class on every row of
-// every batch t >= t' and, when it has them, at every query of those batches. A predictions file
+// Predictions are a model from outside whose every answer is known: the class of each model t' at
+// every row of every batch t >= t' and, when it has them, at every query of those batches. A predictions file
 // fills them (scenarios read it: Set, then Missing); a run records its model's answers into them
 // (Record, for --predictions-out). One bit a prediction: 5 million of them (100 batches of 1000
 // rows) hold 0.6 MB, and as much again while they are filled, to find a missing or doubled one.

@@ -1,7 +1,8 @@
 // Package sim owns the simulation: the data and query streams' common types, the models trained on
-// each batch (random forest, logistic regression, kNN, nearest centroid), the staleness kernel that
-// fills the cost matrix, the Matrix itself and the Engine that drives it all and reports one event
-// per batch. It knows nothing about user interfaces or file formats.
+// each batch (random forest, logistic regression, kNN, nearest centroid) or whose answers come
+// from outside (Outside: Predictions, a command in sim/modelcmd), the staleness kernel that fills
+// the cost matrix, the Matrix itself and the Engine that drives it all and reports one event per
+// batch. It knows nothing about user interfaces or file formats.
 package sim
 
 import (
