@@ -94,7 +94,7 @@ func (l *loader) outsideStep(s *Scenario, raw *format.File) error {
 	if err := l.dataUnchanged(s); err != nil {
 		return err
 	}
-	p, err := l.readPredictions(s, raw)
+	p, err := l.readPredictions(s)
 	if err != nil {
 		return l.outside.predictions.Errorf("model.predictions", "%v", err)
 	}
@@ -167,7 +167,7 @@ func (l *loader) queriesChanged() bool {
 // readPredictions reads the predictions file against the batches of the scenario's seed: their rows,
 // and their queries where the file must answer at them (labelled queries that are not rows of the
 // data).
-func (l *loader) readPredictions(s *Scenario, raw *format.File) (*sim.Predictions, error) {
+func (l *loader) readPredictions(s *Scenario) (*sim.Predictions, error) {
 	opt := streams.PredictionsOptions{Classes: s.Classes, Untrusted: l.opt.Untrusted, FilesDir: l.opt.FilesDir, Dir: l.dir}
 	path, err := streams.PredictionsPath(l.outside.predictions.Text, opt)
 	if err != nil {
