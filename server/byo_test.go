@@ -35,7 +35,16 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	text = strings.Replace(strings.Replace(text, "name: small", "name: first", 1), "Small: a test scenario", "First: model first", 1)
 	withCommand := strings.Replace(strings.Replace(text, "model: {nearest_centroid: {}}", "model: "+command, 1), "name: first", "name: cmd", 1)
 	withCommand = strings.Replace(withCommand, "First: model first", "Cmd: a model command", 1)
-	for name, body := range map[string]string{"first.yaml": text, "cmd.yaml": withCommand} {
+	files := map[string]string{"first.yaml": text, "cmd.yaml": withCommand}
+	// And a model from outside the room does run: a predictions file beside its scenario.
+	for _, name := range []string{"fleet.yaml", "fleet.csv.gz", "predictions.csv.gz"} {
+		b, err := os.ReadFile(filepath.Join("..", "docs", "examples", "byo", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +88,7 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	}
 	t.Logf("an upload says: %s", strings.TrimSpace(out.String()+errOut.String()))
 
-	// An embedded scenario (the first in the list) changed with :set, in the player.
+	// An embedded scenario (covcon-d, where the picker starts) changed with :set, in the player.
 	sess, sc := openPTY(t, c)
 	defer sess.Close()
 	sc.waitFor(t, "pick a scenario")
@@ -95,10 +104,15 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	// The editor, on the folder's own scenario: its first line becomes the command.
 	sc.send("q")
 	sc.waitFor(t, "pick a scenario")
-	sc.send(strings.Repeat("j", len(scenarios.Embedded())+1)) // after the embedded scenarios and cmd.yaml
-	sc.waitFor(t, "First: model first")
+	sc.send(strings.Repeat("j", entryIndex(t, cat, "first.yaml")-entryIndex(t, cat, scenarios.Default)))
+	at = sc.mark()
 	sc.send("\r")
-	sc.waitFor(t, "computed all")
+	if err := sc.waitAfter(at, "first · seed 3", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.waitAfter(at, "computed all", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	sc.send("e")
 	sc.waitFor(t, "ctrl+s run")
 	for range len("model: {nearest_centroid: {}}") {
@@ -114,11 +128,25 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	sc.send("\x13") // ctrl+s: the text does not run
 	time.Sleep(300 * time.Millisecond)
 
+	// The predictions file's scenario plays.
+	sc.send("\x1b") // the editor closed
+	sc.send("q")
+	sc.waitFor(t, "pick a scenario")
+	sc.send(strings.Repeat("j", entryIndex(t, cat, "fleet.yaml")-entryIndex(t, cat, "first.yaml")))
+	at = sc.mark()
+	sc.send("\r")
+	if err := sc.waitAfter(at, "fleet · seed 0", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.waitAfter(at, "computed all", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("the model command ran")
 	}
-	if st := srv.Runs().Stats(); st.Started > 2 {
-		t.Errorf("runs started: %+v, want only the two scenarios opened", st)
+	if st := srv.Runs().Stats(); st.Started > 3 {
+		t.Errorf("runs started: %+v, want only the three scenarios opened", st)
 	}
 }
 
@@ -131,6 +159,19 @@ func lineWith(screen, want string) string {
 		}
 	}
 	return ""
+}
+
+// entryIndex is the place of the file (or embedded scenario) name among the catalog's entries: the
+// picker's order.
+func entryIndex(t *testing.T, cat *scenarios.Catalog, name string) int {
+	t.Helper()
+	for i, e := range cat.Entries() {
+		if filepath.Base(e.Ref) == name || e.Ref == name {
+			return i
+		}
+	}
+	t.Fatalf("no entry %s", name)
+	return 0
 }
 
 // entryAbout reports whether the catalog's entry ref says want.
