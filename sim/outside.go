@@ -15,7 +15,7 @@ import (
 // Outside is a model whose answers come from outside cara, by batch and row, rather than from a
 // model cara fits. Config.Outside holds one in place of a Trainer.
 type Outside interface {
-	// Name says what it is, for messages ("predictions preds.csv", "command python3 model.py").
+	// Name says what it is, for messages ("predictions file preds.csv", "command python3 model.py").
 	Name() string
 	// Open readies it for one run. The run calls Close on what it returns when it ends.
 	Open(ctx context.Context, run OutsideRun) (Answers, error)

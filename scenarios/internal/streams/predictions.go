@@ -83,7 +83,7 @@ func PredictionsPath(path string, opt PredictionsOptions) (string, error) {
 // PredictionsOptions ask for must have one prediction, and nothing else may be there. Notes say
 // what was read but not used.
 func ReadPredictions(path string, opt PredictionsOptions) (*sim.Predictions, []string, error) {
-	pr := &predReader{path: path, opt: opt, p: sim.NewPredictions("predictions "+path, opt.Rows, opt.Queries)}
+	pr := &predReader{path: path, opt: opt, p: sim.NewPredictions("predictions file "+path, opt.Rows, opt.Queries)}
 	var err error
 	if strings.HasSuffix(strings.ToLower(path), ".parquet") {
 		err = pr.parquet()
