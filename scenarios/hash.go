@@ -42,6 +42,7 @@ func (l *loader) contentHash() []byte {
 		}
 	}
 	l.streams.Digest(h)
+	l.outside.digest(h)
 	return h.Sum(nil)
 }
 
@@ -58,6 +59,9 @@ func (s *Scenario) Hash() string {
 	h := sha256.New()
 	h.Write(s.content)
 	fmt.Fprintf(h, "\x00%#v\x00%#v\x00%#v\x00%d %d %d", model, s.Gamma, s.Evaluation, s.Batches, s.Offline, s.Features)
+	if s.Outside != nil { // its content is in s.content; a pointer's %#v is its address
+		fmt.Fprintf(h, "\x00%s", s.Outside.Name())
+	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 

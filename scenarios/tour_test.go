@@ -94,7 +94,7 @@ func TestTourErrors(t *testing.T) {
 		{"tour not a list", base + "tour: {at: 1, say: hi}\n", `bad.yaml:13:7: tour: expected a list, got a mapping`},
 		{"whatif a value", stop("at: 5, say: hi, whatif: 3"), `bad.yaml:15:30: tour[1].whatif: expected a mapping of paths to values (e.g. {retrain_cost: 40} or {kernel.gamma: 2}), got integer`},
 		{"whatif empty", stop("at: 5, say: hi, whatif: {}"), `bad.yaml:15:30: tour[1].whatif: is empty; give {PATH: VALUE, ...} as --set takes them, or leave it out`},
-		{"whatif beyond queries, gamma and R", stop("at: 5, say: hi, whatif: {data.noise: 0.1}"), `bad.yaml:15:43: tour[1].whatif: data.noise: a what-if changes only queries, kernel (gamma) or retrain_cost: what the player recomputes without training again`},
+		{"whatif beyond queries, gamma and R", stop("at: 5, say: hi, whatif: {data.noise: 0.1}"), `bad.yaml:15:43: tour[1].whatif: data.noise: a what-if changes only queries, kernel, retrain_cost, errors: what the player recomputes without training again`},
 		{"whatif without a value", stop("at: 5, say: hi, whatif: {retrain_cost: }"), `bad.yaml:15:31: tour[1].whatif.retrain_cost: has no value; give the value --set would take`},
 		{"whatif bad R", stop("at: 5, say: hi, whatif: {retrain_cost: -3}"), `bad.yaml:15:45: tour[1].whatif.retrain_cost: must be a number >= 0 or an expression of t, got -3`},
 		{"whatif bad gamma", stop("at: 5, say: hi, whatif: {retrain_cost: 2, kernel.gamma: -1}"), `bad.yaml:15:62: tour[1].whatif.kernel.gamma: must be scale, auto or a number > 0, got "-1"`},

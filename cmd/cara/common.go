@@ -232,9 +232,10 @@ func workers(cmd *cobra.Command) int {
 	return w
 }
 
-// computeMatrix runs the engine for a seed, showing a cell counter on stderr. A served command's
+// computeMatrix runs the engine for a seed, showing a cell counter on stderr; configure changes the
+// engine's configuration further (--predictions-out records the answers). A served command's
 // matrix waits first for the room's memory and a compute slot, and lets them go when it is done.
-func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer) (*sim.Matrix, error) {
+func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer, configure ...func(*sim.Config)) (*sim.Matrix, error) {
 	if r, ok := remoteFrom(ctx); ok && r.admit != nil {
 		release, err := r.admit(ctx, s, seed)
 		if err != nil {
@@ -247,6 +248,9 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 		return nil, err
 	}
 	cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
+	for _, c := range configure {
+		c(&cfg)
+	}
 	p := newLine(progress)
 	defer p.done()
 	var last time.Time

@@ -13,6 +13,7 @@ var Order = []string{
 	"algos",
 	"internal/palette",
 	"sim",
+	"sim/modelcmd",
 	"scenarios/internal/format",
 	"scenarios/internal/expr",
 	"scenarios/internal/streams",

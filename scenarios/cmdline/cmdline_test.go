@@ -90,7 +90,7 @@ func TestComplete(t *testing.T) {
 		{"re", []string{"reset", "retrain_cost="}},
 		{"set retr", []string{"set retrain_cost="}},
 		{"set model.random_forest.t", []string{"set model.random_forest.trees="}},
-		{"set model.", []string{"set model.knn.", "set model.logistic.", "set model.nearest_centroid=", "set model.random_forest.", "set model.window="}},
+		{"set model.", []string{"set model.command=", "set model.knn.", "set model.logistic.", "set model.nearest_centroid=", "set model.predictions=", "set model.random_forest.", "set model.timeout=", "set model.window="}},
 		{"set data.concepts.", []string{"set data.concepts.0."}},
 		{"set data.concepts.1.tr", []string{"set data.concepts.1.transition."}},
 		{"set data.concepts.1.transition.shape=s", []string{"set data.concepts.1.transition.shape=sigmoid"}},

@@ -155,13 +155,17 @@ type Queries struct {
 	BatchColumn Scalar    `yaml:"batch_column"`
 }
 
-// Model is the model section: exactly one model.
+// Model is the model section: exactly one model, fitted by cara or from outside (predictions, or
+// a command with its timeout).
 type Model struct {
 	RandomForest    *Forest   `yaml:"random_forest"`
 	Logistic        *Logistic `yaml:"logistic"`
 	KNN             *KNN      `yaml:"knn"`
 	NearestCentroid *struct{} `yaml:"nearest_centroid"`
-	Window          Scalar    `yaml:"window"` // M_t trains on batches t-window+1..t; beyond the paper
+	Window          Scalar    `yaml:"window"`      // M_t trains on batches t-window+1..t; beyond the paper
+	Predictions     Scalar    `yaml:"predictions"` // a predictions file (CSV, gzip, Parquet): the model's answers
+	Command         Scalars   `yaml:"command"`     // a program that is the model, and its arguments
+	Timeout         Scalar    `yaml:"timeout"`     // seconds the command may take to answer one message
 }
 
 // Forest is model.random_forest.

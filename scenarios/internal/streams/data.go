@@ -327,6 +327,9 @@ func (r *reader) csvBatches(f *format.File) (*Table, *tableData, error) {
 	if data.Len() < 2 {
 		return nil, nil, rd.BatchColumn.Errorf("data.batch_column", "%s has %d batch(es); at least 2 are needed", resolved, data.Len())
 	}
+	if note := batchNote(tab, rd.BatchColumn.Text, data.ranges); note != "" {
+		r.notes.Add("%s", note)
+	}
 	return tab, data, nil
 }
 

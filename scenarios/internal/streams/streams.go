@@ -52,6 +52,9 @@ type Streams struct {
 	newStream func(seed uint64) (sim.Stream, error)
 }
 
+// Generated reports whether the data are generated (and so change with the seed), not read from a CSV.
+func (s *Streams) Generated() bool { return s.data == nil }
+
 // Stream builds the stream of a seed.
 func (s *Streams) Stream(seed uint64) (sim.Stream, error) { return s.newStream(seed) }
 

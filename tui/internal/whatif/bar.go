@@ -611,7 +611,7 @@ func (b *Bar) View(h Host, st *draw.Styles, w int) string {
 	case s.WhatIf != nil:
 		state = fmt.Sprintf("✓ recomputed in %s from the run's errors and models, nothing retrained", s.WhatIf.Took.Round(time.Millisecond))
 		if !s.WhatIf.Accuracy {
-			state += st.Dim.Render(" (no query accuracy: the run kept no models)")
+			state += st.Dim.Render(" (query accuracy not available: the model from outside has no answers at these queries)")
 		}
 	default:
 		state = st.Dim.Render("showing the scenario")
