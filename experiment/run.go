@@ -31,6 +31,10 @@ type Result struct {
 	Params        map[string]Num `json:"params"`
 	OfflineCost   Num            `json:"offline_cost"`
 	Spread        *Spread        `json:"spread,omitempty"`
+	// A drift detector's: the batches where it signalled (a mean over seeds has none), and those
+	// alarms scored against the stream's known drifts (left out when it does not know them).
+	Alarms    []int      `json:"alarms,omitzero"`
+	Detection *Detection `json:"detection,omitempty"`
 }
 
 // Spread is the population standard deviation over seeds of a mean Result's numbers.
@@ -50,7 +54,7 @@ func ResultOf(r algos.Result) Result {
 	}
 	return Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
 		QueryAccuracy: Num(r.QueryAccuracy), Retrains: retrains, RetrainCount: Num(len(retrains)),
-		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost)}
+		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost), Alarms: r.Strategy.Alarms, Detection: detectionOf(r.Detection)}
 }
 
 // CostText is a retraining cost as the scenario writes it: a JSON number when it is one, else the
@@ -84,20 +88,24 @@ func (c *CostText) UnmarshalJSON(b []byte) error {
 
 // SeedRun is one seed's results in a run over several seeds.
 type SeedRun struct {
-	Seed     uint64   `json:"seed"`
-	Warnings []string `json:"warnings"`
-	Results  []Result `json:"results"`
+	Seed     uint64      `json:"seed"`
+	Warnings []string    `json:"warnings"`
+	Drifts   []sim.Drift `json:"drifts"` // the known drifts; null when the stream does not know them
+	Results  []Result    `json:"results"`
 }
 
 // Run is the contract of `cara run --format json`: with one seed, Results are that seed's; with
 // several, Runs holds each seed's and Results their means.
 type Run struct {
-	Scenario    string    `json:"scenario"`
-	RetrainCost CostText  `json:"retrain_cost"`
-	Seeds       []uint64  `json:"seeds"`
-	Warnings    []string  `json:"warnings"`
-	Runs        []SeedRun `json:"runs,omitempty"`
-	Results     []Result  `json:"results"`
+	Scenario    string   `json:"scenario"`
+	RetrainCost CostText `json:"retrain_cost"`
+	Seeds       []uint64 `json:"seeds"`
+	Warnings    []string `json:"warnings"`
+	// Drifts are the first seed's known drifts (each seed's are in Runs); null when the stream
+	// does not know them (real data).
+	Drifts  []sim.Drift `json:"drifts"`
+	Runs    []SeedRun   `json:"runs,omitempty"`
+	Results []Result    `json:"results"`
 
 	title      string // the scenario's, for the table
 	start, end int    // the online block, for the table
@@ -122,7 +130,10 @@ func RunSeeds(ctx context.Context, s *scenarios.Scenario, seeds int, matrix Matr
 		if err != nil {
 			return out, err
 		}
-		run := SeedRun{Seed: seed, Warnings: nonNil(algos.Warnings(m, m.Batches()-1, res))}
+		run := SeedRun{Seed: seed, Warnings: nonNil(algos.Warnings(m, m.Batches()-1, res)), Drifts: driftsOf(m)}
+		if i == 0 {
+			out.Drifts = run.Drifts
+		}
 		for _, r := range res {
 			run.Results = append(run.Results, ResultOf(r))
 		}
@@ -188,6 +199,7 @@ func MeanOf(rs []Result) Result {
 	out.RetrainCount, out.Spread.RetrainCount = meanSD(field(func(r Result) Num { return r.RetrainCount }))
 	out.OfflineCost, _ = meanSD(field(func(r Result) Num { return r.OfflineCost }))
 	out.Params = MeanParams(rs)
+	out.Detection = meanDetection(rs)
 	return out
 }
 
@@ -245,7 +257,8 @@ func ReadRun(rd io.Reader) (Run, error) {
 // WriteCSV writes one row per seed and algorithm.
 func (r Run) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost"})
+	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost",
+		"alarms", "drifts_detected", "drifts_missed", "false_alarms", "mean_delay", "mean_delay_points"})
 	f := func(n Num) string { return csvNum(float64(n)) }
 	runs := r.Runs
 	if runs == nil {
@@ -260,7 +273,10 @@ func (r Run) WriteCSV(w io.Writer) error {
 				return ""
 			}
 			cw.Write([]string{r.Scenario, string(r.RetrainCost), strconv.FormatUint(run.Seed, 10), string(x.Algorithm), f(x.StrategyCost), f(x.SCPE),
-				f(x.Gap), f(x.QueryAccuracy), f(x.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(x.OfflineCost)})
+				f(x.Gap), f(x.QueryAccuracy), f(x.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(x.OfflineCost),
+				alarmsCell(x), detCell(x, func(d *Detection) Num { return d.Detected }), detCell(x, func(d *Detection) Num { return d.Missed }),
+				detCell(x, func(d *Detection) Num { return d.FalseCount }), detCell(x, func(d *Detection) Num { return d.MeanDelay }),
+				detCell(x, func(d *Detection) Num { return d.MeanPoints })})
 		}
 	}
 	cw.Flush()
@@ -288,6 +304,9 @@ func (r Run) WriteTable(w io.Writer) error {
 	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is <= 0); gap = cost - Oracle.")
 	if len(r.Seeds) > 1 {
 		fmt.Fprintln(w, "Means over seeds (± the standard deviation); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.")
+	}
+	if err := r.writeDetections(w); err != nil {
+		return err
 	}
 	WriteWarnings(w, r.Warnings)
 	return nil

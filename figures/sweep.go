@@ -142,7 +142,7 @@ func series(rows []experiment.SweepRow, ax axis, value func(experiment.SweepRow)
 }
 
 // addSeries draws a mean line with a translucent band for the spread over seeds.
-func addSeries(p *plot.Plot, name algos.Name, st []stat, legend bool) error {
+func addSeries(p *plot.Plot, name algos.Name, drawn []algos.Name, st []stat, legend bool) error {
 	if len(st) == 0 {
 		return nil
 	}
@@ -169,6 +169,7 @@ func addSeries(p *plot.Plot, name algos.Name, st []stat, legend bool) error {
 	}
 	line.Color = c
 	line.Width = vg.Points(1.5)
+	line.Dashes = dashesOf(name, drawn)
 	p.Add(poly, line)
 	if legend {
 		p.Legend.Add(name.Display(), line)
@@ -233,7 +234,7 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 	for i, pn := range panels {
 		p := newPlot(fmt.Sprintf("%s: %s against retraining cost", sc, pn.title), ax.label(), pn.ylabel)
 		for _, a := range names {
-			if err := addSeries(p, a, series(byAlgo[a], ax, pn.value), i == 0); err != nil {
+			if err := addSeries(p, a, names, series(byAlgo[a], ax, pn.value), i == 0); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -255,7 +256,7 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 			v, ok := r.Params[key]
 			return float64(v), ok && v.Defined()
 		})
-		if err := addSeries(p, pp.algo, st, true); err != nil {
+		if err := addSeries(p, pp.algo, nil, st, true); err != nil {
 			return nil, nil, err
 		}
 		params = append(params, []*plot.Plot{p})

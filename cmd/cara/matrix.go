@@ -14,6 +14,7 @@ import (
 func newMatrixCmd() *cobra.Command {
 	var f scenarioFlags
 	var format, out string
+	var po predictionsOut
 	cmd := &cobra.Command{
 		Use:   "matrix SCENARIO|FILE",
 		Short: "Compute the full cost matrix of a scenario and write it as JSON or CSV",
@@ -27,12 +28,22 @@ func newMatrixCmd() *cobra.Command {
 			if err := checkOutputFile(out); out != "" && out != "-" && err != nil {
 				return err
 			}
+			if err := po.check(); err != nil {
+				return err
+			}
 			s, err := f.load(args[0])
 			if err != nil {
 				return err
 			}
-			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, cmd.ErrOrStderr())
+			record, err := po.record(s, s.Seed)
 			if err != nil {
+				return err
+			}
+			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.ColumnOrder, cmd.ErrOrStderr(), record)
+			if err != nil {
+				return err
+			}
+			if err := po.write(cmd, s); err != nil {
 				return err
 			}
 			if format == "csv" { // JSON carries them; CSV has no place for them
@@ -51,5 +62,6 @@ func newMatrixCmd() *cobra.Command {
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&format, "format", "json", "json or csv")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of standard output")
+	po.register(cmd)
 	return cmd
 }

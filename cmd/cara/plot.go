@@ -94,7 +94,7 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 		if r.Algorithm == algos.NameOracle {
 			oracle = r.Strategy
 		}
-		if r.Algorithm == algos.NameOracle || r.Algorithm == algos.NameCaraT {
+		if r.Algorithm == algos.NameOracle || r.Algorithm == algos.NameCaraT || r.Algorithm.IsSchedule() {
 			paths = append(paths, figures.Path{Algorithm: r.Algorithm, Strategy: r.Strategy})
 		}
 	}
