@@ -49,20 +49,24 @@ func newPlotCmd() *cobra.Command {
 			for _, m := range experiment.Missing(all) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cara: warning: %s: incomplete: %s; the figures show what there is\n", args[0], m)
 			}
-			rows = all
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			paths, err := figures.SweepFigures(rows, dir, f)
-			for _, p := range paths {
-				fmt.Fprintln(cmd.OutOrStdout(), p)
-			}
-			return err
+			return drawSweepFigures(cmd, all, dir, f)
 		},
 	}
 	cmd.Flags().StringVarP(&dir, "output", "o", ".", "folder for the figures")
 	cmd.Flags().StringVar(&format, "format", "png", "png or svg")
 	return cmd
+}
+
+// drawSweepFigures draws a sweep's figures into dir, printing each file's path.
+func drawSweepFigures(cmd *cobra.Command, rows []experiment.SweepRow, dir string, f figures.Format) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	paths, err := figures.SweepFigures(rows, dir, f)
+	for _, p := range paths {
+		fmt.Fprintln(cmd.OutOrStdout(), p)
+	}
+	return err
 }
 
 // checkFigureDir refuses "-" as a folder of figures before any work: -o - means stdout
