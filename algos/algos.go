@@ -1,8 +1,10 @@
 // Package algos owns the retraining decision functions of the paper and their evaluation: the
 // Oracle (dynamic programming over the online block), the CARA variants (tuned exactly on the
-// offline block), the Never-retrain and Markov baselines and the drift detectors ADWIN, DDM and
-// Page-Hinkley. Every algorithm is a replay of Algorithm 1 over a computed cost matrix, so what-ifs
-// on the retraining cost cost microseconds.
+// offline block), the Never-retrain and Markov baselines, the drift detectors ADWIN, DDM and
+// Page-Hinkley and those River and MOA ship besides (EDDM, HDDM-A, HDDM-W, KSWIN), whose alarms it
+// scores against a stream's known drifts, and fixed schedules (every K batches, at given batches).
+// Every algorithm is a replay of Algorithm 1 over a computed cost matrix, so what-ifs on the
+// retraining cost cost microseconds.
 //
 // The package depends on the standard library and the bitset of errors (internal/bitset) only: it
 // defines the small read-only view of a matrix (Matrix) that it needs, and sim's matrix implements

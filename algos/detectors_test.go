@@ -126,7 +126,7 @@ func TestDetectorsByHand(t *testing.T) {
 
 func TestDetectorResetForgets(t *testing.T) {
 	u := loadUpstream(t).ADWINStream
-	for _, d := range []Detector{NewADWIN(0.002), NewDDM(), NewPageHinkley()} {
+	for _, d := range []Detector{NewADWIN(0.002), NewDDM(), NewPageHinkley(), NewEDDM(), NewHDDMA(), NewHDDMW(), NewKSWIN(9)} {
 		var first, second []int
 		for i, x := range u.Stream {
 			if d.Update(x) {

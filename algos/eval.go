@@ -16,6 +16,11 @@ type Strategy struct {
 	Retrains   []int     // batches t > Start where the decision was RETRAIN, ascending
 	Cumulative []float64 // Cumulative[i] = sum of C[s_j, j] for j = Start..Start+i
 	Reasons    []string  // Reasons[i]: why the decision at Start+i was taken, one short line
+	// Alarms are the batches where a drift detector signalled, ascending: its retrains, and Start
+	// when it fired at the call Algorithm 1 makes there (which retrains nothing: the first model is
+	// trained at Start anyway). Nil for a policy that is not a detector. AlarmPoints[i] is the
+	// point of batch Alarms[i] (in data order, from 0) where it first signalled.
+	Alarms, AlarmPoints []int
 }
 
 // Cost is the strategy cost: the sum of C[s_t, t] over Start..End.
@@ -41,6 +46,9 @@ type Result struct {
 	SCPE          float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
 	Gap           float64 // a - b
 	QueryAccuracy float64 // prequential mean over online batches; NaN without query labels
+	// Detection is a detector's alarms (Strategy.Alarms) scored against the drifts the stream
+	// knows; nil for an algorithm that is not a detector, or a stream that does not know its drifts.
+	Detection *DriftScore
 }
 
 // Name names an algorithm as scenario files, the command line and the JSON outputs do ("cara-t").
@@ -57,15 +65,36 @@ const (
 	NameADWIN       Name = "adwin"
 	NameDDM         Name = "ddm"
 	NamePageHinkley Name = "page-hinkley"
+	NameEDDM        Name = "eddm"
+	NameHDDMA       Name = "hddm-a"
+	NameHDDMW       Name = "hddm-w"
+	NameKSWIN       Name = "kswin"
 )
 
-// Names lists every algorithm, in display order.
+// Names lists the algorithms a scenario runs unless it chooses (its algorithms or detectors.run),
+// in display order: the paper's, and Page-Hinkley.
 var Names = []Name{NameOracle, NameCaraT, NameCaraCT, NameCaraP, NameNever, NameMarkov, NameADWIN, NameDDM, NamePageHinkley}
+
+// MoreDetectors are the detectors River and MOA ship beyond those of Names, run when a scenario
+// asks for them (detectors.run: all, or by name): four more rows would make every table harder to
+// read, and the paper's numbers and the tours are about Names.
+var MoreDetectors = []Name{NameEDDM, NameHDDMA, NameHDDMW, NameKSWIN}
+
+// Known lists every algorithm's name, in display order: Names, then MoreDetectors. (Schedules are
+// named by their own rule: Schedule.Name.)
+var Known = slices.Concat(Names, MoreDetectors)
+
+// Detectors are the drift detectors among Known, in display order.
+var Detectors = []Name{NameADWIN, NameDDM, NamePageHinkley, NameEDDM, NameHDDMA, NameHDDMW, NameKSWIN}
+
+// IsDetector reports whether n names a drift detector.
+func (n Name) IsDetector() bool { return slices.Contains(Detectors, n) }
 
 // displayNames are the names as the paper writes them: the one place they are spelt.
 var displayNames = map[Name]string{
 	NameOracle: "Oracle", NameCaraT: "CARA-T", NameCaraCT: "CARA-CT", NameCaraP: "CARA-P",
 	NameNever: "Never-retrain", NameMarkov: "Markov", NameADWIN: "ADWIN", NameDDM: "DDM", NamePageHinkley: "Page-Hinkley",
+	NameEDDM: "EDDM", NameHDDMA: "HDDM-A", NameHDDMW: "HDDM-W", NameKSWIN: "KSWIN",
 }
 
 // Display is the algorithm's name as the paper writes it ("CARA-T", "Never-retrain"); an unknown
@@ -77,29 +106,38 @@ func (n Name) Display() string {
 	return string(n)
 }
 
-// Rank is the algorithm's place in Names (len(Names) for an unknown one): display order.
+// Rank is the algorithm's place in Known (len(Known) for another name, a schedule's): display
+// order.
 func (n Name) Rank() int {
-	if i := slices.Index(Names, n); i >= 0 {
+	if i := slices.Index(Known, n); i >= 0 {
 		return i
 	}
-	return len(Names)
+	return len(Known)
 }
 
 // ParseName reads an algorithm's name, refusing unknown ones with the list of valid names.
 func ParseName(s string) (Name, error) {
-	if n := Name(s); slices.Contains(Names, n) {
+	if n := Name(s); slices.Contains(Known, n) {
 		return n, nil
 	}
-	valid := make([]string, len(Names))
-	for i, n := range Names {
+	valid := make([]string, len(Known))
+	for i, n := range Known {
 		valid[i] = string(n)
 	}
 	return "", fmt.Errorf("unknown algorithm %q (valid: %s)", s, strings.Join(valid, ", "))
 }
 
-// Validate checks that every name is one of Names.
+// Validate checks that every name is one of Known.
 func Validate(names []Name) error {
+	return Options{}.validate(names)
+}
+
+// validate checks that every name is one of Known or of o's schedules.
+func (o Options) validate(names []Name) error {
 	for _, n := range names {
+		if _, ok := o.schedule(n); ok {
+			continue
+		}
 		if _, err := ParseName(string(n)); err != nil {
 			return err
 		}
@@ -108,11 +146,45 @@ func Validate(names []Name) error {
 }
 
 // Options are the choices of an evaluation that the paper leaves open. The zero value is the
-// default: detectors fed whole batches as Algorithm 1 does (FeedBatch), never reset by the caller.
+// default: detectors fed whole batches as Algorithm 1 does (FeedBatch), never reset by the caller,
+// their alarms scored with DefaultDriftWindow; no schedules.
 type Options struct {
 	DetectorReset DetectorReset
 	DetectorFeed  DetectorFeed
-	Tie           Tie // which threshold of CARA-T's and CARA-CT's optimal interval (tune.go)
+	// Schedules are fixed schedules priced as algorithms, each under its Name.
+	Schedules []Schedule
+	// DriftWindow is how many batches after a known drift's last batch an alarm still detects it:
+	// 0 stands for DefaultDriftWindow and a negative value for none (only the drift's own batches).
+	DriftWindow int
+	Tie         Tie // which threshold of CARA-T's and CARA-CT's optimal interval (tune.go)
+}
+
+// Score is a detector's strategy's alarms scored against m's known drifts over the strategy's
+// batches (Start..End: a strategy cut with UpTo scores what it had raised by then), in o's
+// window, as Evaluate scores every detector's whole block; nil when the strategy raises no alarms
+// (not a detector) or m's stream does not know its drifts.
+func (o Options) Score(m Matrix, s Strategy) *DriftScore {
+	drifts, known := KnownDrifts(m)
+	return o.score(m, s, drifts, known)
+}
+
+func (o Options) score(m Matrix, s Strategy, drifts []Drift, known bool) *DriftScore {
+	if s.Alarms == nil || !known {
+		return nil
+	}
+	score := Score(s.Alarms, s.AlarmPoints, drifts, s.Start, s.End, o.window(), func(t int) int { return m.Errors(t, t).N })
+	return &score
+}
+
+// window is the drift window o scores with.
+func (o Options) window() int {
+	switch {
+	case o.DriftWindow == 0:
+		return DefaultDriftWindow
+	case o.DriftWindow < 0:
+		return 0
+	}
+	return o.DriftWindow
 }
 
 // Evaluate is Options{}.Evaluate: the default evaluation.
@@ -125,7 +197,7 @@ func Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Result, error) 
 // computed), at retraining cost r. The Oracle is always computed (SCPE needs it); results follow
 // the order of names.
 func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Result, error) {
-	if err := Validate(names); err != nil {
+	if err := o.validate(names); err != nil {
 		return nil, err
 	}
 	off := m.Offline()
@@ -138,6 +210,7 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 	c := Costs{M: m, R: r}
 	oracle := Oracle(c, off, end)
 	b := oracle.Cost()
+	drifts, known := KnownDrifts(m)
 	out := make([]Result, 0, len(names))
 	for _, name := range names {
 		res := Result{Algorithm: name, OfflineCost: math.NaN()}
@@ -151,6 +224,7 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 				res.OfflineRetrains = nonNil(Replay(c, 0, off-1, policy()).Retrains)
 			}
 		}
+		res.Detection = o.score(m, res.Strategy, drifts, known)
 		out = append(out, res.against(m, b))
 	}
 	return out, nil
@@ -214,6 +288,20 @@ func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float6
 		return func() Policy {
 			return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed)
 		}, nil, math.NaN(), nil
+	case NameEDDM:
+		return func() Policy { return NewDetectorPolicy("EDDM", NewEDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
+	case NameHDDMA:
+		return func() Policy { return NewDetectorPolicy("HDDM-A", NewHDDMA(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
+	case NameHDDMW:
+		return func() Policy { return NewDetectorPolicy("HDDM-W", NewHDDMW(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
+	case NameKSWIN:
+		seed := RunSeed(c.M)
+		return func() Policy {
+			return NewDetectorPolicy("KSWIN", NewKSWIN(seed), o.DetectorReset, o.DetectorFeed)
+		}, nil, math.NaN(), nil
+	}
+	if s, ok := o.schedule(name); ok {
+		return same(s), nil, math.NaN(), nil
 	}
 	panic("algos: policyFor called with unvalidated name " + string(name))
 }

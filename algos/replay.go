@@ -34,7 +34,16 @@ func Replay(c Costs, start, end int, p Policy) Strategy {
 		i := t - start
 		s.Model[i], s.Cumulative[i], s.Reasons[i] = tp, sum, why
 	}
+	if a, ok := p.(alarmer); ok {
+		s.Alarms, s.AlarmPoints = a.alarms()
+	}
 	return s
+}
+
+// alarmer is a policy that raises alarms (a drift detector's): Replay keeps them in the Strategy,
+// each batch with the point where it first signalled.
+type alarmer interface {
+	alarms() (batches, points []int)
 }
 
 // replayCost is Replay reduced to the strategy cost and retrain count, without allocations: the
@@ -250,14 +259,16 @@ func begin(c Costs, start int, p Policy) {
 // replay; with FeedFirstDrift the rest of a batch is not fed after a drift. With ResetOnRetrain
 // the detector is reset when the model changes.
 type DetectorPolicy struct {
-	name  string
-	d     Detector
-	reset DetectorReset
-	feed  DetectorFeed
-	tp    int
-	begun bool
-	at, n int // where the batch's first drift was signalled, of how many points
-	fired int // drifts signalled in the batch
+	name   string
+	d      Detector
+	reset  DetectorReset
+	feed   DetectorFeed
+	tp     int
+	begun  bool
+	at, n  int   // where the batch's first drift was signalled, of how many points
+	fired  int   // drifts signalled in the batch
+	raised []int // the batches where it signalled
+	points []int // ... and the point of each where it first did
 }
 
 // NewDetectorPolicy wraps a fresh detector.
@@ -272,8 +283,17 @@ func (p *DetectorPolicy) start(c Costs, t int) {
 		return
 	}
 	p.tp, p.begun = t, true
-	p.batch(c.M.Errors(t, t))
+	if p.batch(c.M.Errors(t, t)) {
+		p.raise(t)
+	}
 }
+
+func (p *DetectorPolicy) raise(t int) {
+	p.raised, p.points = append(p.raised, t), append(p.points, p.at)
+}
+
+// alarms implements alarmer: never nil, so a detector that never fired says so.
+func (p *DetectorPolicy) alarms() (batches, points []int) { return nonNil(p.raised), nonNil(p.points) }
 
 // batch feeds one batch's errors and reports a drift anywhere in it.
 func (p *DetectorPolicy) batch(errs Bits) bool {
@@ -302,7 +322,11 @@ func (p *DetectorPolicy) Decide(c Costs, t, tp int) bool {
 		p.d.Reset()
 	}
 	p.tp, p.begun = tp, true
-	return p.batch(c.M.Errors(tp, t))
+	if !p.batch(c.M.Errors(tp, t)) {
+		return false
+	}
+	p.raise(t)
+	return true
 }
 
 // Explain implements Policy.

@@ -12,5 +12,9 @@ func (s Strategy) UpTo(t int) Strategy {
 	s.End = s.Start + n - 1
 	s.Model, s.Cumulative, s.Reasons = s.Model[:n:n], s.Cumulative[:n:n], s.Reasons[:n:n]
 	s.Retrains = s.Retrains[:k:k]
+	if s.Alarms != nil {
+		k, _ = slices.BinarySearch(s.Alarms, t+1)
+		s.Alarms, s.AlarmPoints = s.Alarms[:k:k], s.AlarmPoints[:k:k]
+	}
 	return s
 }

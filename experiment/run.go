@@ -37,6 +37,10 @@ type Result struct {
 	// CI95 is, for a mean over seeds, the half-width of each number's 95 % t-interval (Student's
 	// t with n-1 degrees of freedom over the n seeds' values): the mean ± CI95.
 	CI95 *Spread `json:"ci95,omitempty"`
+	// A drift detector's: the batches where it signalled (a mean over seeds has none), and those
+	// alarms scored against the stream's known drifts (left out when it does not know them).
+	Alarms    []int      `json:"alarms,omitzero"`
+	Detection *Detection `json:"detection,omitempty"`
 }
 
 // Interval is an optimal interval (Low, High]: null at an end where it is unbounded.
@@ -63,7 +67,7 @@ func ResultOf(r algos.Result) Result {
 	}
 	out := Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
 		QueryAccuracy: Num(r.QueryAccuracy), Retrains: retrains, RetrainCount: Num(len(retrains)),
-		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost)}
+		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost), Alarms: r.Strategy.Alarms, Detection: detectionOf(r.Detection)}
 	if o := r.Optimal; o != nil {
 		out.Optimal = &Interval{Num(o.Low), Num(o.High)}
 	}
@@ -101,20 +105,24 @@ func (c *CostText) UnmarshalJSON(b []byte) error {
 
 // SeedRun is one seed's results in a run over several seeds.
 type SeedRun struct {
-	Seed     uint64   `json:"seed"`
-	Warnings []string `json:"warnings"`
-	Results  []Result `json:"results"`
+	Seed     uint64      `json:"seed"`
+	Warnings []string    `json:"warnings"`
+	Drifts   []sim.Drift `json:"drifts"` // the known drifts; null when the stream does not know them
+	Results  []Result    `json:"results"`
 }
 
 // Run is the contract of `cara run --format json`: with one seed, Results are that seed's; with
 // several, Runs holds each seed's and Results their means.
 type Run struct {
-	Scenario    string    `json:"scenario"`
-	RetrainCost CostText  `json:"retrain_cost"`
-	Seeds       []uint64  `json:"seeds"`
-	Warnings    []string  `json:"warnings"`
-	Runs        []SeedRun `json:"runs,omitempty"`
-	Results     []Result  `json:"results"`
+	Scenario    string   `json:"scenario"`
+	RetrainCost CostText `json:"retrain_cost"`
+	Seeds       []uint64 `json:"seeds"`
+	Warnings    []string `json:"warnings"`
+	// Drifts are the first seed's known drifts (each seed's are in Runs); null when the stream
+	// does not know them (real data).
+	Drifts  []sim.Drift `json:"drifts"`
+	Runs    []SeedRun   `json:"runs,omitempty"`
+	Results []Result    `json:"results"`
 
 	title      string // the scenario's, for the table
 	start, end int    // the online block, for the table
@@ -139,7 +147,10 @@ func RunSeeds(ctx context.Context, s *scenarios.Scenario, seeds int, matrix Matr
 		if err != nil {
 			return out, err
 		}
-		run := SeedRun{Seed: seed, Warnings: nonNil(algos.Warnings(m, m.Batches()-1, res))}
+		run := SeedRun{Seed: seed, Warnings: nonNil(algos.Warnings(m, m.Batches()-1, res)), Drifts: driftsOf(m)}
+		if i == 0 {
+			out.Drifts = run.Drifts
+		}
 		for _, r := range res {
 			run.Results = append(run.Results, ResultOf(r))
 		}
@@ -210,6 +221,7 @@ func MeanOf(rs []Result) Result {
 	each(func(r Result) Num { return r.RetrainCount }, &out.RetrainCount, &out.Spread.RetrainCount, &out.CI95.RetrainCount)
 	out.OfflineCost, _ = meanSD(field(func(r Result) Num { return r.OfflineCost }))
 	out.Params = MeanParams(rs)
+	out.Detection = meanDetection(rs)
 	return out
 }
 
@@ -267,7 +279,8 @@ func ReadRun(rd io.Reader) (Run, error) {
 // WriteCSV writes one row per seed and algorithm.
 func (r Run) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost"})
+	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost",
+		"alarms", "drifts_detected", "drifts_missed", "false_alarms", "mean_delay", "mean_delay_points"})
 	f := func(n Num) string { return csvNum(float64(n)) }
 	for _, run := range r.seedRuns() {
 		for _, x := range run.Results {
@@ -278,7 +291,10 @@ func (r Run) WriteCSV(w io.Writer) error {
 				return ""
 			}
 			cw.Write([]string{r.Scenario, string(r.RetrainCost), strconv.FormatUint(run.Seed, 10), string(x.Algorithm), f(x.StrategyCost), f(x.SCPE),
-				f(x.Gap), f(x.QueryAccuracy), f(x.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(x.OfflineCost)})
+				f(x.Gap), f(x.QueryAccuracy), f(x.RetrainCount), p("theta"), p("theta_c"), p("period"), p("offset"), f(x.OfflineCost),
+				alarmsCell(x), detCell(x, func(d *Detection) Num { return d.Detected }), detCell(x, func(d *Detection) Num { return d.Missed }),
+				detCell(x, func(d *Detection) Num { return d.FalseCount }), detCell(x, func(d *Detection) Num { return d.MeanDelay }),
+				detCell(x, func(d *Detection) Num { return d.MeanPoints })})
 		}
 	}
 	cw.Flush()
@@ -331,6 +347,9 @@ func (r Run) WriteTable(w io.Writer) error {
 	if len(r.Seeds) > 1 {
 		fmt.Fprintf(w, "Means over the %d seeds ± the half-width of their 95 %% t-interval (Student's t, %d degrees of freedom: t = %.3f); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.\n",
 			len(r.Seeds), len(r.Seeds)-1, tQuantile(len(r.Seeds)-1))
+	}
+	if err := r.writeDetections(w); err != nil {
+		return err
 	}
 	WriteWarnings(w, r.Warnings)
 	return nil

@@ -42,6 +42,9 @@ func ParseFormat(s string) (Format, error) {
 
 // algoColor is an algorithm's colour, shared with the terminal UI.
 func algoColor(name algos.Name) color.Color {
+	if name.IsSchedule() {
+		return scheduleInk
+	}
 	r, g, b := palette.RGB(name)
 	return color.RGBA{R: r, G: g, B: b, A: 255}
 }

@@ -89,8 +89,12 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	slices.SortStableFunc(paths, func(a, b Path) int {
 		return cmp.Compare(b2i(a.Algorithm != algos.NameOracle), b2i(b.Algorithm != algos.NameOracle))
 	})
+	drawn := make([]algos.Name, len(paths))
+	for i, path := range paths {
+		drawn[i] = path.Algorithm
+	}
 	for _, path := range paths {
-		if err := drawPath(p, path); err != nil {
+		if err := drawPath(p, path, drawn); err != nil {
 			return nil, err
 		}
 	}
@@ -126,7 +130,7 @@ func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) 
 
 // drawPath draws a strategy: each model's run of batches as a horizontal line along row s from its
 // training batch to the last batch that used it, and a marker on the diagonal where it was trained.
-func drawPath(p *plot.Plot, path Path) error {
+func drawPath(p *plot.Plot, path Path, drawn []algos.Name) error {
 	s := path.Strategy
 	c := algoColor(path.Algorithm)
 	// The Oracle goes under the others, wide and ringed, so a path that coincides with it shows as
@@ -149,7 +153,7 @@ func drawPath(p *plot.Plot, path Path) error {
 			if err != nil {
 				return err
 			}
-			l.Color, l.Width = c, width
+			l.Color, l.Width, l.Dashes = c, width, dashesOf(path.Algorithm, drawn)
 			p.Add(l)
 			if first {
 				p.Legend.Add(path.Algorithm.Display()+" (keep: line, retrain: "+mark+")", l)
@@ -172,6 +176,10 @@ func drawPath(p *plot.Plot, path Path) error {
 // files written.
 func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, name string, f Format) ([]string, error) {
 	p := newPlot(fmt.Sprintf("%s: cumulative strategy cost at R = %.4g", scenario, r), "online batch t", "cumulative strategy cost (staleness units)")
+	drawn := make([]algos.Name, len(results))
+	for i, res := range results {
+		drawn[i] = res.Algorithm
+	}
 	for _, res := range results {
 		s := res.Strategy
 		xy := make(plotter.XYs, len(s.Cumulative))
@@ -182,7 +190,7 @@ func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, n
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Width = algoColor(res.Algorithm), vg.Points(1.5)
+		l.Color, l.Width, l.Dashes = algoColor(res.Algorithm), vg.Points(1.5), dashesOf(res.Algorithm, drawn)
 		p.Add(l)
 		p.Legend.Add(res.Algorithm.Display(), l)
 	}

@@ -146,7 +146,7 @@ func series(rows []experiment.SweepRow, ax axis, value func(experiment.SweepRow)
 }
 
 // addSeries draws a mean line with a translucent band for its 95 % interval over seeds.
-func addSeries(p *plot.Plot, name algos.Name, st []stat, legend bool) error {
+func addSeries(p *plot.Plot, name algos.Name, drawn []algos.Name, st []stat, legend bool) error {
 	if len(st) == 0 {
 		return nil
 	}
@@ -173,6 +173,7 @@ func addSeries(p *plot.Plot, name algos.Name, st []stat, legend bool) error {
 	}
 	line.Color = c
 	line.Width = vg.Points(1.5)
+	line.Dashes = dashesOf(name, drawn)
 	p.Add(poly, line)
 	if legend {
 		p.Legend.Add(name.Display(), line)
@@ -256,7 +257,7 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 			for k := range st {
 				st[k].lo, st[k].hi = max(st[k].lo, pn.lo), min(st[k].hi, pn.hi)
 			}
-			if err := addSeries(p, a, st, i == 0); err != nil {
+			if err := addSeries(p, a, names, st, i == 0); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -282,7 +283,7 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 			v, ok := r.Params[key]
 			return float64(v), ok && v.Defined()
 		})
-		if err := addSeries(p, pp.algo, st, false); err != nil { // the title names it
+		if err := addSeries(p, pp.algo, nil, st, false); err != nil { // the title names it
 			return nil, nil, err
 		}
 		startAtZero(p)

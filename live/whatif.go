@@ -55,6 +55,7 @@ const streamsKept = 4
 type queryStream struct {
 	batches []*sim.Batch
 	acc     []float64 // QueryAccuracy of every cell, in the matrix's own order (nil: the run's own)
+	partial bool      // some labelled queries have no answers (a model from outside, queries not rows of the data)
 }
 
 // NewBase keeps a finished run of s with seed, its matrix m, for what-ifs; workers bounds the work
@@ -94,8 +95,9 @@ type WhatIf struct {
 	Scenario *scenarios.Scenario // the scenario with them applied: its R, gamma spec, queries
 	Matrix   *sim.Matrix         // the run's matrix under them (the run's own when only R changed)
 	Batches  []*sim.Batch        // each batch's data and (new) queries; nil when the queries are the run's own and gamma did not change
-	// Accuracy is false when the queries changed and the models could not be asked about them
-	// (never, now that models are fitted again: kept for the player, which says so).
+	// Accuracy is false when the queries changed and the models could not be asked about them: a
+	// model from outside, which is not asked again, at queries that are not rows of the data (the
+	// player says so).
 	Accuracy bool
 	Took     time.Duration
 }
@@ -139,7 +141,7 @@ func (b *Base) Apply(ctx context.Context, sets []string) (*WhatIf, error) {
 			i++
 		}
 	}
-	out.Matrix, out.Batches, out.Accuracy = m, qs.batches, key == "" || qs.acc != nil
+	out.Matrix, out.Batches, out.Accuracy = m, qs.batches, key == "" || qs.acc != nil && !qs.partial
 	out.Took = time.Since(start)
 	return out, ctx.Err()
 }
@@ -162,41 +164,42 @@ func queryKey(sets []string) string {
 // what-if tries again; one cancelled by another caller is computed again for this one.
 func (b *Base) streamOf(ctx context.Context, key string, s *scenarios.Scenario) (*queryStream, error) {
 	return b.streams.Get(ctx, key, func(ctx context.Context) (*queryStream, error) {
-		batches, acc, err := b.compute(ctx, key, s)
+		batches, acc, partial, err := b.compute(ctx, key, s)
 		if err != nil {
 			return nil, err
 		}
-		return &queryStream{batches: batches, acc: acc}, nil
+		return &queryStream{batches: batches, acc: acc, partial: partial}, nil
 	})
 }
 
 // compute returns the batches of key's query stream: the run's own batches, generated once, with
 // the queries of s drawn for their data; and, for queries other than the run's own, the accuracy
-// of every cell (in the matrix's order) from the run's models, fitted again, asked about them.
-func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) ([]*sim.Batch, []float64, error) {
+// of every cell (in the matrix's order) from the run's models, fitted again, asked about them. A
+// model from outside is not asked again: its answers at queries that are data rows are read off
+// the cells' errors, and partial says that other labelled queries have none.
+func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (batches []*sim.Batch, acc []float64, partial bool, err error) {
 	own, err := b.ownBatches(ctx)
 	if err != nil || key == "" {
-		return own, nil, err
+		return own, nil, false, err
 	}
 	draw, err := s.QueriesFor(b.seed)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	batches := make([]*sim.Batch, len(own))
+	batches = make([]*sim.Batch, len(own))
 	if err := b.each(ctx, len(own), func(t int) error {
-		o := own[t]
-		q, qy, err := draw(o)
+		bt, err := draw(own[t])
 		if err != nil {
 			return fmt.Errorf("batch %d: %w", t, err)
 		}
-		batches[t] = &sim.Batch{T: t, X: o.X, Y: o.Y, Q: q, QY: qy}
+		batches[t] = bt
 		return nil
 	}); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	cfg, err := b.scenario.Config(b.seed)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	if rf, ok := cfg.Trainer.(sim.RandomForest); ok {
 		rf.Workers = 1 // the models are fitted b's workers at a time (the forest is the same for any)
@@ -211,16 +214,22 @@ func (b *Base) compute(ctx context.Context, key string, s *scenarios.Scenario) (
 			}
 		}
 	}
-	if err := sim.Reanswer(ctx, m, b.model(cfg, own), batches, b.workers); err != nil {
-		return nil, nil, err
+	if cfg.Outside != nil {
+		all, err := sim.ReanswerFromErrors(m, batches)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		partial = !all
+	} else if err := sim.Reanswer(ctx, m, b.model(cfg, own), batches, b.workers); err != nil {
+		return nil, nil, false, err
 	}
-	acc := make([]float64, 0, m.Batches()*(m.Batches()+1)/2)
+	acc = make([]float64, 0, m.Batches()*(m.Batches()+1)/2)
 	for t := range m.Batches() {
 		for tp := 0; tp <= t; tp++ {
 			acc = append(acc, m.Cell(tp, t).QueryAccuracy)
 		}
 	}
-	return batches, acc, nil
+	return batches, acc, partial, nil
 }
 
 // model returns M_tp to ask once: a copy of the kept model, or the model fitted again (and kept).

@@ -2,7 +2,7 @@ package scenarios
 
 // The settings beyond the paper (issue 33), each off by default so the paper's numbers stay bit
 // for bit: errors.weights, kernel.standardize, data.missing, model.window, and data.positive
-// beside them. Extensions says which a scenario uses, for validate and the player's About pane.
+// and a model from outside beside them. Extensions says which a scenario uses, for validate and the player's About pane.
 
 import (
 	"fmt"
@@ -30,6 +30,9 @@ func (s *Scenario) Extensions() []string {
 	}
 	if s.Positive != "" {
 		out = append(out, fmt.Sprintf("class 1 is %s (data.positive)", s.Positive))
+	}
+	if s.outsideText != "" {
+		out = append(out, s.outsideText)
 	}
 	return out
 }

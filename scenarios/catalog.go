@@ -27,6 +27,7 @@ type Catalog struct {
 	entries []Entry
 	dir     string
 	paths   []string
+	served  bool                 // a served room's: a scenario whose model is a command is refused
 	prior   map[string]*Scenario // by Ref: the scenarios catalogs before this one loaded (Reload)
 	mu      sync.Mutex
 	loaded  map[string]*catalogLoad
@@ -45,15 +46,19 @@ type catalogLoad struct {
 
 // NewCatalog lists the embedded scenarios, then *.yaml in dir (none when dir is ""), then paths,
 // loading each file once.
-func NewCatalog(dir string, paths []string) *Catalog { return readCatalog(dir, paths, nil) }
+func NewCatalog(dir string, paths []string) *Catalog { return readCatalog(dir, paths, false, nil) }
+
+// NewServedCatalog is the catalog of a served room: the embedded scenarios and *.yaml in dir, a
+// scenario whose model is a command refused (Options.NoCommands) with the reason in its entry.
+func NewServedCatalog(dir string) *Catalog { return readCatalog(dir, nil, true, nil) }
 
 // Reload reads the catalog again (a server's SIGHUP): the entries as they are now, and each
 // scenario loaded anew, except that one whose Identity is unchanged is the scenario loaded before,
 // the same value, so that whatever is keyed by it (a registry's runs) carries over.
-func (c *Catalog) Reload() *Catalog { return readCatalog(c.dir, c.paths, c) }
+func (c *Catalog) Reload() *Catalog { return readCatalog(c.dir, c.paths, c.served, c) }
 
-func readCatalog(dir string, paths []string, prev *Catalog) *Catalog {
-	c := &Catalog{dir: dir, paths: paths, prior: map[string]*Scenario{}, loaded: map[string]*catalogLoad{}}
+func readCatalog(dir string, paths []string, served bool, prev *Catalog) *Catalog {
+	c := &Catalog{dir: dir, paths: paths, served: served, prior: map[string]*Scenario{}, loaded: map[string]*catalogLoad{}}
 	if prev != nil {
 		prev.mu.Lock()
 		maps.Copy(c.prior, prev.prior)
@@ -140,7 +145,7 @@ func (c *Catalog) Load(ref string) (*Scenario, error) {
 
 // load loads ref, or gives the scenario a catalog before had for it if it is the same.
 func (c *Catalog) load(ref string) (*Scenario, error) {
-	s, err := Load(ref, Options{})
+	s, err := Load(ref, Options{NoCommands: c.served})
 	if err != nil {
 		return s, err
 	}

@@ -114,7 +114,8 @@ func (s *Scenario) Reparse(text []byte) (*Scenario, error) {
 	name, dir, opt := s.Name+".yaml", "", Options{}
 	if s.origin != nil {
 		name, dir = s.origin.file, s.origin.dir
-		opt = Options{Data: s.origin.opt.Data, Queries: s.origin.opt.Queries, Untrusted: s.origin.opt.Untrusted, FilesDir: s.origin.opt.FilesDir}
+		o := s.origin.opt
+		opt = Options{Data: o.Data, Queries: o.Queries, Untrusted: o.Untrusted, FilesDir: o.FilesDir, NoCommands: o.NoCommands}
 	}
 	out, err := Parse(name, text, dir, opt)
 	if err != nil {

@@ -27,6 +27,12 @@ func (l *loader) contentHash() []byte {
 			for k := range presentational {
 				delete(m, k)
 			}
+			if d, ok := m["detectors"].(map[string]any); ok {
+				delete(d, "run") // which detectors are listed, as algorithms
+				if len(d) == 0 {
+					delete(m, "detectors")
+				}
+			}
 		}
 		fmt.Fprintf(h, "%#v\n", v) // fmt prints maps sorted by key
 	} else { // not a mapping: the decoder refused it already; hash what was read
@@ -36,6 +42,7 @@ func (l *loader) contentHash() []byte {
 		}
 	}
 	l.streams.Digest(h)
+	l.outside.digest(h)
 	return h.Sum(nil)
 }
 
@@ -52,6 +59,9 @@ func (s *Scenario) Hash() string {
 	h := sha256.New()
 	h.Write(s.content)
 	fmt.Fprintf(h, "\x00%#v\x00%#v\x00%#v\x00%d %d %d", model, s.Gamma, s.Evaluation, s.Batches, s.Offline, s.Features)
+	if s.Outside != nil { // its content is in s.content; a pointer's %#v is its address
+		fmt.Fprintf(h, "\x00%s", s.Outside.Name())
+	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 

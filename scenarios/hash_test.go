@@ -31,6 +31,8 @@ func TestHash(t *testing.T) {
 		{"flow style", parse(with("  uniform: {low: 0, high: 1}", "  uniform:\n    low: 0\n    high: 1"), ""), true},
 		{"--set to the same value", parse(base, "", "retrain_cost=1"), true},
 		{"--set data.noise", parse(base, "", "data.noise=0.3"), false},
+		{"the detectors listed (rows name their own)", parse(base, "", "detectors.run=all"), true},
+		{"a schedule", parse(base, "", "schedules=[{every: 3}]"), false},
 		{"another label", parse(with(`  label: "x2 > x1"`, `  label: "x2 > x1 + 0.1"`), ""), false},
 	} {
 		if got := tc.s.Hash() == h0; got != tc.same {

@@ -30,6 +30,7 @@ type loader struct {
 	// are, not each loaded again (whatif.go)
 	noWhatif bool
 	knnK     format.Scalar // model.knn.k, checked against the batch size once the data are known
+	outside  *outsideModel // a model from outside, made once the data are known (outside.go)
 
 	streams *streams.Streams // the data and queries, once read
 	notes   format.Notes     // Scenario.Notes
@@ -53,6 +54,9 @@ func (l *loader) again(more []format.Override, whatifs bool) *loader {
 func Parse(name string, src []byte, dir string, opt Options) (*Scenario, error) {
 	if opt.spool == nil {
 		opt.spool = &streams.Spool{}
+	}
+	if opt.predictions == nil {
+		opt.predictions = &predictionsCache{}
 	}
 	var sets []format.Override
 	for _, s := range opt.Set {
@@ -95,10 +99,10 @@ func (l *loader) parse() (*Scenario, error) {
 func (l *loader) build(raw *format.File) (*Scenario, error) {
 	s := &Scenario{Algorithms: algos.Names}
 	for _, section := range []func(*Scenario, *format.File) error{
-		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.errorWeights, l.offline, l.impute,
+		l.header, l.requireSections, l.modelAndKernel, l.detectors, l.algorithms, l.data, l.errorWeights, l.offline, l.rows, l.impute,
 		func(s *Scenario, raw *format.File) error { return l.retrainCost(s, raw.RetrainCost) },
 		func(s *Scenario, _ *format.File) error { return l.checkKNN(s) },
-		l.whatifSection, l.tour,
+		l.outsideStep, l.whatifSection, l.tour,
 	} {
 		if err := section(s, raw); err != nil {
 			return nil, err

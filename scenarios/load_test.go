@@ -49,7 +49,7 @@ func TestBadScenarios(t *testing.T) {
 		name, src, want string
 	}{
 		{"unknown key", base + "colour: red\n", `bad.yaml:13:1: unknown field "colour"`},
-		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical, missing, positive)`},
+		{"unknown nested key", with("  size: 50", "  sise: 50"), `bad.yaml:6:3: data: unknown field "sise" (known: size, features, gaussian, uniform, discrete, mixture, label, concepts, noise, resample, csv, batch_column, shuffle, ignore, categorical, missing, positive, hyperplane, rbf)`},
 		{"wrong type", with("batches: 10", "batches: [1, 2]"), "bad.yaml:3:10: batches: expected a single value, got a list"},
 		{"wrong type nested", with("model: {nearest_centroid: {}}", "model: {knn: 5}"), "bad.yaml:11:14: model.knn: expected a mapping, got a number"},
 		{"wrong type in a list", base + "algorithms: [oracle, [never]]\n", "bad.yaml:13:22: algorithms[1]: expected a single value, got a list"},
@@ -70,8 +70,8 @@ func TestBadScenarios(t *testing.T) {
 		{"negative cost at some t", with("retrain_cost: 1", `retrain_cost: "5 - t"`), `bad.yaml:12:15: retrain_cost: expression "5 - t" is -1 at t=6; a retraining cost must be >= 0`},
 		{"gamma <= 0", base + "kernel: {gamma: 0}\n", `bad.yaml:13:17: kernel.gamma: must be scale, auto or a number > 0, got "0"`},
 		{"unknown algorithm", base + "algorithms: [oracle, cara-x]\n", `bad.yaml:13:22: algorithms: unknown algorithm "cara-x" (valid: oracle, cara-t`},
-		{"two models", with("model: {nearest_centroid: {}}", "model: {nearest_centroid: {}, knn: {k: 3}}"), "bad.yaml:11:8: model: give exactly one of random_forest, logistic, knn, nearest_centroid (found 2)"},
-		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, tuning, errors, tour, tour_seed, whatif)`},
+		{"two models", with("model: {nearest_centroid: {}}", "model: {nearest_centroid: {}, knn: {k: 3}}"), "bad.yaml:11:8: model: give exactly one of random_forest, logistic, knn, nearest_centroid, predictions (a file of the model's answers) or command (a program that is the model) (found 2)"},
+		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, schedules, tuning, errors, tour, tour_seed, whatif)`},
 		{"missing section", strings.Replace(base, "queries: {from: data, size: 5}\n", "", 1), `bad.yaml:1:1: queries: is required`},
 		{"offline zero", with("offline: 3", "offline: 0"), "bad.yaml:4:10: offline: must be in 1..9"},
 		{"concepts out of order", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1"}, {at: 3, label: "x1 > 2"}]`), "bad.yaml:9:71: data.concepts[2].at: concepts must start at increasing times (one with a transition may share the start of the one before it): 3 after 5"},

@@ -37,7 +37,8 @@ type Scenario struct {
 	Seed               uint64
 	Batches, Offline   int
 	Features           int
-	Model              sim.Trainer
+	Model              sim.Trainer // the model cara fits; nil when it comes from outside
+	Outside            sim.Outside // the model from outside (outside.go): a predictions file or a command; nil for Model
 	Gamma              sim.GammaSpec
 	RetrainCost        algos.RetrainCost
 	RetrainCostText    string             // as written: "20" or "10 + 5*sin(t/10)"
@@ -56,9 +57,10 @@ type Scenario struct {
 	Window      int       // model.window; 0 (or 1): a model trains on its own batch alone
 	Positive    string    // data.positive: the label value that is class 1; "" when not given
 
-	origin   *origin // what it was read from, to read it again under a what-if (change.go)
-	content  []byte  // the loader's contentHash, for Hash
-	identity string  // Identity
+	outsideText string  // the model from outside as the file names it, for Extensions; "" for a model cara fits
+	origin      *origin // what it was read from, to read it again under a what-if (change.go)
+	content     []byte  // the loader's contentHash, for Hash
+	identity    string  // Identity
 
 	newStream func(seed uint64) (sim.Stream, error)
 }
@@ -77,7 +79,7 @@ func (s *Scenario) Config(seed uint64) (sim.Config, error) {
 	if err != nil {
 		return sim.Config{}, err
 	}
-	return sim.Config{Scenario: s.Name, Stream: st, Trainer: s.Model, Seed: seed, Offline: s.Offline, Gamma: s.Gamma,
+	return sim.Config{Scenario: s.Name, Stream: st, Trainer: s.Model, Outside: s.Outside, Seed: seed, Offline: s.Offline, Gamma: s.Gamma,
 		Weights: s.Weights, Standardize: s.Standardize, Window: s.Window}, nil
 }
 
@@ -94,13 +96,17 @@ type Options struct {
 	// refused). Nothing it names, --set included, reaches the rest of the disk.
 	Untrusted bool
 	FilesDir  string
+	// NoCommands refuses a model that is a command (model.command): a served room's own folder,
+	// whose files are trusted but whose room starts no program. Untrusted refuses it too.
+	NoCommands bool
 	// Flags are command-line flags that change one field each, as --set does (-R 40 is
 	// retrain_cost=40), applied after Set; an error in one names the flag, not --set.
 	Flags []Flag
 	// Context ends the load's blocking reads (a FIFO as the data CSV) with its error; nil: never.
 	Context context.Context
 
-	spool *streams.Spool // CSV files that can be read only once (a FIFO), shared by every load of this one
+	spool       *streams.Spool    // CSV files that can be read only once (a FIFO), shared by every load of this one
+	predictions *predictionsCache // predictions files read, shared as spool is
 }
 
 // Flag is a command-line flag standing for one --set PATH=VALUE: Name is how errors name it (e.g.

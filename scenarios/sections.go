@@ -238,16 +238,20 @@ func (l *loader) retrainCost(s *Scenario, r format.Scalar) error {
 	return nil
 }
 
-// model reads the model section: exactly one model, its unset fields at their defaults.
+// model reads the model section: exactly one model, its unset fields at their defaults; nil for a
+// model from outside (outside.go).
 func (l *loader) model(m *format.Model) (sim.Trainer, error) {
 	n := 0
-	for _, set := range []bool{m.RandomForest != nil, m.Logistic != nil, m.KNN != nil, m.NearestCentroid != nil} {
+	for _, set := range []bool{m.RandomForest != nil, m.Logistic != nil, m.KNN != nil, m.NearestCentroid != nil, m.Predictions.Set, m.Command.Set} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return nil, l.doc.At("$.model").Errorf("model", "give exactly one of random_forest, logistic, knn, nearest_centroid (found %d)", n)
+		return nil, l.doc.At("$.model").Errorf("model", "give exactly one of random_forest, logistic, knn, nearest_centroid, predictions (a file of the model's answers) or command (a program that is the model) (found %d)", n)
+	}
+	if outside, err := l.outsideSection(m); outside || err != nil {
+		return nil, err
 	}
 	switch {
 	case m.RandomForest != nil:

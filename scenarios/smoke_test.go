@@ -12,8 +12,8 @@ import (
 func TestEmbeddedScenariosRun(t *testing.T) {
 	t.Setenv("CARA_DATA", "")
 	infos := Embedded()
-	if len(infos) != 11 {
-		t.Errorf("%d embedded scenarios, want 11", len(infos))
+	if len(infos) != 15 {
+		t.Errorf("%d embedded scenarios, want 15", len(infos))
 	}
 	for _, info := range infos {
 		if len(info.About) < 200 {

@@ -85,11 +85,12 @@ func (l *loader) checkAlternative(s *Scenario, text string) error {
 	return nil
 }
 
-// QueriesFor returns the query half of s's stream for seed: the queries of a batch, and their
-// labels (nil when they have none), drawn for the batch's data as Stream(seed).Batch(b.T) draws
-// them. A what-if on the queries keeps the data it has (the same under any queries) and draws only
-// these: for covcon-d, a tenth of the work of drawing and labelling every batch again.
-func (s *Scenario) QueriesFor(seed uint64) (func(b *sim.Batch) (sim.Points, []uint8, error), error) {
+// QueriesFor returns the query half of s's stream for seed: a batch with the data of the one it is
+// given and the queries drawn for them as Stream(seed).Batch(b.T) draws them (their labels, nil
+// when they have none, and which data points they are, when they are some). A what-if on the
+// queries keeps the data it has (the same under any queries) and draws only these: for covcon-d, a
+// tenth of the work of drawing and labelling every batch again.
+func (s *Scenario) QueriesFor(seed uint64) (func(b *sim.Batch) (*sim.Batch, error), error) {
 	st, err := s.Stream(seed)
 	if err != nil {
 		return nil, err

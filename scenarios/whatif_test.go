@@ -139,17 +139,21 @@ func TestQueriesFor(t *testing.T) {
 		}
 		for bt := range s.Batches {
 			b := batchOf(t, s, bt)
-			got, gy, err := draw(b)
+			drawn, err := draw(b)
 			if err != nil {
 				t.Fatal(err)
 			}
+			got, gy := drawn.Q, drawn.QY
 			for i := range got.V {
 				if math.Float64bits(got.V[i]) != math.Float64bits(b.Q.V[i]) {
 					t.Fatalf("%s, batch %d: query value %d is %v, the stream's %v", q, bt, i, got.V[i], b.Q.V[i])
 				}
 			}
-			if len(got.V) != len(b.Q.V) || !reflect.DeepEqual(gy, b.QY) {
-				t.Fatalf("%s, batch %d: %d values, labels %v; stream %d, %v", q, bt, len(got.V), gy, len(b.Q.V), b.QY)
+			if len(got.V) != len(b.Q.V) || !reflect.DeepEqual(gy, b.QY) || !reflect.DeepEqual(drawn.QRows, b.QRows) {
+				t.Fatalf("%s, batch %d: %d values, labels %v, rows %v; stream %d, %v, %v", q, bt, len(got.V), gy, drawn.QRows, len(b.Q.V), b.QY, b.QRows)
+			}
+			if &drawn.X.V[0] != &b.X.V[0] || drawn.T != bt {
+				t.Fatalf("%s, batch %d: the drawn batch does not share the data it was given", q, bt)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/cara-sim/cara/internal/simtest"
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // scrape reads a Prometheus text page into series -> value (series with their labels as written).
@@ -170,7 +171,7 @@ func TestServePanicKeepsTheRoom(t *testing.T) {
 	}})
 	c, _, sc := atPicker(t, addr)
 	defer c.Close()
-	sc.send(strings.Repeat("j", 11) + "\r")
+	sc.send(strings.Repeat("j", len(scenarios.Embedded())) + "\r")
 	sc.waitFor(t, "computed all")
 	for i, key := range []string{"!", "@"} {
 		sess, bad := openPTY(t, c)
@@ -223,6 +224,7 @@ func TestServeReload(t *testing.T) {
 	look := func() string {
 		c, _, sc := atPicker(t, addr)
 		defer c.Close()
+		sc.send("G") // the files come after the embedded scenarios, past the first page
 		sc.waitFor(t, "small.yaml")
 		time.Sleep(100 * time.Millisecond)
 		return sc.String()

@@ -205,7 +205,7 @@ func New(cfg Config) (*Server, error) {
 	s.uploads = newUploads(s.budget, cfg.UploadBytes)
 	s.runs = live.NewRuns(live.RunsConfig{Budget: s.budget, Cache: cfg.CacheRuns, Workers: cfg.Workers,
 		OnPanic: func(v any, stack []byte) { s.panicked("engine", v, stack) }})
-	s.catalog.Store(scenarios.NewCatalog(cfg.ScenariosDir, nil))
+	s.catalog.Store(scenarios.NewServedCatalog(cfg.ScenariosDir)) // no scenario whose model is a command
 	// Session channels are read by sessionChannel first (clamped, answered, coalesced). The first
 	// middleware listed runs innermost: wish's bubbletea middleware runs the session's program and
 	// hands it the window's changes (sized: clamped and coalesced), then apologise says why a

@@ -18,6 +18,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // startServer serves on a random loopback port and returns its address.
@@ -238,8 +240,8 @@ func TestServeEndToEnd(t *testing.T) {
 	addr := startServer(t, Config{})
 	c, sess, sc := atPicker(t, addr)
 	defer c.Close()
-	// The offered file comes after the 11 embedded scenarios.
-	sc.send(strings.Repeat("j", 11))
+	// The offered file comes after the embedded scenarios.
+	sc.send(strings.Repeat("j", len(scenarios.Embedded())))
 	sc.waitFor(t, "Small: a test scenario")
 	sc.send("\r")
 	sc.waitFor(t, "computed all")

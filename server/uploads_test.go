@@ -9,6 +9,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // An upload is checked, kept for its owner and listed in their picker as theirs, and only theirs:
@@ -39,7 +41,7 @@ func TestServeUpload(t *testing.T) {
 	sess, sc := openPTY(t, c)
 	defer sess.Close()
 	sc.waitFor(t, "pick a scenario")
-	sc.send(strings.Repeat("j", 12))
+	sc.send(strings.Repeat("j", len(scenarios.Embedded())+1))
 	sc.waitFor(t, "Mine: uploaded  (mine, yours)")
 	sc.send("\r")
 	sc.waitFor(t, "computed all")
@@ -53,7 +55,7 @@ func TestServeUpload(t *testing.T) {
 	osess, osc := openPTY(t, other)
 	defer osess.Close()
 	osc.waitFor(t, "pick a scenario")
-	osc.send(strings.Repeat("j", 12))
+	osc.send(strings.Repeat("j", len(scenarios.Embedded())+1))
 	osc.waitFor(t, "Small: a test scenario")
 	if strings.Contains(osc.String(), "Mine: uploaded") {
 		t.Error("another user's picker lists the upload")

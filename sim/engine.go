@@ -42,9 +42,12 @@ const (
 
 // Config is everything the engine needs to compute a matrix.
 type Config struct {
-	Scenario  string
-	Stream    Stream
+	Scenario string
+	Stream   Stream
+	// The model: one cara fits (Trainer), or one whose answers come from outside (Outside,
+	// outside.go); exactly one of them.
 	Trainer   Trainer
+	Outside   Outside
 	Seed      uint64 // models draw from NewRand(Seed, model index ...)
 	Offline   int
 	Gamma     GammaSpec
@@ -62,6 +65,11 @@ type Config struct {
 	Weights     []float64 // an error's weight by its point's true class (Weights[y]) in A and B; nil: every error counts 1
 	Standardize bool      // the kernel and gamma see the features standardised by the offline block's data
 	Window      int       // M_t is fitted to batches t-Window+1..t; 0 or 1: batch t alone
+	// Answered, when not nil, sees every answer the model gave: M_tp's classes at batch b's data
+	// points (in its point order) and at its queries (nil when they were not asked: they have no
+	// labels). It is called from the engine's workers, several at once, and must not keep the
+	// slices. --predictions-out writes them (Predictions.Record).
+	Answered func(tp int, b *Batch, data, queries []uint8)
 }
 
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
@@ -117,6 +125,13 @@ func Run(ctx context.Context, cfg Config, each func(Event) error) (m *Matrix, er
 	if err != nil {
 		return nil, err
 	}
+	if r.outside != nil {
+		defer func() {
+			if cerr := r.outside.Close(); err == nil && cerr != nil {
+				m, err = nil, r.outsideErr(cerr)
+			}
+		}()
+	}
 	switch {
 	case cfg.Staged:
 		err = r.staged()
@@ -127,6 +142,9 @@ func Run(ctx context.Context, cfg Config, each func(Event) error) (m *Matrix, er
 	}
 	if err != nil {
 		return nil, err
+	}
+	if r.noQueryAnswers.Load() {
+		r.m.notes = append(r.m.notes, queryAnswersNote(cfg.Outside.Name()))
 	}
 	return r.m, nil
 }
@@ -169,11 +187,14 @@ type runner struct {
 	done    atomic.Int64
 	all     int
 	start   time.Time
+	outside Answers // the model from outside, opened; nil for a model cara fits
+	// noQueryAnswers: the model from outside had no answers at some labelled queries
+	noQueryAnswers atomic.Bool
 }
 
 func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner, error) {
-	if cfg.Stream == nil || cfg.Trainer == nil {
-		return nil, errors.New("engine: a stream and a model are required")
+	if cfg.Stream == nil || (cfg.Trainer == nil) == (cfg.Outside == nil) {
+		return nil, errors.New("engine: a stream and one model (a Trainer or an Outside) are required")
 	}
 	T := cfg.Stream.Len()
 	if cfg.Offline < 1 || cfg.Offline >= T {
@@ -190,7 +211,7 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 		r.cfg.Trainer = rf
 	}
 	r.m = NewMatrix(T, cfg.Offline)
-	r.m.Scenario = cfg.Scenario
+	r.m.Scenario, r.m.Seed = cfg.Scenario, cfg.Seed
 	r.m.Drifts = cfg.Stream.Drifts()
 	for t := 0; t < T; t++ {
 		for tp := 0; tp <= t; tp++ {
@@ -215,18 +236,17 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 	}); err != nil {
 		return nil, err
 	}
-	if err := checkWeights(cfg.Weights); err != nil {
+	if err := checkWeights(cfg.Weights, r.batches); err != nil {
 		return nil, err
 	}
-	kb, gamma, err := KernelView{Weights: cfg.Weights, Standardize: cfg.Standardize}.kernel(cfg.Gamma, r.batches, cfg.Offline)
+	view := KernelView{Weights: cfg.Weights, Standardize: cfg.Standardize, Features: featureNames(cfg.Stream)}
+	kb, gamma, notes, err := view.kernel(cfg.Gamma, r.batches, cfg.Offline)
 	if err != nil {
 		return nil, err
 	}
 	r.kb = kb
 	r.m.Gamma = gamma
-	if w := kernelWarning(cfg.Gamma, gamma, r.kb, cfg.Offline, cfg.Standardize); w != "" {
-		r.m.notes = append(r.m.notes, w)
-	}
+	r.m.notes = append(r.m.notes, notes...)
 	r.m.Stats.Generate = time.Since(t0)
 	t0 = time.Now()
 	r.ksum = make([][]float64, T)
@@ -238,6 +258,11 @@ func newRunner(ctx context.Context, cfg Config, each func(Event) error) (*runner
 		return nil, err
 	}
 	r.m.Stats.Kernel += time.Since(t0)
+	if cfg.Outside != nil {
+		if err := r.openOutside(); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 
@@ -323,13 +348,23 @@ func storeMin(a *atomic.Int64, v int64) {
 	}
 }
 
-func (r *runner) fit(t int) (Model, error) { return FitBatch(r.cfg, r.batches, t) }
+// fit makes M_t: fitted by cara, or made ready by the model from outside.
+func (r *runner) fit(t int) (fitted, error) {
+	if r.outside != nil {
+		return fitted{}, r.outsideErr(r.outside.Fit(t))
+	}
+	m, err := FitBatch(r.cfg, r.batches, t)
+	return fitted{model: m}, err
+}
 
 // FitBatch fits M_t, the model cfg's run fits for batch t of batches (the run's, in order; a
 // window's earlier batches are read too): the same model bit for bit, since it draws from the
 // run's seed and t alone. A finished run keeps no models; a what-if that asks them about other
 // queries fits them again (Reanswer).
 func FitBatch(cfg Config, batches []*Batch, t int) (Model, error) {
+	if cfg.Trainer == nil {
+		return nil, fmt.Errorf("batch %d: the model is not fitted by cara: its answers come from outside", t)
+	}
 	x, y := trainingSet(batches, t, cfg.Window)
 	seed, _ := Mix(cfg.Seed, 1, uint64(t))
 	m, err := cfg.Trainer.Fit(x, y, seed)
@@ -340,23 +375,37 @@ func FitBatch(cfg Config, batches []*Batch, t int) (Model, error) {
 }
 
 // predict fills the model-dependent parts of cell (tp, t): errors, error rate, query accuracy.
-// Queries that are data rows take the data's predictions (predict.go).
-func (r *runner) predict(model Model, tp, t int) Cell {
+// Queries that are data rows take the data's predictions (predict.go, outside.go).
+func (r *runner) predict(m fitted, tp, t int) (Cell, error) {
 	b := r.batches[t]
 	n, nq := b.X.Len(), b.Q.Len()
 	pred := make([]uint8, n+nq)
-	if b.QY != nil && nq > 0 {
-		r.queries[t].predict(model, b, pred[:n], pred[n:])
-	} else {
-		model.Predict(b.X, pred[:n])
+	data, queries := pred[:n], pred[n:]
+	labelled := b.QY != nil && nq > 0
+	known := labelled
+	switch {
+	case m.model == nil:
+		var err error
+		if known, err = r.answer(tp, t, data, queries, labelled); err != nil {
+			return Cell{}, err
+		}
+	case labelled:
+		r.queries[t].predict(m.model, b, data, queries)
+	default:
+		m.model.Predict(b.X, data)
 	}
-	c := Cell{Errors: errorBits(pred[:n], b.Y)}
+	c := Cell{Errors: errorBits(data, b.Y)}
 	c.ErrorRate = float64(c.Errors.Count()) / float64(n)
 	c.QueryAccuracy = math.NaN()
-	if b.QY != nil && nq > 0 {
-		c.QueryAccuracy = accuracy(pred[n:], b.QY)
+	if !known {
+		queries = nil
+	} else {
+		c.QueryAccuracy = accuracy(queries, b.QY)
 	}
-	return c
+	if r.cfg.Answered != nil {
+		r.cfg.Answered(tp, b, data, queries)
+	}
+	return c, nil
 }
 
 // kernel fills A and B of cell (tp, t) given its errors and the model's errors on its own data.
@@ -388,7 +437,7 @@ func (r *runner) emit(ctx context.Context, kind EventKind, index int, cells []Ce
 // columns computes column t as soon as M_t exists: one goroutine fits the models in batch order, up
 // to two batches ahead of another that computes each column on the worker pool and emits it.
 func (r *runner) columns() error {
-	models := make([]Model, r.T)
+	models := make([]fitted, r.T)
 	ready := make(chan int, 2)
 	g, ctx := errgroup.WithContext(r.ctx)
 	g.Go(recovered(func() error {
@@ -423,10 +472,13 @@ func (r *runner) columns() error {
 }
 
 // column computes column t from the models of batches 0..t and emits it.
-func (r *runner) column(ctx context.Context, models []Model, t int) error {
+func (r *runner) column(ctx context.Context, models []fitted, t int) error {
 	col := make([]Cell, t+1)
 	// The diagonal first: its errors are M_t's training errors, which B needs.
-	col[t] = r.predict(models[t], t, t)
+	var err error
+	if col[t], err = r.predict(models[t], t, t); err != nil {
+		return err
+	}
 	r.kernel(&col[t], t, t, col[t].Errors)
 	r.m.Set(t, t, col[t])
 	r.done.Add(1)
@@ -434,7 +486,10 @@ func (r *runner) column(ctx context.Context, models []Model, t int) error {
 		if r.skip(tp, t) {
 			return nil
 		}
-		c := r.predict(models[tp], tp, t)
+		c, err := r.predict(models[tp], tp, t)
+		if err != nil {
+			return err
+		}
 		r.kernel(&c, tp, t, r.m.Cell(tp, tp).Errors)
 		c.Done = true
 		col[tp] = c
@@ -460,7 +515,9 @@ func (r *runner) rows() error {
 			return err
 		}
 		row := make([]Cell, r.T-tp)
-		row[0] = r.predict(model, tp, tp)
+		if row[0], err = r.predict(model, tp, tp); err != nil {
+			return err
+		}
 		r.kernel(&row[0], tp, tp, row[0].Errors)
 		row[0].Done = true
 		r.done.Add(1)
@@ -470,7 +527,10 @@ func (r *runner) rows() error {
 			if r.skip(tp, t) {
 				return nil
 			}
-			c := r.predict(model, tp, t)
+			c, err := r.predict(model, tp, t)
+			if err != nil {
+				return err
+			}
 			r.kernel(&c, tp, t, train)
 			c.Done = true
 			row[i+1] = c
@@ -494,7 +554,7 @@ func (r *runner) rows() error {
 // staged fits every model, then predicts every cell, then computes every kernel term, timing each.
 func (r *runner) staged() error {
 	t0 := time.Now()
-	models := make([]Model, r.T)
+	models := make([]fitted, r.T)
 	// Models are fitted one at a time: each fit is itself parallel where the model allows.
 	for t := range models {
 		m, err := r.fit(t)
@@ -519,8 +579,9 @@ func (r *runner) staged() error {
 	}
 	out := make([]Cell, len(cells))
 	if err := r.parallel(r.ctx, len(cells), func(i int) error {
-		out[i] = r.predict(models[cells[i].tp], cells[i].tp, cells[i].t)
-		return nil
+		var err error
+		out[i], err = r.predict(models[cells[i].tp], cells[i].tp, cells[i].t)
+		return err
 	}); err != nil {
 		return err
 	}

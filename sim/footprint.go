@@ -101,8 +101,8 @@ const estimateMargin = 1.25
 // trees and compiled, their bytes counted and scaled to the whole run. It fits no more than
 // 5 x probeTrees trees however large the forest, and stops when ctx ends.
 func Estimate(ctx context.Context, cfg Config) (Footprint, error) {
-	if cfg.Stream == nil || cfg.Trainer == nil {
-		return Footprint{}, errors.New("estimate: a stream and a model are required")
+	if cfg.Stream == nil || (cfg.Trainer == nil) == (cfg.Outside == nil) {
+		return Footprint{}, errors.New("estimate: a stream and one model (a Trainer or an Outside) are required")
 	}
 	T := cfg.Stream.Len()
 	if T < 1 {
@@ -200,7 +200,8 @@ func (p *modelProbe) forest() *forestCost {
 // probe records what the trainer's model of b holds: a forest fitted with probeTrees trees and
 // compiled for asking, measured; the other models computed from their size (a kNN keeps its
 // training points, a linear or centroid model a vector or two). A trainer it does not know (a
-// test's wrapper) counts as small.
+// test's wrapper), and a model from outside (nil: its answers are held once for every run, or by
+// another process), count as small.
 func (p *modelProbe) probe(tr Trainer, b *Batch, seed uint64) error {
 	p.probes++
 	n, d := int64(b.X.Len()), int64(b.X.D)

@@ -72,6 +72,54 @@ func kernelQuantiles(batches []*Batch, gamma float64) (median, p99 float64) {
 	return sims[len(sims)/2], sims[len(sims)*99/100]
 }
 
+// dominantShare is the share of the squared distances between queries and data points above which
+// one feature is said to carry them alone.
+const dominantShare = 0.99
+
+// dominantFeature says when one feature carries at least dominantShare of the squared distances
+// between the queries and the data points (pairs drawn as KernelSpread draws them): the kernel then
+// sees that feature alone, which is seldom what a practitioner means (engine hours in the
+// thousands beside a temperature in kelvin and a vibration in mm/s). The median similarity can be
+// anything meanwhile, so kernelWarning does not see it.
+func dominantFeature(batches []*Batch, names []string) string {
+	qs := sample(batches, func(b *Batch) Points { return b.Q })
+	xs := sample(batches, func(b *Batch) Points { return b.X })
+	if len(qs) == 0 || len(xs) == 0 || len(qs[0]) < 2 {
+		return ""
+	}
+	d := len(qs[0])
+	per := make([]float64, d)
+	for _, q := range qs {
+		for _, x := range xs {
+			for f := range q {
+				diff := q[f] - x[f]
+				per[f] += diff * diff
+			}
+		}
+	}
+	total, top := 0.0, 0
+	for f, v := range per {
+		total += v
+		if v > per[top] {
+			top = f
+		}
+	}
+	share := per[top] / total
+	if !(share >= dominantShare) || math.IsInf(total, 0) {
+		return ""
+	}
+	return fmt.Sprintf("%s carries %.1f %% of the squared distances between queries and data points, so the kernel sees that feature alone and C hardly depends on the others (%s); if the features' units are not comparable, standardise them (kernel: {standardize: true})",
+		featureName(names, top), 100*share, scalesText(featureStats(batches)))
+}
+
+// featureNames are a stream's feature names, when it has them (a CSV's columns).
+func featureNames(s Stream) []string {
+	if n, ok := s.(interface{ FeatureNames() []string }); ok {
+		return n.FeatureNames()
+	}
+	return nil
+}
+
 // kernelWarning says when the kernel cannot tell the queries apart, naming gamma, where it came
 // from, and the scale of the features (the smallest and the largest standard deviation over the
 // offline data): with features on different scales, scale's one pooled variance is set by the

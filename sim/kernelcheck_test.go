@@ -107,3 +107,90 @@ func BenchmarkKernelWarning(b *testing.B) {
 		kernelWarning(GammaSpec{}, 10, bs, 25, false)
 	}
 }
+
+// namedStream is a fixedStream whose features have names, as a CSV's do.
+type namedStream struct {
+	fixedStream
+	names []string
+}
+
+func (s namedStream) FeatureNames() []string { return s.names }
+
+// practitioner is a fleet's data: engine hours in the thousands beside a temperature in kelvin
+// and a vibration in mm/s, the label set by vibration; the queries are a sixth of the points.
+// constant, when not nil, gives feature 2 a constant value in the first offline batches.
+func practitioner(offline int, constant *float64) []*Batch {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var out []*Batch
+	for bt := range 6 {
+		b := &Batch{T: bt, X: Points{D: 3}, Q: Points{D: 3}}
+		for i := range 60 {
+			row := []float64{rng.Float64() * 6000, 318 + 4*rng.NormFloat64(), 2 + rng.NormFloat64()}
+			if constant != nil && bt < offline {
+				row[1] = *constant
+			}
+			b.X.V = append(b.X.V, row...)
+			b.Y = append(b.Y, uint8(min(max(int(row[2]-1.5), 0), 1)))
+			if i%6 == 0 {
+				b.Q.V = append(b.Q.V, row...)
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// Issue 38: one feature carrying 99 % or more of the squared distances between queries and data
+// points (hours in the thousands beside kelvin and mm/s) is named in a warning that points at
+// kernel.standardize; the median rule does not see it (the median similarity is fine), and
+// standardised features raise no such warning.
+func TestDominantFeatureWarning(t *testing.T) {
+	st := namedStream{fixedStream(practitioner(3, nil)), []string{"hours", "temp_k", "vibration_mm_s"}}
+	run := func(standardize bool) []string {
+		m, err := Run(t.Context(), Config{Stream: st, Trainer: NearestCentroid{}, Offline: 3, Gamma: GammaSpec{Mode: GammaScale}, Standardize: standardize}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Warnings()
+	}
+	w := strings.Join(run(false), "\n")
+	for _, part := range []string{`feature "hours" (1) carries 100.0 % of the squared distances between queries and data points`, "kernel: {standardize: true}"} {
+		if !strings.Contains(w, part) {
+			t.Errorf("warnings %q lack %q", w, part)
+		}
+	}
+	if strings.Contains(w, "hardly tells") {
+		t.Errorf("the median rule fired too: %q", w)
+	}
+	if w := run(true); len(w) != 0 {
+		t.Errorf("standardised: %q", w)
+	}
+}
+
+// Issue 38: under kernel.standardize, a feature constant over the offline block cannot be scaled;
+// the run says so, naming it (it counts online in its own units). Every feature constant there is
+// an error that names kernel.standardize (it was "the offline data have zero variance").
+func TestStandardizeConstantFeatures(t *testing.T) {
+	c := 318.0
+	st := namedStream{fixedStream(practitioner(3, &c)), []string{"hours", "temp_k", "vibration_mm_s"}}
+	m, err := Run(t.Context(), Config{Stream: st, Trainer: NearestCentroid{}, Offline: 3, Gamma: GammaSpec{Mode: GammaScale}, Standardize: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `kernel.standardize: feature "temp_k" (2) = 318 is constant over the offline block (batches 0..2), so not scaled, only centred`
+	if w := strings.Join(m.Warnings(), "\n"); !strings.Contains(w, want) {
+		t.Errorf("warnings %q lack %q", w, want)
+	}
+	flat := fixedStream(practitioner(3, &c))
+	for _, b := range flat[:3] {
+		for i := range b.X.V {
+			b.X.V[i] = 1
+		}
+	}
+	for _, g := range []GammaSpec{{Mode: GammaScale}, {Mode: GammaValue, Value: 0.5}} {
+		_, err = Run(t.Context(), Config{Stream: flat, Trainer: NearestCentroid{}, Offline: 3, Gamma: g, Standardize: true}, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), "kernel.standardize: every feature is constant over the offline block (batches 0..2)") {
+			t.Errorf("gamma %v: every feature constant: %v", g, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cara-sim/cara/internal/bitset"
 )
@@ -97,12 +98,81 @@ func scaleGammaError(offline []*Batch) error {
 		scalesText(stats))
 }
 
+// kernel returns the batches as the kernel sees them, the width g gives them, and what the user
+// should know of them (the notes a matrix carries as warnings): a kernel that cannot tell the
+// queries apart, one feature that carries the distances, features standardize cannot scale.
+func (v KernelView) kernel(g GammaSpec, batches []*Batch, offline int) ([]*Batch, float64, []string, error) {
+	if offline < 1 || offline > len(batches) {
+		return nil, 0, nil, fmt.Errorf("%d offline batches of %d", offline, len(batches))
+	}
+	kb := batches
+	var notes []string
+	if v.Standardize {
+		stats := featureStats(batches[:offline])
+		note, err := constantFeatures(stats, offline, v.Features)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		kb = standardized(batches, stats)
+	}
+	gamma, err := ResolveGamma(g, kb[:offline])
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if w := kernelWarning(g, gamma, kb, offline, v.Standardize); w != "" {
+		notes = append(notes, w)
+	}
+	if !v.Standardize {
+		if w := dominantFeature(kb, v.Features); w != "" {
+			notes = append(notes, w)
+		}
+	}
+	return kb, gamma, notes, nil
+}
+
+// constantFeatures says which features kernel.standardize cannot scale, being constant over the
+// offline block: they are only centred, so their online values count in their own units. Every
+// feature constant is an error: there is nothing to scale.
+func constantFeatures(stats []featureStat, offline int, names []string) (string, error) {
+	var flat []string
+	for f, s := range stats {
+		if s.sd == 0 {
+			flat = append(flat, fmt.Sprintf("%s = %.4g", featureName(names, f), s.Mean()))
+		}
+	}
+	block := "batch 0"
+	if offline > 1 {
+		block = fmt.Sprintf("batches 0..%d", offline-1)
+	}
+	switch {
+	case len(flat) == 0:
+		return "", nil
+	case len(flat) == len(stats):
+		return "", fmt.Errorf("kernel.standardize: every feature is constant over the offline block (%s): there is no spread to standardise by, and every offline point is the same point; turn kernel.standardize off, or make the offline block longer", block)
+	}
+	if len(flat) > 5 {
+		flat = append(flat[:5], fmt.Sprintf("and %d more", len(flat)-5))
+	}
+	return fmt.Sprintf("kernel.standardize: %s constant over the offline block (%s), so not scaled, only centred: online, where it varies, it counts in its own units, beside features of standard deviation 1",
+		strings.Join(flat, ", ")+map[bool]string{true: " is", false: " are"}[len(flat) == 1], block), nil
+}
+
+// featureName names feature f (0-based) in a message: its name and number, or its number.
+func featureName(names []string, f int) string {
+	if f < len(names) && names[f] != "" {
+		return fmt.Sprintf("feature %q (%d)", names[f], f+1)
+	}
+	return fmt.Sprintf("feature %d", f+1)
+}
+
 // standardized returns the batches as a kernel on standardised features sees them: every data
-// point and query x becomes (x - mean)/sd feature by feature, mean and sd those of the data of
-// the first offline batches (a feature that does not vary there is only centred). Labels are
+// point and query x becomes (x - mean)/sd feature by feature, mean and sd (stats) those of the
+// data of the offline block (a feature that does not vary there is only centred). Labels are
 // shared with the batches given.
-func standardized(batches []*Batch, offline int) []*Batch {
-	stats := featureStats(batches[:offline])
+func standardized(batches []*Batch, stats []featureStat) []*Batch {
 	scale := func(p Points) Points {
 		out := Points{D: p.D, V: make([]float64, len(p.V))}
 		for i, v := range p.V {
@@ -171,8 +241,10 @@ func trainingSet(batches []*Batch, t, window int) (Points, []uint8) {
 }
 
 // checkWeights refuses class weights the kernel cannot use: one per class (0 and 1), each a
-// finite number >= 0.
-func checkWeights(weights []float64) error {
+// finite number >= 0, small enough that no sum over batches (their points and queries) leaves
+// the float64 range: a weight of 1e308 made A and B infinite, C NaN and the Oracle's cost
+// undefined (shown as -), while CARA-T, never retraining across a NaN, costs 3.
+func checkWeights(weights []float64, batches []*Batch) error {
 	if weights == nil {
 		return nil
 	}
@@ -184,5 +256,26 @@ func checkWeights(weights []float64) error {
 			return fmt.Errorf("engine: the weight of class %d is %v, want a number >= 0", c, w)
 		}
 	}
+	if limit := weightLimit(batches); max(weights[0], weights[1]) > limit {
+		c := 0
+		if weights[1] > weights[0] {
+			c = 1
+		}
+		return fmt.Errorf("errors.weights: the weight of class %d, %g, can make C overflow: a cell of C sums weight x similarity over up to the points times the queries of a batch, and a strategy's cost over the batches, and this scenario's would leave the range of a 64-bit float; its weights must be at most %.3g (only their ratio matters: divide them all by the same number)",
+			c, weights[c], limit)
+	}
 	return nil
+}
+
+// weightLimit is the largest class weight with which every sum the kernel and the algorithms make
+// stays finite: a point's kernel sum is at most its batch's queries (each similarity at most 1),
+// A's sum at most that over the batch's points, C at most twice what A or B is, and a strategy's
+// cost (or CARA-CT's running sum) at most the batches' Cs together; a factor of 4 covers the
+// retraining costs added beside them.
+func weightLimit(batches []*Batch) float64 {
+	n, q := 1, 1
+	for _, b := range batches {
+		n, q = max(n, b.X.Len()), max(q, b.Q.Len())
+	}
+	return math.MaxFloat64 / (4 * float64(q) * float64(max(n, 2*len(batches))))
 }

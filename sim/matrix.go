@@ -23,7 +23,8 @@ func (c Cell) C() float64 { return c.A - c.B }
 // live run can fill it as batches arrive. It implements algos.Matrix.
 type Matrix struct {
 	Scenario string
-	t, off   int // batches, and of them the offline block: Batches() and Offline()
+	Seed     uint64 // the run's (Config.Seed): RunSeed
+	t, off   int    // batches, and of them the offline block: Batches() and Offline()
 	Gamma    float64
 	Drifts   []Drift
 	Stats    Stats // stage timings of a staged run

@@ -10,30 +10,19 @@ import (
 
 // KernelView is how A and B see a run's batches beyond the paper: Config's Weights (an error
 // counts its point's class weight) and Standardize (the kernel and gamma on features scaled by
-// the offline block). Its zero value is the paper's kernel.
+// the offline block). Its zero value is the paper's kernel. Features names the features in its
+// messages (nil: feature 1, 2, ...).
 type KernelView struct {
 	Weights     []float64
 	Standardize bool
+	Features    []string
 }
 
 // Gamma is the kernel width g gives batches, offline of them the offline block, seen through v: what
 // Run resolves.
 func (v KernelView) Gamma(g GammaSpec, batches []*Batch, offline int) (float64, error) {
-	_, gamma, err := v.kernel(g, batches, offline)
+	_, gamma, _, err := v.kernel(g, batches, offline)
 	return gamma, err
-}
-
-// kernel returns the batches as the kernel sees them and the width g gives them.
-func (v KernelView) kernel(g GammaSpec, batches []*Batch, offline int) ([]*Batch, float64, error) {
-	if offline < 1 || offline > len(batches) {
-		return nil, 0, fmt.Errorf("%d offline batches of %d", offline, len(batches))
-	}
-	kb := batches
-	if v.Standardize {
-		kb = standardized(batches, offline)
-	}
-	gamma, err := ResolveGamma(g, kb[:offline])
-	return kb, gamma, err
 }
 
 // Requery recomputes A and B of every computed cell of m for other queries, from the errors m
@@ -61,7 +50,7 @@ func RequeryView(m *Matrix, batches []*Batch, g GammaSpec, view KernelView, work
 	if len(batches) != T {
 		return nil, fmt.Errorf("requery: %d batches, but %d given", T, len(batches))
 	}
-	if err := checkWeights(view.Weights); err != nil {
+	if err := checkWeights(view.Weights, batches); err != nil {
 		return nil, err
 	}
 	for t, b := range batches {
@@ -72,16 +61,14 @@ func RequeryView(m *Matrix, batches []*Batch, g GammaSpec, view KernelView, work
 			return nil, fmt.Errorf("requery: batch %d has %d points but %d labels, and class weights need them", t, b.X.Len(), len(b.Y))
 		}
 	}
-	kb, gamma, err := view.kernel(g, batches, m.Offline())
+	kb, gamma, notes, err := view.kernel(g, batches, m.Offline())
 	if err != nil {
 		return nil, fmt.Errorf("requery: %w", err)
 	}
 	out := NewMatrix(T, m.Offline())
-	out.Scenario, out.Gamma, out.Drifts = m.Scenario, gamma, m.Drifts
+	out.Scenario, out.Seed, out.Gamma, out.Drifts = m.Scenario, m.Seed, gamma, m.Drifts
 	// Other queries or another gamma may leave the kernel flat (or blind) where the run's was not.
-	if w := kernelWarning(GammaSpec{Mode: GammaValue, Value: gamma}, gamma, kb, m.Offline(), view.Standardize); w != "" {
-		out.notes = append(out.notes, w)
-	}
+	out.notes = notes
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -1,7 +1,8 @@
 // Package sim owns the simulation: the data and query streams' common types, the models trained on
-// each batch (random forest, logistic regression, kNN, nearest centroid), the staleness kernel that
-// fills the cost matrix, the Matrix itself and the Engine that drives it all and reports one event
-// per batch. It knows nothing about user interfaces or file formats.
+// each batch (random forest, logistic regression, kNN, nearest centroid) or whose answers come
+// from outside (Outside: Predictions, a command in sim/modelcmd), the staleness kernel that fills
+// the cost matrix, the Matrix itself and the Engine that drives it all and reports one event per
+// batch. It knows nothing about user interfaces or file formats.
 package sim
 
 import (
@@ -27,12 +28,27 @@ func (p Points) Row(i int) []float64 { return p.V[i*p.D : (i+1)*p.D : (i+1)*p.D]
 
 // Batch is what arrives at batch T: data D_t = (X, Y) and queries Q with, where known, their true
 // labels QY (nil when the queries carry no labels; they are used for accuracy only).
+//
+// Rows and QRows say which rows these are, for a model whose answers are known by row (a
+// predictions file, Outside): point i is row Rows[i] of the batch as read, before a shuffle (nil:
+// row i), and query j is the data point QRows[j] of this batch (nil: the queries are not data
+// points; set only where they are drawn from the data).
 type Batch struct {
-	T  int
-	X  Points
-	Y  []uint8
-	Q  Points
-	QY []uint8
+	T     int
+	X     Points
+	Y     []uint8
+	Q     Points
+	QY    []uint8
+	Rows  []int32
+	QRows []int32
+}
+
+// Row is the row of the batch, as read, that point i is.
+func (b *Batch) Row(i int) int {
+	if b.Rows == nil {
+		return i
+	}
+	return int(b.Rows[i])
 }
 
 // Drift is an interval of batches [From, To] during which the stream's concept changes.
@@ -75,6 +91,9 @@ type Stream interface {
 	Len() int
 	Features() int
 	Batch(t int) (*Batch, error)
+	// Drifts are where the stream's concept changes: nil when the stream does not know (real
+	// data), a list (empty when there is none) when it does. Detectors' alarms are scored
+	// against them.
 	Drifts() []Drift
 }
 

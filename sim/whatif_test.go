@@ -168,7 +168,7 @@ func TestFitBatchIsTheRunsModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kept = append(kept, m.(*forestModel))
+			kept = append(kept, m.model.(*forestModel))
 		}
 		cfg.Trainer = RandomForest{Trees: 15, Workers: 3}
 		for tp := range 4 {

@@ -46,7 +46,7 @@ func BenchmarkStepView120x36(b *testing.B) {
 }
 
 // The same step with the heat map's canvas rendered by ntcharts' View (a lipgloss style per cell)
-// instead of writeInkLine: the measurement behind the panes' own renderer (docs/architecture.md).
+// instead of writeInkLine: the measurement behind the panes' own renderer (docs/benchmarks.md).
 func BenchmarkStepView200x60HeatNtcharts(b *testing.B) {
 	p := pumpedScenario(b, loadTestdata(b, "bench100.yaml"), colorStyles(), 200, 60)
 	p.panes.Matrix.Render = heatViaNtcharts

@@ -161,8 +161,8 @@ func TestSplitAgainstTheRunBefore(t *testing.T) {
 	p := pumped(t, asciiStyles(), 160, 48)
 	before := p.s
 	typeCommand(t, p, "set model={knn: {k: 3}}")
-	if p.cmd.Before() != before || p.s == before {
-		t.Fatalf("the run before is not kept (orig %p, before %p, now %p)", p.cmd.Before(), before, p.s)
+	if p.before != before || p.s == before {
+		t.Fatalf("the run before is not kept (orig %p, before %p, now %p)", p.before, before, p.s)
 	}
 	goTo(p, 8)
 	drive(t, p, "W")
@@ -175,14 +175,14 @@ func TestSplitAgainstTheRunBefore(t *testing.T) {
 	if p.wi.Showing() {
 		t.Error("W opened the what-if bar though there is a run to compare with")
 	}
-	own, now := p.cmd.BeforeReplay().Results, p.rp.Results
+	own, now := p.split.BeforeReplay().Results, p.rp.Results
 	if len(own) == 0 || len(now) == 0 || own[0].Strategy.Cost() == now[0].Strategy.Cost() {
 		t.Errorf("the table compares nothing: before %d results, now %d", len(own), len(now))
 	}
 	drive(t, p, "W")
 	typeCommand(t, p, "reset")
-	if p.cmd.Before() != nil || p.opt.Scenario != before.Scenario {
-		t.Errorf("reset kept the run before (%v) or left the scenario", p.cmd.Before() != nil)
+	if p.before != nil || p.opt.Scenario != before.Scenario {
+		t.Errorf("reset kept the run before (%v) or left the scenario", p.before != nil)
 	}
 }
 

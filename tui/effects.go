@@ -2,12 +2,14 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/run"
 	"github.com/cara-sim/cara/tui/internal/workshop"
 )
@@ -26,58 +28,100 @@ func (p *Player) workshopFrame() workshop.Frame {
 	return f
 }
 
-// apply makes the workshop's effects, in order, and returns the commands they come with. A Then
-// reads the player as the effects before it left it.
-func (p *Player) apply(effects workshop.Effects) tea.Cmd {
+// apply makes the effects a part returned (a pane, the what-if bar, the command line, the
+// editor, the split view, the workshop, an overlay, the player's own keys), in order, and returns
+// the commands they come with: it is the one way a part's change reaches the player. A Then reads
+// the player as the effects before it left it.
+func (p *Player) apply(effects effect.Effects) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, e := range effects {
-		switch e := e.(type) {
-		case workshop.Play:
-			p.Playing = bool(e)
-		case workshop.GoTo:
-			p.goTo(int(e))
-		case workshop.Ahead:
-			p.ahead = int(e)
-		case workshop.Focus:
-			p.setFocus(int(e))
-		case workshop.Cursor:
-			p.Cursor = room.Cursor(e)
-		case workshop.Zoom:
-			p.Zoomed = bool(e)
-		case workshop.Speed:
-			p.Speed = min(max(int(e), 0), len(speeds)-1)
-		case workshop.Visible:
-			p.Visible = int(e) % len(visibleSets)
-		case workshop.Select:
-			p.Selected = algos.Name(e)
-		case workshop.Scale:
-			p.Scale = float64(e)
-			p.refresh()
-		case workshop.Notice:
-			p.notice = string(e)
-		case workshop.Tick:
-			cmds = append(cmds, p.ticker())
-		case workshop.StopWhatIf:
-			p.stopUndo = p.wi.Current()
-			cmds = append(cmds, p.wi.Apply(p.host(), e, ""))
-		case workshop.UndoStopWhatIf:
-			cmds = append(cmds, p.wi.Set(p.host(), p.stopUndo))
-		case workshop.FollowWhatIf:
-			cmds = append(cmds, p.followWhatIf(e.Sets, e.Name, e.Joining))
-		case workshop.Reopen:
-			cmds = append(cmds, p.reopen(uint64(e)))
-		case workshop.RoomView:
-			v := room.View(e)
-			cmds = append(cmds, func() tea.Msg { return roomMsg{v} })
-		case workshop.TakeKeys:
-			p.overlay = nil
-		case workshop.Confirm:
-			p.overlay = &confirmOverlay{p: p, c: e}
-		case workshop.Then:
-			cmds = append(cmds, p.apply(e(p.workshopFrame())))
+		if !p.set(e) {
+			cmds = append(cmds, p.do(e))
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// set makes an effect that comes with no command (the view state and the batch asked for ahead,
+// the notice and the error line, a replay, an overlay), reporting whether e was one.
+func (p *Player) set(e effect.Effect) bool {
+	switch e := e.(type) {
+	case effect.Play:
+		p.Playing = bool(e)
+	case effect.GoTo:
+		p.goTo(int(e))
+	case effect.End:
+		p.end()
+	case effect.Ahead:
+		p.ahead = int(e)
+	case effect.Focus:
+		p.setFocus(int(e))
+	case effect.Cursor:
+		p.Cursor = room.Cursor(e)
+	case effect.Zoom:
+		p.Zoomed = bool(e)
+	case effect.Speed:
+		p.Speed = min(max(int(e), 0), len(speeds)-1)
+	case effect.Visible:
+		p.Visible = int(e) % len(visibleSets)
+	case effect.Select:
+		p.Selected = algos.Name(e)
+	case effect.Scale:
+		if s := float64(e); s != p.Scale {
+			p.Scale = s
+			p.refresh()
+		}
+	case effect.Notice:
+		p.notice = string(e)
+	case effect.Fail:
+		p.err = e.Err
+	case effect.Refresh:
+		p.refresh()
+	case effect.TakeKeys:
+		p.overlay = nil
+	case effect.Confirm:
+		p.overlay = &confirmOverlay{c: e, yes: p.keys.Confirm}
+	default:
+		return false
+	}
+	return true
+}
+
+// do makes an effect that comes with a command: a step, a tick, a command to run, a what-if, a
+// run, the room's view, a Then.
+func (p *Player) do(e effect.Effect) tea.Cmd {
+	switch e := e.(type) {
+	case effect.Step:
+		return p.step()
+	case effect.Tick:
+		return p.ticker()
+	case effect.Cmd:
+		return tea.Cmd(e)
+	case effect.WhatIf:
+		return p.apply(p.wi.Apply(p.host(), e.Sets, e.Name))
+	case effect.StopWhatIf:
+		p.stopUndo = p.wi.Current()
+		return p.apply(p.wi.Apply(p.host(), e, ""))
+	case effect.UndoStopWhatIf:
+		return p.apply(p.wi.Set(p.host(), p.stopUndo))
+	case effect.FollowWhatIf:
+		return p.apply(p.followWhatIf(e))
+	case effect.WhatIfBar:
+		return p.apply(p.wi.Show(p.host()))
+	case effect.Reopen:
+		return p.reopen(uint64(e))
+	case effect.Rerun:
+		return p.rerun(e)
+	case effect.Edited:
+		return p.apply(p.cmd.Edited(e.Scenario))
+	case effect.RoomView:
+		v := room.View(e)
+		return func() tea.Msg { return roomMsg{v} }
+	case workshop.Then:
+		return p.apply(e(p.workshopFrame()))
+	}
+	p.err = fmt.Errorf("internal error: the player cannot make %T (a bug in cara)", e)
+	return nil
 }
 
 // roomMsg brings the room's newest view to a session's model.
@@ -120,7 +164,7 @@ func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 			return p, nil
 		}
 		p.s.Stop()
-		np.ws.TakeRoom(&p.ws)
+		np.ws.Room().Take(p.ws.Room())
 		np.tick++
 		cmd := np.apply(np.ws.Follow(np.workshopFrame(), st))
 		return np, tea.Batch(np.Init(), cmd)
@@ -131,24 +175,18 @@ func (p *Player) onRoom(v room.View) (tea.Model, tea.Cmd) {
 
 // followWhatIf shows the presenter's what-if, computed once for the run (the followers' are
 // shared).
-func (p *Player) followWhatIf(sets, name string, joining bool) tea.Cmd {
-	if joining {
+func (p *Player) followWhatIf(e effect.FollowWhatIf) effect.Effects {
+	if e.Joining {
 		p.wi.Hide() // the presenter decides the what-if, not the follower's own bar
 	}
-	if sets == shownSets(p.s) {
+	if e.Sets == shownSets(p.s) {
 		return nil
 	}
 	var list []string
-	if sets != "" {
-		list = strings.Split(sets, "\n")
+	if e.Sets != "" {
+		list = strings.Split(e.Sets, "\n")
 	}
-	return p.wi.Apply(p.host(), list, name)
-}
-
-// resume takes up the room's stage as a presenter back within the grace: the player shows it,
-// and publishes it as it was until it does.
-func (p *Player) resume(v room.View) (tea.Model, tea.Cmd) {
-	return p, p.apply(p.ws.Resume(p.workshopFrame(), v))
+	return p.wi.Apply(p.host(), list, e.Name)
 }
 
 // presented is what this player shows, as the room's followers apply it: the stage a presenter

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui/internal/pane"
@@ -10,22 +8,17 @@ import (
 )
 
 // host is the player as its what-if parts (the bar, the command line, the editor, the split view)
-// see it: what they read of it, and the few things they ask it to do.
+// read it: its runs, its scenario, what its panes draw, and the checks a served player makes. It
+// changes nothing: the parts ask for changes by the effects they return (Player.apply).
 type host struct{ p *Player }
 
 func (p *Player) host() host { return host{p} }
 
 func (h host) Session() *run.Session         { return h.p.s }
+func (h host) Before() *run.Session          { return h.p.before }
 func (h host) Scenario() *scenarios.Scenario { return h.p.opt.Scenario }
 func (h host) Frame() *pane.Frame            { return h.p.frame() }
 func (h host) Pair() [2]int                  { return h.p.panes.Batch.Pair() }
-func (h host) Refresh()                      { h.p.refresh() }
-func (h host) Say(notice string)             { h.p.notice = notice }
-func (h host) Fail(err error)                { h.p.err = err }
-
-// WhatIfShown redraws with the what-if shown (or the scenario): the algorithms are replayed on it
-// (the heat map's scale follows the what-if shown: matrix.Colours).
-func (h host) WhatIfShown() { h.p.refresh() }
 
 func (h host) FrameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane.Frame {
 	return h.p.frameOfRun(s, w, rp)
@@ -52,14 +45,4 @@ func (h host) Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenari
 		return reparse(from, text)
 	}
 	return from.Reparse(text)
-}
-
-// Rerun runs s, the scenario the player opens from now on, on the seed shown, and goes back to
-// the batch shown once the new run has computed it (the status line counts the way there).
-func (h host) Rerun(s *scenarios.Scenario) tea.Cmd {
-	pos := h.p.Pos
-	h.p.opt.Scenario = s
-	cmd := h.p.reopen(h.p.s.Seed)
-	h.p.ahead = min(max(pos, 0), s.Batches-1)
-	return cmd
 }

@@ -2,16 +2,17 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/whatif"
-	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // runes handles keys typed faster than the terminal is read (bubbletea then delivers "lll" as one
@@ -36,23 +37,21 @@ func (p *Player) runes(runes []rune) (tea.Model, tea.Cmd) {
 // other key; q quits; the guess round's question, when up, takes every other key, then an overlay,
 // then the what-if bar when open; otherwise the focused pane has the first say, then the player's
 // keys, then the workshop's (t, space in a tour, g, p), then the other panes' keys that work
-// unfocused (f, o).
+// unfocused (f, o). Whoever takes the key returns the effects it makes (apply).
 func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	p.enableKeys(p.mode())
-	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, p.keys.ForceQuit):
 		p.s.Stop()
 		return p, tea.Quit
 	case p.edit != nil:
-		p.edit, cmd = p.edit.Update(p.host(), &p.cmd, &p.wi, msg)
-		return p, cmd
+		return p, p.editor(msg)
 	case p.cmd.Typing():
-		return p, p.cmd.Update(msg)
+		return p, p.apply(p.cmd.Update(p.host(), msg))
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
 		// q goes back to the picker when there is one.
 		p.s.Stop()
-		p.cmd.DropBefore()
+		p.dropBefore()
 		p.ws.Room().Leave()
 		if p.opt.Back != nil {
 			return p.opt.Back()
@@ -64,30 +63,30 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return p, p.apply(p.ws.QuestionKey(p.workshopFrame(), msg))
 	}
 	if o := p.overlay; o != nil {
-		done, cmd := o.Key(msg)
-		if done && p.overlay == o {
-			p.overlay = nil
+		done, e := o.Key(msg)
+		if done {
+			p.overlay = nil // before its effects, which may put up another
 		}
-		return p, cmd
+		return p, p.apply(e)
 	}
 	if p.wi.Showing() {
-		if ok, cmd := p.wi.Key(p.host(), msg); ok {
-			return p, cmd
+		if e, ok := p.wi.Key(p.host(), msg); ok {
+			return p, p.apply(e)
 		}
 	}
 	f := p.frame()
-	if r := p.panes.At(p.Focus).Key(msg, f, true); r.Handled {
-		return p, p.reply(r)
+	if e, ok := p.panes.At(p.Focus).Key(msg, f, true); ok {
+		return p, p.apply(e)
 	}
 	for _, a := range p.actions() {
 		if key.Matches(msg, *a.b) {
-			return p, a.do(msg)
+			return p, p.apply(a.do())
 		}
 	}
 	if e, ok := p.ws.Key(p.workshopFrame(), msg); ok {
 		return p, p.apply(e)
 	}
-	if p.ws.Room().Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys.Driven()...)...) {
+	if p.ws.Room().Following() && keys.Pressed(msg, append(p.keys.driven(), p.ws.Keys().Driven()...)...) {
 		p.notice = "you follow the presenter: p to go free and explore on your own"
 		return p, nil
 	}
@@ -95,71 +94,70 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if i == p.Focus {
 			continue
 		}
-		if r := pn.Key(msg, f, false); r.Handled {
-			return p, p.reply(r)
+		if e, ok := pn.Key(msg, f, false); ok {
+			return p, p.apply(e)
 		}
 	}
 	return p, nil
 }
 
-// reply makes the change a pane's key or click asks of the player's view, and returns its command.
-func (p *Player) reply(r pane.Reply) tea.Cmd {
-	if r.Cursor != nil {
-		p.Cursor = *r.Cursor
-	}
-	return r.Cmd
-}
-
-// action is one of the player's own keys.
+// action is one of the player's own keys and the effects it makes.
 type action struct {
 	b  *key.Binding
-	do func(tea.KeyMsg) tea.Cmd
+	do func() effect.Effects
 }
+
+// do is an action's effects, made of the effects given.
+func do(e ...effect.Effect) func() effect.Effects { return func() effect.Effects { return e } }
 
 func (p *Player) actions() []action {
 	k := &p.keys
 	var panes []action
 	for i := range k.Pane {
-		panes = append(panes, action{&k.Pane[i], func(tea.KeyMsg) tea.Cmd { p.setFocus(i); return nil }})
+		panes = append(panes, action{&k.Pane[i], do(effect.Focus(i))})
 	}
 	return append(panes, []action{
-		{&k.Help, func(tea.KeyMsg) tea.Cmd { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
-		{&k.Play, func(tea.KeyMsg) tea.Cmd { return p.togglePlay() }},
-		{&k.Step, func(tea.KeyMsg) tea.Cmd { p.step(); return nil }},
-		{&k.Back, func(tea.KeyMsg) tea.Cmd { p.ahead = 0; p.goTo(p.Pos - 1); return nil }},
-		{&k.Home, func(tea.KeyMsg) tea.Cmd { p.goTo(0); return nil }},
-		{&k.End, func(tea.KeyMsg) tea.Cmd { p.end(); return nil }},
-		{&k.Faster, func(tea.KeyMsg) tea.Cmd { p.Speed = min(p.Speed+1, len(speeds)-1); return nil }},
-		{&k.Slower, func(tea.KeyMsg) tea.Cmd { p.Speed = max(p.Speed-1, 0); return nil }},
-		{&k.RUp, func(tea.KeyMsg) tea.Cmd { p.Scale *= 1.25; p.refresh(); return nil }},
-		{&k.RDown, func(tea.KeyMsg) tea.Cmd { p.Scale /= 1.25; p.refresh(); return nil }},
-		{&k.Next, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), 1); return nil }},
-		{&k.Prev, func(tea.KeyMsg) tea.Cmd { p.Selected = next(p.visible(), p.selected(), -1); return nil }},
-		{&k.Visible, func(tea.KeyMsg) tea.Cmd {
-			cur := p.selected()
-			p.Visible = (p.Visible + 1) % len(visibleSets)
-			// The selection stays; when it is not shown any more, the first shown after the
-			// Oracle takes it (the Oracle's path is drawn anyway).
-			p.Selected = pick(p.visible(), cur, 1)
-			return nil
+		{&k.Help, func() effect.Effects { p.overlay = &helpOverlay{keys: p.contextKeys(p.frame())}; return nil }},
+		{&k.Play, func() effect.Effects {
+			if p.Playing {
+				return effect.Effects{effect.Play(false)}
+			}
+			return effect.Effects{effect.Play(true), effect.Tick{}}
 		}},
-		{&k.Restart, func(tea.KeyMsg) tea.Cmd { p.askRestart(); return nil }},
-		{&k.WhatIf, func(tea.KeyMsg) tea.Cmd { return p.wi.Show(p.host()) }},
-		{&k.Command, func(tea.KeyMsg) tea.Cmd { return p.cmd.Open(p.w) }},
-		{&k.Edit, func(tea.KeyMsg) (cmd tea.Cmd) { p.edit, cmd = whatif.OpenEditor(p.host(), p.w, p.h); return cmd }},
-		{&k.Split, func(tea.KeyMsg) tea.Cmd { return p.split.Toggle(p.host(), &p.wi, &p.cmd) }},
-		{&k.Scenario, func(tea.KeyMsg) tea.Cmd { p.Scale = 1; return p.wi.Back(p.host()) }},
-		{&k.Maximise, func(tea.KeyMsg) tea.Cmd { p.Zoomed = !p.Zoomed; return nil }},
+		{&k.Step, do(effect.Step{})},
+		{&k.Back, do(effect.Ahead(0), effect.GoTo(p.Pos-1))},
+		{&k.Home, do(effect.GoTo(0))},
+		{&k.End, do(effect.End{})},
+		{&k.Faster, do(effect.Speed(p.Speed + 1))},
+		{&k.Slower, do(effect.Speed(p.Speed - 1))},
+		{&k.RUp, do(effect.Scale(p.Scale * 1.25))},
+		{&k.RDown, do(effect.Scale(p.Scale / 1.25))},
+		{&k.Next, do(effect.Select(next(p.visible(), p.selected(), 1)))},
+		{&k.Prev, do(effect.Select(next(p.visible(), p.selected(), -1)))},
+		// The selection stays; when it is not shown any more, the first shown after the Oracle
+		// takes it (the Oracle's path is drawn anyway).
+		{&k.Visible, func() effect.Effects {
+			v := (p.Visible + 1) % len(visibleSets)
+			return effect.Effects{effect.Visible(v), effect.Select(pick(visibleIn(p.opt.Scenario, v), p.selected(), 1))}
+		}},
+		{&k.Restart, p.askRestart},
+		{&k.WhatIf, func() effect.Effects { return p.wi.Show(p.host()) }},
+		{&k.Command, func() effect.Effects { return p.cmd.Open(p.w) }},
+		{&k.Edit, func() (e effect.Effects) { p.edit, e = whatif.OpenEditor(p.host(), p.w, p.h); return e }},
+		{&k.Split, func() effect.Effects { return p.split.Toggle(p.host(), p.wi.Showing()) }},
+		{&k.Scenario, func() effect.Effects { return append(effect.Effects{effect.Scale(1)}, p.wi.Back(p.host())...) }},
+		{&k.Maximise, do(effect.Zoom(!p.Zoomed))},
 		// esc backs out of one thing: a callout left on the screen, the zoomed pane, the cursor.
-		{&k.Escape, func(tea.KeyMsg) tea.Cmd {
+		{&k.Escape, func() effect.Effects {
 			switch {
 			case p.ws.CloseCallout():
+				return nil
 			case p.Zoomed:
-				p.Zoomed = false
-			default:
-				p.Cursor.On = false
+				return effect.Effects{effect.Zoom(false)}
 			}
-			return nil
+			c := p.Cursor
+			c.On = false
+			return effect.Effects{effect.Cursor(c)}
 		}},
 	}...)
 }
@@ -173,7 +171,7 @@ func (p *Player) mode() keys.Mode {
 // enableKeys turns on, in every component's key map, the bindings that work in mode m.
 func (p *Player) enableKeys(m keys.Mode) {
 	p.keys.enable(m)
-	p.ws.Keys.Enable(m)
+	p.ws.Keys().Enable(m)
 	p.wi.Enable(m)
 	for _, pn := range p.panes.List() {
 		pn.Enable(m)
@@ -186,7 +184,7 @@ func (p *Player) enableKeys(m keys.Mode) {
 func (p *Player) contextKeys(f *pane.Frame) contextKeys {
 	k := &p.keys
 	p.enableKeys(p.mode())
-	pane := p.ws.Keys.ShortHelp()
+	pane := p.ws.Keys().ShortHelp()
 	if p.wi.Showing() {
 		pane = append(append(pane, p.wi.ShortHelp()...), k.Scenario, k.Split)
 	} else {
@@ -195,81 +193,84 @@ func (p *Player) contextKeys(f *pane.Frame) contextKeys {
 	play, costs, panes, whatIf := k.groups()
 	bar := p.wi.Help()
 	bar.Keys = append(bar.Keys, k.Escape)
-	groups := []keys.Group{play, costs, panes, p.ws.Keys.Group(), p.panes.Matrix.Help(), p.panes.Chart.Help(),
+	groups := []keys.Group{play, costs, panes, p.ws.Keys().Group(), p.panes.Matrix.Help(), p.panes.Chart.Help(),
 		p.panes.Batch.Help(), p.panes.About.Help(), whatIf, bar}
 	return contextKeys{k: k, pane: pane, groups: groups}
 }
 
 // askRestart asks before restarting on the next seed, which throws away the run, the tour's place
 // and the guesses: during a tour, a guess round or a reveal it only says how to end those first.
-func (p *Player) askRestart() {
+func (p *Player) askRestart() effect.Effects {
 	if why := p.ws.RestartRefused(); why != "" {
-		p.notice = why
-		return
+		return effect.Effects{effect.Notice(why)}
 	}
-	p.overlay = &restartOverlay{p: p}
+	p.overlay = &restartOverlay{seed: p.s.Seed, presenting: p.ws.Room().Presenting(), yes: p.keys.Confirm}
+	return nil
 }
 
 // restartOverlay asks to confirm a restart on the next seed: y or enter restarts, any other key
 // leaves the run as it is.
-type restartOverlay struct{ p *Player }
+type restartOverlay struct {
+	seed       uint64 // the seed shown
+	presenting bool   // the room follows the player there
+	yes        key.Binding
+}
 
 func (o *restartOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
-	p := o.p
 	who := "The matrix is computed again; your guesses and the tour start over."
-	if p.ws.Room().Presenting() {
+	if o.presenting {
 		who = "The whole room follows you there: every follower's matrix, guesses and tour start over."
 	}
 	iw := max(min(w-4, 64), 20)
-	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", p.s.Seed+1)) + "\n" +
+	body := st.Bold.Render(fmt.Sprintf("Start a new run on seed %d?", o.seed+1)) + "\n" +
 		st.NewStyle().Width(iw).Render(who) + "\n" + st.Dim.Render("y or enter: new run · any other key: keep this one")
-	box := st.Overlay.Render(body)
-	bw, bh := draw.Width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
-	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
+	return centred(st, body, w, h)
 }
 
-func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
-	if key.Matches(msg, o.p.keys.Confirm) {
-		o.p.cmd.DropBefore() // its seed is not the new run's
-		return true, o.p.reopen(o.p.s.Seed + 1)
+func (o *restartOverlay) Key(msg tea.KeyMsg) (bool, effect.Effects) {
+	if key.Matches(msg, o.yes) {
+		return true, effect.Effects{effect.Reopen(o.seed + 1)}
 	}
-	o.p.notice = fmt.Sprintf("kept seed %d", o.p.s.Seed)
-	return true, nil
+	return true, effect.Effects{effect.Notice(fmt.Sprintf("kept seed %d", o.seed))}
 }
 
-// confirmOverlay asks the workshop's question (workshop.Confirm): y or enter applies its Yes, any
-// other key leaves everything as it is, with its No as the notice.
+// confirmOverlay asks a part's question (effect.Confirm): y or enter makes its Yes, any other key
+// leaves everything as it is, with its No as the notice.
 type confirmOverlay struct {
-	p *Player
-	c workshop.Confirm
+	c   effect.Confirm
+	yes key.Binding
 }
 
 func (o *confirmOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 	iw := max(min(w-4, 64), 20)
 	body := st.NewStyle().Width(iw).Render(st.Bold.Render(o.c.Question)) + "\n" +
 		st.NewStyle().Width(iw).Render(o.c.Text) + "\n" + st.Dim.Render("y or enter: yes · any other key: no")
+	return centred(st, body, w, h)
+}
+
+func (o *confirmOverlay) Key(msg tea.KeyMsg) (bool, effect.Effects) {
+	if key.Matches(msg, o.yes) {
+		return true, o.c.Yes
+	}
+	return true, effect.Effects{effect.Notice(o.c.No)}
+}
+
+// centred is body in an overlay's box, and where the box goes to stand in the middle of w x h.
+func centred(st *draw.Styles, body string, w, h int) (string, int, int) {
 	box := st.Overlay.Render(body)
 	bw, bh := draw.Width(strings.SplitN(box, "\n", 2)[0]), strings.Count(box, "\n")+1
 	return box, max((w-bw)/2, 0), max((h-bh)/2, 0)
 }
 
-func (o *confirmOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
-	p := o.p
-	if key.Matches(msg, p.keys.Confirm) {
-		p.overlay = nil // the effects may put up another
-		return true, p.apply(o.c.Yes(p.workshopFrame()))
-	}
-	p.notice = o.c.No
-	return true, nil
-}
-
 // mouse: a click focuses the tab or pane under it and lets the pane answer at its content's (x,
 // y) (a cell, a batch); the wheel scrolls the focused pane under it if that scrolls, and steps
-// otherwise.
+// otherwise. A follower's click changes what is its own (the focus, the cursor), never the batch:
+// the presenter shows that.
 func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	if _, asked := p.ws.Asking(); msg.Action != tea.MouseActionPress || p.overlay != nil || asked || p.split.On() {
 		return nil
 	}
+	following := p.ws.Room().Following()
 	f := p.frame()
 	l := p.layout(f, p.w, p.bodyHeight())
 	under, tab := l.Hit(msg.X, msg.Y)
@@ -281,21 +282,24 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch {
 		case under >= 0 && under == p.Focus && under == pane.About && p.panes.About.Wheel(delta):
-		case p.ws.Room().Following():
+		case following:
 		case delta > 0:
-			p.step()
+			return p.apply(effect.Effects{effect.Step{}})
 		default:
-			p.ahead = 0
-			p.goTo(p.Pos - 1)
+			return p.apply(effect.Effects{effect.Ahead(0), effect.GoTo(p.Pos - 1)})
 		}
 	case tea.MouseButtonLeft:
 		if under < 0 {
 			return nil
 		}
-		p.setFocus(under)
+		e := effect.Effects{effect.Focus(under)}
 		if r := l.Boxes[under]; !tab && !r.Collapsed && !r.Strip {
-			return p.reply(p.panes.At(under).Click(f, msg.X-r.X-2, msg.Y-r.Y-1, r.W-4, r.H-2))
+			e = append(e, p.panes.At(under).Click(f, msg.X-r.X-2, msg.Y-r.Y-1, r.W-4, r.H-2)...)
 		}
+		if following {
+			e = slices.DeleteFunc(e, func(e effect.Effect) bool { _, batch := e.(effect.GoTo); return batch })
+		}
+		return p.apply(e)
 	}
 	return nil
 }

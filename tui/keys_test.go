@@ -18,10 +18,11 @@ import (
 // lists only what works there.
 func TestKeysByMode(t *testing.T) {
 	// Every component's key map: the player's, the workshop's, a pane's, the what-if bar's.
-	k, w, c, b := newPlayerKeys(), workshop.NewKeyMap(), chart.NewKeyMap(), whatif.NewBarKeys()
-	name := map[*key.Binding]string{&k.Play: "Play", &w.TourNext: "TourNext", &w.Tour: "Tour", &w.LeaveTour: "LeaveTour",
-		&w.Guess: "Guess", &b.GammaDown: "WIGammaDown", &w.AnswerRetrain: "AnswerRetrain", &w.AnswerKeep: "AnswerKeep",
-		&w.NotNow: "NotNow", &k.Escape: "Escape", &w.Follow: "Follow", &w.GoFree: "GoFree", &k.Step: "Step",
+	ws := workshop.New(nil)
+	k, w, c, b := newPlayerKeys(), ws.Keys(), chart.NewKeyMap(), whatif.NewBarKeys()
+	name := map[*key.Binding]string{&k.Play: "Play", &w.Tour.TourNext: "TourNext", &w.Tour.Tour: "Tour", &w.Tour.LeaveTour: "LeaveTour",
+		&w.Guess.Guess: "Guess", &b.GammaDown: "WIGammaDown", &w.Guess.AnswerRetrain: "AnswerRetrain", &w.Guess.AnswerKeep: "AnswerKeep",
+		&w.Guess.NotNow: "NotNow", &k.Escape: "Escape", &w.Room.Follow: "Follow", &w.Room.GoFree: "GoFree", &k.Step: "Step",
 		&k.RUp: "RUp", &k.Restart: "Restart", &k.Quit: "Quit", &k.ForceQuit: "ForceQuit", &c.Gap: "Gap", &k.Help: "Help"}
 	for _, tc := range []struct {
 		mode keys.Mode

@@ -13,6 +13,7 @@ import (
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/pane/matrix"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -104,6 +105,9 @@ type Player struct {
 	cmd   whatif.Commands // the command line (:) and the what-if it has built
 	edit  *whatif.Editor  // the scenario editor (e); nil when closed
 	split whatif.Split    // the split view (W)
+	// before is the run of the scenario as opened while the command line's change of its data or
+	// model runs in its place (effect.Rerun's KeepBefore): still watched, for the split view.
+	before *run.Session
 }
 
 type tickMsg struct{ id int }
@@ -145,10 +149,13 @@ func (p *Player) Init() tea.Cmd {
 	return tea.Batch(p.s.Start(), run.ScanBounds(p.s), tea.EnableMouseCellMotion, tour)
 }
 
-func (p *Player) visible() []algos.Name {
+func (p *Player) visible() []algos.Name { return visibleIn(p.opt.Scenario, p.Visible) }
+
+// visibleIn is visible set v's algorithms that scenario s runs, the Oracle always.
+func visibleIn(s *scenarios.Scenario, v int) []algos.Name {
 	var out []algos.Name
-	for _, a := range visibleSets[p.Visible].algos {
-		if slices.Contains(p.opt.Scenario.Algorithms, a) || a == "oracle" {
+	for _, a := range visibleSets[v].algos {
+		if slices.Contains(s.Algorithms, a) || a == "oracle" {
 			out = append(out, a)
 		}
 	}
@@ -175,7 +182,7 @@ func pick(v []algos.Name, a algos.Name, index int) algos.Name {
 func (p *Player) refresh() {
 	rp, err := p.s.Evaluate(p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 	p.rp = rp
-	p.err = p.split.Refresh(p.s, &p.cmd, rp, err, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
+	p.err = p.split.Refresh(p.s, p.before, rp, err, p.Pos, p.Scale, p.opt.Scenario.Algorithms)
 }
 
 func (p *Player) ticker() tea.Cmd {
@@ -200,25 +207,17 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 		p.edit.Resize(p.w, p.h)
 	case whatif.EditMsg:
-		if p.edit != nil {
-			p.edit, cmd = p.edit.Update(p.host(), &p.cmd, &p.wi, msg)
-		}
+		cmd = p.editor(msg)
 	case run.ColumnMsg:
 		cmd = p.column(msg)
 	case run.QueuedMsg, run.DoneMsg, run.BoundsMsg:
 		cmd = p.run(msg)
 	case run.WhatIfMsg:
-		p.wi.Arrived(p.host(), msg)
-	case whatif.CommandMsg:
-		cmd = p.cmd.Run(p.host(), &p.wi, msg)
+		cmd = p.apply(p.wi.Arrived(p.host(), msg))
 	case whatif.CheckedMsg:
-		cmd = p.cmd.Checked(p.host(), &p.wi, msg)
+		cmd = p.apply(p.cmd.Checked(p.host(), msg))
 	case tickMsg:
 		cmd = p.play(msg)
-	case pane.JumpMsg:
-		if !p.ws.Room().Following() {
-			p.goTo(msg.T)
-		}
 	case tea.MouseMsg:
 		cmd = p.mouse(msg)
 	case tea.KeyMsg:
@@ -227,11 +226,22 @@ func (p *Player) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		return p.key(msg)
 	default:
-		if p.cmd.Typing() { // the line's cursor blinks
-			cmd = p.cmd.Update(msg)
+		if p.cmd.Typing() { // the line's input has messages of its own
+			cmd = p.apply(p.cmd.Update(p.host(), msg))
 		}
 	}
 	return p, cmd
+}
+
+// editor hands the open editor a message (a key, its timers, a check's outcome) and makes the
+// effects it returns; the editor closes itself (nil) on esc and on running its text.
+func (p *Player) editor(msg tea.Msg) tea.Cmd {
+	if p.edit == nil {
+		return nil
+	}
+	var e effect.Effects
+	p.edit, e = p.edit.Update(p.host(), msg)
+	return p.apply(e)
 }
 
 // run takes the engine's word on the run shown (or on the split view's run before it): its place
@@ -241,7 +251,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 	case run.QueuedMsg:
 		return p.s.Queued(msg)
 	case run.DoneMsg:
-		if o := p.cmd.Before(); msg.Session == o && o != p.s {
+		if o := p.before; msg.Session == o && o != p.s {
 			o.Finish(msg.Err)
 		}
 		if msg.Session != p.s {
@@ -252,7 +262,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 		if p.wi.Showing() {
 			warm = p.s.WarmWhatIf()
 		}
-		return tea.Batch(warm, p.wi.StartPending(p.host()))
+		return tea.Batch(warm, p.apply(p.wi.StartPending(p.host())))
 	case run.BoundsMsg:
 		if msg.Session != p.s {
 			return nil
@@ -268,7 +278,7 @@ func (p *Player) run(msg tea.Msg) tea.Cmd {
 
 // column stores a computed column and shows a step that waited for it.
 func (p *Player) column(msg run.ColumnMsg) tea.Cmd {
-	if msg.Session == p.cmd.Before() && msg.Session != p.s {
+	if msg.Session == p.before && msg.Session != p.s {
 		return msg.Session.Apply(msg) // the split view's "before" run, still computing
 	}
 	if msg.Session != p.s {
@@ -331,19 +341,11 @@ func (p *Player) end() {
 	}
 }
 
-func (p *Player) togglePlay() tea.Cmd {
-	p.Playing = !p.Playing
-	if p.Playing {
-		return p.ticker()
-	}
-	return nil
-}
-
-// step shows the next batch, or waits for the engine to compute it.
-func (p *Player) step() {
+// step shows the next batch, or waits for the engine to compute it; in a guess round the
+// workshop asks about the batch first.
+func (p *Player) step() tea.Cmd {
 	if e, asked := p.ws.Step(p.workshopFrame()); asked {
-		p.apply(e) // a question: no command
-		return
+		return p.apply(e)
 	}
 	switch {
 	case p.Pos+1 < p.s.Computed:
@@ -352,6 +354,7 @@ func (p *Player) step() {
 	case p.Pos+1 < p.s.Matrix.Batches():
 		p.ahead = min(max(p.ahead, p.Pos)+1, p.s.Matrix.Batches()-1)
 	}
+	return nil
 }
 
 func (p *Player) setFocus(i int) {
@@ -364,8 +367,12 @@ func (p *Player) setFocus(i int) {
 }
 
 // reopen runs the scenario again with seed: a new matrix, so the tour and the guesses start over.
+// On another seed the command line's run before goes: it is of the seed left.
 func (p *Player) reopen(seed uint64) tea.Cmd {
-	if p.s != p.cmd.Before() { // the command line's "before" run stays watched for the split view
+	if seed != p.s.Seed {
+		p.dropBefore()
+	}
+	if p.s != p.before { // the command line's run before stays watched for the split view
 		p.s.Stop()
 	}
 	s, err := p.opt.newSession(seed)
@@ -379,6 +386,31 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 	// The what-if stays chosen: it applies to the new run when that is done (whatif.Bar.StartPending). The
 	// tour and the guesses were about the old run's matrix.
 	return tea.Batch(s.Start(), run.ScanBounds(s), p.apply(p.ws.Reset()))
+}
+
+// rerun runs e.Scenario, the scenario the player opens from now on, on the seed shown, and goes
+// back to the batch shown once the new run has computed it (the status line counts the way
+// there); the run shown stays watched as the run before when e keeps it, else the run before goes.
+func (p *Player) rerun(e effect.Rerun) tea.Cmd {
+	pos := p.Pos
+	if e.KeepBefore && p.before == nil {
+		p.before = p.s // reopen leaves it watched
+	}
+	p.opt.Scenario = e.Scenario
+	cmd := p.reopen(p.s.Seed)
+	if !e.KeepBefore {
+		p.dropBefore()
+	}
+	p.ahead = min(max(pos, 0), e.Scenario.Batches-1)
+	return cmd
+}
+
+// dropBefore lets the run before go (back to the scenario, a new seed, the player closed).
+func (p *Player) dropBefore() {
+	if p.before != nil {
+		p.before.Stop()
+		p.before = nil
+	}
 }
 
 // withDefaults fills what a player needs and was not given: a registry of its own (one run

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 )
 
 // overlay is drawn over the panes: the full key help now, and whatever comes next (a tour's
@@ -16,8 +17,8 @@ import (
 type overlay interface {
 	// View returns the overlay's box for a body of w x h and where its top-left corner goes.
 	View(st *draw.Styles, w, h int) (box string, x, y int)
-	// Key handles a key; close says the overlay is done.
-	Key(msg tea.KeyMsg) (close bool, cmd tea.Cmd)
+	// Key handles a key and returns the effects it makes; close says the overlay is done.
+	Key(msg tea.KeyMsg) (close bool, e effect.Effects)
 }
 
 // helpOverlay is the full key help, grouped: the player's keys and each pane's. It scrolls when
@@ -46,7 +47,7 @@ func (o *helpOverlay) View(st *draw.Styles, w, h int) (string, int, int) {
 }
 
 // Key scrolls with the arrows; any other key closes the help.
-func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, tea.Cmd) {
+func (o *helpOverlay) Key(msg tea.KeyMsg) (bool, effect.Effects) {
 	switch {
 	case key.Matches(msg, o.keys.k.HelpUp):
 		o.offset--

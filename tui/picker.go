@@ -91,8 +91,9 @@ func (p *Picker) onRoom(v room.View) (tea.Model, tea.Cmd) {
 			p.roomErr = "Cannot take up where the room was: " + err.Error()
 			return p, nil
 		}
-		m, cmd := pl.resume(v)
-		return m, tea.Batch(pl.Init(), cmd)
+		// The presenter back takes up the room's stage within the grace: the player shows it, and
+		// publishes it as it was until it does.
+		return pl, tea.Batch(pl.Init(), pl.apply(pl.ws.Resume(pl.workshopFrame(), v)))
 	case v.Presenter:
 	case v.On && !wasOn && !v.Following:
 		p.member.Follow(true) // the room's next change brings the stage

@@ -29,7 +29,7 @@ func (p *Player) frameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane
 	f := &pane.Frame{St: p.st, Scen: scen, M: m, Stream: stream, Drifts: s.Stream.Drifts(),
 		Pos: p.Pos, Computed: s.Computed, Done: s.Done, RP: rp, R: s.RetrainCostOf(w, p.Scale), RScale: p.Scale,
 		Selected: p.selected(), Visible: p.visible(), Heat: p.colours.Of(p.s, p.opt.Scenario), Bounds: p.bounds,
-		Features: run.FeatureNames(s.Stream), Zoomed: p.Zoomed, Cursor: p.Cursor, You: p.ws.You(p.workshopFrame()), Ask: -1}
+		Features: run.FeatureNames(s.Stream), Zoomed: p.Zoomed, Cursor: p.Cursor, You: p.ws.Guess().You(p.workshopFrame()), Ask: -1}
 	if t, ok := p.ws.Asking(); ok {
 		f.Ask, f.AskModel = t, p.ws.Model(p.workshopFrame(), t)
 	}
@@ -65,7 +65,8 @@ func (p *Player) View() string {
 	var body string
 	var l screen.Layout // the split view's panes are not the layout's: a callout there avoids nothing
 	if p.split.On() {
-		body = p.split.View(p.host(), &p.wi, &p.cmd, f, p.w, bodyH)
+		sides := whatif.Sides{Changed: p.cmd.Status(), WhatIf: p.wi.Describe(p.host(), p.wi.Current(), true), Waiting: p.wi.Status(p.host(), false)}
+		body = p.split.View(p.host(), f, sides, p.w, bodyH)
 	} else {
 		l = p.layout(f, p.w, bodyH)
 		body = p.panes.Body(p.st, f, l, p.Focus, p.w, bodyH)

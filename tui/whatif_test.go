@@ -19,6 +19,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/run"
 	"github.com/cara-sim/cara/tui/internal/whatif"
 )
@@ -313,7 +314,7 @@ func BenchmarkWhatIfKeyToFrame(b *testing.B) {
 	s := loadEmbedded(b, "covcon-d")
 	p := pumpedScenario(b, s, asciiStyles(), 120, 36)
 	press(p, "end")
-	if cmd := p.wi.Show(p.host()); cmd != nil {
+	if cmd := p.apply(p.wi.Show(p.host())); cmd != nil {
 		cmd()
 	}
 	for p.bounds == nil {
@@ -469,15 +470,15 @@ func TestWhatIfBarPendingAndGiven(t *testing.T) {
 		t.Fatalf("after the run: %v, status %q", p.s.WhatIf, p.status(p.frame()))
 	}
 
-	pumpCmd(t, p, p.wi.Apply(p.host(), []string{"retrain_cost=2"}, ""))
+	pumpCmd(t, p, p.apply(effect.Effects{effect.WhatIf{Sets: []string{"retrain_cost=2"}}}))
 	if p.s.WhatIf == nil || p.frame().RNow() != 2 || !strings.Contains(p.status(p.frame()), "what-if: retrain_cost=2") {
 		t.Errorf("given: R %v, status %q", p.frame().RNow(), p.status(p.frame()))
 	}
-	pumpCmd(t, p, p.wi.Apply(p.host(), []string{"data.noise=0.5"}, ""))
+	pumpCmd(t, p, p.apply(effect.Effects{effect.WhatIf{Sets: []string{"data.noise=0.5"}}}))
 	if p.s.WhatIfErr == nil || !strings.Contains(p.View(), "a what-if changes only queries") {
 		t.Errorf("refused: %v", p.s.WhatIfErr)
 	}
-	pumpCmd(t, p, p.wi.Apply(p.host(), nil, ""))
+	pumpCmd(t, p, p.apply(effect.Effects{effect.WhatIf{}}))
 	if p.s.WhatIf != nil || p.s.WhatIfErr != nil {
 		t.Errorf("nil: back to the scenario, got %v %v", p.s.WhatIf, p.s.WhatIfErr)
 	}

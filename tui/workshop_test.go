@@ -18,6 +18,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/workshop"
 )
@@ -231,7 +232,7 @@ func TestGuessRound(t *testing.T) {
 	// model's R at off, which no answer decided, against the Oracle's over the same batches.
 	you := algos.Replay(c, off, last, algos.Fixed(retrains)).Cost() - c.R(off)
 	b := algos.Oracle(c, off, last).Cost() - c.R(off)
-	r := p.ws.You(p.workshopFrame())
+	r := p.ws.Guess().You(p.workshopFrame())
 	if r == nil || math.Abs(r.Cost-you) > 1e-9 || math.Abs(r.Oracle-b) > 1e-9 || r.Retrains != len(retrains) || r.Answers != T-1-off || r.Agreed != agreed {
 		t.Fatalf("You: %+v, want %d answers (%d as the Oracle) retraining at %v, costing %v against %v", r, T-1-off, agreed, retrains, you, b)
 	}
@@ -376,7 +377,7 @@ func TestFollowPresenter(t *testing.T) {
 		t.Errorf("the follower's reveal at %d: %+v", fol.Pos, calloutOf(fol))
 	}
 	// The presenter's what-if: the follower shows it too, the very matrix the presenter's computed.
-	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries.size=5"}, ""))
+	pumpCmd(t, pres, pres.apply(effect.Effects{effect.WhatIf{Sets: []string{"queries.size=5"}}}))
 	fol = deliver(t, fol)
 	if pres.s.WhatIf == nil || fol.s.WhatIf == nil || fol.s.WhatIf.Matrix != pres.s.WhatIf.Matrix {
 		t.Errorf("the follower's what-if %+v, the presenter's %+v: want one, computed once", fol.s.WhatIf, pres.s.WhatIf)
@@ -568,7 +569,7 @@ func TestStatusKeepsSeedAndR(t *testing.T) {
 	pres, fol, _ := roomPlayers(t, smallTour(t))
 	fol, pres = deliver(t, fol), deliver(t, pres)
 	press(pres, "]")
-	pumpCmd(t, pres, pres.wi.Apply(pres.host(), []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}, ""))
+	pumpCmd(t, pres, pres.apply(effect.Effects{effect.WhatIf{Sets: []string{"queries={size: 5, gaussian: {mean: [0.5, 0.5], std: 0.05}}"}}}))
 	fol = deliver(t, fol)
 	if fol.s.WhatIf == nil {
 		t.Fatal("the follower shows no what-if")
@@ -634,7 +635,7 @@ func TestRoomAnswersKept(t *testing.T) {
 	}
 	// ana's You in the summary is what her own row says.
 	sync()
-	if y := ana.ws.You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
+	if y := ana.ws.Guess().You(ana.workshopFrame()); y == nil || !strings.Contains(sum, "You "+draw.Cost(y.Cost)) {
 		t.Errorf("ana's own You %+v, the summary:\n%s", y, sum)
 	}
 	press(pres, "esc")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,7 @@ type scenarioFlags struct {
 	seed          optional[int64]
 	r             optional[float64]
 	detectorReset string // --detector-reset; "" keeps the scenario's
+	detectors     string // --detectors: all, none or a comma-separated list; "" keeps the scenario's
 	notes         io.Writer
 	ctx           context.Context // the command's: ends a load blocked on a FIFO
 	src           scenarioSource
@@ -114,6 +116,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command, withR bool) {
 // registerDetectorReset adds --detector-reset to a command that replays the drift detectors.
 func (f *scenarioFlags) registerDetectorReset(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.detectorReset, "detector-reset", "", "never (the default: scikit-multiflow's usage) or on_retrain (reset ADWIN, DDM and Page-Hinkley whenever the model changes), replacing the scenario's detectors.reset")
+	cmd.Flags().StringVar(&f.detectors, "detectors", "", "the detectors replayed: all, none or a list (eddm,kswin), replacing the scenario's detectors.run (default: adwin,ddm,page-hinkley)")
 }
 
 // load reads the scenario with the flags applied and checks the work budget (--max-work).
@@ -171,6 +174,13 @@ func (f *scenarioFlags) overrides() ([]scenarios.Flag, error) {
 		}
 		out = append(out, scenarios.Flag{Name: "--detector-reset " + f.detectorReset, Path: "detectors.reset", Value: f.detectorReset})
 	}
+	if f.detectors != "" { // the loader checks the names, as for detectors.run
+		v := f.detectors
+		if v != "all" && v != "none" {
+			v = "[" + strings.Join(strings.Split(v, ","), ", ") + "]"
+		}
+		out = append(out, scenarios.Flag{Name: "--detectors " + f.detectors, Path: "detectors.run", Value: v})
+	}
 	return out, nil
 }
 
@@ -222,16 +232,10 @@ func workers(cmd *cobra.Command) int {
 	return w
 }
 
-// computeMatrix runs the engine for a seed, showing a cell counter on stderr. A served command's
+// computeMatrix runs the engine for a seed, showing a cell counter on stderr; configure changes the
+// engine's configuration further (--predictions-out records the answers). A served command's
 // matrix waits first for the room's memory and a compute slot, and lets them go when it is done.
-func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer) (*sim.Matrix, error) {
-	return computeMatrixWith(ctx, s, seed, progress, func(cfg *sim.Config) {
-		cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
-	})
-}
-
-// computeMatrixWith is computeMatrix with the engine's settings made by set.
-func computeMatrixWith(ctx context.Context, s *scenarios.Scenario, seed uint64, progress io.Writer, set func(*sim.Config)) (*sim.Matrix, error) {
+func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer, configure ...func(*sim.Config)) (*sim.Matrix, error) {
 	if r, ok := remoteFrom(ctx); ok && r.admit != nil {
 		release, err := r.admit(ctx, s, seed)
 		if err != nil {
@@ -243,7 +247,10 @@ func computeMatrixWith(ctx context.Context, s *scenarios.Scenario, seed uint64, 
 	if err != nil {
 		return nil, err
 	}
-	set(&cfg)
+	cfg.Workers, cfg.SkipCross, cfg.Order = w, skipCross, order
+	for _, c := range configure {
+		c(&cfg)
+	}
 	p := newLine(progress)
 	defer p.done()
 	var last time.Time

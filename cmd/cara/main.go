@@ -25,10 +25,11 @@ import (
 // (100 batches x 1000 points x 100 queries); cara serve is stricter.
 const defaultMaxWork = 1e9
 
-// exitStatusHelp ends every command's help: the exit codes scripts can rely on.
-const exitStatusHelp = `
+// exitStatusHelp ends every command's help but the root's, whose description says it in full:
+// the exit codes scripts can rely on.
+const exitStatusHelp = `{{if .HasParent}}
 Exit status: 0 ok, 1 bad input or a failed run, 2 usage, 130 interrupted.
-`
+{{end}}`
 
 // interruptGrace is how long an interrupted command has to stop by itself before main exits.
 const interruptGrace = 2 * time.Second
@@ -99,22 +100,6 @@ func exitOf(err error, stderr io.Writer) int {
 		return 2
 	}
 	return 1
-}
-
-// usageArgs makes every command's argument check a usage mistake (exit 2): cobra's own errors
-// (a missing or extra argument) are plain errors.
-func usageArgs(c *cobra.Command) {
-	if check := c.Args; check != nil {
-		c.Args = func(cmd *cobra.Command, args []string) error {
-			if err := check(cmd, args); err != nil {
-				return usageError{err}
-			}
-			return nil
-		}
-	}
-	for _, sub := range c.Commands() {
-		usageArgs(sub)
-	}
 }
 
 func newRootCmd() *cobra.Command {

@@ -137,16 +137,43 @@ type resultContract struct {
 	Optimal       map[string]*float64 `json:"optimal"`
 	Spread        map[string]*float64 `json:"spread"`
 	CI95          map[string]*float64 `json:"ci95"`
+	Alarms        []int               `json:"alarms"`
+	Detection     *detectionContract  `json:"detection"`
+}
+
+type detectionContract struct {
+	Window int `json:"window"`
+	Drifts []struct {
+		From   int  `json:"from"`
+		To     int  `json:"to"`
+		Alarm  *int `json:"alarm"`
+		Delay  *int `json:"delay"`
+		Points *int `json:"delay_points"`
+	} `json:"drifts"`
+	FalseAlarms []int    `json:"false_alarms"`
+	Detected    float64  `json:"detected"`
+	Missed      float64  `json:"missed"`
+	FalseCount  float64  `json:"false_alarm_count"`
+	MeanDelay   *float64 `json:"mean_delay"`
+	MeanPoints  *float64 `json:"mean_delay_points"`
+}
+
+type driftContract struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Kind string `json:"kind"`
 }
 
 type runContract struct {
-	Scenario    string   `json:"scenario"`
-	RetrainCost any      `json:"retrain_cost"`
-	Seeds       []uint64 `json:"seeds"`
-	Warnings    []string `json:"warnings"`
+	Scenario    string          `json:"scenario"`
+	RetrainCost any             `json:"retrain_cost"`
+	Seeds       []uint64        `json:"seeds"`
+	Warnings    []string        `json:"warnings"`
+	Drifts      []driftContract `json:"drifts"`
 	Runs        []struct {
 		Seed     uint64           `json:"seed"`
 		Warnings []string         `json:"warnings"`
+		Drifts   []driftContract  `json:"drifts"`
 		Results  []resultContract `json:"results"`
 	} `json:"runs"`
 	Results []resultContract `json:"results"`
@@ -381,7 +408,7 @@ func TestFlagErrors(t *testing.T) {
 		// Issue 26.
 		{[]string{"run", small, "--set", "name="}, "--set name: is required"},
 		{[]string{"run", small, "--set", "batches="}, "--set batches: is required"},
-		{[]string{"run"}, "accepts 1 arg(s), received 0"},
+		{[]string{"run"}, "run wants one SCENARIO|FILE, got none (cara list names the scenarios; see cara run --help)"},
 		{[]string{"run", small, "--set", "tour.0.at=3"}, "--set tour.0.at: the scenario has no tour, so no item 0 of it to change"},
 		{[]string{"completion", "tcsh"}, `unknown command "tcsh" for "cara completion"`},
 		{[]string{"plot", "x.jsonl", "-o", "-"}, "-o -: figures are files in a folder"},
@@ -654,8 +681,8 @@ func TestExitStatus(t *testing.T) {
 		inStderr string
 	}{
 		{"ok", newRootCmd(), []string{"validate", small}, 0, ""},
-		{"missing argument", newRootCmd(), []string{"run"}, 2, "accepts 1 arg(s), received 0"},
-		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "accepts 1 arg(s), received 2"},
+		{"missing argument", newRootCmd(), []string{"run"}, 2, "cara: run wants one SCENARIO|FILE, got none"},
+		{"extra argument", newRootCmd(), []string{"run", small, small}, 2, "cara: run wants one SCENARIO|FILE, got 2"},
 		{"unknown shell", newRootCmd(), []string{"completion", "tcsh"}, 2, `unknown command "tcsh"`},
 		{"bad input", newRootCmd(), []string{"run", "no-such-scenario"}, 1, "no scenario"},
 		{"empty --set value", newRootCmd(), []string{"run", small, "--set", "name="}, 1, "cara: --set name: is required"},

@@ -14,6 +14,7 @@ import (
 func newMatrixCmd() *cobra.Command {
 	var f scenarioFlags
 	var format, out string
+	var po predictionsOut
 	cmd := &cobra.Command{
 		Use:   "matrix SCENARIO|FILE",
 		Short: "Compute the full cost matrix of a scenario and write it as JSON, CSV or Parquet",
@@ -28,16 +29,25 @@ func newMatrixCmd() *cobra.Command {
 			if err := checkBinaryOut(cmd, format, out); err != nil {
 				return err
 			}
+			if err := po.check(); err != nil {
+				return err
+			}
 			s, err := f.load(args[0])
+			if err != nil {
+				return err
+			}
+			record, err := po.record(s, s.Seed)
 			if err != nil {
 				return err
 			}
 			// Row by row, one model in memory at a time, and no per-point errors kept: the file
 			// holds only numbers. A 1000-batch covcon-d peaked at 0.97 GB in column order.
-			m, err := computeMatrixWith(cmd.Context(), s, s.Seed, cmd.ErrOrStderr(), func(cfg *sim.Config) {
-				cfg.Workers, cfg.Order, cfg.DropErrors = workers(cmd), sim.RowOrder, true
-			})
+			m, err := computeMatrix(cmd.Context(), s, s.Seed, workers(cmd), false, sim.RowOrder, cmd.ErrOrStderr(), record,
+				func(cfg *sim.Config) { cfg.DropErrors = true })
 			if err != nil {
+				return err
+			}
+			if err := po.write(cmd, s); err != nil {
 				return err
 			}
 			if format == "csv" { // JSON and Parquet carry them; CSV has no place for them
@@ -59,5 +69,6 @@ func newMatrixCmd() *cobra.Command {
 	f.register(cmd, true)
 	cmd.Flags().StringVar(&format, "format", "json", "json, csv or parquet (one row per cell)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of standard output")
+	po.register(cmd)
 	return cmd
 }

@@ -76,15 +76,16 @@ func withTours() []string {
 }
 
 // openDefault is `cara` with no command: the scenario picker (embedded scenarios, ./scenarios/*.yaml
-// and any paths given) in a terminal.
+// and any paths given) in a terminal. The words first: a mistyped command is named as one even
+// without a terminal.
 func openDefault(cmd *cobra.Command, paths []string) error {
-	if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
-		return errNoTerminal
-	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return usagef("%s is not a command or a scenario file (see cara --help)", p)
+			return unknownCommand(cmd.Root(), p)
 		}
+	}
+	if !tui.IsTerminal(os.Stdin) || !tui.IsTerminal(os.Stdout) {
+		return errNoTerminal
 	}
 	st := tui.NewStyles(lipgloss.DefaultRenderer())
 	ctx, cancel := context.WithCancel(cmd.Context())

@@ -48,20 +48,24 @@ func newPlotCmd() *cobra.Command {
 			for _, m := range experiment.Missing(all) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "cara: warning: %s: incomplete: %s; the figures show what there is\n", args[0], m)
 			}
-			rows = all
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			paths, err := figures.SweepFigures(rows, dir, f)
-			for _, p := range paths {
-				fmt.Fprintln(cmd.OutOrStdout(), p)
-			}
-			return err
+			return drawSweepFigures(cmd, all, dir, f)
 		},
 	}
 	cmd.Flags().StringVarP(&dir, "output", "o", ".", "folder for the figures")
 	cmd.Flags().StringVar(&format, "format", "png", "png or svg")
 	return cmd
+}
+
+// drawSweepFigures draws a sweep's figures into dir, printing each file's path.
+func drawSweepFigures(cmd *cobra.Command, rows []experiment.SweepRow, dir string, f figures.Format) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	paths, err := figures.SweepFigures(rows, dir, f)
+	for _, p := range paths {
+		fmt.Fprintln(cmd.OutOrStdout(), p)
+	}
+	return err
 }
 
 // checkFigureDir refuses "-" as a folder of figures before any work: -o - means stdout
@@ -89,7 +93,7 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 		if r.Algorithm == algos.NameOracle {
 			oracle = r.Strategy
 		}
-		if r.Algorithm == algos.NameOracle || r.Algorithm == algos.NameCaraT {
+		if r.Algorithm == algos.NameOracle || r.Algorithm == algos.NameCaraT || r.Algorithm.IsSchedule() {
 			paths = append(paths, figures.Path{Algorithm: r.Algorithm, Strategy: r.Strategy})
 		}
 	}

@@ -25,6 +25,9 @@ var caraBinary struct {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv("CARA_TEST_MODEL") != "" { // the test binary as a model command (byo_test.go)
+		os.Exit(serveTestModel())
+	}
 	code := m.Run()
 	if caraBinary.dir != "" {
 		os.RemoveAll(caraBinary.dir)

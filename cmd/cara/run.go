@@ -17,6 +17,7 @@ func newRunCmd() *cobra.Command {
 	var f scenarioFlags
 	var format, figures, figFormat, out string
 	var seeds int
+	var po predictionsOut
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE",
 		Short: "Run every algorithm on a scenario and print a table like the paper's",
@@ -39,13 +40,21 @@ func newRunCmd() *cobra.Command {
 			if err := checkFigureDir("--figures", figures); err != nil {
 				return err
 			}
+			if err := po.check(); err != nil {
+				return err
+			}
 			s, err := f.load(args[0])
 			if err != nil {
 				return err
 			}
-			// Figures draw the whole matrix, cross-block cells included.
+			// Figures draw the whole matrix, cross-block cells included, and the predictions are
+			// every model's on every later batch.
 			matrix := func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
-				return computeMatrix(ctx, s, seed, workers(cmd), figures == "", sim.ColumnOrder, cmd.ErrOrStderr())
+				record, err := po.record(s, seed)
+				if err != nil {
+					return nil, err
+				}
+				return computeMatrix(ctx, s, seed, workers(cmd), figures == "" && !po.on(), sim.ColumnOrder, cmd.ErrOrStderr(), record)
 			}
 			var hook experiment.SeedHook
 			if figures != "" {
@@ -62,6 +71,9 @@ func newRunCmd() *cobra.Command {
 			}
 			run, err := experiment.RunSeeds(cmd.Context(), s, seeds, matrix, hook)
 			if err != nil {
+				return err
+			}
+			if err := po.write(cmd, s); err != nil {
 				return err
 			}
 			return writeOut(cmd, out, func(w io.Writer) error {
@@ -84,5 +96,6 @@ func newRunCmd() *cobra.Command {
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "run this many seeds (seed, seed+1, ...) and report means and spread")
 	cmd.Flags().StringVar(&figures, "figures", "", "also draw this run's figures into DIR")
 	cmd.Flags().StringVar(&figFormat, "figure-format", "png", "png or svg, with --figures")
+	po.register(cmd)
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -124,7 +125,14 @@ that anyone who can reach the port may use it.`,
 // times more does not.
 const serveMaxWork = 2e7
 
+// defaultHostKey is where the host key lives when --host-key is not given: under systemd, the
+// service's StateDirectory (systemd names it in $STATE_DIRECTORY), so that a drop-in that leaves
+// the flag out keeps the key students know; elsewhere the user's configuration folder.
 func defaultHostKey() string {
+	if dirs := os.Getenv("STATE_DIRECTORY"); dirs != "" {
+		// Several StateDirectory= entries are joined with ':'; the first is the service's own.
+		return filepath.Join(strings.Split(dirs, ":")[0], "ssh_host_ed25519")
+	}
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "cara_host_ed25519"

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cara-sim/cara/scenarios"
 )
 
 // metricsText is the body of a metrics page.
@@ -85,7 +88,7 @@ func TestServeProcess(t *testing.T) {
 		}
 	}
 	cmd.Process.Signal(syscall.SIGHUP)
-	expect(`msg="scenarios read again" entries=12`)
+	expect(fmt.Sprintf(`msg="scenarios read again" entries=%d`, len(scenarios.Embedded())+1))
 	cmd.Process.Signal(syscall.SIGINT)
 	// What an interrupted server says is its own, not a sweep's.
 	expect(`^cara: interrupted: the server stopped; every session was closed$`)

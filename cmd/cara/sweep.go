@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cara-sim/cara/experiment"
+	"github.com/cara-sim/cara/figures"
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
@@ -80,8 +82,8 @@ different sweeps or a sweep that lacks rows.`,
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
 				Offline: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
-					return computeMatrixWith(ctx, s, seed, nil, func(cfg *sim.Config) {
-						cfg.Workers, cfg.Stream = workers(cmd), sim.FirstBatches(cfg.Stream, cfg.Offline+1)
+					return computeMatrix(ctx, s, seed, workers(cmd), false, sim.ColumnOrder, nil, func(cfg *sim.Config) {
+						cfg.Stream = sim.FirstBatches(cfg.Stream, cfg.Offline+1)
 					})
 				},
 				Progress: &barProgress{w: cmd.ErrOrStderr()}}
@@ -107,8 +109,8 @@ different sweeps or a sweep that lacks rows.`,
 }
 
 func newMergeCmd() *cobra.Command {
-	var out string
-	var partial bool
+	var out, plotDir string
+	var partial, ifComplete bool
 	cmd := &cobra.Command{
 		Use:   "merge -o OUT FILE...",
 		Short: "Join sweep files (shards) into one, dropping duplicate rows",
@@ -116,20 +118,39 @@ func newMergeCmd() *cobra.Command {
 JSON lines, or Parquet when OUT ends in .parquet (one row per line, for pandas, polars or DuckDB).
 It refuses files of different sweeps of one scenario (other content, --costs or seeds), naming
 both, and a merged sweep that lacks rows, naming the seeds and costs missing (run their shards
-again: they resume), unless --partial.`,
+again: they resume), unless --partial.
+
+A FILE with * ? or [ is a pattern that merge expands itself (for a container without a shell).
+--if-complete is for the shards themselves: each runs merge when it ends, and only the one that
+completes the sweep writes OUT (the others say what is still missing and exit 0), so no merge
+job has to wait for them.`,
 		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl
-  cara merge -o covcon-d.parquet covcon-d.jsonl`,
+  cara merge -o covcon-d.parquet covcon-d.jsonl
+  cara merge --if-complete --plot figures/ -o covcon-d.jsonl 'covcon-d-part-*.jsonl'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("merge needs -o FILE")
 			}
+			if partial && ifComplete {
+				return usagef("--partial and --if-complete contradict each other: merge what there is, or only a complete sweep")
+			}
 			if err := checkOutputFile(out); err != nil {
 				return err
 			}
+			if plotDir != "" {
+				if err := checkFigureDir("--plot", plotDir); err != nil {
+					return err
+				}
+			}
+			paths, err := sweepFileArgs(args, out, ifComplete)
+			if err != nil {
+				return err
+			}
 			var files []experiment.SweepFile
-			for _, path := range args {
-				rows, err := readSweepFile(path)
+			for _, path := range paths {
+				// A shard still writing may end on half a line: skip it, it makes the sweep incomplete.
+				rows, err := readSweepFileTorn(path, ifComplete)
 				if err != nil {
 					return err
 				}
@@ -139,34 +160,87 @@ again: they resume), unless --partial.`,
 			if err != nil {
 				return err
 			}
-			if missing := experiment.Missing(all); len(missing) > 0 {
-				if !partial {
-					return fmt.Errorf("the merged sweep is incomplete: %s; run the shards that hold them again (they resume), or pass --partial to merge what there is",
-						strings.Join(missing, "; "))
+			missing := experiment.Missing(all)
+			switch {
+			case ifComplete && (len(all) == 0 || len(missing) > 0):
+				what := "no rows yet"
+				if len(all) > 0 {
+					what = strings.Join(missing, "; ")
 				}
-				for _, m := range missing {
-					fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning: incomplete:", m)
-				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "cara: not merged yet: %s; the shard that completes the sweep merges it\n", what)
+				return nil
+			case len(missing) > 0 && !partial:
+				return fmt.Errorf("the merged sweep is incomplete: %s; run the shards that hold them again (they resume), or pass --partial to merge what there is",
+					strings.Join(missing, "; "))
 			}
+			for _, m := range missing {
+				fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning: incomplete:", m)
+			}
+			write := func(w io.Writer) error { return experiment.WriteRows(w, all) }
 			if strings.HasSuffix(strings.ToLower(out), ".parquet") {
-				return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRowsParquet(w, all) })
+				write = func(w io.Writer) error { return experiment.WriteRowsParquet(w, all) }
 			}
-			return writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRows(w, all) })
+			if err := writeOut(cmd, out, write); err != nil {
+				return err
+			}
+			if ifComplete {
+				fmt.Fprintf(cmd.ErrOrStderr(), "cara: merged %d file(s) into %s\n", len(paths), out)
+			}
+			if plotDir == "" {
+				return nil
+			}
+			return drawSweepFigures(cmd, all, plotDir, figures.PNG)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file (Parquet when it ends in .parquet)")
 	cmd.Flags().BoolVar(&partial, "partial", false, "merge a sweep that lacks rows (a shard still running or lost), with a warning")
+	cmd.Flags().BoolVar(&ifComplete, "if-complete", false, "write OUT only if the files hold the whole sweep; otherwise say what lacks and exit 0")
+	cmd.Flags().StringVar(&plotDir, "plot", "", "also draw the merged sweep's figures into this folder, as cara plot does")
 	return cmd
+}
+
+// sweepFileArgs expands merge's arguments: a pattern (with * ? or [) is matched here, as no shell
+// may have done it, and never matches the output itself. A pattern that matches nothing is an
+// error, unless the sweep may simply not have begun (--if-complete).
+func sweepFileArgs(args []string, out string, ifComplete bool) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "*?[") {
+			paths = append(paths, a)
+			continue
+		}
+		matches, err := filepath.Glob(a)
+		if err != nil {
+			return nil, usagef("%s: not a pattern: %v", a, err)
+		}
+		n := 0
+		for _, m := range matches {
+			if filepath.Clean(m) != filepath.Clean(out) {
+				paths = append(paths, m)
+				n++
+			}
+		}
+		if n == 0 && !ifComplete {
+			return nil, fmt.Errorf("%s: no file matches", a)
+		}
+	}
+	return paths, nil
 }
 
 // readSweepFile reads a whole sweep file.
 func readSweepFile(path string) ([]experiment.SweepRow, error) {
+	return readSweepFileTorn(path, false)
+}
+
+// readSweepFileTorn reads a sweep file, dropping a last line without its newline when torn is set
+// (a file another process is still writing).
+func readSweepFileTorn(path string, torn bool) ([]experiment.SweepRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rows, _, err := experiment.ReadRows(f, path, false)
+	rows, _, err := experiment.ReadRows(f, path, torn)
 	return rows, err
 }
 

@@ -13,6 +13,7 @@ var Order = []string{
 	"algos",
 	"internal/palette",
 	"sim",
+	"sim/modelcmd",
 	"scenarios/internal/format",
 	"scenarios/internal/expr",
 	"scenarios/internal/streams",
@@ -28,6 +29,7 @@ var Order = []string{
 	// The screen: tui's parts, each a package of its own under tui/internal, then the player.
 	"tui/internal/draw",
 	"tui/internal/keys",
+	"tui/internal/effect",
 	"tui/internal/run",
 	"tui/internal/pane",
 	"tui/internal/synth",
@@ -48,7 +50,7 @@ var Order = []string{
 // Charm is the packages that may import Charm's (github.com/charmbracelet/...) and ntcharts, which
 // is built on them: the screen (tui and its parts), the server, the command line. The made-up runs
 // of the screen's tests (tui/internal/synth) are not among them.
-var Charm = []string{"tui/internal/draw", "tui/internal/keys", "tui/internal/run", "tui/internal/pane",
+var Charm = []string{"tui/internal/draw", "tui/internal/keys", "tui/internal/effect", "tui/internal/run", "tui/internal/pane",
 	"tui/internal/pane/matrix", "tui/internal/pane/chart", "tui/internal/pane/decisions", "tui/internal/pane/batch",
 	"tui/internal/pane/results", "tui/internal/pane/about", "tui/internal/screen", "tui/internal/workshop",
 	"tui/internal/whatif", "tui", "server", "cmd/cara"}

@@ -79,36 +79,35 @@ func Parse(line string) (Command, error) {
 	return Command{Verb: VerbSet, Path: o.Path, Value: strings.TrimSpace(o.Value)}, nil
 }
 
-// checkPath refuses a path the file format does not have, naming the nearest ones.
+// checkPath refuses a path the file format does not have: a key no section has in the words --set
+// and the loader use for it (format.UnknownField), an index of a section, a key of a value.
 func checkPath(path string) error {
 	segs := strings.Split(path, ".")
 	t := formatType
-	for i, seg := range segs {
+	yamlPath := "" // where the key is, as the loader names it: tour[0].say
+	for _, seg := range segs {
 		if seg == "" {
 			return fmt.Errorf("%s: PATH is keys joined by dots (e.g. model.random_forest.trees), got an empty key", path)
 		}
 		next, ok := child(t, seg)
-		if !ok {
-			have := strings.Join(segs[:i], ".")
-			return fmt.Errorf("%s: the scenario format has no %q here; %s", path, seg, childrenHint(have, t))
+		switch {
+		case !ok && len(fieldNames(t)) > 0:
+			return fmt.Errorf("%s: %s", path, format.UnknownField(yamlPath, seg))
+		case !ok && t.Kind() == reflect.Slice:
+			return fmt.Errorf("%s: %s is a list: give an index (0, 1, ...), got %q", path, yamlPath, seg)
+		case !ok:
+			return fmt.Errorf("%s: %s is a value, not a section", path, yamlPath)
+		}
+		if _, err := strconv.Atoi(seg); err == nil {
+			yamlPath += "[" + seg + "]"
+		} else if yamlPath == "" {
+			yamlPath = seg
+		} else {
+			yamlPath += "." + seg
 		}
 		t = next
 	}
 	return nil
-}
-
-func childrenHint(at string, t reflect.Type) string {
-	names := fieldNames(t)
-	if len(names) == 0 {
-		if t.Kind() == reflect.Slice {
-			return "this is a list: give an index (0, 1, ...)"
-		}
-		return "this is a value, not a section"
-	}
-	if at == "" {
-		return "give one of " + strings.Join(names, ", ")
-	}
-	return at + " has " + strings.Join(names, ", ")
 }
 
 // Apply returns sets after c: a set replaces the earlier sets of its path and of every path under

@@ -8,6 +8,17 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 )
 
+// A typo in a path gets one wording, on the command line as in --set (and in a file): the loader's.
+func TestTypoAsSet(t *testing.T) {
+	for _, path := range []string{"retrain_cots", "data.nois", "model.random_forest.tres", "tour.0.sai", "kernel.gama"} {
+		_, lineErr := Parse("set " + path + "=1")
+		_, setErr := scenarios.Load("covcon-d", scenarios.Options{Set: []string{path + "=1"}})
+		if lineErr == nil || setErr == nil || "--set "+lineErr.Error() != setErr.Error() {
+			t.Errorf("%s: the command line says %v, --set %v", path, lineErr, setErr)
+		}
+	}
+}
+
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		line string
@@ -27,10 +38,10 @@ func TestParse(t *testing.T) {
 		{line: "frobnicate", err: `unknown command "frobnicate"`},
 		{line: "set retrain_cost", err: "give PATH=VALUE"},
 		{line: "set data..noise=1", err: "empty key"},
-		{line: "set data.nois=0.2", err: `no "nois" here; data has`},
+		{line: "set data.nois=0.2", err: `data.nois: unknown field "nois" (known: size, features,`},
 		{line: "set model.random_forest.trees.x=1", err: "a value, not a section"},
 		{line: "set data.concepts.x.at=3", err: "give an index"},
-		{line: "set bogus=1", err: "give one of"},
+		{line: "set bogus=1", err: `bogus: unknown field "bogus" (known: name, title, about,`},
 	} {
 		got, err := Parse(tc.line)
 		switch {
@@ -79,7 +90,7 @@ func TestComplete(t *testing.T) {
 		{"re", []string{"reset", "retrain_cost="}},
 		{"set retr", []string{"set retrain_cost="}},
 		{"set model.random_forest.t", []string{"set model.random_forest.trees="}},
-		{"set model.", []string{"set model.knn.", "set model.logistic.", "set model.nearest_centroid=", "set model.random_forest.", "set model.window="}},
+		{"set model.", []string{"set model.command=", "set model.knn.", "set model.logistic.", "set model.nearest_centroid=", "set model.predictions=", "set model.random_forest.", "set model.timeout=", "set model.window="}},
 		{"set data.concepts.", []string{"set data.concepts.0."}},
 		{"set data.concepts.1.tr", []string{"set data.concepts.1.transition."}},
 		{"set data.concepts.1.transition.shape=s", []string{"set data.concepts.1.transition.shape=sigmoid"}},

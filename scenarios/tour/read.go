@@ -173,7 +173,7 @@ func (from *From) whatif(i int, w format.Whatif) ([]Override, error) {
 			return nil, o.Place.Errorf(field+"."+o.Path, "%s", o.Err)
 		}
 		if !format.Replayable(o.Path) {
-			return nil, o.Place.Errorf(field, "%s: a what-if changes only queries, kernel (gamma) or retrain_cost: what the player recomputes without training again", o.Path)
+			return nil, o.Place.Errorf(field, "%s: a what-if changes only %s: what the player recomputes without training again", o.Path, strings.Join(format.WhatifPaths, ", "))
 		}
 		if _, err := format.ParseOverride(o.Path + "=" + o.Value); err != nil {
 			return nil, o.Place.Errorf(field, "%s", strings.TrimPrefix(err.Error(), "--set "))

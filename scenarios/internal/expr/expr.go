@@ -13,6 +13,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	exprlang "github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -65,8 +66,11 @@ func Compile(s format.Scalar, field string, d int, withX, asBool bool) (*Program
 		allowed += " (no x: this value is the same for every point)"
 	}
 	fail := func(msg string, col int) error {
+		// A value of 100 kB (a paste gone wrong) is shown by its start, once: expr-lang's message
+		// quotes the token it stopped at, and the column is shown in the expression.
+		msg = cut(msg, maxShown)
 		if col > 0 {
-			msg = fmt.Sprintf("%s (at column %d of %q)", msg, col, s.Text)
+			msg = fmt.Sprintf("%s (at column %d of %s)", msg, col, quoteCut(s.Text, maxShown))
 		}
 		return s.Errorf(field, "bad expression: %s; expressions may use %s", msg, allowed)
 	}
@@ -101,6 +105,25 @@ func Compile(s format.Scalar, field string, d int, withX, asBool bool) (*Program
 		return nil, fail(err.Error(), 0)
 	}
 	return &Program{Src: s.Text, prog: p, At: s, UsesT: check.usesT}, nil
+}
+
+// maxShown bounds what a message shows of an expression, or of expr-lang's words about it.
+const maxShown = 120
+
+// cut shortens text to about n bytes, saying how long it was.
+func cut(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(text[:n], ""), len(text))
+}
+
+// quoteCut quotes text, or its start and how long it is.
+func quoteCut(text string, n int) string {
+	if len(text) <= n {
+		return strconv.Quote(text)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", strings.ToValidUTF8(text[:n], ""), len(text))
 }
 
 func fmod(args ...any) (any, error) {

@@ -31,11 +31,7 @@ func (d *Doc) Wrap(err error) error {
 	if errors.As(err, &unknown) && unknown.Token != nil && d.tree != nil {
 		tk := unknown.Token
 		parent := d.keyParent(tk.Position.Line, tk.Position.Column)
-		msg := fmt.Sprintf("unknown field %q", tk.Value)
-		if known := knownFields(parent); len(known) > 0 {
-			msg += " (known: " + strings.Join(known, ", ") + ")"
-		}
-		return d.Locate(&Error{line: tk.Position.Line, col: tk.Position.Column, field: parent, msg: msg})
+		return d.Locate(&Error{line: tk.Position.Line, col: tk.Position.Column, field: parent, msg: UnknownField(parent, tk.Value)})
 	}
 	var shape *yaml.UnexpectedNodeTypeError
 	if errors.As(err, &shape) && shape.Token != nil && d.tree != nil {
@@ -167,6 +163,16 @@ func (d *Doc) Walk(visit func(path string, key, value ast.Node) bool) {
 }
 
 // knownFields lists the keys the file format accepts under path (a field path as valuePath gives).
+// UnknownField is the one wording of a key the file format does not have in the section at path
+// (a YAML path, "" for the file's top): in a file, in a --set and on the player's command line.
+func UnknownField(path, key string) string {
+	msg := fmt.Sprintf("unknown field %q", key)
+	if known := knownFields(path); len(known) > 0 {
+		msg += " (known: " + strings.Join(known, ", ") + ")"
+	}
+	return msg
+}
+
 func knownFields(path string) []string {
 	t := reflect.TypeFor[File]()
 	if path != "" {

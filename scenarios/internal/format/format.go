@@ -27,6 +27,7 @@ type File struct {
 	RetrainCost Scalar         `yaml:"retrain_cost"`
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
+	Schedules   []Schedule     `yaml:"schedules"` // fixed schedules priced as algorithms
 	Tuning      *Tuning        `yaml:"tuning"`    // CARA-T's and CARA-CT's tie rule
 	Errors      *Errors        `yaml:"errors"`    // beyond the paper
 	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
@@ -48,8 +49,17 @@ type Tuning struct {
 
 // Detectors is the detectors section.
 type Detectors struct {
-	Feed  Scalar `yaml:"feed"`
-	Reset Scalar `yaml:"reset"`
+	Feed   Scalar  `yaml:"feed"`
+	Reset  Scalar  `yaml:"reset"`
+	Run    Scalars `yaml:"run"`    // the detectors replayed: all, none or a list of names
+	Window Scalar  `yaml:"window"` // batches after a known drift within which an alarm detects it
+}
+
+// Schedule is one fixed schedule: every (with an optional offset) or at.
+type Schedule struct {
+	Every  Scalar  `yaml:"every"`
+	Offset Scalar  `yaml:"offset"`
+	At     Scalars `yaml:"at"`
 }
 
 // Gaussian is a Gaussian point generator: a mean and a standard deviation per feature.
@@ -64,23 +74,33 @@ type Uniform struct {
 	High Scalars `yaml:"high"`
 }
 
+// Discrete is a discrete point generator: feature k takes the values 0..levels_k-1, each as likely
+// (a categorical attribute, as STAGGER's size, colour and shape, coded as whole numbers).
+type Discrete struct {
+	Levels Scalars `yaml:"levels"`
+}
+
 // Component is one generator of a mixture, with its weight.
 type Component struct {
 	Weight   Scalar    `yaml:"weight"`
 	Gaussian *Gaussian `yaml:"gaussian"`
 	Uniform  *Uniform  `yaml:"uniform"`
+	Discrete *Discrete `yaml:"discrete"`
 }
 
 // Generator is a point generator, written the same under data and queries: exactly one of
-// gaussian, uniform or mixture.
+// gaussian, uniform, discrete or mixture.
 type Generator struct {
 	Gaussian *Gaussian   `yaml:"gaussian"`
 	Uniform  *Uniform    `yaml:"uniform"`
+	Discrete *Discrete   `yaml:"discrete"`
 	Mixture  []Component `yaml:"mixture"`
 }
 
 // Given reports whether any generator is given.
-func (g Generator) Given() bool { return g.Gaussian != nil || g.Uniform != nil || g.Mixture != nil }
+func (g Generator) Given() bool {
+	return g.Gaussian != nil || g.Uniform != nil || g.Discrete != nil || g.Mixture != nil
+}
 
 // Data is the data section: a generator and a concept timeline, or a CSV file.
 type Data struct {
@@ -98,6 +118,23 @@ type Data struct {
 	Categorical Scalars   `yaml:"categorical"` // CSV columns one-hot encoded whatever their values
 	Missing     Scalar    `yaml:"missing"`     // empty CSV cells: mean, median (from the offline block) or drop; beyond the paper
 	Positive    Scalar    `yaml:"positive"`    // the CSV label value that is class 1 (else the values sorted)
+	// The classic streams that a point generator and a concept timeline cannot express:
+	Hyperplane *Hyperplane `yaml:"hyperplane"` // the label: a rotating hyperplane (Hulten et al. 2001)
+	RBF        *RBF        `yaml:"rbf"`        // points and labels: moving centroids (Bifet et al. 2009)
+}
+
+// Hyperplane labels points by a hyperplane whose weights drift, point by point.
+type Hyperplane struct {
+	DriftFeatures Scalar `yaml:"drift_features"` // how many weights drift (the first ones)
+	Magnitude     Scalar `yaml:"magnitude"`      // the change of a drifting weight at each point
+	Reversal      Scalar `yaml:"reversal"`       // the probability at each point that its direction reverses
+}
+
+// RBF draws points around moving centroids, each of a class.
+type RBF struct {
+	Centroids      Scalar `yaml:"centroids"`
+	DriftCentroids Scalar `yaml:"drift_centroids"` // how many of them move (the first ones)
+	Speed          Scalar `yaml:"speed"`           // the distance a moving centroid goes at each point
 }
 
 // Concept is one concept of a timeline.
@@ -124,13 +161,17 @@ type Queries struct {
 	BatchColumn Scalar    `yaml:"batch_column"`
 }
 
-// Model is the model section: exactly one model.
+// Model is the model section: exactly one model, fitted by cara or from outside (predictions, or
+// a command with its timeout).
 type Model struct {
 	RandomForest    *Forest   `yaml:"random_forest"`
 	Logistic        *Logistic `yaml:"logistic"`
 	KNN             *KNN      `yaml:"knn"`
 	NearestCentroid *struct{} `yaml:"nearest_centroid"`
-	Window          Scalar    `yaml:"window"` // M_t trains on batches t-window+1..t; beyond the paper
+	Window          Scalar    `yaml:"window"`      // M_t trains on batches t-window+1..t; beyond the paper
+	Predictions     Scalar    `yaml:"predictions"` // a predictions file (CSV, gzip, Parquet): the model's answers
+	Command         Scalars   `yaml:"command"`     // a program that is the model, and its arguments
+	Timeout         Scalar    `yaml:"timeout"`     // seconds the command may take to answer one message
 }
 
 // Forest is model.random_forest.

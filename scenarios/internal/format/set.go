@@ -75,7 +75,27 @@ func (s *Source) Locate(err error) error {
 	if o.Flag != "" {
 		return fmt.Errorf("%s: %s", o.Flag, rest)
 	}
-	return fmt.Errorf("--set %s: %s", o.Path, rest)
+	return fmt.Errorf("--set %s: %s%s", o.Path, rest, quoteHint(o, rest))
+}
+
+// quoteHint suggests quoting a value that YAML read as a mapping where a single value belongs: an
+// expression a ? b : c, whose ": " (and "? ") YAML takes for a key and its value.
+func quoteHint(o Override, msg string) string {
+	v := strings.TrimSpace(o.Value)
+	if !strings.Contains(msg, "expected a single value, got a mapping") || v == "" || strings.ContainsAny(v[:1], `'"{`) ||
+		!strings.Contains(v, "?") && !strings.Contains(v, ": ") {
+		return ""
+	}
+	return fmt.Sprintf("; YAML reads the \": \" of %s as a key and its value: quote the expression, --set '%s=\"%s\"'",
+		shorten(v, 60), o.Path, shorten(v, 60))
+}
+
+// shorten cuts text for a message to about n bytes.
+func shorten(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(text[:n], ""), len(text))
 }
 
 // Merged is src with sets merged in, comments kept: what a user edits to change the scenario
@@ -217,7 +237,7 @@ func parseValue(o Override, under string, base int) (ast.Node, error) {
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
-		return nil, fmt.Errorf("--set %s: %q is not a YAML value: %s", o.Path, o.Value, stripPos(msg))
+		return nil, fmt.Errorf("--set %s: %q is not a YAML value: %s", o.Path, shorten(o.Value, 120), shorten(stripPos(msg), 200))
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		if under == "" {

@@ -85,7 +85,7 @@ func (g *genData) Drifts() []sim.Drift {
 }
 
 func (g *genData) findDrifts() []sim.Drift {
-	var out []sim.Drift
+	out := []sim.Drift{} // known, even when there is none
 	inTransition := make([]bool, g.T)
 	for j := 1; j < len(g.concepts); j++ {
 		c := g.concepts[j]

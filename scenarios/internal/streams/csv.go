@@ -172,8 +172,13 @@ func (tr *tableReader) locate() error {
 		names []string
 	}{{"data.ignore", opt.Ignore}, {"data.categorical", opt.Categorical}} {
 		for _, name := range lists.names {
-			if i := slices.Index(header, name); i < 0 || i == tr.labelAt || i == tr.batchAt {
-				return fmt.Errorf("%s: %s names %q, which is not a feature column (columns: %s)", path, lists.field, name, strings.Join(header, ", "))
+			switch i := slices.Index(header, name); {
+			case i < 0:
+				return fmt.Errorf("%s: %s names %q, which is not a column (columns: %s)", path, lists.field, name, strings.Join(header, ", "))
+			case i == tr.labelAt:
+				return fmt.Errorf("%s: %s names %q: it is the label column (data.label), not a feature; leave it out of %s", path, lists.field, name, lists.field)
+			case i == tr.batchAt:
+				return fmt.Errorf("%s: %s names %q: it is the batch column (data.batch_column), not a feature; leave it out of %s", path, lists.field, name, lists.field)
 			}
 		}
 	}
@@ -796,7 +801,7 @@ func newTableData(tab *Table, batches int) (*tableData, error) {
 
 func (d *tableData) Len() int            { return len(d.ranges) }
 func (d *tableData) Features() int       { return d.tab.X.D }
-func (d *tableData) Drifts() []sim.Drift { return nil }
+func (d *tableData) Drifts() []sim.Drift { return nil } // nil: a table does not know its drifts
 
 // FeatureNames are the table's feature columns.
 func (d *tableData) FeatureNames() []string { return d.tab.Features }

@@ -50,8 +50,9 @@ func TestReadTableErrors(t *testing.T) {
 		{"absent.csv", y, "open testdata/csv/absent.csv: no such file or directory"},
 		// Issue 26, item 2: two odd cells used to make "b" categorical (20 features) silently.
 		{"stray.csv", y, `stray.csv: column "b" is numeric but for 2 of its 20 cells: "1e400" at testdata/csv/stray.csv:6:3 (out of the range of a 64-bit float), "0,4" at testdata/csv/stray.csv:11:3 (a decimal comma?); fix those cells, drop the column (data.ignore), or list it in data.categorical to one-hot encode its values`},
-		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"y"}}, `stray.csv: data.ignore names "y", which is not a feature column (columns: a, b, y)`},
-		{"stray.csv", TableOptions{Label: "y", Categorical: []string{"c"}}, `stray.csv: data.categorical names "c", which is not a feature column (columns: a, b, y)`},
+		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"y"}}, `stray.csv: data.ignore names "y": it is the label column (data.label), not a feature; leave it out of data.ignore`},
+		{"stray.csv", TableOptions{Label: "a", BatchColumn: "b", Categorical: []string{"b"}}, `stray.csv: data.categorical names "b": it is the batch column (data.batch_column), not a feature; leave it out of data.categorical`},
+		{"stray.csv", TableOptions{Label: "y", Categorical: []string{"c"}}, `stray.csv: data.categorical names "c", which is not a column (columns: a, b, y)`},
 		// Issue 33: a column both dropped and encoded was dropped without a word; an empty cell
 		// of a category column was a category of its own.
 		{"stray.csv", TableOptions{Label: "y", Ignore: []string{"b"}, Categorical: []string{"b"}}, `stray.csv: column "b" is in both data.ignore and data.categorical: ignore drops it, categorical one-hot encodes it; keep it in one of them`},

@@ -78,19 +78,8 @@ func (s *Spool) read(ctx context.Context, path string) ([]byte, error) {
 // confinedDataPath finds a CSV named in an untrusted scenario: inside dir (when given), then
 // among the embedded streams; nowhere else.
 func confinedDataPath(dir, path string) (string, error) {
-	if dir != "" {
-		// Cleaned as if rooted, a path cannot climb out of dir by its text; EvalSymlinks then
-		// catches a link that leads out.
-		p := filepath.Join(dir, filepath.Clean("/"+path))
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			root, rerr := filepath.EvalSymlinks(dir)
-			rel, relErr := filepath.Rel(root, real)
-			if rerr == nil && relErr == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				if st, err := os.Stat(real); err == nil && st.Mode().IsRegular() {
-					return real, nil
-				}
-			}
-		}
+	if p, ok := inside(dir, path); ok {
+		return p, nil
 	}
 	if p, ok := embeddedData(path); ok {
 		return p, nil
@@ -100,6 +89,29 @@ func confinedDataPath(dir, path string) (string, error) {
 		where = "files in the server's data folder, and " + where
 	}
 	return "", fmt.Errorf("data file %s: a scenario sent to a server may read only %s", path, where)
+}
+
+// inside finds path inside dir (none when dir is ""): a regular file there, by its real path.
+func inside(dir, path string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	// Cleaned as if rooted, a path cannot climb out of dir by its text; EvalSymlinks then catches
+	// a link that leads out.
+	p := filepath.Join(dir, filepath.Clean("/"+path))
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	root, rerr := filepath.EvalSymlinks(dir)
+	rel, relErr := filepath.Rel(root, real)
+	if rerr != nil || relErr != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return real, true
 }
 
 // resolveDataPath finds a CSV named in a scenario. A relative path is relative to the scenario

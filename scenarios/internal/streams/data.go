@@ -21,10 +21,20 @@ type genSpec struct {
 	concepts   []concept
 	noise      float64
 	resample   bool
+	hyperplane *hyperplaneSpec // the label instead of concepts (classic.go)
+	rbf        *rbfSpec        // the points and labels instead of points and concepts (classic.go)
 }
 
 // newData is the data of a seed, n points a batch.
-func (g genSpec) newData(seed uint64, n int) *genData {
+func (g genSpec) newData(seed uint64, n int) dataSource {
+	switch {
+	case g.rbf != nil:
+		return newRBF(seed, g.T, n, g.d, *g.rbf, g.noise)
+	case g.hyperplane != nil:
+		data := &hyperData{seed: seed, T: g.T, n: n, d: g.d, points: g.points, spec: *g.hyperplane, noise: g.noise, resample: g.resample}
+		data.evaluator.New = func() any { return expr.NewEvaluator(g.d) }
+		return data
+	}
 	data := &genData{seed: seed, T: g.T, n: n, d: g.d, points: g.points, concepts: g.concepts, noise: g.noise, resample: g.resample}
 	data.evaluator.New = func() any { return expr.NewEvaluator(g.d) }
 	return data
@@ -57,7 +67,7 @@ func (r *reader) generatedData(f *format.File, scenarioSeed uint64) error {
 		}
 		return &stream{data: data, queries: q, src: &src}, nil
 	}
-	return r.checkClasses(g.newData(scenarioSeed, min(g.size, probePoints)), g.concepts, f.Data)
+	return r.checkClasses(g.newData(scenarioSeed, min(g.size, probePoints)), out.Batches, g.concepts, f.Data)
 }
 
 // genSpec compiles the fields of a generated data section.
@@ -70,16 +80,20 @@ func (r *reader) genSpec(rd *format.Data, T int) (genSpec, error) {
 	if g.d, err = r.requiredInt(rd.Features, "$.data.features", "data.features", 1, 10_000); err != nil {
 		return g, err
 	}
-	if g.points, err = r.generator("$.data", "data", rd.Points, g.d); err != nil {
-		return g, err
-	}
-	if g.concepts, err = r.concepts(rd, g.d, T); err != nil {
-		return g, err
-	}
 	if g.noise, g.resample, err = noiseAndResample(rd); err != nil {
 		return g, err
 	}
-	return g, r.noCSVFields(rd)
+	if err := r.noCSVFields(rd); err != nil {
+		return g, err
+	}
+	if rd.Hyperplane != nil || rd.RBF != nil {
+		return r.classicSpec(rd, g)
+	}
+	if g.points, err = r.generator("$.data", "data", rd.Points, g.d); err != nil {
+		return g, err
+	}
+	g.concepts, err = r.concepts(rd, g.d, T)
+	return g, err
 }
 
 // concepts reads the labelling: a single label expression, or a timeline of concepts.
@@ -252,7 +266,7 @@ func (r *reader) csvData(f *format.File) error {
 
 // csvFields refuses generator fields in a CSV stream and reads shuffle.
 func (r *reader) csvFields(rd *format.Data) (shuffle bool, err error) {
-	if rd.Points.Given() || rd.Concepts != nil || rd.Size.Set || rd.Features.Set || rd.Noise.Set || rd.Resample.Set {
+	if rd.Points.Given() || rd.Concepts != nil || rd.Size.Set || rd.Features.Set || rd.Noise.Set || rd.Resample.Set || rd.Hyperplane != nil || rd.RBF != nil {
 		return false, r.doc.At("$.data").Errorf("data", "a csv stream takes only csv, label, batch_column, shuffle, ignore, categorical, missing and positive")
 	}
 	switch m := rd.Missing; {
@@ -313,6 +327,9 @@ func (r *reader) csvBatches(f *format.File) (*Table, *tableData, error) {
 	if data.Len() < 2 {
 		return nil, nil, rd.BatchColumn.Errorf("data.batch_column", "%s has %d batch(es); at least 2 are needed", resolved, data.Len())
 	}
+	if note := batchNote(tab, rd.BatchColumn.Text, data.ranges); note != "" {
+		r.notes.Add("%s", note)
+	}
 	return tab, data, nil
 }
 
@@ -324,12 +341,12 @@ const probePoints = 2000
 // would hide the mistake) up to probePoints points of the first batch, of each concept's first
 // batch and of the last, drawn as the run draws them. Errors of the generators (a parameter
 // undefined at some t) show here, at load, too.
-func (r *reader) checkClasses(g *genData, concepts []concept, rd *format.Data) error {
+func (r *reader) checkClasses(g dataSource, T int, concepts []concept, rd *format.Data) error {
 	probe := []int{0}
 	for _, c := range concepts {
 		probe = append(probe, int(c.at))
 	}
-	probe = append(probe, g.T-1)
+	probe = append(probe, T-1)
 	slices.Sort(probe)
 	probe = slices.Compact(probe)
 	var seen [2]bool

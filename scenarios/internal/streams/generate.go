@@ -2,6 +2,7 @@ package streams
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
 
@@ -10,12 +11,13 @@ import (
 	"github.com/cara-sim/cara/sim"
 )
 
-// component is one point distribution: a Gaussian (a = mean, b = std) or a uniform box (a = low,
-// b = high), each parameter an expression of t per feature.
+// component is one point distribution: a Gaussian (a = mean, b = std), a uniform box (a = low,
+// b = high) or discrete levels (a = levels, b unused), each parameter an expression of t per
+// feature.
 type component struct {
-	gaussian bool
-	a, b     []*expr.Program
-	weight   *expr.Program // in a mixture; nil otherwise
+	gaussian, discrete bool
+	a, b               []*expr.Program
+	weight             *expr.Program // in a mixture; nil otherwise
 }
 
 // pointGen draws points from one component or a mixture of them.
@@ -36,6 +38,12 @@ func (g *pointGen) draw(ev *expr.Evaluator, t, n, d int, rng *rand.Rand) (sim.Po
 			var err error
 			if ps[ci].a[k], err = ev.Num(c.a[k], g.field, t, nil); err != nil {
 				return sim.Points{}, err
+			}
+			if c.discrete {
+				if l := ps[ci].a[k]; !(l >= 1 && l <= maxLevels) || l != math.Trunc(l) {
+					return sim.Points{}, c.a[k].At.Errorf(g.field+".discrete.levels", "is %g at t=%d; give a whole number of levels in 1..%d", l, t, maxLevels)
+				}
+				continue
 			}
 			if ps[ci].b[k], err = ev.Num(c.b[k], g.field, t, nil); err != nil {
 				return sim.Points{}, err
@@ -76,9 +84,12 @@ func (g *pointGen) draw(ev *expr.Evaluator, t, n, d int, rng *rand.Rand) (sim.Po
 		p := ps[ci]
 		row := x.Row(i)
 		for k := range d {
-			if g.comps[ci].gaussian {
+			switch {
+			case g.comps[ci].discrete:
+				row[k] = float64(rng.IntN(int(p.a[k])))
+			case g.comps[ci].gaussian:
 				row[k] = p.a[k] + p.b[k]*rng.NormFloat64()
-			} else {
+			default:
 				row[k] = p.a[k] + (p.b[k]-p.a[k])*rng.Float64()
 			}
 		}
@@ -153,44 +164,51 @@ func (q *genQueries) Queries(t int, b *sim.Batch) (sim.Points, []uint8, error) {
 	return x, y, nil
 }
 
-// generator compiles a point generator: exactly one of gaussian, uniform, mixture.
+// maxLevels bounds a discrete feature's levels.
+const maxLevels = 1 << 20
+
+// generator compiles a point generator: exactly one of gaussian, uniform, discrete, mixture.
 func (r *reader) generator(path, field string, rg format.Generator, d int) (pointGen, error) {
-	g, u, mix := rg.Gaussian, rg.Uniform, rg.Mixture
+	g, u, disc, mix := rg.Gaussian, rg.Uniform, rg.Discrete, rg.Mixture
 	n := 0
-	for _, set := range []bool{g != nil, u != nil, mix != nil} {
+	for _, set := range []bool{g != nil, u != nil, disc != nil, mix != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return pointGen{}, r.doc.At(path).Errorf(field, "give exactly one point generator: gaussian {mean, std}, uniform {low, high} or mixture (found %d)", n)
+		return pointGen{}, r.doc.At(path).Errorf(field, "give exactly one point generator: gaussian {mean, std}, uniform {low, high}, discrete {levels} or mixture (found %d)", n)
 	}
 	if mix == nil {
-		mix = []format.Component{{Gaussian: g, Uniform: u}}
+		mix = []format.Component{{Gaussian: g, Uniform: u, Discrete: disc}}
 	}
 	pg := pointGen{field: field}
 	for i, c := range mix {
 		cf := field
-		if len(mix) > 1 || g == nil && u == nil {
+		if len(mix) > 1 || g == nil && u == nil && disc == nil {
 			cf = fmt.Sprintf("%s.mixture[%d]", field, i)
 		}
-		comp := component{gaussian: c.Gaussian != nil}
+		comp := component{gaussian: c.Gaussian != nil, discrete: c.Discrete != nil}
 		var a, b format.Scalars
 		var an, bn string
 		switch {
-		case c.Gaussian != nil && c.Uniform == nil:
+		case c.Gaussian != nil && c.Uniform == nil && c.Discrete == nil:
 			a, b, an, bn = c.Gaussian.Mean, c.Gaussian.Std, "gaussian.mean", "gaussian.std"
-		case c.Uniform != nil && c.Gaussian == nil:
+		case c.Uniform != nil && c.Gaussian == nil && c.Discrete == nil:
 			a, b, an, bn = c.Uniform.Low, c.Uniform.High, "uniform.low", "uniform.high"
+		case c.Discrete != nil && c.Gaussian == nil && c.Uniform == nil:
+			a, an = c.Discrete.Levels, "discrete.levels"
 		default:
-			return pointGen{}, r.doc.At(fmt.Sprintf("%s.mixture[%d]", path, i)).Errorf(cf, "each mixture component is exactly one of gaussian or uniform")
+			return pointGen{}, r.doc.At(fmt.Sprintf("%s.mixture[%d]", path, i)).Errorf(cf, "each mixture component is exactly one of gaussian, uniform or discrete")
 		}
 		var err error
 		if comp.a, err = params(a, cf+"."+an, d); err != nil {
 			return pointGen{}, err
 		}
-		if comp.b, err = params(b, cf+"."+bn, d); err != nil {
-			return pointGen{}, err
+		if !comp.discrete {
+			if comp.b, err = params(b, cf+"."+bn, d); err != nil {
+				return pointGen{}, err
+			}
 		}
 		if len(mix) > 1 {
 			if !c.Weight.Set {

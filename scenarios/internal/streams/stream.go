@@ -26,6 +26,21 @@ type querySource interface {
 	Queries(t int, b *sim.Batch) (sim.Points, []uint8, error)
 }
 
+// dataQueries is a querySource whose queries are points of the batch's data: QueryRows gives them
+// with which points they are (sim.Batch.QRows), for a model whose answers are known by row.
+type dataQueries interface {
+	QueryRows(t int, b *sim.Batch) (sim.Points, []uint8, []int32, error)
+}
+
+// queriesOf draws batch b's queries from q, with their rows when q has them.
+func queriesOf(q querySource, b *sim.Batch) (sim.Points, []uint8, []int32, error) {
+	if dq, ok := q.(dataQueries); ok {
+		return dq.QueryRows(b.T, b)
+	}
+	x, y, err := q.Queries(b.T, b)
+	return x, y, nil, err
+}
+
 // stream joins a data source and a query source into a sim.Stream.
 type stream struct {
 	data    dataSource
@@ -60,7 +75,10 @@ func (s *stream) Batch(t int) (*sim.Batch, error) {
 		return nil, s.place(err)
 	}
 	b := &sim.Batch{T: t, X: x, Y: y}
-	if b.Q, b.QY, err = s.queries.Queries(t, b); err != nil {
+	if sh, ok := s.data.(shuffledData); ok {
+		b.Rows = sh.rows(t, x.Len())
+	}
+	if b.Q, b.QY, b.QRows, err = queriesOf(s.queries, b); err != nil {
 		return nil, s.place(err)
 	}
 	return b, nil
@@ -84,6 +102,12 @@ type fromData struct {
 }
 
 func (q fromData) Queries(t int, b *sim.Batch) (sim.Points, []uint8, error) {
+	x, y, _, err := q.QueryRows(t, b)
+	return x, y, err
+}
+
+// QueryRows implements dataQueries.
+func (q fromData) QueryRows(t int, b *sim.Batch) (sim.Points, []uint8, []int32, error) {
 	n := b.X.Len()
 	k := q.size
 	if q.fraction > 0 {
@@ -95,11 +119,13 @@ func (q fromData) Queries(t int, b *sim.Batch) (sim.Points, []uint8, error) {
 	d := b.X.D
 	out := sim.Points{D: d, V: make([]float64, 0, k*d)}
 	y := make([]uint8, 0, k)
+	rows := make([]int32, 0, k)
 	for _, i := range idx {
 		out.V = append(out.V, b.X.Row(i)...)
 		y = append(y, b.Y[i])
+		rows = append(rows, int32(i))
 	}
-	return out, y, nil
+	return out, y, rows, nil
 }
 
 // sample draws k of 0..n-1 without replacement (a partial Fisher-Yates shuffle), in ascending order.
@@ -132,7 +158,7 @@ func (s shuffledData) Data(t int) (sim.Points, []uint8, error) {
 		return x, y, err
 	}
 	n, d := x.Len(), x.D
-	perm := sim.NewRand(s.seed, 6, uint64(t)).Perm(n)
+	perm := s.perm(t, n)
 	sx := sim.Points{D: d, V: make([]float64, len(x.V))}
 	sy := make([]uint8, n)
 	for i, j := range perm {
@@ -142,25 +168,49 @@ func (s shuffledData) Data(t int) (sim.Points, []uint8, error) {
 	return sx, sy, nil
 }
 
-// QueriesOf returns the query half of st: the queries of a batch, and their labels (nil when they
-// have none), drawn for the batch's data as st.Batch(b.T) draws them, without drawing the data
-// again. A stream not made here gives the queries of its whole batch.
-func QueriesOf(st sim.Stream) func(b *sim.Batch) (sim.Points, []uint8, error) {
+// FeatureNames are the names of the data's features (a CSV's), which a shuffle keeps.
+func (s shuffledData) FeatureNames() []string {
+	if n, ok := s.dataSource.(interface{ FeatureNames() []string }); ok {
+		return n.FeatureNames()
+	}
+	return nil
+}
+
+// perm is the order of batch t's n rows: point i is row perm[i].
+func (s shuffledData) perm(t, n int) []int { return sim.NewRand(s.seed, 6, uint64(t)).Perm(n) }
+
+// rows are the rows of batch t's n points, in the order Data serves them (sim.Batch.Rows).
+func (s shuffledData) rows(t, n int) []int32 {
+	out := make([]int32, n)
+	for i, j := range s.perm(t, n) {
+		out[i] = int32(j)
+	}
+	return out
+}
+
+// QueriesOf returns the query half of st: a batch with the data of the one it is given and the
+// queries st draws for them, as st.Batch(b.T) draws them (their labels, nil when they have none,
+// and which data points they are, when they are some), without drawing the data again. A stream
+// not made here gives the queries of its whole batch.
+func QueriesOf(st sim.Stream) func(b *sim.Batch) (*sim.Batch, error) {
 	str, ok := st.(*stream)
+	with := func(b *sim.Batch, q sim.Points, y []uint8, rows []int32) *sim.Batch {
+		return &sim.Batch{T: b.T, X: b.X, Y: b.Y, Rows: b.Rows, Q: q, QY: y, QRows: rows}
+	}
 	if !ok {
-		return func(b *sim.Batch) (sim.Points, []uint8, error) {
+		return func(b *sim.Batch) (*sim.Batch, error) {
 			full, err := st.Batch(b.T)
 			if err != nil {
-				return sim.Points{}, nil, err
+				return nil, err
 			}
-			return full.Q, full.QY, nil
+			return with(b, full.Q, full.QY, full.QRows), nil
 		}
 	}
-	return func(b *sim.Batch) (sim.Points, []uint8, error) {
-		q, y, err := str.queries.Queries(b.T, b)
+	return func(b *sim.Batch) (*sim.Batch, error) {
+		q, y, rows, err := queriesOf(str.queries, b)
 		if err != nil {
-			return sim.Points{}, nil, str.place(err)
+			return nil, str.place(err)
 		}
-		return q, y, nil
+		return with(b, q, y, rows), nil
 	}
 }

@@ -1,7 +1,8 @@
 // Package streams makes the streams a scenario's data and queries sections describe, and reads
-// those sections (Read). The data are points drawn from a generator (a Gaussian, a uniform box or
-// a mixture, each parameter an expression of t) and labelled by a concept timeline (concepts,
-// abrupt or through a transition), or the rows of a CSV file (on disk, gzip-compressed or not, or
+// those sections (Read). The data are points drawn from a generator (a Gaussian, a uniform box,
+// discrete levels or a mixture, each parameter an expression of t) and labelled by a concept
+// timeline (concepts, abrupt or through a transition) or a rotating hyperplane, points and labels
+// from moving RBF centroids (classic.go), or the rows of a CSV file (on disk, gzip-compressed or not, or
 // one of the real streams embedded in the binary, data/*.csv.gz) read into numbers by ReadTable.
 // The queries are a CSV file, a sample of each batch's data, or points from a generator labelled
 // by the data's concept. Each seed's stream is a sim.Stream, batch by batch, safe for concurrent
@@ -50,6 +51,9 @@ type Streams struct {
 	missing   format.Scalar // data.missing, for Impute
 	newStream func(seed uint64) (sim.Stream, error)
 }
+
+// Generated reports whether the data are generated (and so change with the seed), not read from a CSV.
+func (s *Streams) Generated() bool { return s.data == nil }
 
 // Stream builds the stream of a seed.
 func (s *Streams) Stream(seed uint64) (sim.Stream, error) { return s.newStream(seed) }

@@ -237,7 +237,7 @@ func (c *Canvas) RuneAt(x, y int) rune {
 // String renders the canvas: its runes are read back from ntcharts' cells and written with their
 // inks by writeInkLine, one escape sequence per change of ink along a line. ntcharts' own View
 // renders every cell through lipgloss, which made a step at 200x60 two to three times slower
-// (docs/architecture.md); the screen is the same cell for cell.
+// (docs/benchmarks.md); the screen is the same cell for cell.
 func (c *Canvas) String(st *Styles) string { return strings.Join(c.Lines(st), "\n") }
 
 // Lines renders the canvas, one string per row (String joins them).

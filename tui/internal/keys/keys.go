@@ -50,6 +50,27 @@ func Pressed(msg tea.KeyMsg, bs ...*key.Binding) bool {
 	return false
 }
 
+// named are the keys Msg knows by name, besides the runes.
+var named = map[string]tea.KeyType{
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome,
+	"end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "enter": tea.KeyEnter, "esc": tea.KeyEscape,
+	"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC,
+	"ctrl+s": tea.KeyCtrlS,
+}
+
+// Msg is the message bubbletea delivers for the key named k as key.Binding names keys ("up",
+// "esc", "ctrl+s", " " or "space" for the space bar, "x" for a rune): how the components' tests
+// press a key.
+func Msg(k string) tea.KeyMsg {
+	switch t, ok := named[k]; {
+	case ok:
+		return tea.KeyMsg{Type: t}
+	case k == " " || k == "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
 // Group is one titled group of the full help.
 type Group struct {
 	Title string

@@ -1,16 +1,20 @@
 package pane
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/cara-sim/cara/room"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 )
 
 // Pane is one component of the player. The player gives it a box of the layout's size; the pane
 // draws its content (View) in the box's inside, says which keys it owns (Keys, for the help) and
-// handles them (Key), and answers the mouse inside its content (Click).
+// handles them (Key), and answers the mouse inside its content (Click). A key or a click changes
+// the pane's own state (a mode, a scroll) and returns the changes it asks of the player's view
+// (effect.Cursor, effect.GoTo): a pane reads the view from the frame and never writes it.
 type Pane interface {
 	Title(f *Frame) string
 	// Enable turns the pane's keys on or off for the mode the player is in.
@@ -21,26 +25,15 @@ type Pane interface {
 	// View draws the content of a w x h inside.
 	View(f *Frame, w, h int) string
 	Keys(f *Frame, focused bool) []key.Binding
-	// Key handles one of the pane's keys; focused says whether the pane has the focus (some keys
-	// work only then).
-	Key(msg tea.KeyMsg, f *Frame, focused bool) Reply
+	// Key handles one of the pane's keys, reporting whether it was one; focused says whether
+	// the pane has the focus (some keys work only then).
+	Key(msg tea.KeyMsg, f *Frame, focused bool) (effect.Effects, bool)
 	// Click handles a left click at (x, y) of the content of a w x h inside.
-	Click(f *Frame, x, y, w, h int) Reply
+	Click(f *Frame, x, y, w, h int) effect.Effects
 }
 
-// Reply is what a pane's key or click comes to: whether the pane took it, a command, and a change
-// of the player's view for the player to make (a pane reads the view from the frame and never
-// writes it).
-type Reply struct {
-	Handled bool
-	Cmd     tea.Cmd
-	Cursor  *room.Cursor // the matrix's cell cursor moved
-}
-
-// JumpMsg asks the player to show batch t (a click on the decisions).
-type JumpMsg struct{ T int }
-
-func Jump(t int) tea.Cmd { return func() tea.Msg { return JumpMsg{t} } }
+// BoxTitle is pane p's title in its box's top edge, as pane i of the screen: " 1 Cost matrix ... ".
+func BoxTitle(i int, p Pane, f *Frame) string { return fmt.Sprintf(" %d %s ", i+1, p.Title(f)) }
 
 // Pane indices.
 const (

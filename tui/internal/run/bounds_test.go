@@ -1,8 +1,10 @@
 package run
 
 import (
+	"path/filepath"
 	"testing"
 
+	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 )
 
@@ -26,5 +28,30 @@ func TestDefaultFeaturePair(t *testing.T) {
 	}
 	if got := NewBounds(2).Pair(); got != [2]int{0, 1} {
 		t.Errorf("two features: %v", got)
+	}
+}
+
+// The scan of a scenario's feature ranges stops with its session: a restart does not leave the
+// old scan generating batches; a live session's scan finds the ranges.
+func TestScanBoundsStopsWithSession(t *testing.T) {
+	scen, err := scenarios.Load(filepath.Join("..", "..", "testdata", "bench100.yaml"), scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(scen, 77, nil, nil) // a seed no other test scans
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	s.Stop()
+	if msg := ScanBounds(s)(); msg != nil {
+		t.Errorf("a stopped session's scan returned %T", msg)
+	}
+	s2, _ := New(scen, 78, nil, nil)
+	s2.Start()
+	defer s2.Stop()
+	msg, ok := ScanBounds(s2)().(BoundsMsg)
+	if !ok || msg.Bounds == nil || msg.Bounds.Hi[0] <= msg.Bounds.Lo[0] {
+		t.Errorf("a live session's scan: %+v", msg)
 	}
 }

@@ -90,7 +90,7 @@ func (ps *Set) box(st *draw.Styles, i int, r pane.Rect, f *pane.Frame, focus boo
 	pn := ps.At(i)
 	w, h := r.W, r.H
 	body := pn.View(f, w-4, h-2) // first: a title may say how the body is drawn
-	title := fmt.Sprintf(" %d %s ", i+1, pn.Title(f))
+	title := pane.BoxTitle(i, pn, f)
 	c := &ps.boxes[i]
 	if c.out != "" && c.r == r && c.focus == focus && c.body == body && c.title == title {
 		return c.out

@@ -1,11 +1,17 @@
 // Package synth is made-up runs for the screen's tests: a run made by hand (its matrix, stream,
 // scenario and a tour), whose numbers follow from a story, not from the engine, so that a change to
-// the engine's numbers leaves the screen's tests alone; and frames over random costs.
+// the engine's numbers leaves the screen's tests alone; the frame the panes draw of it, and each
+// pane's box as the screen draws it at three sizes (the panes' goldens); and frames over random
+// costs.
 package synth
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/muesli/termenv"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/scenarios"
@@ -129,6 +135,123 @@ func (Stream) Batch(t int) (*sim.Batch, error) {
 		b.QY = append(b.QY, label(x1, x2))
 	}
 	return b, nil
+}
+
+// Scenario is the synthetic scenario as loaded (its stream is replaced by Stream in a Session).
+func Scenario(t testing.TB) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.Parse("synthetic", []byte(YAML), "", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Columns are the hand-made matrix's columns as the engine reports them, one event a column.
+func Columns() []sim.Event {
+	var evs []sim.Event
+	for tt := range Batches {
+		ev := sim.Event{Kind: sim.ColumnDone, Index: tt}
+		for tp := 0; tp <= tt; tp++ {
+			ev.Cells = append(ev.Cells, Cell(tp, tt))
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// Session is the hand-made run as a player's session holds it once computed: on Stream, every
+// column applied as the engine's messages bring them, then done; no engine runs.
+func Session(t testing.TB) *run.Session {
+	t.Helper()
+	scen := Scenario(t)
+	s, err := run.New(scen, scen.Seed, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Stream = Stream{}
+	s.Apply(run.ColumnMsg{Session: s, Events: Columns()}) // its command would ask a run for more: none
+	s.Finish(nil)
+	return s
+}
+
+// Bounds are the scatter's axes over Stream, as the player's scan finds them.
+func Bounds() *run.Bounds {
+	b := run.NewBounds(2)
+	for tt := range Batches {
+		batch, _ := Stream{}.Batch(tt)
+		b.Add(batch.X)
+		b.Add(batch.Q)
+	}
+	return b
+}
+
+// Frame is what the panes draw of the session s of the hand-made run at batch pos, in the styles
+// st, as the player builds it: every algorithm replayed at pos with R as the scenario has it, all
+// of them shown, CARA-T selected, the scatter's axes known, the cursor off, no question up. The
+// heat map's scale (Heat) is the matrix pane's to add.
+func Frame(t testing.TB, st *draw.Styles, s *run.Session, pos int) *pane.Frame {
+	t.Helper()
+	rp, err := s.Evaluate(pos, 1, s.Scenario.Algorithms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, scen := s.ViewOf(nil)
+	var visible []algos.Name
+	for _, a := range algos.Names {
+		if slices.Contains(scen.Algorithms, a) || a == algos.NameOracle {
+			visible = append(visible, a)
+		}
+	}
+	return &pane.Frame{St: st, Scen: scen, M: m, Stream: s.Stream, Drifts: s.Stream.Drifts(), Pos: pos, Computed: s.Computed,
+		Done: s.Done, RP: rp, R: s.RetrainCostOf(nil, 1), RScale: 1, Selected: algos.NameCaraT, Visible: visible,
+		Bounds: Bounds(), Features: run.FeatureNames(s.Stream), Ask: -1}
+}
+
+// Sizes are the terminals the panes are checked at: a laptop's small terminal, a workshop's usual
+// one, a large one.
+var Sizes = [][2]int{{80, 24}, {120, 36}, {160, 48}}
+
+// BoxSizes are each pane's box, focused, as the screen lays out the synthetic frame at batch
+// GoldenAt on each of Sizes (screen's TestLayoutSizes holds the layout to them).
+var BoxSizes = [pane.Count][3][2]int{
+	pane.Matrix:    {{80, 18}, {62, 33}, {68, 45}},
+	pane.Chart:     {{80, 18}, {58, 17}, {46, 17}},
+	pane.Decisions: {{80, 18}, {58, 13}, {92, 13}},
+	pane.Batch:     {{80, 18}, {58, 18}, {46, 17}},
+	pane.Results:   {{80, 20}, {58, 14}, {92, 14}},
+	pane.About:     {{80, 18}, {58, 7}, {92, 7}},
+}
+
+// Golden is one drawing of a pane for a golden file: its name ("ascii/80x24") and its box.
+type Golden struct{ Name, Box string }
+
+// Goldens are the drawings a pane's golden files hold: pane i, made afresh for each colour profile
+// by newPane, drawn from the Frame of the hand-made run at batch GoldenAt (with what the player
+// adds for the pane: adjust, when not nil) in its box as the screen draws it focused (BoxSizes,
+// its number and title in the border), without colours and in 256 colours, at each of Sizes in
+// turn. Only a change to how the pane draws changes them; a pane's test compares each with its
+// file (go test ./tui/internal/pane/NAME -run TestGolden -update rewrites them).
+func Goldens(t testing.TB, i int, newPane func() pane.Pane, adjust func(*pane.Frame, *run.Session)) []Golden {
+	s := Session(t)
+	var out []Golden
+	for _, prof := range []struct {
+		name string
+		p    termenv.Profile
+	}{{"ascii", termenv.Ascii}, {"256", termenv.ANSI256}} {
+		st := draw.ForProfile(prof.p)
+		p, f := newPane(), Frame(t, st, s, GoldenAt)
+		if adjust != nil {
+			adjust(f, s)
+		}
+		for k, size := range Sizes {
+			w, h := BoxSizes[i][k][0], BoxSizes[i][k][1]
+			body := p.View(f, w-4, h-2) // first, as the screen draws it: a title may say how the body is drawn
+			box := draw.Box(st, pane.BoxTitle(i, p, f), body, w, h, true)
+			out = append(out, Golden{fmt.Sprintf("%s/%dx%d", prof.name, size[0], size[1]), box})
+		}
+	}
+	return out
 }
 
 // Tour is a tour of the synthetic run with a stop of every kind: a cell to look at, a quiz

@@ -15,6 +15,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -136,11 +137,16 @@ func (g *StaticGeom) fixed(k int) string {
 	return strconv.FormatFloat(float64(k)*g.Step(), 'f', d, 64)
 }
 
-// Host is what the what-if parts (the bar, the command line, the editor, the split view) ask
-// of the player that shows them: its run and scenario, what its panes draw, and a few general
-// things to do. The player gives them a host (host.go); their tests drive them with a fake.
+// Host is what the what-if parts (the bar, the command line, the editor, the split view) read of
+// the player that shows them: its runs and scenario, what its panes draw, and the checks a served
+// player makes of a scenario. It answers and changes nothing: a part asks for every change by the
+// Effects it returns, which the player makes. The player gives them a host (host.go); their tests
+// drive them with a fake.
 type Host interface {
-	Session() *run.Session         // the run on screen, and the what-if it shows
+	Session() *run.Session // the run on screen, and the what-if it shows (the bar asks it for one)
+	// Before is the run of the scenario as opened while the command line's change of its data or
+	// model runs in its place: the split view's "before" (nil when there is none).
+	Before() *run.Session
 	Scenario() *scenarios.Scenario // the scenario the player runs
 	// Trusted is s as the player may change it: confined to the embedded data and the offered
 	// folder when the player is served; check refuses a scenario the server's budget cannot run
@@ -150,16 +156,11 @@ type Host interface {
 	// Reparse checks the editor's text as from's (a served player's server admits the check
 	// against its memory first).
 	Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error)
-	Rerun(s *scenarios.Scenario) tea.Cmd // runs s on the seed shown, in place of the run on screen, at the batch shown
-	Frame() *pane.Frame                  // what the panes draw now: the styles, the batch shown, the data's range
+	Frame() *pane.Frame // what the panes draw now: the styles, the batch shown, the data's range
 	// FrameOfRun is what the panes would draw of run s under the what-if w (nil: the run itself)
 	// with the replay rp: the split view's other side.
 	FrameOfRun(s *run.Session, w *live.WhatIf, rp run.Replay) *pane.Frame
-	Pair() [2]int      // the features the batch pane shows: the arrows move the static centre along them
-	Refresh()          // replays at the batch shown
-	WhatIfShown()      // redraws with the what-if shown, or the scenario
-	Say(notice string) // the one-line notice, until the next key
-	Fail(err error)    // the error line; nil clears it
+	Pair() [2]int // the features the batch pane shows: the arrows move the static centre along them
 }
 
 // Bar is the bar's state in the player.
@@ -338,7 +339,7 @@ func (b *Bar) pair(h Host) [2]int {
 
 // Show opens the what-if bar, placing the static queries from the scatter's axes once known, and
 // prepares the run for what-ifs in the background.
-func (b *Bar) Show(h Host) tea.Cmd {
+func (b *Bar) Show(h Host) effect.Effects {
 	b.open = true
 	b.Place(h)
 	if !b.opened {
@@ -357,7 +358,7 @@ func (b *Bar) Show(h Host) tea.Cmd {
 			b.state.Fraction = best
 		}
 	}
-	return h.Session().WarmWhatIf()
+	return effect.Of(h.Session().WarmWhatIf())
 }
 
 // Place sets the static queries' geometry once the scatter's axes are known.
@@ -380,16 +381,17 @@ func (b *Bar) Place(h Host) {
 	}
 }
 
-// Key handles a key of the open bar; keys it does not own go on to the player (space plays, h and
-// l step, [ and ] change R). Arrows move the static centre only while the queries are static.
-func (b *Bar) Key(h Host, msg tea.KeyMsg) (bool, tea.Cmd) {
+// Key handles a key of the open bar, reporting whether it was one; keys it does not own go on to
+// the player (space plays, h and l step, [ and ] change R). Arrows move the static centre only
+// while the queries are static. A choice it cannot make yet is an error that changes nothing.
+func (b *Bar) Key(h Host, msg tea.KeyMsg) (effect.Effects, bool) {
 	k := b.keys
 	st := b.state
 	st.External = nil
 	switch {
 	case key.Matches(msg, k.Close):
 		b.open = false
-		return true, nil
+		return nil, true
 	case key.Matches(msg, k.Own):
 		st.Queries = QueriesOwn
 	case key.Matches(msg, k.Data):
@@ -398,8 +400,7 @@ func (b *Bar) Key(h Host, msg tea.KeyMsg) (bool, tea.Cmd) {
 		if b.geom == nil {
 			b.Place(h)
 			if b.geom == nil {
-				h.Fail(fmt.Errorf("what-if: static queries need the data's range, still being read"))
-				return true, nil
+				return effect.Effects{effect.Fail{Err: fmt.Errorf("what-if: static queries need the data's range, still being read")}}, true
 			}
 			st.Centre, st.Spread = b.state.Centre, b.state.Spread // placed just now
 		}
@@ -407,8 +408,7 @@ func (b *Bar) Key(h Host, msg tea.KeyMsg) (bool, tea.Cmd) {
 	case key.Matches(msg, k.Alt):
 		n := len(h.Scenario().WhatIfQueries)
 		if n == 0 {
-			h.Fail(fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.Scenario().Name))
-			return true, nil
+			return effect.Effects{effect.Fail{Err: fmt.Errorf("what-if: %s lists no other queries (whatif.queries in its file)", h.Scenario().Name)}}, true
 		}
 		if st.Queries == QueriesAlt {
 			st.Alt = (st.Alt + 1) % n
@@ -420,7 +420,7 @@ func (b *Bar) Key(h Host, msg tea.KeyMsg) (bool, tea.Cmd) {
 			d = -1
 		}
 		if !st.widen(d) {
-			return true, nil
+			return nil, true
 		}
 	case key.Matches(msg, k.GammaDown):
 		st.Gamma = max(st.Gamma-1, -gammaSteps)
@@ -430,12 +430,12 @@ func (b *Bar) Key(h Host, msg tea.KeyMsg) (bool, tea.Cmd) {
 		st.Gamma = 0
 	case st.Queries == QueriesStatic && b.geom != nil && b.arrow(h, msg, &st):
 	default:
-		return false, nil
+		return nil, false
 	}
 	if equalState(st, b.state) {
-		return true, nil
+		return nil, true
 	}
-	return true, b.Set(h, st)
+	return b.Set(h, st), true
 }
 
 // arrow moves the static centre by a key: the batch pane's x feature left and right, its y
@@ -469,28 +469,28 @@ func equalState(a, b State) bool {
 		a.Spread == b.Spread && a.Gamma == b.Gamma && slices.Equal(a.External, b.External) && a.Name == b.Name
 }
 
-// Set makes st the what-if: the scenario itself at once, anything else computed off the UI
-// goroutine (when the run is finished; until then it waits, and starts when the run ends).
-func (b *Bar) Set(h Host, st State) tea.Cmd {
+// Set makes st the what-if, the error line cleared: the scenario itself at once (the algorithms
+// replayed on it), anything else computed off the UI goroutine (when the run is finished; until
+// then it waits, and starts when the run ends).
+func (b *Bar) Set(h Host, st State) effect.Effects {
 	b.state = st
-	h.Fail(nil)
+	e := effect.Effects{effect.Fail{}}
 	s := h.Session()
 	if st.IsScenario() {
 		s.ClearWhatIf()
-		h.WhatIfShown()
-		return nil
+		return append(e, effect.Refresh{})
 	}
 	if !s.Done || s.Err != nil {
-		return nil // StartPending runs it when the run is done
+		return e // StartPending runs it when the run is done
 	}
-	return s.StartWhatIfOf(func(gamma float64) []string { return b.sets(h, st, gamma) })
+	return append(e, effect.Cmd(s.StartWhatIfOf(func(gamma float64) []string { return b.sets(h, st, gamma) })))
 }
 
-// Apply is the player's one what-if path from outside the bar: it shows the what-if of sets
-// (--set overrides of queries, kernel, errors or retrain_cost) as a tour's stop, a presenter or the
-// command line gives it, named name when that is not empty (a presenter's words for it); nil
-// returns to the scenario. The bar then names the sets.
-func (b *Bar) Apply(h Host, sets []string, name string) tea.Cmd {
+// Apply is the player's one what-if path from outside the bar (effect.WhatIf): it shows the
+// what-if of sets (--set overrides of queries, kernel, errors or retrain_cost) as a tour's stop, a
+// presenter or the command line gives it, named name when that is not empty (a presenter's words
+// for it); nil returns to the scenario. The bar then names the sets.
+func (b *Bar) Apply(h Host, sets []string, name string) effect.Effects {
 	if len(sets) == 0 {
 		return b.Set(h, State{Fraction: b.state.Fraction, Centre: b.state.Centre, Spread: b.state.Spread})
 	}
@@ -500,14 +500,14 @@ func (b *Bar) Apply(h Host, sets []string, name string) tea.Cmd {
 }
 
 // Back is x: queries and gamma as the scenario has them (the player puts R's scale back first).
-func (b *Bar) Back(h Host) tea.Cmd {
+func (b *Bar) Back(h Host) effect.Effects {
 	st := b.state
 	st.Queries, st.Gamma, st.External = QueriesOwn, 0, nil
 	return b.Set(h, st)
 }
 
 // StartPending starts the what-if chosen while the run was computing, once it is done.
-func (b *Bar) StartPending(h Host) tea.Cmd {
+func (b *Bar) StartPending(h Host) effect.Effects {
 	s := h.Session()
 	if b.state.IsScenario() || s.WhatIf != nil || !s.WhatIfSince.IsZero() {
 		return nil
@@ -515,11 +515,13 @@ func (b *Bar) StartPending(h Host) tea.Cmd {
 	return b.Set(h, b.state)
 }
 
-// Arrived takes a what-if's message and redraws with it.
-func (b *Bar) Arrived(h Host, msg run.WhatIfMsg) {
+// Arrived takes a what-if's message: the algorithms are replayed on the what-if, when it is the
+// one asked for last.
+func (b *Bar) Arrived(h Host, msg run.WhatIfMsg) effect.Effects {
 	if h.Session().TakeWhatIf(msg) {
-		h.WhatIfShown()
+		return effect.Effects{effect.Refresh{}}
 	}
+	return nil
 }
 
 // Status is the status line's what-if: what differs from the scenario, whether it is still
@@ -609,7 +611,7 @@ func (b *Bar) View(h Host, st *draw.Styles, w int) string {
 	case s.WhatIf != nil:
 		state = fmt.Sprintf("✓ recomputed in %s from the run's errors and models, nothing retrained", s.WhatIf.Took.Round(time.Millisecond))
 		if !s.WhatIf.Accuracy {
-			state += st.Dim.Render(" (no query accuracy: the run kept no models)")
+			state += st.Dim.Render(" (query accuracy not available: the model from outside has no answers at these queries)")
 		}
 	default:
 		state = st.Dim.Render("showing the scenario")

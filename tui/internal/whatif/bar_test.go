@@ -12,50 +12,75 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/cmdline"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
 )
 
-// fakeHost is a player as the what-if bar sees it: a run that is not started (so every what-if
-// waits for it, and nothing computes), a frame whose data range the test sets, and a record of what
-// the bar asked.
+// fakeHost is a player as the what-if parts see it: a run that is not started (so every what-if
+// waits for it, and nothing computes), a frame whose data range the test sets, and the effects the
+// parts return made as the player makes them, with a record of them.
 type fakeHost struct {
-	s      *run.Session
-	scen   *scenarios.Scenario // the scenario the player runs
-	f      pane.Frame
-	err    error
-	fails  int // fail calls, nil (the error line cleared) included
-	shown  int // WhatIfShown calls: the panes redrawn with the what-if or the scenario
-	notice string
-	seeds  []uint64 // rerun calls: a new run of the scenario given on each seed
+	t         *testing.T
+	s, before *run.Session
+	scen      *scenarios.Scenario // the scenario the player runs
+	f         pane.Frame
+	bar       *Bar // the what-if bar effect.WhatIf goes to
+	err       error
+	fails     int // effect.Fail made, nil (the error line cleared) included
+	shown     int // effect.Refresh made: the algorithms replayed on the what-if or the scenario
+	notice    string
+	seeds     []uint64  // effect.Rerun made: a new run of the scenario given on each seed
+	cmds      []tea.Cmd // the commands effects came with, in order
 }
 
 func (h *fakeHost) Session() *run.Session                             { return h.s }
+func (h *fakeHost) Before() *run.Session                              { return h.before }
 func (h *fakeHost) Scenario() *scenarios.Scenario                     { return h.scen }
 func (h *fakeHost) Trusted(s *scenarios.Scenario) *scenarios.Scenario { return s }
 func (h *fakeHost) Check(*scenarios.Scenario) error                   { return nil }
 func (h *fakeHost) Reparse(from *scenarios.Scenario, text []byte) (*scenarios.Scenario, error) {
 	return from.Reparse(text)
 }
-func (h *fakeHost) Frame() *pane.Frame { return &h.f }
-func (h *fakeHost) Refresh()           {}
-func (h *fakeHost) WhatIfShown()       { h.shown++ }
-func (h *fakeHost) Rerun(s *scenarios.Scenario) tea.Cmd {
-	h.scen = s
-	ns, err := run.New(s, h.s.Seed, nil, nil)
-	if err != nil {
-		h.Fail(err)
-		return nil
-	}
-	h.s, h.seeds = ns, append(h.seeds, ns.Seed)
-	return nil
-}
+func (h *fakeHost) Frame() *pane.Frame                                            { return &h.f }
 func (h *fakeHost) FrameOfRun(*run.Session, *live.WhatIf, run.Replay) *pane.Frame { return &h.f }
-func (h *fakeHost) Say(notice string)                                             { h.notice = notice }
 func (h *fakeHost) Pair() [2]int                                                  { return [2]int{0, 1} }
-func (h *fakeHost) Fail(err error)                                                { h.err, h.fails = err, h.fails+1 }
 
 var _ Host = (*fakeHost)(nil)
+
+// apply makes the effects as the player does (Player.apply), recording them.
+func (h *fakeHost) apply(effects effect.Effects) {
+	for _, e := range effects {
+		switch e := e.(type) {
+		case effect.Fail:
+			h.err, h.fails = e.Err, h.fails+1
+		case effect.Notice:
+			h.notice = string(e)
+		case effect.Refresh:
+			h.shown++
+		case effect.Cmd:
+			h.cmds = append(h.cmds, tea.Cmd(e))
+		case effect.WhatIf:
+			h.apply(h.bar.Apply(h, e.Sets, e.Name))
+		case effect.Rerun:
+			if e.KeepBefore && h.before == nil {
+				h.before = h.s
+			}
+			if !e.KeepBefore {
+				h.before = nil
+			}
+			h.scen = e.Scenario
+			ns, err := run.New(e.Scenario, h.s.Seed, nil, nil)
+			if err != nil {
+				h.err = err
+				continue
+			}
+			h.s, h.seeds = ns, append(h.seeds, ns.Seed)
+		default:
+			h.t.Errorf("an effect the fake does not know: %T", e)
+		}
+	}
+}
 
 func barKeyMsg(k string) tea.KeyMsg {
 	if t, ok := map[string]tea.KeyType{"esc": tea.KeyEscape, "left": tea.KeyLeft, "right": tea.KeyRight,
@@ -76,20 +101,21 @@ func TestWhatIfBarOverAHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &fakeHost{s: sess, scen: sc}
 	b := NewBar()
+	h := &fakeHost{t: t, s: sess, scen: sc, bar: &b}
 	press := func(ks ...string) {
 		t.Helper()
 		for _, k := range ks {
-			ok, cmd := b.Key(h, barKeyMsg(k))
-			if !ok || cmd != nil {
-				t.Fatalf("%q: taken %v, command %v (nothing computes while the run is not done)", k, ok, cmd != nil)
+			e, ok := b.Key(h, barKeyMsg(k))
+			h.apply(e)
+			if !ok || len(h.cmds) > 0 {
+				t.Fatalf("%q: taken %v, commands %d (nothing computes while the run is not done)", k, ok, len(h.cmds))
 			}
 		}
 	}
 
-	if cmd := b.Show(h); cmd != nil || !b.open || fractions[b.state.Fraction] != 0.2 || b.geom != nil {
-		t.Fatalf("show: command %v, open %v, fraction %v, geometry %v", cmd != nil, b.open, fractions[b.state.Fraction], b.geom)
+	if h.apply(b.Show(h)); len(h.cmds) > 0 || !b.open || fractions[b.state.Fraction] != 0.2 || b.geom != nil {
+		t.Fatalf("show: commands %d, open %v, fraction %v, geometry %v", len(h.cmds), b.open, fractions[b.state.Fraction], b.geom)
 	}
 	// Not yet possible: static queries before the data's range is known, alternatives the file
 	// does not list.
@@ -100,7 +126,7 @@ func TestWhatIfBarOverAHost(t *testing.T) {
 			t.Errorf("%s: error %v, state %+v", k, h.err, b.state)
 		}
 	}
-	if ok, _ := b.Key(h, barKeyMsg("l")); ok {
+	if _, ok := b.Key(h, barKeyMsg("l")); ok {
 		t.Error("l (step) was taken by the bar, not left to the player")
 	}
 
@@ -132,7 +158,7 @@ func TestWhatIfBarOverAHost(t *testing.T) {
 	}
 	// A what-if given whole (a presenter's) is named by its words until a bar key changes it;
 	// the bar's own choices (the static centre) stay for when it does.
-	if cmd := b.Apply(h, []string{"retrain_cost=2"}, "R doubled"); cmd != nil || b.Describe(h, b.state, false) != "R doubled" {
+	if h.apply(b.Apply(h, []string{"retrain_cost=2"}, "R doubled")); len(h.cmds) > 0 || b.Describe(h, b.state, false) != "R doubled" {
 		t.Errorf("apply: %q", b.Describe(h, b.state, false))
 	}
 	press("c")
@@ -154,19 +180,27 @@ func TestCommandStateOverAHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &fakeHost{s: first, scen: sc}
 	bar := NewBar()
+	h := &fakeHost{t: t, s: first, scen: sc, bar: &bar}
 	c := Commands{line: newCommandLine()}
-	run := func(line string) {
+	// check is the command of the line as entered, and the load it asks to run off the UI goroutine.
+	check := func(line string) tea.Cmd {
 		t.Helper()
 		cmd, err := cmdline.Parse(line)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.err = nil
+		h.cmds = nil
+		h.apply(c.check(h, cmd))
+		if len(h.cmds) != 1 || h.notice != "checking "+cmd.String()+"…" || h.err != nil {
+			t.Fatalf("%s: %d commands, notice %q, error %v", line, len(h.cmds), h.notice, h.err)
+		}
+		return h.cmds[0]
+	}
+	run := func(line string) {
+		t.Helper()
 		// The check runs off the UI goroutine; the player hands its outcome back.
-		checked := c.run(h, &bar, cmd)().(CheckedMsg)
-		c.Checked(h, &bar, checked)
+		h.apply(c.Checked(h, check(line)().(CheckedMsg)))
 	}
 
 	run("retrain_cost=2")
@@ -177,8 +211,8 @@ func TestCommandStateOverAHost(t *testing.T) {
 	if m, ok := h.scen.Model.(sim.KNN); !ok || m.K != 3 || !slices.Equal(h.seeds, []uint64{7}) || h.s.Scenario != h.scen {
 		t.Fatalf("model={knn: {k: 3}}: model %v, reopened on %v", h.scen.Model, h.seeds)
 	}
-	if c.orig != first || c.Status() != "run: model={knn: {k: 3}}" || !slices.Equal(bar.state.External, []string{"retrain_cost=2"}) {
-		t.Errorf("model={knn: {k: 3}}: the run before kept %v, status %q, what-if %q", c.orig == first, c.Status(), bar.state.External)
+	if h.before != first || c.Status() != "run: model={knn: {k: 3}}" || !slices.Equal(bar.state.External, []string{"retrain_cost=2"}) {
+		t.Errorf("model={knn: {k: 3}}: the run before kept %v, status %q, what-if %q", h.before == first, c.Status(), bar.state.External)
 	}
 	changed := h.scen
 	run("set model.knn.k=many")
@@ -193,18 +227,16 @@ func TestCommandStateOverAHost(t *testing.T) {
 		t.Errorf("a refused what-if: error %v, notice %q, sets %q, bar %q", h.err, h.notice, c.sets, bar.state.External)
 	}
 	// Two commands checked at once: only the newer one's outcome counts.
-	older, _ := cmdline.Parse("retrain_cost=5")
-	newer, _ := cmdline.Parse("retrain_cost=6")
-	slow := c.run(h, &bar, older)
-	c.Checked(h, &bar, c.run(h, &bar, newer)().(CheckedMsg))
-	c.Checked(h, &bar, slow().(CheckedMsg))
+	slow := check("retrain_cost=5")
+	h.apply(c.Checked(h, check("retrain_cost=6")().(CheckedMsg)))
+	h.apply(c.Checked(h, slow().(CheckedMsg)))
 	if !slices.Contains(c.sets, "retrain_cost=6") || slices.Contains(c.sets, "retrain_cost=5") {
 		t.Errorf("an older check's outcome applied over a newer one: %q", c.sets)
 	}
 	shown := h.shown
 	run("reset")
-	if h.scen != sc || c.orig != nil || !slices.Equal(h.seeds, []uint64{7, 7}) || !bar.state.IsScenario() || h.shown != shown+1 || h.notice != "back to the scenario" {
-		t.Errorf("reset: scenario as opened %v, run before %v, reopened on %v, bar %+v, notice %q", h.scen == sc, c.orig != nil, h.seeds, bar.state, h.notice)
+	if h.scen != sc || h.before != nil || !slices.Equal(h.seeds, []uint64{7, 7}) || !bar.state.IsScenario() || h.shown != shown+1 || h.notice != "back to the scenario" {
+		t.Errorf("reset: scenario as opened %v, run before %v, reopened on %v, bar %+v, notice %q", h.scen == sc, h.before != nil, h.seeds, bar.state, h.notice)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 
 // The command line (:) takes what --set takes, one line at a time: `set PATH=VALUE`, `unset PATH`,
 // `reset`. Tab completes paths and enumerated values from the scenario format, up and down walk
-// the lines entered before, enter hands the command to the player, esc closes the line. A line the
+// the lines entered before, enter hands the command to Commands, esc closes the line. A line the
 // format cannot take stays on screen with the error under it.
 
 // cmdHistory is how many entered lines the command line remembers.
@@ -22,9 +22,6 @@ const cmdHistory = 50
 
 // cmdMaxLen bounds a line: a what-if is one line, and a paste that never ends must not grow one.
 const cmdMaxLen = 2000
-
-// CommandMsg is an entered command, for the player to apply.
-type CommandMsg struct{ cmd cmdline.Command }
 
 // cmdKeys are the command line's own keys, for the help.
 var cmdKeys = struct {
@@ -74,42 +71,43 @@ func (c *commandLine) Close() {
 // SetWidth fits the line to the terminal's width.
 func (c *commandLine) SetWidth(w int) { c.input.Width = max(w-2, 10) }
 
-// Update takes a key while the line is open.
-func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
+// Update takes a message while the line is open (a key, the input's own messages) and returns the
+// command entered, when enter entered one, and the input's command.
+func (c *commandLine) Update(msg tea.Msg) (*cmdline.Command, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		c.input, cmd = c.input.Update(msg)
-		return cmd
+		return nil, cmd
 	}
 	switch {
 	case key.Matches(k, cmdKeys.Close):
 		c.Close()
-		return nil
+		return nil, nil
 	case key.Matches(k, cmdKeys.Complete):
 		c.complete()
-		return nil
+		return nil, nil
 	case key.Matches(k, cmdKeys.Prev):
 		c.walk(+1)
-		return nil
+		return nil, nil
 	case key.Matches(k, cmdKeys.Next):
 		c.walk(-1)
-		return nil
+		return nil, nil
 	case key.Matches(k, cmdKeys.Run):
 		line := strings.TrimSpace(c.input.Value())
 		cmd, err := cmdline.Parse(line)
 		if err != nil {
 			c.err = err.Error()
-			return nil
+			return nil, nil
 		}
 		c.remember(line)
 		c.Close()
-		return func() tea.Msg { return CommandMsg{cmd} }
+		return &cmd, nil
 	}
 	c.err, c.choices = "", nil
 	var cmd tea.Cmd
 	c.input, cmd = c.input.Update(msg)
-	return cmd
+	return nil, cmd
 }
 
 // complete replaces the line by its one completion, or by the completions' common start and

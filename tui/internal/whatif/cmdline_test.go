@@ -16,10 +16,8 @@ import (
 func typeLine(c *commandLine, s string, keys ...tea.KeyType) *cmdline.Command {
 	var got *cmdline.Command
 	send := func(m tea.KeyMsg) {
-		if cmd := c.Update(m); cmd != nil {
-			if msg, ok := cmd().(CommandMsg); ok {
-				got = &msg.cmd
-			}
+		if entered, _ := c.Update(m); entered != nil {
+			got = entered
 		}
 	}
 	for _, r := range s {
@@ -55,7 +53,7 @@ func TestCommandLine(t *testing.T) {
 	if got := typeLine(&c, "set data.nois=0.2", tea.KeyEnter); got != nil || !c.open {
 		t.Fatalf("a bad path was taken: %+v", got)
 	}
-	if v := c.View(st, 200); !strings.Contains(v, `no "nois" here; data has`) {
+	if v := c.View(st, 200); !strings.Contains(v, `data.nois: unknown field "nois" (known: size,`) {
 		t.Errorf("bad path, view:\n%s", v)
 	}
 	typeLine(&c, "", tea.KeyEsc)

@@ -9,15 +9,28 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/cmdline"
 	"github.com/cara-sim/cara/tui/internal/draw"
-	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/effect"
 )
 
 // What the command line (:) does with a command: the player keeps one list of overrides, the
 // command line's what-if. The part of it a finished run can be recomputed for (queries, kernel,
-// errors, retrain_cost) goes through the one what-if path, the bar's apply, at once; the rest (the
-// data, the model, the offline block, the seed) is a scenario of its own, opened as a new run in
-// the registry, where a run of the same content is shared like any other, and the replayable part
-// applied to it when it is done. reset (or unset of every path) returns to the scenario opened.
+// errors, retrain_cost) goes through the one what-if path, the bar's (effect.WhatIf), at once; the
+// rest (the data, the model, the offline block, the seed) is a scenario of its own, opened as a new
+// run in the registry (effect.Rerun), where a run of the same content is shared like any other,
+// and the replayable part applied to it when it is done. reset (or unset of every path) returns to
+// the scenario opened.
+//
+// A command's way, from the key to the new run, each step a function here or the player's:
+//
+//	enter          Commands.Update: the line parses the command; check clears the error line,
+//	               says "checking …" and loads the scenario it makes off the UI goroutine
+//	CheckedMsg     Commands.Checked: refused, the loader's words on the error line and nothing
+//	               else changed; taken, effect.Rerun of the scenario when its data or model
+//	               changed, the notice, and effect.WhatIf of the replayable part
+//	Player.apply   Rerun opens the new run on the seed shown and goes back to the batch shown;
+//	               WhatIf hands the sets to the bar (Bar.Apply), which starts them once the run is
+//	               done (Bar.StartPending, on the run's DoneMsg) and shows them when they arrive
+//	               (Bar.Arrived, on the WhatIfMsg)
 
 // Commands is the command line and the what-if it has built.
 type Commands struct {
@@ -26,19 +39,22 @@ type Commands struct {
 	base *scenarios.Scenario // the scenario as opened, before any change of its data or model
 	kind string              // the kind of model base's file gives (cmdline.FileModelKind)
 	seq  int                 // numbers the checks: only the newest one's outcome is applied
-	// orig is the run of base while the command line's scenario is another: the split view (W)
-	// shows it beside the new run. origRp is its replay at the batch shown.
-	orig   *run.Session
-	origRp run.Replay
 }
 
 func NewCommands() Commands { return Commands{line: newCommandLine()} }
 
-// Typing reports whether the command line is open: it takes every key (update).
+// Typing reports whether the command line is open: it takes every key (Update).
 func (c *Commands) Typing() bool { return c.line.open }
 
-// Update takes a message while the line is open.
-func (c *Commands) Update(msg tea.Msg) tea.Cmd { return c.line.Update(msg) }
+// Update takes a message while the line is open: a key typed, the input's own messages. A
+// command entered is checked (check).
+func (c *Commands) Update(h Host, msg tea.Msg) effect.Effects {
+	entered, cmd := c.line.Update(msg)
+	if entered == nil {
+		return effect.Of(cmd)
+	}
+	return c.check(h, *entered)
+}
 
 // View is the line, w wide.
 func (c *Commands) View(st *draw.Styles, w int) string { return c.line.View(st, w) }
@@ -48,26 +64,6 @@ func (c *Commands) Sets() []string { return c.sets }
 
 // Line is the text on the command line.
 func (c *Commands) Line() string { return c.line.input.Value() }
-
-// BeforeReplay is the replay of the run before at the batch shown (the split view's).
-func (c *Commands) BeforeReplay() run.Replay { return c.origRp }
-
-// Before is the run of the scenario as opened while the command line's is another: the split
-// view's "before" (nil when there is none).
-func (c *Commands) Before() *run.Session { return c.orig }
-
-// Run applies an entered command (run).
-func (c *Commands) Run(h Host, bar *Bar, msg CommandMsg) tea.Cmd {
-	return c.run(h, bar, msg.cmd)
-}
-
-// DropBefore lets the "before" run go (back to the scenario, a new seed, the player closed).
-func (c *Commands) DropBefore() {
-	if c.orig != nil {
-		c.orig.Stop()
-		c.orig, c.origRp = nil, run.Replay{}
-	}
-}
 
 // splitSets parts overrides into those a replay serves and those that need a new run.
 func splitSets(sets []string) (replay, run []string) {
@@ -84,13 +80,13 @@ func splitSets(sets []string) (replay, run []string) {
 
 // Open opens the command line, w wide. A follower's : never gets here: the player keeps the keys
 // of what a presenter drives, : and e among them, from a follower (followBlocks).
-func (c *Commands) Open(w int) tea.Cmd {
+func (c *Commands) Open(w int) effect.Effects {
 	c.line.SetWidth(w)
-	return c.line.Open()
+	return effect.Of(c.line.Open())
 }
 
 // CheckedMsg is a command checked off the UI goroutine: the scenario loads with the overrides it
-// makes, or err says why not (Run applies it, or shows the error).
+// makes, or err says why not (Checked applies it, or shows the error).
 type CheckedMsg struct {
 	seq      int
 	sets     []string // every override after the command
@@ -98,11 +94,11 @@ type CheckedMsg struct {
 	err      error
 }
 
-// run checks an entered command before anything changes: the scenario it makes is loaded off the
+// check checks an entered command before anything changes: the scenario it makes is loaded off the
 // UI goroutine (a new run's with its data and model, the what-if's on top), and Checked applies it
 // or shows the loader's error at once, the what-if in force and the status line as they were. A
 // set into another kind of model than the one in force changes the kind (cmdline.OnModel).
-func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
+func (c *Commands) check(h Host, cmd cmdline.Command) effect.Effects {
 	if c.base == nil {
 		c.base = h.Scenario()
 		if text, err := c.base.Text(); err == nil {
@@ -115,9 +111,7 @@ func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
 	base, shown := h.Trusted(c.base), h.Scenario()
 	c.seq++
 	seq := c.seq
-	h.Fail(nil)
-	h.Say("checking " + cmd.String() + "…")
-	return func() tea.Msg {
+	load := func() tea.Msg {
 		s := shown
 		var err error
 		switch {
@@ -131,60 +125,51 @@ func (c *Commands) run(h Host, bar *Bar, cmd cmdline.Command) tea.Cmd {
 		}
 		return CheckedMsg{seq: seq, sets: sets, scenario: s, err: err}
 	}
+	return effect.Effects{effect.Fail{}, effect.Notice("checking " + cmd.String() + "…"), effect.Cmd(load)}
 }
 
-// Checked applies a checked command: the replayable part through the bar's what-if path, the rest
-// as a new run, which shows the batch the player was at once it is computed. A command the loader
-// refused changes nothing and says why; an outcome superseded by a newer command is dropped.
-func (c *Commands) Checked(h Host, bar *Bar, msg CheckedMsg) tea.Cmd {
+// Checked applies a checked command: the rest of the overrides as a new run when they changed
+// (keeping the run before for the split view while they differ from the scenario as opened), and
+// the replayable part through the bar's what-if path; the new run shows the batch the player was
+// at once it is computed. A command the loader refused changes nothing and says why; an outcome
+// superseded by a newer command is dropped.
+func (c *Commands) Checked(h Host, msg CheckedMsg) effect.Effects {
 	if msg.seq != c.seq {
 		return nil
 	}
 	if msg.err != nil {
-		h.Say("")
-		h.Fail(msg.err)
-		return nil
+		return effect.Effects{effect.Notice(""), effect.Fail{Err: msg.err}}
 	}
 	replaySets, run := splitSets(msg.sets)
 	_, was := splitSets(c.sets)
-	var reopen tea.Cmd
+	var e effect.Effects
 	if !slices.Equal(run, was) {
 		s := c.base
 		if len(run) > 0 {
 			s = msg.scenario
 			if err := h.Check(s); err != nil {
-				h.Say("")
-				h.Fail(err)
-				return nil
+				return effect.Effects{effect.Notice(""), effect.Fail{Err: err}}
 			}
 		}
-		if len(run) > 0 && c.orig == nil {
-			c.orig = h.Session() // reopen leaves it watched
-		}
-		reopen = h.Rerun(s)
-		if len(run) == 0 {
-			c.DropBefore()
-		}
+		e = append(e, effect.Rerun{Scenario: s, KeepBefore: len(run) > 0})
 	}
 	c.sets = msg.sets
-	if len(msg.sets) == 0 {
-		h.Say("back to the scenario")
-	} else {
-		h.Say("what-if: " + describe(msg.sets))
+	notice := effect.Notice("back to the scenario")
+	if len(msg.sets) > 0 {
+		notice = effect.Notice("what-if: " + describe(msg.sets))
 	}
-	return tea.Batch(reopen, bar.Apply(h, replaySets, ""))
+	return append(e, notice, effect.WhatIf{Sets: replaySets})
 }
 
-// runEdited runs s, the editor's text, as the scenario opened: the command line's changes were
-// merged into the text, so they start over from it.
-func (c *Commands) runEdited(h Host, bar *Bar, s *scenarios.Scenario) tea.Cmd {
+// Edited starts over from s, the editor's text run as the scenario opened: the command line's
+// changes were merged into the text. The run before goes with them.
+func (c *Commands) Edited(s *scenarios.Scenario) effect.Effects {
 	c.base, c.sets, c.kind = s, nil, ""
 	c.seq++ // a check still running is about the scenario before
 	if text, err := s.Text(); err == nil {
 		c.kind = cmdline.FileModelKind(text)
 	}
-	h.Say("running the edited scenario (esc e to edit it again)")
-	return tea.Batch(h.Rerun(s), bar.Apply(h, nil, ""))
+	return effect.Effects{effect.Notice("running the edited scenario (esc e to edit it again)"), effect.Rerun{Scenario: s}, effect.WhatIf{}}
 }
 
 // Status names the command line's change of data or model for the status line ("" for none):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 )
 
 // The scenario editor (e): the scenario's file, with the command line's changes merged in, in a
@@ -78,14 +79,13 @@ func (EditPauseMsg) forEditor()   {}
 func (EditCheckedMsg) forEditor() {}
 func (editFrameMsg) forEditor()   {}
 
-// OpenEditor opens the editor on the scenario shown, w x h; nil when its text cannot be read. A
-// follower's e never gets here (see Commands.Open).
-func OpenEditor(h Host, w, ht int) (*Editor, tea.Cmd) {
+// OpenEditor opens the editor on the scenario shown, w x h; nil, and the error, when its text
+// cannot be read. A follower's e never gets here (see Commands.Open).
+func OpenEditor(h Host, w, ht int) (*Editor, effect.Effects) {
 	s := h.Scenario()
 	text, err := s.Text()
 	if err != nil {
-		h.Fail(err)
-		return nil, nil
+		return nil, effect.Effects{effect.Fail{Err: err}}
 	}
 	a := newTextArea()
 	a.SetValue(string(text)) // cut to the bounds, the cursor at the top
@@ -122,24 +122,24 @@ func (e *Editor) Resize(w, h int) {
 }
 
 // Update takes a message while the editor is open, and returns the editor, nil once it closes
-// (esc, or ctrl+s running the text through the command line's runEdited).
-func (e *Editor) Update(h Host, c *Commands, bar *Bar, msg tea.Msg) (*Editor, tea.Cmd) {
+// (esc, or ctrl+s running the text: effect.Edited).
+func (e *Editor) Update(h Host, msg tea.Msg) (*Editor, effect.Effects) {
 	switch msg := msg.(type) {
 	case EditPauseMsg:
 		if msg.timer {
 			e.paused = false
 			if rest := editPause - time.Since(e.edited); rest > 0 { // typed on since the timer began
-				return e, e.pause(rest)
+				return e, effect.Of(e.pause(rest))
 			}
 		}
 		if msg.version != e.version && !msg.timer || e.checked == e.version {
 			return e, nil
 		}
 		text, from, v := []byte(e.area.Value()), e.from, e.version
-		return e, func() tea.Msg {
+		return e, effect.Effects{effect.Cmd(func() tea.Msg {
 			s, err := h.Reparse(from, text)
 			return EditCheckedMsg{v, s, err}
-		}
+		})}
 	case EditCheckedMsg:
 		if msg.version == e.version {
 			e.checked, e.s, e.err = msg.version, msg.s, msg.err
@@ -154,24 +154,24 @@ func (e *Editor) Update(h Host, c *Commands, bar *Bar, msg tea.Msg) (*Editor, te
 		case key.Matches(msg, editKeys.Close):
 			return nil, nil
 		case key.Matches(msg, editKeys.Run):
-			return e.run(h, c, bar)
+			return e.run(h)
 		}
 		changed, refused := e.area.Update(msg)
+		var out effect.Effects
 		if refused != "" {
-			h.Say(refused)
+			out = append(out, effect.Notice(refused))
 		}
 		e.dirty = true // the cursor moved, at least
-		frame := e.nextFrame()
+		out = append(out, effect.Of(e.nextFrame())...)
 		if !changed {
-			return e, frame
+			return e, out
 		}
 		e.version++
 		e.edited = time.Now()
-		var pause tea.Cmd
 		if !e.paused {
-			pause = e.pause(editPause)
+			out = append(out, effect.Cmd(e.pause(editPause)))
 		}
-		return e, tea.Batch(frame, pause)
+		return e, out
 	}
 	return e, nil
 }
@@ -192,13 +192,14 @@ func (e *Editor) nextFrame() tea.Cmd {
 	return tea.Tick(editFrame, func(time.Time) tea.Msg { return editFrameMsg{} })
 }
 
-// run runs the edited text as a new run, once a check of this very text has passed.
-func (e *Editor) run(h Host, c *Commands, bar *Bar) (*Editor, tea.Cmd) {
+// run runs the edited text as a new run (effect.Edited), once a check of this very text has
+// passed.
+func (e *Editor) run(h Host) (*Editor, effect.Effects) {
 	switch {
 	case e.checked != e.version:
-		h.Say("checking the text: ctrl+s again in a moment")
 		v := e.version
-		return e, func() tea.Msg { return EditPauseMsg{version: v} }
+		return e, effect.Effects{effect.Notice("checking the text: ctrl+s again in a moment"),
+			effect.Cmd(func() tea.Msg { return EditPauseMsg{version: v} })}
 	case e.err != nil:
 		return e, nil // the error is on screen
 	}
@@ -206,7 +207,7 @@ func (e *Editor) run(h Host, c *Commands, bar *Bar) (*Editor, tea.Cmd) {
 		e.err = err
 		return e, nil
 	}
-	return nil, c.runEdited(h, bar, e.s)
+	return nil, effect.Effects{effect.Edited{Scenario: e.s}}
 }
 
 // View is the editor filling a screen w wide: a title, the text, the check's outcome and keys.

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/pane/matrix"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -23,45 +23,55 @@ import (
 
 // Split is the split view's state in the player.
 type Split struct {
-	on    bool
-	own   run.Replay      // the run's own replay, for the scenario's side (Player.refresh)
-	panes [2]*matrix.Pane // the two matrices
+	on       bool
+	own      run.Replay      // the run's own replay, for the scenario's side (Player.refresh)
+	beforeRp run.Replay      // the run before's replay (Host.Before), for its side
+	panes    [2]*matrix.Pane // the two matrices
+}
+
+// Sides are the words the split view's titles take from the what-if bar and the command line.
+type Sides struct {
+	Changed string // the command line's change of the data or the model (Commands.Status)
+	WhatIf  string // the what-if shown, in short (Bar.Describe)
+	Waiting string // the bar's status, while no what-if is shown (Bar.Status)
 }
 
 func NewSplit() Split {
 	return Split{panes: [2]*matrix.Pane{matrix.New(), matrix.New()}}
 }
 
-// Toggle turns the split view on and off; turned on with no what-if yet, it opens the bar to
-// choose one.
-func (v *Split) Toggle(h Host, bar *Bar, c *Commands) tea.Cmd {
+// Toggle turns the split view on and off, replaying for it; turned on with nothing to compare (no
+// what-if, no run before) while the bar is closed, it opens the bar to choose one.
+func (v *Split) Toggle(h Host, barOpen bool) effect.Effects {
 	v.on = !v.on
-	h.Refresh()
-	if v.on && h.Session().WhatIf == nil && c.orig == nil && !bar.open {
-		return bar.Show(h)
+	e := effect.Effects{effect.Refresh{}}
+	if v.on && h.Session().WhatIf == nil && h.Before() == nil && !barOpen {
+		e = append(e, effect.WhatIfBar{})
 	}
-	return nil
+	return e
 }
 
-// Own is the run's own replay at the batch shown: the scenario's side.
-func (v *Split) Own() run.Replay { return v.own }
+// Own is the run's own replay at the batch shown: the scenario's side; BeforeReplay is the run
+// before's, its side when there is one.
+func (v *Split) Own() run.Replay          { return v.own }
+func (v *Split) BeforeReplay() run.Replay { return v.beforeRp }
 
 // On reports whether the split view shows.
 func (v *Split) On() bool { return v.on }
 
-// Clear forgets the run's replay: a new run has none yet.
-func (v *Split) Clear() { v.own = run.Replay{} }
+// Clear forgets the runs' replays: a new run has none yet.
+func (v *Split) Clear() { v.own, v.beforeRp = run.Replay{}, run.Replay{} }
 
 // Refresh takes the replay rp (with its error) of the run shown at pos and scale: the scenario's
 // side is the run's own replay, replayed without the what-if when one is shown, and the command
-// line's run before gets its replay too. It returns the first error.
-func (v *Split) Refresh(s *run.Session, c *Commands, rp run.Replay, err error, pos int, scale float64, names []algos.Name) error {
+// line's run before (nil for none) gets its replay too. It returns the first error.
+func (v *Split) Refresh(s, before *run.Session, rp run.Replay, err error, pos int, scale float64, names []algos.Name) error {
 	v.own = rp
 	if s.WhatIf != nil && v.on && err == nil {
 		v.own, err = s.EvaluateOf(nil, pos, scale, names)
 	}
-	if o := c.orig; o != nil && v.on && err == nil {
-		c.origRp, err = o.EvaluateOf(nil, pos, scale, o.Scenario.Algorithms)
+	if before != nil && v.on && err == nil {
+		v.beforeRp, err = before.EvaluateOf(nil, pos, scale, before.Scenario.Algorithms)
 	}
 	return err
 }
@@ -72,14 +82,15 @@ const splitMatrix = 12
 
 // View draws the split view in w x ht beside f, the frame the panes draw: the matrices as tall as
 // the whole table leaves them, else splitMatrix tall over a shortened table, else the table alone.
-func (v *Split) View(h Host, bar *Bar, c *Commands, f *pane.Frame, w, ht int) string {
-	st, s := f.St, h.Session()
+// sides are the titles' words from the bar and the command line.
+func (v *Split) View(h Host, f *pane.Frame, sides Sides, w, ht int) string {
+	st, s, o := f.St, h.Session(), h.Before()
 	own := h.FrameOfRun(s, nil, v.own)
 	before, after := " Scenario: "+h.Scenario().Name+" ", ""
-	if o := c.orig; o != nil {
+	if o != nil {
 		// The command line changed the data or the model: the run before beside the new one.
-		own = h.FrameOfRun(o, nil, c.origRp)
-		before, after = " Before: "+o.Scenario.Name+" ", " "+c.Status()+" "
+		own = h.FrameOfRun(o, nil, v.beforeRp)
+		before, after = " Before: "+o.Scenario.Name+" ", " "+sides.Changed+" "
 	}
 	own.Split, f.Split, own.Zoomed, f.Zoomed = true, true, false, false
 	own.Cursor, f.Cursor = room.Cursor{}, room.Cursor{} // the player's cursor is the panes' matrix's
@@ -91,28 +102,28 @@ func (v *Split) View(h Host, bar *Bar, c *Commands, f *pane.Frame, w, ht int) st
 			matH = 0
 		}
 	}
-	sides := "scenario | what-if"
-	if c.orig != nil {
-		sides = "before | now"
+	pair := "scenario | what-if"
+	if o != nil {
+		pair = "before | now"
 	}
-	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(f.Pos, 0), sides)
-	cmp := draw.Box(st, title, compare(st, own, f, s.WhatIf != nil, c.orig != nil, w-4, ht-matH-4), w, ht-matH, false)
+	title := fmt.Sprintf(" Cost of each algorithm, online to batch %d: %s ", max(f.Pos, 0), pair)
+	cmp := draw.Box(st, title, compare(st, own, f, s.WhatIf != nil, o != nil, w-4, ht-matH-4), w, ht-matH, false)
 	if matH == 0 {
 		return cmp
 	}
 	lw := w / 2
 	left := draw.Box(st, before, v.panes[0].View(own, lw-4, matH-2), lw, matH, false)
 	var right string
-	if s.WhatIf != nil || c.orig != nil {
+	if s.WhatIf != nil || o != nil {
 		title := after
 		if s.WhatIf != nil {
-			title = " What-if: " + bar.Describe(h, bar.state, true) + strings.TrimSuffix(after, " ") + " "
+			title = " What-if: " + sides.WhatIf + strings.TrimSuffix(after, " ") + " "
 		}
 		right = draw.Box(st, title, v.panes[1].View(f, w-lw-4, matH-2), w-lw, matH, true)
 	} else {
 		msg := "No what-if yet: choose one in the bar (w): other queries (s d c a), gamma (g G)."
-		if wi := bar.Status(h, false); wi != "" {
-			msg = wi
+		if sides.Waiting != "" {
+			msg = sides.Waiting
 		}
 		body := st.NewStyle().Width(max(w-lw-4, 10)).Render(msg)
 		right = draw.Box(st, " What-if ", body, w-lw, matH, true)

@@ -6,9 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
+	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
@@ -24,6 +28,25 @@ type Guess struct {
 	answers map[int]answer
 	agreed  map[int]bool // batch -> the answer was the Oracle's decision (set when revealed)
 	you     youCache
+	keys    GuessKeys
+}
+
+// GuessKeys are the guess round's keys: g starts or ends it; while a question is up, r and k
+// answer it and esc (or q, g) puts it off.
+type GuessKeys struct{ Guess, AnswerRetrain, AnswerKeep, NotNow key.Binding }
+
+func newGuessKeys() GuessKeys {
+	return GuessKeys{
+		Guess:         keys.Bind([]string{"g"}, "g", "guess the decision"),
+		AnswerRetrain: keys.Bind([]string{"r"}, "r", "answer RETRAIN"),
+		AnswerKeep:    keys.Bind([]string{"k"}, "k", "answer KEEP"),
+		NotNow:        keys.Bind([]string{"esc", "q", "g"}, "esc", "not now"),
+	}
+}
+
+func (k *GuessKeys) enable(m keys.Mode) {
+	keys.Enable(m.Drives() && !m.Bar, &k.Guess)
+	keys.Enable(m.Question, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow)
 }
 
 // answer is one answer: RETRAIN or KEEP, about keeping model, the model in use when it was asked.
@@ -41,9 +64,14 @@ type youCache struct {
 	you          *pane.You
 }
 
+// reset forgets the round and its answers; the keys stay.
 func (g *Guess) reset() {
-	*g = Guess{answers: map[int]answer{}, agreed: map[int]bool{}}
+	*g = Guess{answers: map[int]answer{}, agreed: map[int]bool{}, keys: g.keys}
 }
+
+// Answered is how many batches have an answer; answered, whether batch t has one.
+func (g *Guess) Answered() int       { return len(g.answers) }
+func (g *Guess) answered(t int) bool { _, ok := g.answers[t]; return ok }
 
 // Score is the round's score: the revealed answers that were the Oracle's decision, of the
 // answers revealed.
@@ -56,24 +84,20 @@ func (g *Guess) Score() (agreed, of int) {
 	return agreed, len(g.agreed)
 }
 
-// ToggleGuess starts or ends the guess round.
-func (w *Workshop) ToggleGuess(f Frame) Effects {
-	g := &w.guess
+// ToggleGuess starts or ends the guess round; at its end a presenter's room is shown its summary.
+func (w *Workshop) ToggleGuess(f Frame) effect.Effects {
+	g, b := &w.guess, &w.board
 	g.on = !g.on
 	if !g.on {
-		if c := w.callout; c != nil && c.Kind == RevealCallout {
-			w.callout = nil // the round's last answer goes with it
-		}
-		if c := w.summary(f, "guess round", true); c != nil {
-			w.callout = c
-		}
+		b.takeDown(RevealCallout) // the round's last answer goes with it
+		b.show(w.room.summary(f, "guess round", true, b.questions))
 		a, n := g.Score()
-		return Effects{Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
+		return effect.Effects{effect.Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
-	clear(w.room.asked)
-	e := Effects{Play(false), Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
+	clear(b.questions)
+	e := effect.Effects{effect.Play(false), effect.Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
-		e = append(e, w.ask(f.Pos+1)...)
+		e = append(e, b.ask(f.Pos+1, w.room.Presenting())...)
 	}
 	return e
 }
@@ -85,24 +109,11 @@ func (g *Guess) needs(f Frame, t int) bool {
 }
 
 // Step asks about the next batch before the player steps or plays into it: true when it asks.
-func (w *Workshop) Step(f Frame) (Effects, bool) {
+func (w *Workshop) Step(f Frame) (effect.Effects, bool) {
 	if !w.guess.needs(f, f.Pos+1) {
 		return nil, false
 	}
-	return append(Effects{Play(false)}, w.ask(f.Pos+1)...), true
-}
-
-// ask puts up the question about batch t.
-func (w *Workshop) ask(t int) Effects {
-	if c := w.callout; c != nil && c.Kind != StopCallout {
-		w.callout = nil
-	}
-	w.asked = t
-	if w.room.Presenting() {
-		w.room.asked[t] = true // the room's summary scores it
-	}
-	// The batch asked about is what the question is about: its pane shows whatever the layout.
-	return Effects{Play(false), TakeKeys{}, Focus(pane.Batch)}
+	return append(effect.Effects{effect.Play(false)}, w.board.ask(f.Pos+1, w.room.Presenting())...), true
 }
 
 // Model is the model in use that the question about batch t is about: the one the player's own
@@ -113,7 +124,8 @@ func (w *Workshop) Model(f Frame, t int) int {
 	if a, ok := w.guess.answers[t]; ok {
 		return a.model
 	}
-	return modelIn(w.guess.answers, t, f.Scenario.Offline, !w.tourQuiz(f, t), oracleOf(f))
+	_, quiz := w.tour.quizStop(f, t, w.room.following)
+	return modelIn(w.guess.answers, t, f.Scenario.Offline, !quiz, oracleOf(f))
 }
 
 // modelIn is the model in use a question about t is about, for the answers given: the one they
@@ -154,41 +166,24 @@ func oracleOf(f Frame) algos.Strategy {
 
 // answer records the answer about batch t and shows the batch; a follower waits for the
 // presenter to show it, and the room counts the answer.
-func (w *Workshop) answer(f Frame, t int, retrain bool) Effects {
+func (w *Workshop) answer(f Frame, t int, retrain bool) effect.Effects {
 	g := &w.guess
 	g.answers[t] = answer{retrain: retrain, model: w.Model(f, t)}
 	g.you = youCache{}
-	r := &w.room
-	if r.Presenting() {
-		// The room's answers as they stand when the presenter answers: the question closes with it.
-		v := r.m.View()
-		r.tally[t] = [2]int{v.Retrain, v.Keep}
-	}
-	if r.following {
-		// The Oracle's decision goes with the answer, for the room's record: known once the run
-		// is computed (the Oracle is the paper's, in hindsight).
-		var oracle, known bool
-		if whole := f.WholeBlock; whole != nil {
-			if res := whole(); res != nil {
-				oracle, known = oracleRetrains(res, t), true
-			}
-		}
-		r.m.Answer(t, retrain, oracle, known)
-		w.callout = &Callout{Kind: WaitCallout, Pane: pane.Matrix, Title: fmt.Sprintf("guess · batch %d", t),
-			Text: fmt.Sprintf("You said %s at %d. The presenter shows the batch and the Oracle's decision.", word(retrain), t),
-			Foot: "p to go free"}
+	if c := w.room.answered(f, t, retrain); c != nil {
+		w.board.callout = c // a follower's, waiting for the presenter
 		return nil
 	}
-	return Effects{GoTo(t), Then(func(f Frame) Effects {
+	return effect.Effects{effect.GoTo(t), Then(func(f Frame) effect.Effects {
 		if f.Pos < t {
-			return Effects{Ahead(t)} // shown, and revealed, when the engine has it
+			return effect.Effects{effect.Ahead(t)} // shown, and revealed, when the engine has it
 		}
 		return w.reveal(f, t)
 	})}
 }
 
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
-func (w *Workshop) reveal(f Frame, t int) Effects {
+func (w *Workshop) reveal(f Frame, t int) effect.Effects {
 	g := &w.guess
 	if a, ok := g.answers[t]; ok {
 		if _, done := g.agreed[t]; !done {
@@ -198,17 +193,18 @@ func (w *Workshop) reveal(f Frame, t int) Effects {
 	if at, ok := w.tour.quizAhead(); ok && at == t {
 		return w.showStop(f)
 	}
-	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t), Head: w.revealLines(f, t)}
+	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t)}
+	c.Head, _ = w.revealOf(f, t)
 	if g.on {
 		c.Foot = "→ next question · g end the round"
 	}
-	w.callout = c
+	w.board.callout = c
 	return nil
 }
 
 // RevealDue reveals an answered batch once it is shown (a follower's, when the presenter shows
 // it; an answer given before the engine had the batch).
-func (w *Workshop) RevealDue(f Frame) Effects {
+func (w *Workshop) RevealDue(f Frame) effect.Effects {
 	g := &w.guess
 	t := f.Pos
 	a, ok := g.answers[t]
@@ -218,7 +214,7 @@ func (w *Workshop) RevealDue(f Frame) Effects {
 	if _, done := g.agreed[t]; done {
 		return nil
 	}
-	if c := w.callout; c == nil || c.Kind == WaitCallout || c.Kind == RevealCallout {
+	if c := w.board.callout; c == nil || c.Kind == WaitCallout || c.Kind == RevealCallout {
 		return w.reveal(f, t)
 	}
 	g.agreed[t] = a.retrain == oracleRetrains(f.Results, t)
@@ -238,19 +234,36 @@ func oracleRetrains(results []algos.Result, t int) bool {
 	return false
 }
 
-// revealLines say what the Oracle did at t, what the answer was and the score, what each choice
-// costs the player's own strategy at t, and, to a presenter, the room's answers.
-func (w *Workshop) revealLines(f Frame, t int) []string {
-	g, st := &w.guess, f.Styles
+// revealOf is the reveal of batch t, once computed: what the Oracle did there and the player's
+// answer (revealLines), and, to a presenter, the room's answers; and whether t was answered.
+func (w *Workshop) revealOf(f Frame, t int) ([]string, bool) {
+	lines := w.guess.revealLines(f, t, w.Model(f, t))
+	if lines != nil {
+		who, _ := oracleName(f, t)
+		lines = append(lines, w.room.tallyLines(t, oracleRetrains(f.Results, t), who)...)
+	}
+	return lines, w.guess.answered(t)
+}
+
+// oracleName is what the reveal calls the Oracle at t, and how it knows its decision: in
+// hindsight, or as the best so far while the matrix computes.
+func oracleName(f Frame, t int) (who, hind string) {
+	if f.Provisional {
+		return pane.BestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", f.Scenario.Offline, t)
+	}
+	return "the Oracle", "in hindsight over the whole online block"
+}
+
+// revealLines say what the Oracle did at t, what the answer was and the score, and what each
+// choice costs the player's own strategy at t, whose model in use is tp; nil before t is computed.
+func (g *Guess) revealLines(f Frame, t, tp int) []string {
+	st := f.Styles
 	if t >= f.Computed {
 		return nil
 	}
 	// The cost matrix the panes show (the what-if's when one is shown) at the R in force.
 	c := algos.Costs{M: f.Matrix, R: f.R}
-	who, hind := "the Oracle", "in hindsight over the whole online block"
-	if f.Provisional {
-		who, hind = pane.BestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", f.Scenario.Offline, t)
-	}
+	who, hind := oracleName(f, t)
 	oracle := oracleRetrains(f.Results, t)
 	or := "KEEPS its model"
 	if oracle {
@@ -267,16 +280,8 @@ func (w *Workshop) revealLines(f Frame, t int) []string {
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	tp := w.Model(f, t)
-	lines = append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
+	return append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
 		draw.Num(c.At(tp, t)), draw.Num(c.R(t))))
-	if r := &w.room; r.Presenting() {
-		if n, ok := r.tally[t]; ok {
-			lines = append(lines, fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1]))
-			lines = append(lines, w.roomRight(t, oracle, who)...)
-		}
-	}
-	return lines
 }
 
 func word(retrain bool) string {
@@ -290,8 +295,7 @@ func word(retrain bool) string {
 // the batches answered only, each the cost of the answer given the model in use it was about,
 // against what the Oracle (the one replay every pane reads) paid at the same batches; nil before
 // an answer.
-func (w *Workshop) You(f Frame) *pane.You {
-	g := &w.guess
+func (g *Guess) You(f Frame) *pane.You {
 	if len(g.answers) == 0 || f.Pos < f.Scenario.Offline || f.Pos >= f.Computed {
 		return nil
 	}
@@ -367,13 +371,14 @@ func (w *Workshop) Question(f Frame) *Callout {
 	tp := w.Model(f, t)
 	c := &Callout{Kind: RevealCallout, Pane: pane.Batch, Title: fmt.Sprintf("guess · batch %d", t)}
 	c.Head = []string{st.Bold.Render(fmt.Sprintf("RETRAIN or KEEP at %d?", t))}
-	if i, ok := w.quizStop(f, t); ok {
+	i, quiz := w.tour.quizStop(f, t, w.room.following)
+	if quiz {
 		// The tour's question: its own words first.
 		c.Title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
 		c.Head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.Head...)
 	}
 	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
-		w.inUse(f, t, tp), t, tp, t, draw.Num(f.R(t)), tp, tp, t)
+		g.inUse(f, t, tp, quiz), t, tp, t, draw.Num(f.R(t)), tp, tp, t)
 	if a, n := g.Score(); n > 0 {
 		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
 	}
@@ -391,10 +396,10 @@ func (w *Workshop) Question(f Frame) *Callout {
 }
 
 // inUse says whose model the question about t is about: the player's own path, or the Oracle's,
-// which a tour follows and a guess round joins.
-func (w *Workshop) inUse(f Frame, t, tp int) string {
-	own := !w.tourQuiz(f, t)
-	switch prev, ok := w.guess.answers[t-1]; {
+// which a tour (quiz) follows and a guess round joins.
+func (g *Guess) inUse(f Frame, t, tp int, quiz bool) string {
+	own := !quiz
+	switch prev, ok := g.answers[t-1]; {
 	case t-1 <= f.Scenario.Offline:
 		return fmt.Sprintf("The model in use is M_%d, which every strategy trained at %d", tp, tp)
 	case ok && own && prev.retrain:
@@ -405,24 +410,4 @@ func (w *Workshop) inUse(f Frame, t, tp int) string {
 		return fmt.Sprintf("The model in use is M_%d, the %s's (the Oracle needs the whole block)", tp, pane.BestSoFar)
 	}
 	return fmt.Sprintf("The model in use is M_%d, the Oracle's so far", tp)
-}
-
-// tourQuiz reports whether the question about t is a tour's quiz (played, or followed).
-func (w *Workshop) tourQuiz(f Frame, t int) bool {
-	_, ok := w.quizStop(f, t)
-	return ok
-}
-
-// quizStop is the tour's quiz stop at batch t, when the player plays the tour or follows a
-// presenter who does.
-func (w *Workshop) quizStop(f Frame, t int) (int, bool) {
-	if !w.tour.On() && !w.room.following {
-		return 0, false
-	}
-	for i, st := range f.Scenario.Tour {
-		if st.Quiz && st.At == t {
-			return i, true
-		}
-	}
-	return 0, false
 }

@@ -20,11 +20,22 @@ import (
 // maxNames is how many names a reveal lists on a side before it counts the rest.
 const maxNames = 12
 
-// roomRight says which students answered the question about t as the Oracle (who: as the callout
+// tallyLines are the room's answers to the question about t, for its presenter's reveal: how many
+// said each, and who answered as the Oracle (who: as the callout names it; oracle, its decision)
+// decided and who did not; none before the presenter answered, or for anyone else.
+func (r *Room) tallyLines(t int, oracle bool, who string) []string {
+	n, ok := r.tally[t]
+	if !r.Presenting() || !ok {
+		return nil
+	}
+	return append([]string{fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1])}, r.right(t, oracle, who)...)
+}
+
+// right says which students answered the question about t as the Oracle (who: as the callout
 // names it) decided, and which did not.
-func (w *Workshop) roomRight(t int, oracle bool, who string) []string {
+func (r *Room) right(t int, oracle bool, who string) []string {
 	var right, wrong []string
-	for _, a := range w.room.m.Answers() {
+	for _, a := range r.m.Answers() {
 		if a.Batch != t {
 			continue
 		}
@@ -57,20 +68,19 @@ type standing struct {
 	you     *pane.You
 }
 
-// summary is the room's summary over the questions the presenter asked in the tour or guess round
-// just ended (what: its name): each student who answered, ranked by answers as the Oracle decided,
-// then by the answers' cost (their "You", each answer priced at the model in use it was about: the
-// Oracle's in a tour, their own path in a guess round, own); nil when the player does not present
-// or nobody answered.
-func (w *Workshop) summary(f Frame, what string, own bool) *Callout {
-	r := &w.room
-	if !r.Presenting() || len(r.asked) == 0 {
+// summary is the room's summary over the questions the presenter asked (asked) in the tour or guess
+// round just ended (what: its name): each student who answered, ranked by answers as the Oracle
+// decided, then by the answers' cost (their "You", each answer priced at the model in use it was
+// about: the Oracle's in a tour, their own path in a guess round, own); nil when the player does
+// not present or nobody answered.
+func (r *Room) summary(f Frame, what string, own bool, asked map[int]bool) *Callout {
+	if !r.Presenting() || len(asked) == 0 {
 		return nil
 	}
 	by := map[string][]room.Answer{}
 	var order []string
 	for _, a := range r.m.Answers() {
-		if !r.asked[a.Batch] {
+		if !asked[a.Batch] {
 			continue
 		}
 		if _, ok := by[a.Student]; !ok {
@@ -112,7 +122,7 @@ func (w *Workshop) summary(f Frame, what string, own bool) *Callout {
 	for _, s := range table {
 		wide = max(wide, draw.Width(s.student))
 	}
-	lines := []string{st.Bold.Render(fmt.Sprintf("The room over the %s: %s, %s", what, count(len(table), "student"), count(len(r.asked), "question")))}
+	lines := []string{st.Bold.Render(fmt.Sprintf("The room over the %s: %s, %s", what, count(len(table), "student"), count(len(asked), "question")))}
 	for i, s := range table {
 		y := s.you
 		lines = append(lines, fmt.Sprintf("%2d %s %d of %d as %s · You %s (%s %s there)", i+1, draw.PadRight(s.student, wide),

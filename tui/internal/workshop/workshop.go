@@ -9,35 +9,39 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
+	"github.com/cara-sim/cara/tui/internal/pane"
 )
 
-// Workshop is the teaching side of a player: a tour being played (tour.go), the guess round and its
-// question (guess.go), the player's place in a workshop room (follow.go), and the callout they put
-// over the panes (callout.go). It reads the player through a Frame, a value, and changes the
-// player only by the Effects it returns, which the player applies: the player is the one writer of
-// its view state. What the workshop owns (where the tour is, the answers, the question up, the
-// callout) it changes itself.
+// Workshop is the teaching side of a player: a tour being played (Tour, tour.go), the guess round
+// and its question (Guess, guess.go), the player's place in a workshop room (Room, follow.go), and
+// the callout they put over the panes (callout.go). Each part owns its state, its keys and the
+// steps that concern it alone; the Workshop routes keys and steps to them and carries out what
+// goes from one to another (a tour's quiz is a guess round's question, a presenter's stage holds a
+// tour's stop). It reads the player through a Frame, a value, and changes the player only by the
+// effects it returns, which the player applies: the player is the one writer of its view state.
 type Workshop struct {
-	Keys  KeyMap
 	tour  Tour
 	guess Guess
 	room  Room
-	// callout is the box over the panes (nil when none): a tour's stop, a guess's reveal, a
-	// follower's answer waiting for the presenter. Each part clears only its own kind.
+	board board
+}
+
+// board is what the tour, the guess round and the room put on the screen between them: the
+// callout over the panes (a tour's stop, a guess's reveal, a follower's answer waiting for the
+// presenter; each part takes down only its own kind) and the question up, which takes the keys.
+type board struct {
 	callout *Callout
-	// asked is the batch the guess round's question is about while it is up (it takes the keys);
-	// -1 when none is.
-	asked int
+	// asked is the batch the question up is about (-1 when none is); questions are the batches a
+	// presenter asked about in the tour or guess round going on: what the room's summary scores.
+	asked     int
+	questions map[int]bool
 }
 
 // New returns the workshop of a player in the room of m (nil: no room).
 func New(m *room.Member) Workshop {
-	w := Workshop{Keys: NewKeyMap(), room: Room{m: m, tally: map[int][2]int{}, asked: map[int]bool{}}, asked: -1}
-	if m != nil {
-		w.room.view = m.View()
-	}
-	w.tour.left = -1
+	w := Workshop{tour: newTour(), guess: Guess{keys: newGuessKeys()}, room: newRoom(m), board: board{asked: -1, questions: map[int]bool{}}}
 	w.guess.reset()
 	return w
 }
@@ -60,96 +64,59 @@ type Frame struct {
 	Styles            *draw.Styles
 }
 
-// Effect is one change the workshop asks of the player; Effects are applied in order.
-type Effect interface{ effect() }
+// Then goes on from the view the effects before it left, read again as a Frame.
+type Then = effect.Then[Frame]
 
-// Effects are what the workshop wants changed, in the order the player applies them.
-type Effects []Effect
-
-type (
-	// Play plays (true) or pauses.
-	Play bool
-	// GoTo shows batch t, or the last computed one when t is not computed yet.
-	GoTo int
-	// Ahead is a batch to show as soon as its column is computed (0: none).
-	Ahead int
-	// Focus focuses pane i; a pane that changes is no longer maximised.
-	Focus int
-	// Cursor places the matrix's cell cursor.
-	Cursor room.Cursor
-	// Zoom maximises the focused pane, or not.
-	Zoom bool
-	// Speed is the playing speed (an index into the player's speeds).
-	Speed int
-	// Visible is which algorithms show (an index into the player's sets).
-	Visible int
-	// Select selects an algorithm.
-	Select algos.Name
-	// Scale is R's scale: the algorithms are replayed at it.
-	Scale float64
-	// Notice is the one-line notice that the next key clears.
-	Notice string
-	// Tick plays on: the command of the next tick (one tick pending at a time).
-	Tick struct{}
-	// StopWhatIf applies a tour stop's what-if (--set overrides) until UndoStopWhatIf puts back
-	// the what-if in force before it.
-	StopWhatIf []string
-	// UndoStopWhatIf undoes StopWhatIf.
-	UndoStopWhatIf struct{}
-	// FollowWhatIf shows a presenter's what-if (Sets one a line, "" for the scenario, Name the
-	// words that describe it) unless it is the one shown; Joining, the player's own what-if bar
-	// closes, as the presenter decides the what-if.
-	FollowWhatIf struct {
-		Sets, Name string
-		Joining    bool
+// ask puts up the question about batch t: it takes the keys, and a callout other than a tour's
+// stop goes. A presenter's question is one the room's summary scores.
+func (b *board) ask(t int, presenting bool) effect.Effects {
+	if c := b.callout; c != nil && c.Kind != StopCallout {
+		b.callout = nil
 	}
-	// Reopen runs the scenario again on a seed: a new matrix, so the workshop starts over (the
-	// player calls Reset).
-	Reopen uint64
-	// RoomView hands the player the room's view, as the relay would: following again, the
-	// presenter's stage is shown.
-	RoomView room.View
-	// TakeKeys says a question is up and takes the keys: an overlay the player shows goes.
-	TakeKeys struct{}
-	// Confirm asks the player yes or no over the panes: y or enter applies Yes, any other key
-	// leaves everything as it is and says No.
-	Confirm struct {
-		Question, Text, No string
-		Yes                Then
+	b.asked = t
+	if presenting {
+		b.questions[t] = true
 	}
-	// Then continues with the player as the effects before it have left it (a batch shown, the
-	// algorithms replayed there).
-	Then func(Frame) Effects
-)
+	// The batch asked about is what the question is about: its pane shows whatever the layout.
+	return effect.Effects{effect.Play(false), effect.TakeKeys{}, effect.Focus(pane.Batch)}
+}
 
-func (Play) effect()           {}
-func (GoTo) effect()           {}
-func (Ahead) effect()          {}
-func (Focus) effect()          {}
-func (Cursor) effect()         {}
-func (Zoom) effect()           {}
-func (Speed) effect()          {}
-func (Visible) effect()        {}
-func (Select) effect()         {}
-func (Scale) effect()          {}
-func (Notice) effect()         {}
-func (Tick) effect()           {}
-func (StopWhatIf) effect()     {}
-func (UndoStopWhatIf) effect() {}
-func (FollowWhatIf) effect()   {}
-func (Reopen) effect()         {}
-func (RoomView) effect()       {}
-func (TakeKeys) effect()       {}
-func (Confirm) effect()        {}
-func (Then) effect()           {}
+// takeDown takes the callout down when it is of one of kinds.
+func (b *board) takeDown(kinds ...CalloutKind) {
+	for _, k := range kinds {
+		if b.callout != nil && b.callout.Kind == k {
+			b.callout = nil
+		}
+	}
+}
+
+// show puts c up as the callout, unless it is nil (nothing to show).
+func (b *board) show(c *Callout) {
+	if c != nil {
+		b.callout = c
+	}
+}
+
+// leftAlone is a follower going free (p, or the presenter gone): the presenter's question closes;
+// what the presenter showed stays, a stop's callout with it until esc.
+func (b *board) leftAlone() {
+	b.asked = -1
+	switch c := b.callout; {
+	case c == nil:
+	case c.Kind == WaitCallout:
+		b.callout = nil
+	default:
+		c.Foot = "esc closes this"
+	}
+}
 
 // Reset forgets the tour and the guesses: the run they were about is gone (a new seed).
-func (w *Workshop) Reset() Effects {
-	var e Effects
+func (w *Workshop) Reset() effect.Effects {
+	var e effect.Effects
 	if w.tour.On() {
-		e = w.endTour()
+		e = w.tour.end(&w.board)
 	}
-	w.callout = nil
+	w.board.callout = nil
 	w.tour.left = -1
 	w.guess.reset()
 	return e
@@ -158,57 +125,34 @@ func (w *Workshop) Reset() Effects {
 // CloseCallout takes down a callout nothing else will (a guess's reveal, a followed stop once the
 // presenter is gone); a stop of the tour being played stays until the tour moves on.
 func (w *Workshop) CloseCallout() bool {
-	c := w.callout
+	c := w.board.callout
 	if c == nil || (c.Kind == StopCallout && (w.tour.On() || w.room.following)) {
 		return false
 	}
-	w.callout = nil
+	w.board.callout = nil
 	return true
 }
 
 // Asking is the batch the question up is about, while one is: it takes the keys (QuestionKey).
-func (w *Workshop) Asking() (int, bool) { return w.asked, w.asked >= 0 }
-
-// Stop is the stop of the tour being played and whether the player is at it, its callout up,
-// rather than on its way to it; -1 when no tour plays.
-func (ts *Tour) Stop() (int, bool) {
-	if tr := ts.run; tr != nil {
-		return tr.i, tr.arrived
-	}
-	return -1, false
-}
-
-// Answered is how many batches have an answer.
-func (g *Guess) Answered() int { return len(g.answers) }
-
-// MinRate is the least playing speed, in batches a second, while the tour runs to its next stop
-// (0 when none does).
-func (ts *Tour) MinRate() float64 {
-	if ts.running() {
-		return tourRate
-	}
-	return 0
-}
+func (w *Workshop) Asking() (int, bool) { return w.board.asked, w.board.asked >= 0 }
 
 // Tour is the workshop's tour; Guess, its guess round; Room, the player's place in a room.
 func (w *Workshop) Tour() *Tour   { return &w.tour }
 func (w *Workshop) Guess() *Guess { return &w.guess }
 func (w *Workshop) Room() *Room   { return &w.room }
 
-// Following reports whether the player shows the presenter's stage.
-func (r *Room) Following() bool { return r.following }
-
 // RestartRefused says why a new run waits (a tour, a guess round, an answer shown), "" when
 // nothing of the workshop's stands in its way.
 func (w *Workshop) RestartRefused() string {
+	c := w.board.callout
 	switch {
 	case w.tour.On():
 		return "N (a new run) waits for the tour: t leaves it"
 	case w.guess.on:
 		return "N (a new run) waits for the guess round: g ends it"
-	case w.callout != nil && w.callout.Kind == SummaryCallout:
+	case c != nil && c.Kind == SummaryCallout:
 		return "N (a new run) waits for the room's summary: esc closes it"
-	case w.callout != nil && w.callout.Kind != StopCallout:
+	case c != nil && c.Kind != StopCallout:
 		return "N (a new run) waits for the answer shown: esc closes it"
 	}
 	return ""
@@ -217,7 +161,7 @@ func (w *Workshop) RestartRefused() string {
 // Callout is the callout over the panes, its text filled from f (a tour stop's templates read the
 // run as it stands); nil when none is up.
 func (w *Workshop) Callout(f Frame) *Callout {
-	c := w.callout
+	c := w.board.callout
 	if c == nil {
 		return nil
 	}
@@ -228,90 +172,80 @@ func (w *Workshop) Callout(f Frame) *Callout {
 	return &out
 }
 
-// Key handles the workshop's keys outside a question (QuestionKey has those): t starts or leaves
-// the tour, space goes to its next stop, g starts or ends the guess round, p follows or goes free.
-func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (Effects, bool) {
-	k := &w.Keys
+// Keys are the workshop's keys, each part's own, for the player's dispatch and help.
+func (w *Workshop) Keys() KeyMap { return KeyMap{&w.tour.keys, &w.guess.keys, &w.room.keys} }
+
+// Key handles the workshop's keys outside a question (QuestionKey has those), each part's: t
+// starts or leaves the tour, space goes to its next stop, g starts or ends the guess round, p
+// follows or goes free.
+func (w *Workshop) Key(f Frame, msg tea.KeyMsg) (effect.Effects, bool) {
+	tk, gk, rk := &w.tour.keys, &w.guess.keys, &w.room.keys
 	switch {
-	case key.Matches(msg, k.Tour), key.Matches(msg, k.LeaveTour):
+	case key.Matches(msg, tk.Tour), key.Matches(msg, tk.LeaveTour):
 		return w.ToggleTour(f), true
-	case key.Matches(msg, k.TourNext):
+	case key.Matches(msg, tk.TourNext):
 		return w.TourNext(f), true
-	case key.Matches(msg, k.Guess):
+	case key.Matches(msg, gk.Guess):
 		return w.ToggleGuess(f), true
-	case key.Matches(msg, k.Follow), key.Matches(msg, k.GoFree):
-		return w.ToggleFollow(), true
+	case key.Matches(msg, rk.Follow), key.Matches(msg, rk.GoFree):
+		return w.room.toggle(&w.board), true
 	}
 	return nil, false
 }
 
-// KeyMap are the workshop's keys: the tour, the guess round and its question, following a
-// presenter. The same key says another thing in another mode (t starts the tour, or leaves it):
-// one binding each, only one enabled at a time.
-type KeyMap struct {
-	Tour, TourNext, LeaveTour, Guess, AnswerRetrain, AnswerKeep, NotNow, Follow, GoFree key.Binding
+// QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
+// off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
+func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) effect.Effects {
+	t, gk := w.board.asked, &w.guess.keys
+	switch {
+	case key.Matches(msg, gk.AnswerRetrain):
+		w.board.asked = -1
+		return w.answer(f, t, true)
+	case key.Matches(msg, gk.AnswerKeep):
+		w.board.asked = -1
+		return w.answer(f, t, false)
+	case key.Matches(msg, gk.NotNow):
+		w.board.asked = -1
+		if _, ok := w.tour.quizAhead(); ok {
+			// A quiz put off shows its stop all the same.
+			return effect.Effects{effect.GoTo(t), Then(w.showStop)}
+		}
+		return nil
+	case key.Matches(msg, w.room.keys.GoFree):
+		w.board.asked = -1
+		return w.room.toggle(&w.board)
+	}
+	return nil
 }
 
-func NewKeyMap() KeyMap {
-	return KeyMap{
-		Tour:          keys.Bind([]string{"t"}, "t", "tour: start/leave"),
-		TourNext:      keys.Bind([]string{" "}, "space", "next stop"),
-		LeaveTour:     keys.Bind([]string{"t"}, "t", "leave tour"),
-		NotNow:        keys.Bind([]string{"esc", "q", "g"}, "esc", "not now"),
-		GoFree:        keys.Bind([]string{"p"}, "p", "go free"),
-		Guess:         keys.Bind([]string{"g"}, "g", "guess the decision"),
-		AnswerRetrain: keys.Bind([]string{"r"}, "r", "answer RETRAIN"),
-		AnswerKeep:    keys.Bind([]string{"k"}, "k", "answer KEEP"),
-		Follow:        keys.Bind([]string{"p"}, "p", "follow the presenter/go free"),
-	}
+// KeyMap is the workshop's keys, for the player: the tour's, the guess round's and its
+// question's, the room's. The same key says another thing in another mode (t starts the tour, or
+// leaves it): one binding each, only one enabled at a time.
+type KeyMap struct {
+	Tour  *TourKeys
+	Guess *GuessKeys
+	Room  *RoomKeys
 }
 
 // Enable turns on the workshop's bindings that work in mode m and off the others.
-func (k *KeyMap) Enable(m keys.Mode) {
-	keys.Enable(m.Drives() && !m.Tour, &k.Tour)
-	keys.Enable(m.Drives() && m.Tour, &k.TourNext, &k.LeaveTour)
-	keys.Enable(m.Drives() && !m.Bar, &k.Guess)
-	keys.Enable(m.Question, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow)
-	keys.Enable(m.Drives(), &k.Follow)
-	keys.Enable(m.Following, &k.GoFree)
+func (k KeyMap) Enable(m keys.Mode) {
+	k.Tour.enable(m)
+	k.Guess.enable(m)
+	k.Room.enable(m)
 }
 
 // Driven are the workshop's keys of what a presenter drives.
-func (k *KeyMap) Driven() []*key.Binding {
-	return []*key.Binding{&k.Tour, &k.TourNext, &k.LeaveTour, &k.Guess}
+func (k KeyMap) Driven() []*key.Binding {
+	return []*key.Binding{&k.Tour.Tour, &k.Tour.TourNext, &k.Tour.LeaveTour, &k.Guess.Guess}
 }
 
 // ShortHelp are the keys of the workshop's modes, first on the help line when they work.
-func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.GoFree, k.TourNext, k.LeaveTour}
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Guess.AnswerRetrain, k.Guess.AnswerKeep, k.Guess.NotNow, k.Room.GoFree, k.Tour.TourNext, k.Tour.LeaveTour}
 }
 
 // Group is the full help's group of the workshop's keys.
-func (k *KeyMap) Group() keys.Group {
-	return keys.Group{Title: "Teaching", Keys: []key.Binding{k.Tour, k.TourNext, k.LeaveTour, k.Guess, k.AnswerRetrain, k.AnswerKeep, k.NotNow, k.Follow, k.GoFree}}
-}
-
-// QuestionKey handles a key while a question is up: r and k answer; esc (or q, g) puts the question
-// off and leaves the batch unshown; p lets a follower go free. Every other key does nothing.
-func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) Effects {
-	t, k := w.asked, &w.Keys
-	switch {
-	case key.Matches(msg, k.AnswerRetrain):
-		w.asked = -1
-		return w.answer(f, t, true)
-	case key.Matches(msg, k.AnswerKeep):
-		w.asked = -1
-		return w.answer(f, t, false)
-	case key.Matches(msg, k.NotNow):
-		w.asked = -1
-		if _, ok := w.tour.quizAhead(); ok {
-			// A quiz put off shows its stop all the same.
-			return Effects{GoTo(t), Then(w.showStop)}
-		}
-		return nil
-	case key.Matches(msg, k.GoFree):
-		w.asked = -1
-		return w.ToggleFollow()
-	}
-	return nil
+func (k KeyMap) Group() keys.Group {
+	return keys.Group{Title: "Teaching", Keys: []key.Binding{k.Tour.Tour, k.Tour.TourNext, k.Tour.LeaveTour, k.Guess.Guess,
+		k.Guess.AnswerRetrain, k.Guess.AnswerKeep, k.Guess.NotNow, k.Room.Follow, k.Room.GoFree}}
 }

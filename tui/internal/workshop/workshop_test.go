@@ -15,6 +15,7 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/scenarios/tour"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -37,7 +38,7 @@ type fakePlayer struct {
 	played  []string   // at each tick: "batch: callout title"
 	whatIfs [][]string // the tour's what-ifs applied
 	undone  int        // and undone
-	follow  []FollowWhatIf
+	follow  []effect.FollowWhatIf
 	seeds   []uint64    // the runs reopened, by seed
 	views   []room.View // the room's views handed back (following again)
 	dropped int         // overlays the question took the keys from
@@ -45,23 +46,9 @@ type fakePlayer struct {
 
 func newFakePlayer(t *testing.T, tour []tour.Stop, m *room.Member) *fakePlayer {
 	t.Helper()
-	scen, err := scenarios.Parse("synthetic", []byte(synth.YAML), "", scenarios.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen.Tour = tour
-	s, err := run.New(scen, scen.Seed, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Stream = synth.Stream{}
-	for tt := range synth.Batches {
-		for tp := 0; tp <= tt; tp++ {
-			s.Matrix.Set(tp, tt, synth.Cell(tp, tt))
-		}
-	}
-	s.Computed, s.Done = synth.Batches, true
-	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: scen, st: draw.ForProfile(termenv.Ascii), ws: New(m)}
+	s := synth.Session(t)
+	s.Scenario.Tour = tour
+	f := &fakePlayer{t: t, shown: room.Shown{Speed: 2, Scale: 1}, s: s, scen: s.Scenario, st: draw.ForProfile(termenv.Ascii), ws: New(m)}
 	f.refresh()
 	return f
 }
@@ -75,57 +62,57 @@ func (f *fakePlayer) frame() Frame {
 }
 
 // apply makes the workshop's effects as the player does, recording what it cannot show.
-func (f *fakePlayer) apply(effects Effects) {
+func (f *fakePlayer) apply(effects effect.Effects) {
 	for _, e := range effects {
 		switch e := e.(type) {
-		case Play:
+		case effect.Play:
 			f.shown.Playing = bool(e)
-		case GoTo:
+		case effect.GoTo:
 			f.goTo(int(e))
-		case Ahead:
+		case effect.Ahead:
 			f.ahead = int(e)
-		case Focus:
+		case effect.Focus:
 			if int(e) != f.shown.Focus {
 				f.shown.Zoomed = false
 			}
 			f.shown.Focus = int(e)
-		case Cursor:
+		case effect.Cursor:
 			f.shown.Cursor = room.Cursor(e)
-		case Zoom:
+		case effect.Zoom:
 			f.shown.Zoomed = bool(e)
-		case Speed:
+		case effect.Speed:
 			f.shown.Speed = int(e)
-		case Visible:
+		case effect.Visible:
 			f.shown.Visible = int(e)
-		case Select:
+		case effect.Select:
 			f.shown.Selected = algos.Name(e)
-		case Scale:
+		case effect.Scale:
 			f.shown.Scale = float64(e)
 			f.refresh()
-		case Notice:
+		case effect.Notice:
 			f.notice = string(e)
-		case Tick:
+		case effect.Tick:
 			title := ""
-			if c := f.ws.callout; c != nil {
+			if c := f.ws.board.callout; c != nil {
 				title = c.Title
 			}
 			f.played = append(f.played, fmt.Sprintf("%d: %s", f.shown.Pos, title))
-		case StopWhatIf:
+		case effect.StopWhatIf:
 			f.whatIfs = append(f.whatIfs, e)
-		case UndoStopWhatIf:
+		case effect.UndoStopWhatIf:
 			f.undone++
-		case FollowWhatIf:
+		case effect.FollowWhatIf:
 			f.follow = append(f.follow, e)
-		case Reopen:
+		case effect.Reopen:
 			// The same hand-made matrix under another seed: a new run, shown from its start.
 			f.seeds = append(f.seeds, uint64(e))
 			f.s.Seed = uint64(e)
 			f.shown.Pos, f.shown.Playing, f.ahead = -1, false, 0
 			f.apply(f.ws.Reset())
 			f.refresh()
-		case RoomView:
+		case effect.RoomView:
 			f.views = append(f.views, room.View(e))
-		case TakeKeys:
+		case effect.TakeKeys:
 			f.dropped++
 		case Then:
 			f.apply(e(f.frame()))
@@ -177,7 +164,7 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 	if _, ok := f.ws.Asking(); !ok {
 		t.Fatalf("%s: no question up", k)
 	}
-	f.ws.Keys.Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
+	f.ws.Keys().Enable(keys.Mode{Question: true, Following: f.ws.Room().Following()})
 	f.apply(f.ws.QuestionKey(f.frame(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}))
 }
 
@@ -221,7 +208,7 @@ func TestGuessRoundReveal(t *testing.T) {
 			t.Errorf("batch %d: the question does not name M_%d: %+v", tc.t, tc.yourTp, q)
 		}
 		f.key(t, tc.key)
-		c := f.ws.callout
+		c := f.ws.board.callout
 		if _, asked := f.ws.Asking(); asked || f.shown.Pos != tc.t || c == nil || c.Kind != RevealCallout || len(c.Head) != 3 {
 			t.Fatalf("answered %s at %d: asking %v, batch %d, callout %+v", tc.key, tc.t, asked, f.shown.Pos, c)
 		}
@@ -241,7 +228,7 @@ func TestGuessRoundReveal(t *testing.T) {
 	// "You" is the answers alone: R at 19, 25 and 27, C[19, 22..24] = 0.75 + 1 + 7.25 kept, 21 in
 	// all, against the Oracle's R at 19 and 24 and C[19, 22], C[19, 23], C[24, 25], C[24, 27] =
 	// 0.75 + 1 + 0.25 + 0.75, 10.75 at the same six batches. The batches between count for nobody.
-	y := f.ws.You(f.frame())
+	y := f.ws.guess.You(f.frame())
 	if y == nil || y.Answers != 6 || y.Agreed != 3 || y.Retrains != 3 || y.Cost != 21 || y.Oracle != 10.75 || y.Now != "RETRAIN" {
 		t.Fatalf("You: %+v, want 6 answers, 3 as the Oracle, 3 retrains, 21 against 10.75, RETRAIN now", y)
 	}
@@ -250,12 +237,12 @@ func TestGuessRoundReveal(t *testing.T) {
 	}
 	// Before the last answer's batch, the row is over the five answered up to the batch shown.
 	f.goTo(26)
-	if y := f.ws.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
+	if y := f.ws.guess.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
 		t.Errorf("You at 26: %+v, want 5 answers costing 17, none at 26", y)
 	}
 	f.apply(f.ws.ToggleGuess(f.frame()))
-	if f.ws.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
-		t.Errorf("ending the round: callout %+v, notice %q", f.ws.callout, f.notice)
+	if f.ws.board.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
+		t.Errorf("ending the round: callout %+v, notice %q", f.ws.board.callout, f.notice)
 	}
 }
 
@@ -294,7 +281,7 @@ func TestTourStopOrder(t *testing.T) {
 		}
 		f.play()
 		title, ask := "", 0
-		if c := f.ws.callout; c != nil {
+		if c := f.ws.board.callout; c != nil {
 			title = c.Title
 		}
 		if q, ok := f.ws.Asking(); ok {
@@ -309,11 +296,11 @@ func TestTourStopOrder(t *testing.T) {
 				t.Errorf("stop 1: focus %d, cursor %+v; want the matrix, on [15, 19]", f.shown.Focus, f.shown.Cursor)
 			}
 		case "tour 2/4 · batch 24":
-			if head := ansi.Strip(strings.Join(f.ws.callout.Head, "\n")); !strings.Contains(head, "You said KEEP: ✗ not as the Oracle") {
+			if head := ansi.Strip(strings.Join(f.ws.board.callout.Head, "\n")); !strings.Contains(head, "You said KEEP: ✗ not as the Oracle") {
 				t.Errorf("the quiz's stop lacks the reveal:\n%s", head)
 			}
 		case "tour 4/4 · batch 36":
-			if c := f.ws.callout; !strings.Contains(c.Text, "What-if: retrain_cost=8") || c.Foot != "space end the tour · t leave" {
+			if c := f.ws.board.callout; !strings.Contains(c.Text, "What-if: retrain_cost=8") || c.Foot != "space end the tour · t leave" {
 				t.Errorf("the last stop: text %q, foot %q", c.Text, c.Foot)
 			}
 		}
@@ -352,13 +339,13 @@ func TestFollowOverAFake(t *testing.T) {
 		Cursor: room.Cursor{On: true, At: [2]int{15, 19}}}
 	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: 0, Quiz: -1})
 	receive()
-	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
+	if !slices.Equal(f.seeds, []uint64{7}) || len(f.follow) != 1 || f.follow[0] != (effect.FollowWhatIf{Sets: "retrain_cost=8", Name: "R doubled", Joining: true}) {
 		t.Fatalf("joining: runs reopened %v, what-ifs followed %+v", f.seeds, f.follow)
 	}
 	if want := sh; f.shown != want {
 		t.Errorf("the view %+v, want the presenter's %+v", f.shown, want)
 	}
-	if c := f.ws.callout; c == nil || c.Title != "tour 1/4 · batch 19" || c.Foot != "the presenter goes on · p to go free" ||
+	if c := f.ws.board.callout; c == nil || c.Title != "tour 1/4 · batch 19" || c.Foot != "the presenter goes on · p to go free" ||
 		!strings.Contains(c.Text, "retraining R = 5.") {
 		t.Errorf("the stop's callout %+v, want stop 1 at R 4 x 1.25", c)
 	}
@@ -366,18 +353,18 @@ func TestFollowOverAFake(t *testing.T) {
 	sh.Pos, sh.Focus = 23, pane.Matrix
 	mp.Publish(room.Stage{Scenario: f.scen, Seed: 7, Shown: sh, Whatif: "retrain_cost=8", WhatifName: "R doubled", Stop: -1, Quiz: 24})
 	receive()
-	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != pane.Batch || f.ws.callout != nil || len(f.follow) != 1 {
-		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.callout, len(f.follow))
+	if q, ok := f.ws.Asking(); !ok || q != 24 || f.dropped != 1 || f.shown.Focus != pane.Batch || f.ws.board.callout != nil || len(f.follow) != 1 {
+		t.Fatalf("the quiz: asking %d %v, keys taken %d times, focus %d, callout %+v, what-ifs %d", q, ok, f.dropped, f.shown.Focus, f.ws.board.callout, len(f.follow))
 	}
 	f.key(t, "k")
-	if c := f.ws.callout; c == nil || c.Kind != WaitCallout || mp.View().Keep != 1 || f.shown.Pos != 23 {
+	if c := f.ws.board.callout; c == nil || c.Kind != WaitCallout || mp.View().Keep != 1 || f.shown.Pos != 23 {
 		t.Errorf("answered KEEP: callout %+v, the room counts %d KEEP, batch %d", c, mp.View().Keep, f.shown.Pos)
 	}
-	f.apply(f.ws.ToggleFollow())
-	if f.ws.Room().Following() || f.ws.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
-		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.callout, f.notice)
+	f.apply(f.ws.room.toggle(&f.ws.board))
+	if f.ws.Room().Following() || f.ws.board.callout != nil || f.notice != "free: explore on your own; p follows the presenter again" {
+		t.Errorf("free: following %v, callout %+v, notice %q", f.ws.Room().Following(), f.ws.board.callout, f.notice)
 	}
-	f.apply(f.ws.ToggleFollow())
+	f.apply(f.ws.room.toggle(&f.ws.board))
 	if len(f.views) != 1 || !f.views[0].Following || f.views[0].Stage.Quiz != 24 {
 		t.Errorf("following again: the room's views handed back %+v", f.views)
 	}
@@ -395,7 +382,7 @@ func TestRestartRefused(t *testing.T) {
 		t.Errorf("the guess round on: %q", why)
 	}
 	f.goTo(20)
-	f.apply(f.ws.ask(21))
+	f.apply(f.ws.board.ask(21, f.ws.room.Presenting()))
 	f.key(t, "k")
 	f.ws.guess.on = false // the round over, its answer still shown
 	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the answer shown: esc closes it" {

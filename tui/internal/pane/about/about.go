@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
@@ -63,9 +64,9 @@ func (p *Pane) Keys(f *pane.Frame, focused bool) []key.Binding {
 	return nil
 }
 
-func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
+func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) (effect.Effects, bool) {
 	if !focused {
-		return pane.Reply{}
+		return nil, false
 	}
 	switch {
 	case key.Matches(msg, p.keys.ScrollUp):
@@ -77,12 +78,12 @@ func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
 	case key.Matches(msg, p.keys.PageDown):
 		p.vp.HalfPageDown()
 	default:
-		return pane.Reply{}
+		return nil, false
 	}
-	return pane.Reply{Handled: true}
+	return nil, true
 }
 
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply { return pane.Reply{} }
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects { return nil }
 
 // Offset is how many lines the text is scrolled.
 func (p *Pane) Offset() int { return p.vp.YOffset }

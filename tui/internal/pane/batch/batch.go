@@ -17,6 +17,7 @@ import (
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
@@ -117,9 +118,9 @@ func (p *Pane) Keys(f *pane.Frame, focused bool) []key.Binding {
 	return nil
 }
 
-func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
+func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) (effect.Effects, bool) {
 	if !key.Matches(msg, p.keys.Features) {
-		return pane.Reply{}
+		return nil, false
 	}
 	if d := f.Stream.Features(); d > 2 {
 		p.pairChosen = true
@@ -129,10 +130,10 @@ func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
 			p.pair[1] = p.pair[0] + 1
 		}
 	}
-	return pane.Reply{Handled: true}
+	return nil, true
 }
 
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply { return pane.Reply{} }
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects { return nil }
 
 // model is the model answering this batch's queries: the selected algorithm's before its decision
 // at pos (the previous batch's while offline).

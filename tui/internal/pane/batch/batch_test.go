@@ -13,7 +13,10 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 	"github.com/cara-sim/cara/sim"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // The batch legend never cuts a name: at every width each entry is whole or left out.
@@ -92,5 +95,45 @@ func TestQueriesKeepClasses(t *testing.T) {
 		if r, _ := scatterGlyph(c.cell); r != c.want {
 			t.Errorf("%+v: %q, want %q", c.cell, r, c.want)
 		}
+	}
+}
+
+// The scatter's axes are fixed for the whole scenario (the scan's bounds): the same at batch 16 and
+// at batch 52, though the synthetic data slide right by 0.01 a batch between them.
+func TestAxesFixed(t *testing.T) {
+	s := synth.Session(t)
+	st := draw.ForProfile(termenv.Ascii)
+	p := New()
+	p.Scanned(synth.Bounds())
+	axes := func(pos int) []string {
+		var out []string
+		for _, l := range strings.Split(ansi.Strip(p.View(synth.Frame(t, st, s, pos), 56, 18)), "\n") {
+			switch {
+			case strings.Contains(l, "└"), strings.HasPrefix(l, "↑"):
+				out = append(out, l) // the x axis, the features' names
+			case strings.Contains(l, "┤"):
+				out = append(out, l[:strings.Index(l, "┤")]) // a y label
+			case strings.Contains(l, "│"):
+				out = append(out, "")
+			case strings.Contains(l, ".5"):
+				out = append(out, l) // the x labels
+			}
+		}
+		return out
+	}
+	a16, a52 := axes(16), axes(52)
+	if strings.Join(a16, "\n") != strings.Join(a52, "\n") {
+		t.Errorf("axes at batch 16:\n%s\nat batch 52:\n%s", strings.Join(a16, "\n"), strings.Join(a52, "\n"))
+	}
+	if len(a16) < 4 || !strings.Contains(strings.Join(a16, "\n"), "1.5") {
+		t.Errorf("no axes found, or no x label 1.5 (the data's right end at the last batch): %q", a16)
+	}
+}
+
+// The batch scatter, its axes scanned, at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Batch, func() pane.Pane { p := New(); p.Scanned(synth.Bounds()); return p }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

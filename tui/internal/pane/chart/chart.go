@@ -14,6 +14,7 @@ import (
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
@@ -76,15 +77,15 @@ func (k *KeyMap) Group() keys.Group {
 
 func (p *Pane) Keys(f *pane.Frame, focused bool) []key.Binding { return []key.Binding{p.keys.Gap} }
 
-func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
+func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) (effect.Effects, bool) {
 	if key.Matches(msg, p.keys.Gap) {
 		p.gap = !p.gap
-		return pane.Reply{Handled: true}
+		return nil, true
 	}
-	return pane.Reply{}
+	return nil, false
 }
 
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply { return pane.Reply{} }
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects { return nil }
 
 // series is one line of the chart: values at batches start, start+1, ...
 type series struct {

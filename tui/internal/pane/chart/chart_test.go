@@ -10,7 +10,9 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // The gap view puts the Oracle on zero and every other line at its cost minus the Oracle's.
@@ -125,4 +127,26 @@ func TestChartBrailleMonotone(t *testing.T) {
 // hasBraille reports whether s holds a braille character.
 func hasBraille(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r > 0x2800 && r <= 0x28FF })
+}
+
+// At every size the screen gives it, in both colour profiles, the chart draws its lines in braille.
+func TestBrailleAtEverySize(t *testing.T) {
+	s := synth.Session(t)
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256} {
+		f := synth.Frame(t, draw.ForProfile(p), s, 50)
+		cp := New()
+		for k, box := range synth.BoxSizes[pane.Chart] {
+			if v := cp.View(f, box[0]-4, box[1]-2); !strings.ContainsFunc(v, func(r rune) bool { return r > 0x2800 && r <= 0x28FF }) {
+				t.Errorf("profile %v at %v: no braille:\n%s", p, synth.Sizes[k], v)
+			}
+		}
+	}
+}
+
+// The cumulative cost chart at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Chart, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
@@ -45,9 +46,9 @@ func (p *Pane) Size(f *pane.Frame, w int) (want, least int) {
 	return n, n
 }
 
-func (p *Pane) Enable(keys.Mode)                             {}
-func (p *Pane) Keys(*pane.Frame, bool) []key.Binding         { return nil }
-func (p *Pane) Key(tea.KeyMsg, *pane.Frame, bool) pane.Reply { return pane.Reply{} }
+func (p *Pane) Enable(keys.Mode)                                         {}
+func (p *Pane) Keys(*pane.Frame, bool) []key.Binding                     { return nil }
+func (p *Pane) Key(tea.KeyMsg, *pane.Frame, bool) (effect.Effects, bool) { return nil, false }
 
 // decisionsGeom is where the strips go: labels in lw columns, then a strip of cols columns with
 // per batches per column (1 or 2).
@@ -168,10 +169,10 @@ func (p *Pane) X(f *pane.Frame, w, t int) int {
 }
 
 // Click on a strip or the axis jumps to that batch.
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply {
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects {
 	g := p.geom(f, w)
 	if x < g.lw || x >= g.lw+g.cols {
-		return pane.Reply{}
+		return nil
 	}
-	return pane.Reply{Handled: true, Cmd: pane.Jump(f.Scen.Offline + (x-g.lw)*g.per)}
+	return effect.Effects{effect.GoTo(f.Scen.Offline + (x-g.lw)*g.per)}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
@@ -659,8 +660,8 @@ func (p *Pane) Keys(f *pane.Frame, focused bool) []key.Binding {
 }
 
 // Key: A, B and C choose the term shown; m turns the cursor on and off, the arrows move it (the
-// player makes the move: the cursor is its view's, reply.cursor).
-func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
+// player makes the move: the cursor is its view's, effect.Cursor).
+func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) (effect.Effects, bool) {
 	k := p.keys
 	for _, s := range []struct {
 		b    key.Binding
@@ -668,7 +669,7 @@ func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
 	}{{k.ShowA, 'A'}, {k.ShowB, 'B'}, {k.ShowC, 'C'}} {
 		if focused && key.Matches(msg, s.b) {
 			p.show = s.term
-			return pane.Reply{Handled: true}
+			return nil, true
 		}
 	}
 	if key.Matches(msg, k.Cursor) {
@@ -677,10 +678,10 @@ func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
 			c = f.Cursor
 			c.On = false
 		}
-		return pane.Reply{Handled: true, Cursor: &c}
+		return effect.Effects{effect.Cursor(c)}, true
 	}
 	if !focused || !(f.Cursor.On || f.Zoomed) {
-		return pane.Reply{}
+		return nil, false
 	}
 	tp, t := f.Cursor.At[0], f.Cursor.At[1]
 	switch {
@@ -693,11 +694,11 @@ func (p *Pane) Key(msg tea.KeyMsg, f *pane.Frame, focused bool) pane.Reply {
 	case key.Matches(msg, k.Right):
 		t = min(t+1, max(f.Pos, 0))
 	default:
-		return pane.Reply{}
+		return nil, false
 	}
 	c := f.Cursor
 	c.At = [2]int{tp, t}
-	return pane.Reply{Handled: true, Cursor: &c}
+	return effect.Effects{effect.Cursor(c)}, true
 }
 
 // cellAt is where cell (tp, t) of the heat map is drawn when the matrix's box is r, in body
@@ -727,15 +728,15 @@ func (p *Pane) Avoid(f *pane.Frame, r pane.Rect) []pane.Rect {
 }
 
 // Click puts the cursor on the clicked cell.
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply {
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects {
 	l := p.layout(f, w, h)
 	hx, hy := x-l.gw, y-l.heatY
 	if hx < 0 || hy < 0 || hx >= l.g.cols || hy >= l.g.rows {
-		return pane.Reply{}
+		return nil
 	}
 	tp, t := l.g.cellAt(hx, hy)
 	if tp > t || t > f.Pos {
-		return pane.Reply{}
+		return nil
 	}
-	return pane.Reply{Handled: true, Cursor: &room.Cursor{On: true, At: [2]int{tp, t}}}
+	return effect.Effects{effect.Cursor{On: true, At: [2]int{tp, t}}}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/tui/internal/draw"
+	"github.com/cara-sim/cara/tui/internal/effect"
 	"github.com/cara-sim/cara/tui/internal/keys"
 	"github.com/cara-sim/cara/tui/internal/pane"
 )
@@ -90,10 +91,10 @@ func (p *Pane) tuned(f *pane.Frame, w int) []string {
 	return out
 }
 
-func (p *Pane) Enable(keys.Mode)                               {}
-func (p *Pane) Keys(*pane.Frame, bool) []key.Binding           { return nil }
-func (p *Pane) Key(tea.KeyMsg, *pane.Frame, bool) pane.Reply   { return pane.Reply{} }
-func (p *Pane) Click(f *pane.Frame, x, y, w, h int) pane.Reply { return pane.Reply{} }
+func (p *Pane) Enable(keys.Mode)                                         {}
+func (p *Pane) Keys(*pane.Frame, bool) []key.Binding                     { return nil }
+func (p *Pane) Key(tea.KeyMsg, *pane.Frame, bool) (effect.Effects, bool) { return nil, false }
+func (p *Pane) Click(f *pane.Frame, x, y, w, h int) effect.Effects       { return nil }
 
 func (p *Pane) View(f *pane.Frame, w, h int) string {
 	tuned := 0

@@ -15,6 +15,8 @@ import (
 	"github.com/cara-sim/cara/tui/internal/draw"
 	"github.com/cara-sim/cara/tui/internal/pane"
 	"github.com/cara-sim/cara/tui/internal/run"
+	"github.com/cara-sim/cara/tui/internal/synth"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // handFrame is a frame over hand-built results (no engine): an online block starting at batch 2 of
@@ -135,5 +137,13 @@ func TestTunedLineWholeWords(t *testing.T) {
 		if n := len(tuned) + len(f.Visible) + 2 + 2; want != n {
 			t.Errorf("width %d: the pane asks for %d rows, draws %d", w, want, n)
 		}
+	}
+}
+
+// The results table at three sizes in two profiles (synth.Goldens).
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, g := range synth.Goldens(t, pane.Results, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
