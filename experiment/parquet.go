@@ -129,7 +129,8 @@ func WriteMatrixParquet(w io.Writer, m *sim.Matrix, r algos.RetrainCost) error {
 }
 
 // RunRow is one row of `cara run --format parquet`: one algorithm on one seed (the CSV's columns,
-// with the retrain batches and the optimal interval of CARA-T's or CARA-CT's threshold).
+// with the retrain batches, the optimal interval of CARA-T's or CARA-CT's threshold, and a
+// detector's alarms and score).
 type RunRow struct {
 	Scenario      string   `parquet:"scenario"`
 	RetrainCost   string   `parquet:"retrain_cost"`
@@ -148,6 +149,12 @@ type RunRow struct {
 	OfflineCost   *float64 `parquet:"offline_cost,optional"`
 	OptimalLow    *float64 `parquet:"optimal_low,optional"`
 	OptimalHigh   *float64 `parquet:"optimal_high,optional"`
+	// A detector's alarms and their score against the known drifts (null where not scored).
+	Alarms      []int32  `parquet:"alarms,list"`
+	Detected    *float64 `parquet:"detected,optional"`
+	Missed      *float64 `parquet:"missed,optional"`
+	FalseAlarms *float64 `parquet:"false_alarm_count,optional"`
+	MeanDelay   *float64 `parquet:"mean_delay,optional"`
 }
 
 // RunMeta is the metadata of a run's Parquet file.
@@ -174,6 +181,11 @@ func (r Run) WriteParquet(w io.Writer) error {
 				Offset: param(x.Params, "offset"), OfflineCost: parquetNum(float64(x.OfflineCost))}
 			if o := x.Optimal; o != nil {
 				row.OptimalLow, row.OptimalHigh = parquetInterval(o.Low), parquetInterval(o.High)
+			}
+			row.Alarms = int32s(x.Alarms)
+			if d := x.Detection; d != nil {
+				row.Detected, row.Missed = parquetNum(float64(d.Detected)), parquetNum(float64(d.Missed))
+				row.FalseAlarms, row.MeanDelay = parquetNum(float64(d.FalseCount)), parquetNum(float64(d.MeanDelay))
 			}
 			rows = append(rows, row)
 		}
