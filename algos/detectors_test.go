@@ -3,6 +3,7 @@ package algos
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,5 +237,47 @@ func TestParseDetectorFeed(t *testing.T) {
 	}
 	if _, err := ParseDetectorFeed("all"); err == nil || !strings.Contains(err.Error(), "batch or first-drift") {
 		t.Errorf("bad feed: %v", err)
+	}
+}
+
+// Issue 43: River's published Page-Hinkley test (test_drift_detectors.py's stream and the
+// docstring's, regenerated in testdata with the generators they name) gives River's expected
+// detections; and the threshold is exceeded, not reached (S > 50, as scikit-multiflow and River
+// test it).
+func TestPageHinkleyRiver(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "pagehinkley_river.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streams map[string]json.RawMessage
+	if err := json.Unmarshal(b, &streams); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"unit_test", "docstring"} {
+		var s struct {
+			Stream   []float64 `json:"stream"`
+			Expected []int     `json:"expected"`
+		}
+		if err := json.Unmarshal(streams[name], &s); err != nil || len(s.Stream) != 2000 {
+			t.Fatalf("%s: %v (%d elements)", name, err, len(s.Stream))
+		}
+		p := NewPageHinkley()
+		var got []int
+		for i, x := range s.Stream {
+			if p.Update(x) {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, s.Expected) {
+			t.Errorf("%s: drifts at %v, River expects %v", name, got, s.Expected)
+		}
+	}
+	for _, tc := range []struct {
+		n, sum float64
+		want   bool
+	}{{30, 50, false}, {30, math.Nextafter(50, 51), true}, {29, 1000, false}} {
+		if got := phDrift(tc.n, tc.sum); got != tc.want {
+			t.Errorf("phDrift(n %v, sum %v) = %v, want %v", tc.n, tc.sum, got, tc.want)
+		}
 	}
 }

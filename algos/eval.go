@@ -40,9 +40,12 @@ type Result struct {
 	// OfflineRetrains are the batches where the tuned variant retrains on the offline block (what
 	// its parameters were learned from); nil when not tuned.
 	OfflineRetrains []int
-	SCPE            float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
-	Gap             float64 // a - b
-	QueryAccuracy   float64 // prequential mean over online batches; NaN without query labels
+	// Optimal is CARA-T's or CARA-CT's optimal interval of thresholds on the offline block, the one
+	// Params' theta or theta_c was picked from (Options.Tie); nil for the others.
+	Optimal       *Interval
+	SCPE          float64 // 100*|a-b|/|b| against the Oracle; NaN when undefined (b <= 0)
+	Gap           float64 // a - b
+	QueryAccuracy float64 // prequential mean over online batches; NaN without query labels
 	// Detection is a detector's alarms (Strategy.Alarms) scored against the drifts the stream
 	// knows; nil for an algorithm that is not a detector, or a stream that does not know its drifts.
 	Detection *DriftScore
@@ -153,6 +156,7 @@ type Options struct {
 	// DriftWindow is how many batches after a known drift's last batch an alarm still detects it:
 	// 0 stands for DefaultDriftWindow and a negative value for none (only the drift's own batches).
 	DriftWindow int
+	Tie         Tie // which threshold of CARA-T's and CARA-CT's optimal interval (tune.go)
 }
 
 // Score is a detector's strategy's alarms scored against m's known drifts over the strategy's
@@ -213,9 +217,9 @@ func (o Options) Evaluate(m Matrix, r RetrainCost, names []Name, end int) ([]Res
 		if name == NameOracle {
 			res.Strategy = oracle
 		} else {
-			policy, params, offCost := o.policyFor(name, c)
+			policy, params, offCost, optimal := o.policyFor(name, c)
 			res.Strategy = Replay(c, off, end, policy())
-			res.Params, res.OfflineCost = params, offCost
+			res.Params, res.OfflineCost, res.Optimal = params, offCost, optimal
 			if params != nil { // tuned: what it learned from, the offline block's replay
 				res.OfflineRetrains = nonNil(Replay(c, 0, off-1, policy()).Retrains)
 			}
@@ -255,46 +259,49 @@ func (res Result) against(m Matrix, b float64) Result {
 
 // policyFor builds a non-Oracle algorithm's decision function, tuning it on the offline block
 // where it has parameters: it returns a maker of fresh policies (a policy may hold state over one
-// replay), the tuned parameters and the offline-optimal cost (NaN if none).
-func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float64, float64) {
+// replay), the tuned parameters, the offline-optimal cost (NaN if none) and a threshold's optimal
+// interval.
+func (o Options) policyFor(name Name, c Costs) (func() Policy, map[string]float64, float64, *Interval) {
 	off := c.M.Offline()
 	same := func(p Policy) func() Policy { return func() Policy { return p } } // stateless
 	switch name {
 	case NameCaraT:
 		tu := TuneThreshold(c, 0, off-1, false)
-		return same(Threshold{Theta: tu.Value}), map[string]float64{"theta": tu.Value}, tu.Cost
+		theta := tu.Pick(o.Tie)
+		return same(Threshold{Theta: theta}), map[string]float64{"theta": theta}, tu.Cost, &Interval{tu.Low, tu.High}
 	case NameCaraCT:
 		tu := TuneThreshold(c, 0, off-1, true)
-		return func() Policy { return &Cumulative{Theta: tu.Value} }, map[string]float64{"theta_c": tu.Value}, tu.Cost
+		theta := tu.Pick(o.Tie)
+		return func() Policy { return &Cumulative{Theta: theta} }, map[string]float64{"theta_c": theta}, tu.Cost, &Interval{tu.Low, tu.High}
 	case NameCaraP:
 		p, cost := TunePeriodic(c, 0, off-1)
-		return same(p), p.Params(), cost
+		return same(p), p.Params(), cost, nil
 	case NameNever:
-		return same(Never{}), nil, math.NaN()
+		return same(Never{}), nil, math.NaN(), nil
 	case NameMarkov:
-		return same(Markov{}), nil, math.NaN()
+		return same(Markov{}), nil, math.NaN(), nil
 	case NameADWIN:
-		return func() Policy { return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("ADWIN", NewADWIN(0.002), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NameDDM:
-		return func() Policy { return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("DDM", NewDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NamePageHinkley:
 		return func() Policy {
 			return NewDetectorPolicy("Page-Hinkley", NewPageHinkley(), o.DetectorReset, o.DetectorFeed)
-		}, nil, math.NaN()
+		}, nil, math.NaN(), nil
 	case NameEDDM:
-		return func() Policy { return NewDetectorPolicy("EDDM", NewEDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("EDDM", NewEDDM(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NameHDDMA:
-		return func() Policy { return NewDetectorPolicy("HDDM-A", NewHDDMA(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("HDDM-A", NewHDDMA(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NameHDDMW:
-		return func() Policy { return NewDetectorPolicy("HDDM-W", NewHDDMW(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN()
+		return func() Policy { return NewDetectorPolicy("HDDM-W", NewHDDMW(), o.DetectorReset, o.DetectorFeed) }, nil, math.NaN(), nil
 	case NameKSWIN:
 		seed := RunSeed(c.M)
 		return func() Policy {
 			return NewDetectorPolicy("KSWIN", NewKSWIN(seed), o.DetectorReset, o.DetectorFeed)
-		}, nil, math.NaN()
+		}, nil, math.NaN(), nil
 	}
 	if s, ok := o.schedule(name); ok {
-		return same(s), nil, math.NaN()
+		return same(s), nil, math.NaN(), nil
 	}
 	panic("algos: policyFor called with unvalidated name " + string(name))
 }

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -28,36 +29,98 @@ type Matrix struct {
 	Warnings      []string    `json:"warnings"`
 }
 
-// MatrixOf is a computed matrix at retraining cost r as the contract writes it.
-func MatrixOf(m *sim.Matrix, r algos.RetrainCost) Matrix {
+// WriteMatrixJSON writes m at retraining cost r as the contract (Matrix) writes it, one line of
+// JSON, streamed: a grid's rows go out as they are formatted, so a 3000-batch matrix needs no copy
+// of its 45 million numbers (as [][]*Num they were 0.9 GB beside the cells). The bytes are
+// encoding/json's for Matrix, to the last digit.
+func WriteMatrixJSON(w io.Writer, m *sim.Matrix, r algos.RetrainCost) error {
 	T := m.Batches()
-	grid := func() [][]*Num {
-		g := make([][]*Num, T)
-		for i := range g {
-			g[i] = make([]*Num, T)
+	drifts := m.Drifts
+	if drifts == nil {
+		drifts = []sim.Drift{}
+	}
+	head, err := json.Marshal(struct {
+		Scenario string  `json:"scenario"`
+		Batches  int     `json:"batches"`
+		Offline  int     `json:"offline"`
+		Gamma    float64 `json:"gamma"`
+	}{m.Scenario, T, m.Offline(), m.Gamma})
+	if err != nil {
+		return err
+	}
+	tail, err := json.Marshal(struct {
+		Drifts   []sim.Drift `json:"drifts"`
+		Warnings []string    `json:"warnings"`
+	}{drifts, nonNil(algos.MatrixWarnings(m, T-1))})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(head[:len(head)-1])
+	grids := []struct {
+		key   string
+		value func(tp, t int, c *sim.Cell) float64
+	}{
+		{"A", func(_, _ int, c *sim.Cell) float64 { return c.A }},
+		{"B", func(_, _ int, c *sim.Cell) float64 { return c.B }},
+		{"C", func(tp, t int, c *sim.Cell) float64 {
+			if tp == t {
+				return r(t)
+			}
+			return c.C()
+		}},
+		{"error_rate", func(_, _ int, c *sim.Cell) float64 { return c.ErrorRate }},
+		{"query_accuracy", func(_, _ int, c *sim.Cell) float64 { return c.QueryAccuracy }},
+	}
+	var buf []byte
+	for _, g := range grids {
+		bw.WriteString(`,"` + g.key + `":[`)
+		for tp := range T {
+			buf = append(buf[:0], '[')
+			for t := range T {
+				if t > 0 {
+					buf = append(buf, ',')
+				}
+				v := math.NaN()
+				if c := m.Cell(min(tp, t), t); tp <= t && c.Done {
+					v = g.value(tp, t, c)
+				}
+				buf = appendJSONNum(buf, v)
+			}
+			buf = append(buf, ']')
+			if tp < T-1 {
+				buf = append(buf, ',')
+			}
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
 		}
-		return g
+		bw.WriteByte(']')
 	}
-	out := Matrix{Scenario: m.Scenario, Batches: T, Offline: m.Offline(), Gamma: m.Gamma,
-		A: grid(), B: grid(), C: grid(), ErrorRate: grid(), QueryAccuracy: grid(), Drifts: m.Drifts,
-		Warnings: nonNil(algos.MatrixWarnings(m, T-1))}
-	if out.Drifts == nil {
-		out.Drifts = []sim.Drift{}
+	bw.WriteByte(',')
+	bw.Write(tail[1:])
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// appendJSONNum appends f as encoding/json writes a float64 (its shortest decimal, in exponent
+// form below 1e-6 and from 1e21 on, "e-07" as "e-7"), null when it is NaN or infinite (Num).
+func appendJSONNum(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
 	}
-	set := func(g [][]*Num, tp, t int, v float64) {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			n := Num(v)
-			g[tp][t] = &n
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
 		}
 	}
-	eachCell(m, r, func(tp, t int, c *sim.Cell, cv float64) {
-		set(out.A, tp, t, c.A)
-		set(out.B, tp, t, c.B)
-		set(out.C, tp, t, cv)
-		set(out.ErrorRate, tp, t, c.ErrorRate)
-		set(out.QueryAccuracy, tp, t, c.QueryAccuracy)
-	})
-	return out
+	return b
 }
 
 // eachCell calls f on every computed cell, column by column, with C's value (R_t on the diagonal).
@@ -76,9 +139,6 @@ func eachCell(m *sim.Matrix, r algos.RetrainCost, f func(tp, t int, c *sim.Cell,
 		}
 	}
 }
-
-// WriteJSON writes the matrix as one line of JSON.
-func (m Matrix) WriteJSON(w io.Writer) error { return json.NewEncoder(w).Encode(m) }
 
 // ReadMatrix reads a matrix written by WriteJSON.
 func ReadMatrix(r io.Reader) (Matrix, error) {

@@ -65,6 +65,18 @@ var reproAlgos = []algos.Name{algos.NameCaraT, algos.NameCaraCT, algos.NameCaraP
 // Means holds, per scenario and algorithm, a metric averaged over retraining costs and seeds.
 type Means map[string]map[algos.Name]Num
 
+// PerSeed holds, per scenario and algorithm, a metric averaged over each seed's retraining costs:
+// one number a seed, in seed order (NaN where a seed has no defined value), the sample the
+// intervals and the paired tests are computed from.
+type PerSeed map[string]map[algos.Name][]Num
+
+// Metrics are one of each: SCPE, query accuracy and retrains.
+type Metrics[T any] struct {
+	SCPE          T `json:"scpe"`
+	QueryAccuracy T `json:"query_accuracy"`
+	Retrains      T `json:"retrains"`
+}
+
 // Verdict is one of the paper's claims checked against a reproduction.
 type Verdict struct {
 	Claim  string `json:"claim"`
@@ -75,6 +87,7 @@ type Verdict struct {
 // Reproduction is one run of `cara reproduce`, and the contract of its JSON (fields in the order
 // they have always been written: alphabetical).
 type Reproduction struct {
+	CI95               Metrics[Means]    `json:"ci95"` // the half-width of each mean's 95 % t-interval over seeds
 	ClaimsByDataset    []DatasetClaims   `json:"claims_by_dataset"`
 	CostSteps          int               `json:"cost_steps"`
 	DetectorFeed       string            `json:"detector_feed"`       // batch or first-drift
@@ -88,8 +101,10 @@ type Reproduction struct {
 	RRange             string            `json:"r_range"` // paper or round-two
 	Retrains           Means             `json:"retrains"`
 	SCPE               Means             `json:"scpe"`
+	SeedMeans          Metrics[PerSeed]  `json:"seed_means"`
 	Seeds              int               `json:"seeds"`
 	Skipped            map[string]string `json:"skipped"`
+	Tie                string            `json:"tie"` // CARA-T's and CARA-CT's tie rule: mid, low or high
 	Trees              int               `json:"trees"`
 	Verdicts           []Verdict         `json:"verdicts"`
 	Warnings           []string          `json:"warnings"`
@@ -136,7 +151,8 @@ func (rp Reproduce) Run(ctx context.Context) (*Reproduction, error) {
 	}
 	rep := &Reproduction{Quick: rp.Quick, Seeds: rp.Seeds, CostSteps: rp.Steps, Trees: rp.Trees, Paper: paper,
 		Model: model, RRange: rp.Range.String(), ElectricityShuffle: rp.ElectricityShuffle,
-		SCPE: Means{}, QueryAccuracy: Means{}, Retrains: Means{}, Skipped: map[string]string{}, Warnings: []string{}}
+		SCPE: Means{}, QueryAccuracy: Means{}, Retrains: Means{}, Skipped: map[string]string{}, Warnings: []string{},
+		SeedMeans: Metrics[PerSeed]{PerSeed{}, PerSeed{}, PerSeed{}}, CI95: Metrics[Means]{Means{}, Means{}, Means{}}}
 	start(rp.Progress, len(ReproScenarios)*rp.Seeds)
 	unit := 0
 	for _, name := range ReproScenarios {
@@ -151,6 +167,7 @@ func (rp Reproduce) Run(ctx context.Context) (*Reproduction, error) {
 		}
 		rep.order = append(rep.order, name)
 		rep.DetectorFeed, rep.DetectorReset = s.Evaluation.DetectorFeed.String(), s.Evaluation.DetectorReset.String()
+		rep.Tie = s.Evaluation.Tie.String()
 		if err := rp.scenario(ctx, rep, s, &unit); err != nil {
 			return nil, err
 		}
@@ -191,6 +208,7 @@ func (rp Reproduce) scenario(ctx context.Context, rep *Reproduction, s *scenario
 		}
 	}
 	var acc [3]meanAcc // SCPE, query accuracy, retrains
+	perSeed := make([][3]meanAcc, len(ms))
 	for si, m := range ms {
 		for _, r := range grids[si] {
 			res, err := s.Evaluation.Evaluate(m, algos.Constant(r), reproAlgos, m.Batches()-1)
@@ -203,11 +221,24 @@ func (rp Reproduce) scenario(ctx context.Context, rep *Reproduction, s *scenario
 				}
 				for i, v := range []float64{x.SCPE, x.QueryAccuracy, float64(len(x.Strategy.Retrains))} {
 					acc[i].add(x.Algorithm, v)
+					perSeed[si][i].add(x.Algorithm, v)
 				}
 			}
 		}
 	}
 	rep.SCPE[s.Name], rep.QueryAccuracy[s.Name], rep.Retrains[s.Name] = acc[0].means(), acc[1].means(), acc[2].means()
+	for i, ps := range []PerSeed{rep.SeedMeans.SCPE, rep.SeedMeans.QueryAccuracy, rep.SeedMeans.Retrains} {
+		ci := []Means{rep.CI95.SCPE, rep.CI95.QueryAccuracy, rep.CI95.Retrains}[i]
+		ps[s.Name], ci[s.Name] = map[algos.Name][]Num{}, map[algos.Name]Num{}
+		for _, a := range reproAlgos {
+			xs := make([]float64, len(ms))
+			for si := range ms {
+				xs[si] = float64(perSeed[si][i].means()[a])
+				ps[s.Name][a] = append(ps[s.Name][a], Num(xs[si]))
+			}
+			ci[s.Name][a] = Num(HalfWidth95(xs))
+		}
+	}
 	return nil
 }
 
@@ -269,28 +300,33 @@ func ReadReproduction(rd io.Reader) (*Reproduction, error) {
 // the verdicts.
 func (r *Reproduction) WriteTable(w io.Writer) {
 	if r.Quick {
-		fmt.Fprintln(w, "QUICK RUN: 1 seed, 10-tree forests, 8 retraining costs. For the paper's setting run without --quick.")
+		fmt.Fprintf(w, "QUICK RUN: %d seed(s), 10-tree forests, 8 retraining costs. For the paper's setting run without --quick.\n", r.Seeds)
 	}
 	model := "random forest: the paper's tables 2-4"
 	if r.Model == ModelLogistic {
 		model = "logistic regression by SGD: the appendix's LR tables"
 	}
-	grid := "one grid per seed, R_max the smallest R at which the Oracle on batches 0..T_off inclusive equals Never-retrain"
+	grid := "one grid per seed, R_max the smallest R at which the Oracle on batches 0..T_off inclusive equals Never-retrain; cara sweep shares one grid over the seeds"
 	if r.RRange == RangeRoundTwo.String() {
 		grid = "one grid from the largest R_max over the seeds, the Oracle on batches 0..T_off-1 (round two's range)"
 	}
 	fmt.Fprintf(w, "Model: %s. Means over %d retraining costs in (0, R_max] (%s) and %d seed(s).\n", model, r.CostSteps, grid, r.Seeds)
-	fmt.Fprintf(w, "Detectors fed %s, reset %s. Electricity's rows: %s. Each cell: ours / paper's.\n", feedWords(r.DetectorFeed), r.DetectorReset, shuffleWords(r.ElectricityShuffle))
+	fmt.Fprintf(w, "Detectors fed %s, reset %s. Electricity's rows: %s.\n", feedWords(r.DetectorFeed), r.DetectorReset, shuffleWords(r.ElectricityShuffle))
+	if r.Tie != "" && r.Tie != algos.TieMid.String() {
+		fmt.Fprintf(w, "CARA-T and CARA-CT take the %s end of their optimal interval of thresholds (--tie %s; the default is its midpoint).\n", r.Tie, r.Tie)
+	}
+	fmt.Fprintf(w, "Each cell: ours %s / paper's.\n", intervalWords(r.Seeds))
 	tables := []struct {
 		title string
 		ours  Means
+		ci    Means
 		paper map[string]map[algos.Name]float64
 		prec  int
 		algos []algos.Name
 	}{
-		{"Table 2: SCPE (%, lower is better)", r.SCPE, r.Paper.SCPE, 1, slices.DeleteFunc(slices.Clone(reproAlgos), func(a algos.Name) bool { return a == algos.NameOracle })},
-		{"Table 3: query accuracy (higher is better)", r.QueryAccuracy, r.Paper.QueryAccuracy, 2, reproAlgos},
-		{"Table 4: RETRAIN decisions", r.Retrains, r.Paper.Retrains, 1, reproAlgos},
+		{"Table 2: SCPE (%, lower is better)", r.SCPE, r.CI95.SCPE, r.Paper.SCPE, 1, slices.DeleteFunc(slices.Clone(reproAlgos), func(a algos.Name) bool { return a == algos.NameOracle })},
+		{"Table 3: query accuracy (higher is better)", r.QueryAccuracy, r.CI95.QueryAccuracy, r.Paper.QueryAccuracy, 2, reproAlgos},
+		{"Table 4: RETRAIN decisions", r.Retrains, r.CI95.Retrains, r.Paper.Retrains, 1, reproAlgos},
 	}
 	for _, tb := range tables {
 		fmt.Fprintf(w, "\n%s\n", tb.title)
@@ -311,7 +347,11 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 				if !ok {
 					ours = Num(math.NaN())
 				}
-				row = append(row, FormatNum(float64(ours), tb.prec)+" / "+ps)
+				cell := FormatNum(float64(ours), tb.prec)
+				if h, ok := tb.ci[s][a]; ok && h.Defined() {
+					cell += " ±" + FormatNum(float64(h), tb.prec)
+				}
+				row = append(row, cell+" / "+ps)
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		}
@@ -334,6 +374,15 @@ func (r *Reproduction) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "  %s  %s\n             %s\n", mark, v.Claim, v.Detail)
 	}
 	r.writeClaimsByDataset(w)
+}
+
+// intervalWords says what the ± in a table is.
+func intervalWords(seeds int) string {
+	if seeds < 2 {
+		return "(one seed: no interval over seeds)"
+	}
+	return fmt.Sprintf("±the half-width of its 95 %% t-interval over the %d seeds (each seed's mean over its costs; t(0.975, %d) = %.3f)",
+		seeds, seeds-1, tQuantile(seeds-1))
 }
 
 // LRSGD says what the appendix's "LR-SGD" is in this implementation, and where it differs.

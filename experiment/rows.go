@@ -46,9 +46,9 @@ type SweepRow struct {
 
 // SweepOf is what makes rows one sweep: its grid as --costs reads it (auto:N or FROM:TO:N) and its
 // seeds (FirstSeed to FirstSeed+Seeds-1), so that resume and merge tell two sweeps apart and merge
-// knows which rows a complete sweep has; and, for an auto grid, RMax, the R_max of the row's seed
-// that its grid was computed from (its own offline block), so that every shard that evaluates the
-// seed agrees on the grid.
+// knows which rows a complete sweep has; and, for an auto grid, RMax, the R_max its grid was
+// computed from (the largest of the seeds' offline blocks', the same in every row of the sweep;
+// an older cara's sweeps gave each seed its own), so that every shard agrees on the grid.
 type SweepOf struct {
 	Costs     string   `json:"costs"`
 	FirstSeed uint64   `json:"first_seed"`

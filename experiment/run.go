@@ -30,14 +30,27 @@ type Result struct {
 	RetrainCount  Num            `json:"retrain_count"`
 	Params        map[string]Num `json:"params"`
 	OfflineCost   Num            `json:"offline_cost"`
-	Spread        *Spread        `json:"spread,omitempty"`
+	// Optimal is CARA-T's or CARA-CT's optimal interval of thresholds on the offline block, (low,
+	// high], null at an unbounded end; theta or theta_c is the tie rule's pick from it.
+	Optimal *Interval `json:"optimal,omitempty"`
+	Spread  *Spread   `json:"spread,omitempty"`
+	// CI95 is, for a mean over seeds, the half-width of each number's 95 % t-interval (Student's
+	// t with n-1 degrees of freedom over the n seeds' values): the mean ± CI95.
+	CI95 *Spread `json:"ci95,omitempty"`
 	// A drift detector's: the batches where it signalled (a mean over seeds has none), and those
 	// alarms scored against the stream's known drifts (left out when it does not know them).
 	Alarms    []int      `json:"alarms,omitzero"`
 	Detection *Detection `json:"detection,omitempty"`
 }
 
-// Spread is the population standard deviation over seeds of a mean Result's numbers.
+// Interval is an optimal interval (Low, High]: null at an end where it is unbounded.
+type Interval struct {
+	Low  Num `json:"low"`
+	High Num `json:"high"`
+}
+
+// Spread is a spread over seeds of a mean Result's numbers: the population standard deviation
+// (Result.Spread) or the half-width of the 95 % t-interval (Result.CI95).
 type Spread struct {
 	StrategyCost  Num `json:"strategy_cost"`
 	SCPE          Num `json:"scpe"`
@@ -52,9 +65,13 @@ func ResultOf(r algos.Result) Result {
 	if retrains == nil {
 		retrains = []int{}
 	}
-	return Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
+	out := Result{Algorithm: r.Algorithm, StrategyCost: Num(r.Strategy.Cost()), SCPE: Num(r.SCPE), Gap: Num(r.Gap),
 		QueryAccuracy: Num(r.QueryAccuracy), Retrains: retrains, RetrainCount: Num(len(retrains)),
 		Params: nums(r.Params), OfflineCost: Num(r.OfflineCost), Alarms: r.Strategy.Alarms, Detection: detectionOf(r.Detection)}
+	if o := r.Optimal; o != nil {
+		out.Optimal = &Interval{Num(o.Low), Num(o.High)}
+	}
+	return out
 }
 
 // CostText is a retraining cost as the scenario writes it: a JSON number when it is one, else the
@@ -184,7 +201,7 @@ func meanSD(xs []Num) (Num, Num) {
 // MeanOf averages one algorithm's results over seeds where a mean means something: the numbers
 // (undefined ones left out) with their spread, and the parameters MeanParams keeps.
 func MeanOf(rs []Result) Result {
-	out := Result{Algorithm: rs[0].Algorithm, Spread: &Spread{}}
+	out := Result{Algorithm: rs[0].Algorithm, Spread: &Spread{}, CI95: &Spread{}}
 	field := func(get func(Result) Num) []Num {
 		xs := make([]Num, len(rs))
 		for i, r := range rs {
@@ -192,11 +209,16 @@ func MeanOf(rs []Result) Result {
 		}
 		return xs
 	}
-	out.StrategyCost, out.Spread.StrategyCost = meanSD(field(func(r Result) Num { return r.StrategyCost }))
-	out.SCPE, out.Spread.SCPE = meanSD(field(func(r Result) Num { return r.SCPE }))
-	out.Gap, out.Spread.Gap = meanSD(field(func(r Result) Num { return r.Gap }))
-	out.QueryAccuracy, out.Spread.QueryAccuracy = meanSD(field(func(r Result) Num { return r.QueryAccuracy }))
-	out.RetrainCount, out.Spread.RetrainCount = meanSD(field(func(r Result) Num { return r.RetrainCount }))
+	each := func(get func(Result) Num, mean, sd, ci *Num) {
+		xs := field(get)
+		*mean, *sd = meanSD(xs)
+		*ci = Num(HalfWidth95(toFloats(xs)))
+	}
+	each(func(r Result) Num { return r.StrategyCost }, &out.StrategyCost, &out.Spread.StrategyCost, &out.CI95.StrategyCost)
+	each(func(r Result) Num { return r.SCPE }, &out.SCPE, &out.Spread.SCPE, &out.CI95.SCPE)
+	each(func(r Result) Num { return r.Gap }, &out.Gap, &out.Spread.Gap, &out.CI95.Gap)
+	each(func(r Result) Num { return r.QueryAccuracy }, &out.QueryAccuracy, &out.Spread.QueryAccuracy, &out.CI95.QueryAccuracy)
+	each(func(r Result) Num { return r.RetrainCount }, &out.RetrainCount, &out.Spread.RetrainCount, &out.CI95.RetrainCount)
 	out.OfflineCost, _ = meanSD(field(func(r Result) Num { return r.OfflineCost }))
 	out.Params = MeanParams(rs)
 	out.Detection = meanDetection(rs)
@@ -260,11 +282,7 @@ func (r Run) WriteCSV(w io.Writer) error {
 	cw.Write([]string{"scenario", "retrain_cost", "seed", "algorithm", "strategy_cost", "scpe", "gap", "query_accuracy", "retrain_count", "theta", "theta_c", "period", "offset", "offline_cost",
 		"alarms", "drifts_detected", "drifts_missed", "false_alarms", "mean_delay", "mean_delay_points"})
 	f := func(n Num) string { return csvNum(float64(n)) }
-	runs := r.Runs
-	if runs == nil {
-		runs = []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}
-	}
-	for _, run := range runs {
+	for _, run := range r.seedRuns() {
 		for _, x := range run.Results {
 			p := func(k string) string {
 				if v, ok := x.Params[k]; ok {
@@ -283,6 +301,29 @@ func (r Run) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
+// words are the interval as the run's table writes it after the threshold: " in (0.916, 2.192]".
+func (iv *Interval) words() string {
+	if iv == nil {
+		return ""
+	}
+	lo, hi := "-inf", "inf]"
+	if iv.Low.Defined() {
+		lo = FormatNum(float64(iv.Low), 3)
+	}
+	if iv.High.Defined() {
+		hi = FormatNum(float64(iv.High), 3) + "]"
+	}
+	return " in (" + lo + ", " + hi
+}
+
+// seedRuns are the run's results by seed: Runs, or with one seed that seed's Results.
+func (r Run) seedRuns() []SeedRun {
+	if r.Runs == nil {
+		return []SeedRun{{Seed: r.Seeds[0], Results: r.Results}}
+	}
+	return r.Runs
+}
+
 // WriteTable writes the run as a table like the paper's, its warnings under it.
 func (r Run) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %s\nR = %s, seeds %v, online batches %d..%d\n\n", r.Scenario, r.title, r.RetrainCost, r.Seeds, r.start, r.end)
@@ -290,20 +331,22 @@ func (r Run) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "algorithm\tcost\tSCPE %\tgap\tquery acc\tretrains\toffline cost\tparameters\t")
 	for _, x := range r.Results {
 		cost, scpe, acc, n := FormatNum(float64(x.StrategyCost), 3), FormatNum(float64(x.SCPE), 2), FormatNum(float64(x.QueryAccuracy), 3), FormatNum(float64(x.RetrainCount), 0)
-		if x.Spread != nil {
-			cost += " ±" + FormatNum(float64(x.Spread.StrategyCost), 2)
-			scpe += " ±" + FormatNum(float64(x.Spread.SCPE), 1)
-			n = FormatNum(float64(x.RetrainCount), 1)
+		if x.CI95 != nil {
+			cost += " ±" + FormatNum(float64(x.CI95.StrategyCost), 2)
+			scpe += " ±" + FormatNum(float64(x.CI95.SCPE), 1)
+			acc += " ±" + FormatNum(float64(x.CI95.QueryAccuracy), 3)
+			n = FormatNum(float64(x.RetrainCount), 1) + " ±" + FormatNum(float64(x.CI95.RetrainCount), 1)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", x.Algorithm.Display(), cost, scpe,
-			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params))
+			FormatNum(float64(x.Gap), 3), acc, n, FormatNum(float64(x.OfflineCost), 3), FormatParams(x.Params)+x.Optimal.words())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\nSCPE = 100 |cost - Oracle| / |Oracle| (\"-\" when the Oracle's cost is <= 0); gap = cost - Oracle.")
 	if len(r.Seeds) > 1 {
-		fmt.Fprintln(w, "Means over seeds (± the standard deviation); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.")
+		fmt.Fprintf(w, "Means over the %d seeds ± the half-width of their 95 %% t-interval (Student's t, %d degrees of freedom: t = %.3f); parameters: mean theta and theta_c, CARA-P's period and offset when every seed chose the same.\n",
+			len(r.Seeds), len(r.Seeds)-1, tQuantile(len(r.Seeds)-1))
 	}
 	if err := r.writeDetections(w); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -18,11 +19,13 @@ import (
 // costs of Costs, this Shard's units, appended to Out and resumed from it. Matrix computes a
 // seed's matrix; a shard computes only those of the seeds it works on (Shard.Units).
 //
-// With --costs auto each seed has its own grid, N steps over (0, R_max] with R_max from that
-// seed's offline block (the convention of docs/conventions.md, and cara reproduce's), read from
-// the matrix the shard computes anyway; every row records its seed's R_max, so that any shard
-// evaluating the seed agrees on its grid and a resume can check it. When the scenario's R varies
-// with t the costs are factors applied to R(t), as the player's R keys scale it.
+// With --costs auto every seed shares one grid, N steps over (0, R_max] with R_max the largest of
+// the seeds' (each from its offline block, the Oracle on batches 0..T_off inclusive equal to
+// Never-retrain: docs/conventions.md), so that a figure's mean over seeds at an R is over the same
+// R. A shard reads the R_max of every seed, its own or not, from Offline (the offline block alone,
+// about a tenth of a matrix), before it writes a row; every row records the shared R_max, so that
+// all shards agree and a resume can check it. When the scenario's R varies with t the costs are
+// factors applied to R(t), as the player's R keys scale it.
 type Sweep struct {
 	Scenario *scenarios.Scenario
 	Seeds    int
@@ -32,6 +35,7 @@ type Sweep struct {
 	Restart  bool      // empty Out first instead of resuming from it
 	Stdout   io.Writer // where Out "-" goes
 	Matrix   MatrixFunc
+	Offline  MatrixFunc // a seed's matrix of batches 0..T_off alone; nil: Matrix
 	Progress Progress
 }
 
@@ -47,38 +51,63 @@ func Scales(s *scenarios.Scenario) bool {
 	return false
 }
 
-// seedGrid is one seed's costs, with the R_max they come from (nil for FROM:TO:N) and the
+// sweepGrid is the sweep's costs, with the R_max they come from (nil for FROM:TO:N) and the
 // warning of an R_max about 0.
-type seedGrid struct {
+type sweepGrid struct {
 	costs   []float64
 	rmax    *float64
 	warning string
 }
 
-// gridOf is seed's grid: FROM:TO:N, or for auto N steps over (0, R_max], R_max from the seed's
-// offline block in m (in factors of R(t) when the scenario's R varies).
-func (sw Sweep) gridOf(m *sim.Matrix, seed uint64) (seedGrid, error) {
+// grid is the sweep's grid: FROM:TO:N, or for auto N steps over (0, R_max], R_max the largest of
+// the seeds' offline blocks' (in factors of R(t) when the scenario's R varies).
+func (sw Sweep) grid(ctx context.Context) (sweepGrid, error) {
 	if !sw.Costs.Auto {
 		costs, _ := sw.Costs.Grid(nil, 0)
-		return seedGrid{costs, nil, ""}, nil
+		return sweepGrid{costs, nil, ""}, nil
 	}
-	s, scale := sw.Scenario, OfflineScale(m)
-	var rmax float64
+	offline := sw.Offline
+	if offline == nil {
+		offline = sw.Matrix
+	}
+	var rmaxes []float64
+	scale := 0.0
+	for si := range sw.Seeds {
+		seed := sw.Scenario.Seed + uint64(si)
+		step(sw.Progress, 0, "seed %d: R_max from the offline block", seed)
+		m, err := offline(ctx, sw.Scenario, seed)
+		if err != nil {
+			return sweepGrid{}, err
+		}
+		rmax, sc, err := sw.rmaxOf(m, seed)
+		if err != nil {
+			return sweepGrid{}, err
+		}
+		rmaxes, scale = append(rmaxes, rmax), max(scale, sc)
+	}
+	costs, warning := sw.Costs.Grid(rmaxes, scale)
+	rmax := slices.Max(rmaxes)
+	return sweepGrid{costs, &rmax, warning}, nil
+}
+
+// rmaxOf is a seed's R_max from its offline block in m, and the offline block's typical |C| that
+// an R_max about 0 is measured against.
+func (sw Sweep) rmaxOf(m *sim.Matrix, seed uint64) (rmax, scale float64, err error) {
+	s := sw.Scenario
+	scale = OfflineScale(m)
 	if !Scales(s) {
-		rmax = RangePaper.RMax(m)
-	} else {
-		var ok bool
-		if rmax, ok = ScaleRMax(m, s.RetrainCost); !ok {
-			return seedGrid{}, fmt.Errorf("--costs %v: no factor of %s's retrain_cost %q makes never retraining optimal on seed %d's offline block (R(t) is 0 where a retrain pays at any factor); pass --costs FROM:TO:N, the factors to sweep",
-				sw.Costs, s.Name, s.RetrainCostText, seed)
-		}
-		// A factor is about 0 against the offline block's |C| over the mean R(t) it multiplies.
-		if mean := meanCost(s.RetrainCost, m.Offline()+1); mean > 0 {
-			scale /= mean
-		}
+		return RangePaper.RMax(m), scale, nil
 	}
-	costs, warning := sw.Costs.Grid([]float64{rmax}, scale)
-	return seedGrid{costs, &rmax, warning}, nil
+	rmax, ok := ScaleRMax(m, s.RetrainCost)
+	if !ok {
+		return 0, 0, fmt.Errorf("--costs %v: no factor of %s's retrain_cost %q makes never retraining optimal on seed %d's offline block (R(t) is 0 where a retrain pays at any factor); pass --costs FROM:TO:N, the factors to sweep",
+			sw.Costs, s.Name, s.RetrainCostText, seed)
+	}
+	// A factor is about 0 against the offline block's |C| over the mean R(t) it multiplies.
+	if mean := meanCost(s.RetrainCost, m.Offline()+1); mean > 0 {
+		scale /= mean
+	}
+	return rmax, scale, nil
 }
 
 // meanCost is the mean of r over batches 0..n-1.
@@ -90,19 +119,27 @@ func meanCost(r algos.RetrainCost, n int) float64 {
 	return sum / float64(n)
 }
 
-// knownGrid is a seed's costs as the file's rows record them (their R_max, for auto), and whether
-// the rows tell.
-func (sw Sweep) knownGrid(rmaxes map[uint64]float64, seed uint64) ([]float64, bool) {
+// knownGrid is the sweep's costs as the file's rows record them (the shared R_max, for auto),
+// and whether the rows tell. Rows of per-seed grids (an older cara's) are an error: this sweep
+// would not extend them.
+func (sw Sweep) knownGrid(rmaxes map[uint64]float64) ([]float64, bool, error) {
 	if !sw.Costs.Auto {
 		costs, _ := sw.Costs.Grid(nil, 0)
-		return costs, true
+		return costs, true, nil
 	}
-	rmax, ok := rmaxes[seed]
-	if !ok {
-		return nil, false
+	seeds := slices.Sorted(maps.Keys(rmaxes))
+	if len(seeds) == 0 {
+		return nil, false, nil
+	}
+	rmax := rmaxes[seeds[0]]
+	for _, seed := range seeds[1:] {
+		if rmaxes[seed] != rmax {
+			return nil, false, fmt.Errorf("%s holds rows of %s with a grid per seed (seed %d's R_max %v, seed %d's %v), written by an older cara; --costs auto now gives every seed one grid; pass --restart to start the file over, or -o another file",
+				sw.Out, sw.Scenario.Name, seeds[0], rmax, seed, rmaxes[seed])
+		}
 	}
 	costs, _ := sw.Costs.Grid([]float64{rmax}, 0)
-	return costs, true
+	return costs, true, nil
 }
 
 // output is where a sweep's rows go.
@@ -201,7 +238,7 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	done := map[RowKey]bool{}
-	rmaxes := map[uint64]float64{} // each seed's R_max, as the file's rows of this sweep record it
+	rmaxes := map[uint64]float64{} // the R_max each seed's rows of this sweep record
 	for _, r := range rows {
 		done[r.Key()] = true
 		if r.Scenario == sw.Scenario.Name && sw.Costs.Auto && !math.IsNaN(r.rmax()) {
@@ -218,6 +255,11 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 	if Scales(sw.Scenario) {
 		costName = "factor of R(t)"
 	}
+	known, isKnown, err := sw.knownGrid(rmaxes)
+	if err != nil {
+		return nil, err
+	}
+	var g *sweepGrid // computed before the first row is written
 	var warnings []string
 	unit := 0
 	for si := range sw.Seeds {
@@ -226,29 +268,34 @@ func (sw Sweep) Run(ctx context.Context) ([]string, error) {
 			continue
 		}
 		seed := sw.Scenario.Seed + uint64(si)
-		if costs, known := sw.knownGrid(rmaxes, seed); known && sw.allDone(done, seed, costs, mine) {
+		if isKnown && sw.allDone(done, seed, known, mine) {
 			unit += len(mine)
 			step(sw.Progress, unit, "seed %d already done", seed)
 			continue
+		}
+		if g == nil {
+			grid, err := sw.grid(ctx)
+			if err != nil {
+				return warnings, err
+			}
+			for _, was := range slices.Sorted(maps.Keys(rmaxes)) {
+				if rm := rmaxes[was]; grid.rmax != nil && rm != *grid.rmax {
+					return warnings, fmt.Errorf("%s: the rows of %s seed %d say R_max = %v, and the seeds' offline blocks give %v now (the largest of seeds %d to %d): they were not written by this sweep; pass --restart to start the file over, or -o another file",
+						sw.Out, sw.Scenario.Name, was, rm, *grid.rmax, sw.Scenario.Seed, sw.Scenario.Seed+uint64(sw.Seeds)-1)
+				}
+			}
+			g = &grid
 		}
 		step(sw.Progress, unit, "seed %d: computing the matrix", seed)
 		m, err := sw.Matrix(ctx, sw.Scenario, seed)
 		if err != nil {
 			return warnings, err
 		}
-		g, err := sw.gridOf(m, seed)
-		if err != nil {
-			return warnings, err
-		}
-		if was, ok := rmaxes[seed]; ok && g.rmax != nil && was != *g.rmax {
-			return warnings, fmt.Errorf("%s: the rows of %s seed %d say R_max = %v, and its matrix gives %v now: they were not written by this sweep; pass --restart to start the file over, or -o another file",
-				sw.Out, sw.Scenario.Name, seed, was, *g.rmax)
-		}
 		for _, ri := range mine {
 			if err := ctx.Err(); err != nil {
 				return warnings, err
 			}
-			ws, err := sw.unit(file, done, m, seed, g, ri)
+			ws, err := sw.unit(file, done, m, seed, *g, ri)
 			if err != nil {
 				return warnings, err
 			}
@@ -278,7 +325,7 @@ func (sw Sweep) allDone(done map[RowKey]bool, seed uint64, costs []float64, mine
 }
 
 // unit evaluates one (seed, cost) and appends the rows the file lacks; it returns their warnings.
-func (sw Sweep) unit(w io.Writer, done map[RowKey]bool, m *sim.Matrix, seed uint64, g seedGrid, ri int) ([]string, error) {
+func (sw Sweep) unit(w io.Writer, done map[RowKey]bool, m *sim.Matrix, seed uint64, g sweepGrid, ri int) ([]string, error) {
 	s := sw.Scenario
 	c := g.costs[ri]
 	r, scales := algos.Constant(c), ""

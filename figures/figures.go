@@ -49,17 +49,23 @@ func algoColor(name algos.Name) color.Color {
 	return color.RGBA{R: r, G: g, B: b, A: 255}
 }
 
-// grid draws plots as a grid of tiles (rows of columns, nil for an empty tile) and writes it to
-// dir/name.format. It returns the file's path.
-func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
-	return save(w, h, dir, name, f, func(dc draw.Canvas) {
+// grid draws plots as a grid of tiles (rows of columns, nil for an empty tile), with legend, when
+// not nil, in a column of its own on the right, clear of every line, and writes it to
+// dir/name.format (save). It returns the files written.
+func grid(plots [][]*plot.Plot, legend *plot.Legend, w, h vg.Length, dir, name string, f Format) ([]string, error) {
+	var legendW vg.Length
+	if legend != nil {
+		r := legend.Rectangle(draw.New(vgimg.New(w, h)))
+		legendW = r.Max.X - r.Min.X + 6*vg.Millimeter
+	}
+	return save(w+legendW, h, dir, name, f, func(dc draw.Canvas) {
 		rows, cols := len(plots), 0
 		for _, r := range plots {
 			cols = max(cols, len(r))
 		}
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter,
 			PadLeft: 2 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadX: 4 * vg.Millimeter, PadY: 4 * vg.Millimeter}
-		canvases := plot.Align(plots, tiles, dc)
+		canvases := plot.Align(plots, tiles, draw.Crop(dc, 0, -legendW, 0, 0))
 		for j := range plots {
 			for i, p := range plots[j] {
 				if p != nil {
@@ -67,29 +73,52 @@ func grid(plots [][]*plot.Plot, w, h vg.Length, dir, name string, f Format) (str
 				}
 			}
 		}
+		if legend != nil {
+			legend.Top, legend.Left = true, true
+			legend.Draw(draw.Crop(dc, w+2*vg.Millimeter, 0, 0, -12*vg.Millimeter))
+		}
 	})
 }
 
-// save draws onto a w x h canvas of the format and writes it to dir/name.format, name made safe
-// first: it comes from a scenario or a sweep file ("../x" must not leave dir).
-func save(w, h vg.Length, dir, name string, f Format, paint func(draw.Canvas)) (string, error) {
+// save draws onto a w x h canvas and writes it to dir/name.format, name made safe first: it comes
+// from a scenario or a sweep file ("../x" must not leave dir). A PNG gets its SVG beside it (the
+// same drawing, for print and for zooming); it returns the files written.
+func save(w, h vg.Length, dir, name string, f Format, paint func(draw.Canvas)) ([]string, error) {
 	name = scenarios.SafeFileName(name)
-	var c vg.CanvasWriterTo
-	switch f {
-	case SVG:
-		c = vgsvg.New(w, h)
-	default:
-		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+	formats := []Format{f}
+	if f == PNG {
+		formats = append(formats, SVG)
 	}
-	paint(draw.New(c))
-	path := filepath.Join(dir, name+"."+string(f))
-	file, err := os.Create(path)
-	if err != nil {
-		return "", err
+	var files []string
+	for _, f := range formats {
+		var c vg.CanvasWriterTo
+		switch f {
+		case SVG:
+			c = vgsvg.New(w, h)
+		default:
+			c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+		}
+		paint(draw.New(c))
+		path := filepath.Join(dir, name+"."+string(f))
+		file, err := os.Create(path)
+		if err != nil {
+			return files, err
+		}
+		if _, err := c.WriteTo(file); err != nil {
+			file.Close()
+			return files, fmt.Errorf("writing %s: %w", path, err)
+		}
+		if err := file.Close(); err != nil {
+			return files, err
+		}
+		files = append(files, path)
 	}
-	if _, err := c.WriteTo(file); err != nil {
-		file.Close()
-		return "", fmt.Errorf("writing %s: %w", path, err)
-	}
-	return path, file.Close()
+	return files, nil
+}
+
+// takeLegend moves p's legend out of the plot (to draw it beside, with grid) and returns it.
+func takeLegend(p *plot.Plot) *plot.Legend {
+	l := p.Legend
+	p.Legend = plot.NewLegend()
+	return &l
 }

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -97,12 +96,20 @@ func TestMatrixAndCumulativeFigures(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f == PNG {
-			// 22 cm at vgimg's default 96 dpi is about 831 pixels.
-			checkPNG(t, path, 800, 580)
-			checkPNG(t, cum, 650, 430)
+			// 22 cm at vgimg's default 96 dpi is about 831 pixels; an SVG beside each PNG.
+			if len(path) != 2 || len(cum) != 2 {
+				t.Fatalf("PNG: files %v and %v, want a PNG and its SVG each", path, cum)
+			}
+			checkPNG(t, path[0], 800, 580)
+			checkPNG(t, cum[0], 650, 430)
+			checkSVG(t, path[1])
+			checkSVG(t, cum[1])
 		} else {
-			checkSVG(t, path)
-			checkSVG(t, cum)
+			if len(path) != 1 || len(cum) != 1 {
+				t.Fatalf("SVG: files %v and %v, want one each", path, cum)
+			}
+			checkSVG(t, path[0])
+			checkSVG(t, cum[0])
 		}
 	}
 }
@@ -136,12 +143,37 @@ func sweepRows(t *testing.T) []experiment.SweepRow {
 	return rows
 }
 
+// t1 is t(0.975, 1), scipy.stats.t.ppf's: a band over two seeds is the mean ± t1 |a - b| / 2.
+const t1 = 12.706204736432095
+
+func near(a, b stat) bool {
+	c := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y)) }
+	return c(a.r, b.r) && c(a.mean, b.mean) && c(a.lo, b.lo) && c(a.hi, b.hi)
+}
+
+func nearAll(a, b []stat) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !near(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestSeries(t *testing.T) {
 	rows := sweepRows(t)
-	// The Oracle at R = 1 over seeds 1 and 2: mean (3+5)/2 = 4, spread [3, 5].
+	// The Oracle at R = 1 over seeds 1 and 2: mean (3+5)/2 = 4, its 95 % t-interval 4 ± t(0.975, 1)
+	// s / sqrt(2) with s = sqrt(2): 4 ± 12.7062 (scipy.stats.t.ppf).
 	st := series(rows[:2], newAxis(rows), func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true })
-	if len(st) != 1 || st[0] != (stat{r: 1, mean: 4, lo: 3, hi: 5}) {
-		t.Errorf("series = %+v, want one stat {1 4 3 5}", st)
+	if len(st) != 1 || !near(st[0], stat{r: 1, mean: 4, lo: 4 - t1, hi: 4 + t1}) {
+		t.Errorf("series = %+v, want one stat {1 4 %v %v}", st, 4-t1, 4+t1)
+	}
+	// One seed: no band.
+	if st := series(rows[:1], newAxis(rows[:1]), func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }); len(st) != 1 || st[0] != (stat{r: 1, mean: 3, lo: 3, hi: 3}) {
+		t.Errorf("one seed: %+v", st)
 	}
 	// An unbounded threshold (null) is left out rather than drawn at infinity.
 	th := series(rows[2:], newAxis(rows), func(r experiment.SweepRow) (float64, bool) {
@@ -164,21 +196,21 @@ func TestSeriesPerSeedGrids(t *testing.T) {
 	// Seed 0: R_max 2, costs 1 and 2; seed 1: R_max 4, costs 2 and 4.
 	rows := []experiment.SweepRow{row(0, 1, 2, 10), row(0, 2, 2, 20), row(1, 2, 4, 30), row(1, 4, 4, 50)}
 	cost := func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }
-	want := []stat{{r: 1.5, mean: 20, lo: 10, hi: 30}, {r: 3, mean: 35, lo: 20, hi: 50}}
+	want := []stat{{r: 1.5, mean: 20, lo: 20 - 10*t1, hi: 20 + 10*t1}, {r: 3, mean: 35, lo: 35 - 15*t1, hi: 35 + 15*t1}}
 	ax := newAxis(rows)
-	if got := series(rows, ax, cost); !ax.perSeed || !slices.Equal(got, want) {
+	if got := series(rows, ax, cost); !ax.perSeed || !nearAll(got, want) {
 		t.Errorf("recorded grids: %+v, want %+v", got, want)
 	}
 	for i := range rows {
 		rows[i].Sweep = nil
 	}
-	if got := series(rows, newAxis(rows), cost); !slices.Equal(got, want) {
+	if got := series(rows, newAxis(rows), cost); !nearAll(got, want) {
 		t.Errorf("unrecorded grids of one length: %+v, want %+v", got, want)
 	}
 	// One grid for both seeds: by R, as before (seed 1's R = 2 and seed 0's together).
 	rows[3].RetrainCost, rows[0].RetrainCost = 1, 2
 	rows[1].RetrainCost = 1
-	if got := series(rows, newAxis(rows), cost); len(got) != 2 || got[0] != (stat{r: 1, mean: 35, lo: 20, hi: 50}) {
+	if got := series(rows, newAxis(rows), cost); len(got) != 2 || !near(got[0], stat{r: 1, mean: 35, lo: 35 - 15*t1, hi: 35 + 15*t1}) {
 		t.Errorf("one grid: %+v", got)
 	}
 	rows[0].RetrainCostScales = "1 + t\x1b"
@@ -194,12 +226,16 @@ func TestSweepFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "s-sweep.png"), filepath.Join(dir, "s-params.png")}
+	want := []string{filepath.Join(dir, "s-sweep.png"), filepath.Join(dir, "s-sweep.svg"), filepath.Join(dir, "s-params.png"), filepath.Join(dir, "s-params.svg")}
 	if strings.Join(files, ",") != strings.Join(want, ",") {
 		t.Fatalf("files = %v, want %v", files, want)
 	}
 	for _, f := range files {
-		checkPNG(t, f, 500, 500)
+		if strings.HasSuffix(f, ".png") {
+			checkPNG(t, f, 500, 500)
+		} else {
+			checkSVG(t, f)
+		}
 	}
 }
 
@@ -213,7 +249,7 @@ func TestBatchesFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSVG(t, path)
+	checkSVG(t, path[0])
 	one := &sim.Batch{T: 0, X: sim.Points{D: 1, V: []float64{0}}, Y: []uint8{0}}
 	if _, err := BatchesFigure("line", []BatchFrame{{Batch: one}}, dir, "x", PNG); err == nil || !strings.Contains(err.Error(), "at least 2 features") {
 		t.Errorf("1-D batch: error = %v, want a clear refusal", err)

@@ -50,7 +50,7 @@ type Path struct {
 // the player's scale (sequential unless some cell is negative) with its colour bar, the offline and online blocks separated,
 // and each path drawn on it as the paper's figure 4a does: keeps as a line along the model's row,
 // retrains as markers on the diagonal. It writes dir/name.format and returns the path.
-func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name string, f Format) (string, error) {
+func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name string, f Format) ([]string, error) {
 	g := costGrid{m, r}
 	lo, hi := 0.0, 0.0
 	for t := 0; t < m.Batches(); t++ {
@@ -78,7 +78,7 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	for _, xy := range []plotter.XYs{{{X: border, Y: -0.5}, {X: border, Y: float64(m.Batches()) - 0.5}}, {{X: -0.5, Y: border}, {X: float64(m.Batches()) - 0.5, Y: border}}} {
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		l.Color = color.Gray{Y: 40}
@@ -95,7 +95,7 @@ func MatrixFigure(m *sim.Matrix, r algos.RetrainCost, paths []Path, dir, name st
 	}
 	for _, path := range paths {
 		if err := drawPath(p, path, drawn); err != nil {
-			return "", err
+			return nil, err
 		}
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, float64(m.Batches())-0.5, -0.5, float64(m.Batches())-0.5
@@ -120,7 +120,7 @@ func b2i(b bool) int {
 }
 
 // saveWithBar draws a plot with a narrow colour bar on its right.
-func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) (string, error) {
+func saveWithBar(p, bar *plot.Plot, w, h vg.Length, dir, name string, f Format) ([]string, error) {
 	return save(w, h, dir, name, f, func(dc draw.Canvas) {
 		split := w * 0.84
 		p.Draw(draw.Crop(dc, 0, split-w, 0, 0))
@@ -172,10 +172,10 @@ func drawPath(p *plot.Plot, path Path, drawn []algos.Name) error {
 }
 
 // CumulativeFigure draws each result's cumulative strategy cost over the online batches (the
-// paper's appendix figure). It writes dir/name.format and returns the path.
-func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, name string, f Format) (string, error) {
+// paper's appendix figure), the legend beside the plot. It writes dir/name.format and returns the
+// files written.
+func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, name string, f Format) ([]string, error) {
 	p := newPlot(fmt.Sprintf("%s: cumulative strategy cost at R = %.4g", scenario, r), "online batch t", "cumulative strategy cost (staleness units)")
-	p.Legend.Left = true
 	drawn := make([]algos.Name, len(results))
 	for i, res := range results {
 		drawn[i] = res.Algorithm
@@ -188,13 +188,13 @@ func CumulativeFigure(scenario string, r float64, results []algos.Result, dir, n
 		}
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		l.Color, l.Width, l.Dashes = algoColor(res.Algorithm), vg.Points(1.5), dashesOf(res.Algorithm, drawn)
 		p.Add(l)
 		p.Legend.Add(res.Algorithm.Display(), l)
 	}
-	return grid([][]*plot.Plot{{p}}, 18*vg.Centimeter, 12*vg.Centimeter, dir, name, f)
+	return grid([][]*plot.Plot{{p}}, takeLegend(p), 18*vg.Centimeter, 12*vg.Centimeter, dir, name, f)
 }
 
 // BatchFrame is one batch to draw: its data and queries, and the errors of the model in use.
@@ -206,13 +206,13 @@ type BatchFrame struct {
 
 // BatchesFigure draws chosen batches of a 2-D scenario side by side (the paper's figures 1 and 2):
 // data by class, the queries, and the points the model in use gets wrong. It writes dir/name.format.
-func BatchesFigure(scenario string, frames []BatchFrame, dir, name string, f Format) (string, error) {
+func BatchesFigure(scenario string, frames []BatchFrame, dir, name string, f Format) ([]string, error) {
 	const cols = 3
 	var plots [][]*plot.Plot
 	for i, fr := range frames {
 		b := fr.Batch
 		if b.X.D < 2 {
-			return "", fmt.Errorf("batch figure needs at least 2 features, %s has %d", scenario, b.X.D)
+			return nil, fmt.Errorf("batch figure needs at least 2 features, %s has %d", scenario, b.X.D)
 		}
 		p := newPlot(fmt.Sprintf("t = %d (model of t' = %d)", b.T, fr.Model), "x1", "x2")
 		var class [2]plotter.XYs
@@ -245,7 +245,7 @@ func BatchesFigure(scenario string, frames []BatchFrame, dir, name string, f For
 			}
 			sc, err := plotter.NewScatter(l.xy)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			sc.GlyphStyle = l.style
 			p.Add(sc)
@@ -259,9 +259,9 @@ func BatchesFigure(scenario string, frames []BatchFrame, dir, name string, f For
 		plots[len(plots)-1] = append(plots[len(plots)-1], p)
 	}
 	if len(plots) == 0 {
-		return "", fmt.Errorf("no batches to draw")
+		return nil, fmt.Errorf("no batches to draw")
 	}
 	w := vg.Length(cols) * 9 * vg.Centimeter
 	h := vg.Length(len(plots)) * 9 * vg.Centimeter
-	return grid(plots, w, h, dir, name, f)
+	return grid(plots, takeLegend(plots[0][0]), w, h, dir, name, f)
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/cara-sim/cara/scenarios"
 )
 
-// stat is the mean and the range over seeds of one quantity at one retraining cost.
+// stat is the mean over seeds of one quantity at one retraining cost and its 95 % t-interval
+// (lo = hi = mean with one seed).
 type stat struct{ r, mean, lo, hi float64 }
 
 // axis places a scenario's rows on the retraining-cost axis. Rows of one grid for every seed are
@@ -130,10 +131,13 @@ func series(rows []experiment.SweepRow, ax axis, value func(experiment.SweepRow)
 	}
 	out := make([]stat, 0, len(byR))
 	for g, vs := range byR {
-		s := stat{r: at[g], lo: math.Inf(1), hi: math.Inf(-1)}
+		s := stat{r: at[g]}
 		for _, v := range vs {
 			s.mean += v / float64(len(vs))
-			s.lo, s.hi = min(s.lo, v), max(s.hi, v)
+		}
+		s.lo, s.hi = s.mean, s.mean
+		if h := experiment.HalfWidth95(vs); !math.IsNaN(h) {
+			s.lo, s.hi = s.mean-h, s.mean+h
 		}
 		out = append(out, s)
 	}
@@ -141,7 +145,7 @@ func series(rows []experiment.SweepRow, ax axis, value func(experiment.SweepRow)
 	return out
 }
 
-// addSeries draws a mean line with a translucent band for the spread over seeds.
+// addSeries draws a mean line with a translucent band for its 95 % interval over seeds.
 func addSeries(p *plot.Plot, name algos.Name, drawn []algos.Name, st []stat, legend bool) error {
 	if len(st) == 0 {
 		return nil
@@ -196,15 +200,16 @@ func SweepFigures(rows []experiment.SweepRow, dir string, f Format) ([]string, e
 		if err != nil {
 			return files, fmt.Errorf("%s: %w", sc, err)
 		}
-		path, err := grid(sweep, 16*vg.Centimeter, 24*vg.Centimeter, dir, sc+"-sweep", f)
+		paths, err := grid(sweep, takeLegend(sweep[0][0]), 16*vg.Centimeter, 24*vg.Centimeter, dir, sc+"-sweep", f)
+		files = append(files, paths...)
 		if err != nil {
 			return files, err
 		}
-		files = append(files, path)
-		if path, err = grid(params, 16*vg.Centimeter, 20*vg.Centimeter, dir, sc+"-params", f); err != nil {
+		paths, err = grid(params, nil, 16*vg.Centimeter, 20*vg.Centimeter, dir, sc+"-params", f)
+		files = append(files, paths...)
+		if err != nil {
 			return files, err
 		}
-		files = append(files, path)
 	}
 	return files, nil
 }
@@ -221,23 +226,45 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 	}
 	slices.SortStableFunc(names, func(a, b algos.Name) int { return a.Rank() - b.Rank() })
 
+	inf := math.Inf(1)
 	panels := []struct {
 		title, ylabel string
 		value         func(experiment.SweepRow) (float64, bool)
+		lo, hi        float64 // where the quantity, and so its band, can lie
 	}{
-		{"Strategy cost", "strategy cost (staleness units)", func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }},
-		{"Retrains", "RETRAIN decisions (count)", func(r experiment.SweepRow) (float64, bool) { return float64(r.Retrains), true }},
+		{"Strategy cost", "strategy cost (staleness units)", func(r experiment.SweepRow) (float64, bool) { return float64(r.StrategyCost), true }, -inf, inf},
+		{"Retrains", "RETRAIN decisions (count)", func(r experiment.SweepRow) (float64, bool) { return float64(r.Retrains), true }, 0, inf},
 		{"Query accuracy", "prequential query accuracy (fraction)", func(r experiment.SweepRow) (float64, bool) {
 			return float64(r.QueryAccuracy), r.QueryAccuracy.Defined()
-		}},
+		}, 0, 1},
+	}
+	seeds := map[uint64]bool{}
+	for _, row := range rows {
+		seeds[row.Seed] = true
+	}
+	band := "one seed: no band"
+	if len(seeds) > 1 {
+		band = fmt.Sprintf("mean over %d seeds, band: its 95 %% t-interval", len(seeds))
 	}
 	for i, pn := range panels {
-		p := newPlot(fmt.Sprintf("%s: %s against retraining cost", sc, pn.title), ax.label(), pn.ylabel)
+		title := fmt.Sprintf("%s: %s against retraining cost", sc, pn.title)
+		if i == 0 {
+			title += "\n" + band
+		}
+		p := newPlot(title, ax.label(), pn.ylabel)
 		for _, a := range names {
-			if err := addSeries(p, a, names, series(byAlgo[a], ax, pn.value), i == 0); err != nil {
+			st := series(byAlgo[a], ax, pn.value)
+			for k := range st {
+				st[k].lo, st[k].hi = max(st[k].lo, pn.lo), min(st[k].hi, pn.hi)
+			}
+			if err := addSeries(p, a, names, st, i == 0); err != nil {
 				return nil, nil, err
 			}
 		}
+		if pn.hi == 1 {
+			clampAxis(&p.Y, pn.lo, pn.hi, 0.1)
+		}
+		startAtZero(p)
 		sweep = append(sweep, []*plot.Plot{p})
 	}
 
@@ -256,9 +283,10 @@ func scenarioSweep(sc string, rows []experiment.SweepRow) (sweep, params [][]*pl
 			v, ok := r.Params[key]
 			return float64(v), ok && v.Defined()
 		})
-		if err := addSeries(p, pp.algo, nil, st, true); err != nil {
+		if err := addSeries(p, pp.algo, nil, st, false); err != nil { // the title names it
 			return nil, nil, err
 		}
+		startAtZero(p)
 		params = append(params, []*plot.Plot{p})
 	}
 	return sweep, params, nil
@@ -270,6 +298,20 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Legend.Top = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
 	p.Add(plotter.NewGrid())
 	return p
 }
+
+// clampAxis keeps an axis within [lo, hi] (an accuracy's [0, 1]), at least span wide: gonum
+// widens a flat range by 1 either side (accuracies of 1 everywhere drew an axis from 0 to 2).
+func clampAxis(a *plot.Axis, lo, hi, span float64) {
+	a.Min, a.Max = max(a.Min, lo), min(a.Max, hi)
+	if a.Max-a.Min < span {
+		a.Min = max(lo, a.Max-span)
+		a.Max = min(hi, a.Min+span)
+	}
+}
+
+// startAtZero starts a cost axis at 0: the grid is (0, R_max], and round ticks then start at 0.
+func startAtZero(p *plot.Plot) { p.X.Min = min(p.X.Min, 0) }

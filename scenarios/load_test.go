@@ -71,7 +71,7 @@ func TestBadScenarios(t *testing.T) {
 		{"gamma <= 0", base + "kernel: {gamma: 0}\n", `bad.yaml:13:17: kernel.gamma: must be scale, auto or a number > 0, got "0"`},
 		{"unknown algorithm", base + "algorithms: [oracle, cara-x]\n", `bad.yaml:13:22: algorithms: unknown algorithm "cara-x" (valid: oracle, cara-t`},
 		{"two models", with("model: {nearest_centroid: {}}", "model: {nearest_centroid: {}, knn: {k: 3}}"), "bad.yaml:11:8: model: give exactly one of random_forest, logistic, knn, nearest_centroid, predictions (a file of the model's answers) or command (a program that is the model) (found 2)"},
-		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, schedules, errors, tour, tour_seed, whatif)`},
+		{"misspelt section", strings.Replace(base, "data:", "dota:", 1), `bad.yaml:5:1: unknown field "dota" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, schedules, tuning, errors, tour, tour_seed, whatif)`},
 		{"missing section", strings.Replace(base, "queries: {from: data, size: 5}\n", "", 1), `bad.yaml:1:1: queries: is required`},
 		{"offline zero", with("offline: 3", "offline: 0"), "bad.yaml:4:10: offline: must be in 1..9"},
 		{"concepts out of order", with(`  label: "x2 > x1"`, `  concepts: [{at: 0, label: "x1 > 0"}, {at: 5, label: "x1 > 1"}, {at: 3, label: "x1 > 2"}]`), "bad.yaml:9:71: data.concepts[2].at: concepts must start at increasing times (one with a transition may share the start of the one before it): 3 after 5"},

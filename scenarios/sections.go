@@ -154,8 +154,14 @@ func (l *loader) detectors(s *Scenario, raw *format.File) error {
 	return nil
 }
 
-// algorithms reads the list of algorithms (default: all).
+// algorithms reads the list of algorithms (default: all) and tuning.tie.
 func (l *loader) algorithms(s *Scenario, raw *format.File) error {
+	if raw.Tuning != nil && raw.Tuning.Tie.Set {
+		var err error
+		if s.Evaluation.Tie, err = algos.ParseTie(raw.Tuning.Tie.Text); err != nil {
+			return raw.Tuning.Tie.Errorf("tuning.tie", "must be mid (the default: the optimal interval's midpoint), low or high, got %q", raw.Tuning.Tie.Text)
+		}
+	}
 	if !raw.Algorithms.Set {
 		return nil
 	}

@@ -71,7 +71,7 @@ func TestSetValues(t *testing.T) {
 func TestSetErrors(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
 		{"kernel.gama=2", `--set kernel.gama: unknown field "gama" (known: gamma, standardize)`},
-		{"kernal.gamma=2", `--set kernal.gamma: unknown field "kernal" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, schedules, errors, tour, tour_seed, whatif)`},
+		{"kernal.gamma=2", `--set kernal.gamma: unknown field "kernal" (known: name, title, about, seed, batches, offline, data, queries, model, kernel, retrain_cost, algorithms, detectors, schedules, tuning, errors, tour, tour_seed, whatif)`},
 		{"kernel.gamma=-1", `--set kernel.gamma: must be scale, auto or a number > 0, got "-1"`},
 		{"model.random_forest.trees=0", `--set model.random_forest.trees: must be >= 1, got 0`},
 		{"queries={size: 100", `--set queries: "{size: 100" is not a YAML value`},

@@ -42,4 +42,7 @@ for k in ["generate_s", "fit_s", "predict_s", "kernel_s", "algorithms_s", "total
     ratio = p[k] / g[k] if g[k] > 0 else float("inf")
     print(f"{k:<14}{p[k]:>10.3f}{g[k]:>10.3f}{ratio:>8.1f}x")
 print(f"cara peak memory: {g.get('peak_rss_mb', float('nan')):.0f} MB; oracle cost cara {g['oracle_cost']:.4f}, python {p['oracle_cost']:.4f}")
+if "predict_floor_s" in g:
+    print(f"cara predict: {g['predict_ns_per_point']:.1f} ns a point, {g['predict_floor_ns_per_point']:.1f} with every region decided "
+          f"(the floor of the box lookup), {g['predict_s'] / g['predict_floor_s']:.2f}x; cara CPU {g['cpu_s']:.2f} s")
 PY

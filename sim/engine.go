@@ -54,6 +54,10 @@ type Config struct {
 	Order     Order
 	Workers   int  // cells (and a forest's trees) computed at once; 0 means GOMAXPROCS
 	SkipCross bool // skip cells (t', t) with t' < Offline < t: column Offline stays, for R_max over batches 0..Offline and the first query accuracy
+	// DropErrors keeps no per-point errors in the cells off the diagonal (B reads the diagonal's),
+	// for a caller that reads only the numbers (cara matrix): a cell is 72 bytes, and at 1000
+	// points its errors take another 128. The detectors and what-ifs need them.
+	DropErrors bool
 	// Staged runs the stages one after another over all batches (generate, fit, predict, kernel)
 	// and records each stage's wall time in Matrix.Stats, for benchmarks. Results are the same.
 	Staged bool
@@ -71,6 +75,10 @@ type Config struct {
 // Stats are the wall times of a run's stages (exact per stage for a staged run).
 type Stats struct {
 	Generate, Fit, Predict, Kernel time.Duration
+	// PredictFloor is, for a staged run, the predict stage again over the same models: their
+	// votes compiled and every region a point falls in decided, what is left is the floor of the
+	// box lookup (the points' boxes, and the votes of the points in undecided boxes).
+	PredictFloor time.Duration
 }
 
 // EventKind tells what an Event reports.
@@ -410,6 +418,9 @@ func (r *runner) kernel(c *Cell, tp, t int, train bitset.Bits) {
 		return
 	}
 	c.B = weightedQDM(r.kb[t].Q, r.kb[tp].X, r.kb[tp].Y, train, r.m.Gamma, r.cfg.Weights)
+	if r.cfg.DropErrors {
+		c.Errors = bitset.Bits{}
+	}
 }
 
 // emit hands a finished column or row to the run's consumer, on the calling goroutine.
@@ -575,6 +586,14 @@ func (r *runner) staged() error {
 		return err
 	}
 	r.m.Stats.Predict = time.Since(t0)
+	t0 = time.Now()
+	if err := r.parallel(r.ctx, len(cells), func(i int) error {
+		r.predict(models[cells[i].tp], cells[i].tp, cells[i].t)
+		return nil
+	}); err != nil {
+		return err
+	}
+	r.m.Stats.PredictFloor = time.Since(t0)
 	t0 = time.Now()
 	for i, p := range cells {
 		if p.tp == p.t {

@@ -402,3 +402,30 @@ func TestEngineCancelDuringCallback(t *testing.T) {
 		t.Errorf("err %v after %d events, want context.Canceled after 3", err, n)
 	}
 }
+
+// The offline block computed from a stream cut to batches 0..T_off is the full run's, cell for
+// cell, bit for bit: what a sweep shard reads the R_max of the seeds it does not own from.
+func TestFirstBatchesIsTheFullRunsOfflineBlock(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Stream: testStream{T: 9, n: 60, nq: 10, drift: 2}, Trainer: NearestCentroid{}, Seed: 4, Offline: 3}
+	full, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Stream = FirstBatches(cfg.Stream, cfg.Offline+1)
+	part, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part.Batches() != 4 || part.Gamma != full.Gamma || len(part.Drifts) != 1 {
+		t.Fatalf("%d batches, gamma %v, drifts %v; want 4, %v and the drift at 2", part.Batches(), part.Gamma, part.Drifts, full.Gamma)
+	}
+	for tt := range 4 {
+		for tp := 0; tp <= tt; tp++ {
+			a, b := full.Cell(tp, tt), part.Cell(tp, tt)
+			if a.A != b.A || a.B != b.B || a.QueryAccuracy != b.QueryAccuracy {
+				t.Errorf("cell (%d, %d): %+v, want %+v", tp, tt, b, a)
+			}
+		}
+	}
+}

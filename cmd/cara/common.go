@@ -314,6 +314,17 @@ func writeOut(cmd *cobra.Command, path string, write func(io.Writer) error) erro
 
 // checkOutputFile refuses an output path that is a folder, or whose folder does not exist, before
 // any work is done.
+// checkBinaryOut refuses Parquet to a terminal: it is binary, for a file or a pipe.
+func checkBinaryOut(cmd *cobra.Command, format, out string) error {
+	if format == "parquet" && (out == "" || out == "-") && isTerminal(cmd.OutOrStdout()) {
+		return usagef("--format parquet is binary: give -o FILE.parquet, or pipe it")
+	}
+	if out != "" && out != "-" {
+		return checkOutputFile(out)
+	}
+	return nil
+}
+
 func checkOutputFile(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return usagef("-o %s is a folder; give a file name (e.g. %s)", path, filepath.Join(path, "out.json"))

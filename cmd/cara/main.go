@@ -72,6 +72,8 @@ func execute(ctx context.Context, root *cobra.Command, stderr io.Writer) (code i
 			code = 1
 		}
 	}()
+	ctx, prof := withProfiles(ctx)
+	defer prof.stop(stderr)
 	return exitOf(root.ExecuteContext(ctx), stderr)
 }
 
@@ -123,6 +125,7 @@ bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are co
 	}
 	root.PersistentFlags().Int("workers", 0, "worker goroutines for the engine (0: all cores)")
 	root.PersistentFlags().Float64("max-work", defaultMaxWork, "refuse scenarios whose batches x points x queries is over this (0: no limit)")
+	registerProfileFlags(root)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if w, _ := cmd.Flags().GetInt("workers"); w < 0 {
 			return usagef("--workers must be >= 0 (0: all cores), got %d", w)
@@ -130,7 +133,7 @@ bad flag value), 130 interrupted (Ctrl-C or SIGTERM; files written so far are co
 		if m, _ := cmd.Flags().GetFloat64("max-work"); !(m >= 0) {
 			return usagef("--max-work must be >= 0 (0: no limit), got %v", m)
 		}
-		return nil
+		return startProfiles(cmd)
 	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		// An int flag (--seeds, --workers) given 1e30 or 20 digits: say so, not strconv's words.

@@ -134,7 +134,9 @@ type resultContract struct {
 	RetrainCount  float64             `json:"retrain_count"`
 	Params        map[string]*float64 `json:"params"`
 	OfflineCost   *float64            `json:"offline_cost"`
+	Optimal       map[string]*float64 `json:"optimal"`
 	Spread        map[string]*float64 `json:"spread"`
+	CI95          map[string]*float64 `json:"ci95"`
 	Alarms        []int               `json:"alarms"`
 	Detection     *detectionContract  `json:"detection"`
 }
@@ -217,6 +219,15 @@ func TestRunJSONContract(t *testing.T) {
 	}
 	if got := *multi.Results[2].StrategyCost; math.Abs(got-sum/3) > 1e-9 {
 		t.Errorf("mean strategy cost %v, runs average %v", got, sum/3)
+	}
+	// Its 95 % interval: t(0.975, 2) (scipy.stats.t.ppf: 4.302652729911275) times the sample
+	// standard deviation over sqrt(3).
+	ss := 0.0
+	for _, run := range multi.Runs {
+		ss += math.Pow(*run.Results[2].StrategyCost-sum/3, 2)
+	}
+	if got, want := *multi.Results[2].CI95["strategy_cost"], 4.302652729911275*math.Sqrt(ss/2)/math.Sqrt(3); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("ci95 of the strategy cost %v, want %v", got, want)
 	}
 	// Means carry no retrain batches (each run has its own); theta is the mean of the runs';
 	// CARA-P's period and offset appear only when every seed chose the same.
@@ -375,7 +386,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"sweep", small, "--shard-index", "2/2", "-o", "x"}, `--shard-index must be K/N with 0 <= K < N (e.g. 0/8: the first of 8), got "2/2"`},
 		{[]string{"sweep", small, "--shard", "1/2", "--shard-index", "0/2", "-o", "x"}, "--shard and --shard-index name the same thing; give one"},
 		{[]string{"sweep", small}, "sweep needs -o FILE"},
-		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv or json, got "xml"`},
+		{[]string{"run", small, "--format", "xml"}, `--format must be table, csv, json or parquet, got "xml"`},
 		{[]string{"run", small, "--trees", "5"}, "--trees 5 applies to a scenario with model.random_forest; this one's model is nearest_centroid"},
 		{[]string{"run", small, "-R", "nan"}, "-R must be a number >= 0, got NaN"},
 		{[]string{"run", small, "-R", "inf"}, "-R must be a number >= 0, got +Inf"},
@@ -454,9 +465,9 @@ func TestRunFiguresAndPlot(t *testing.T) {
 	}
 }
 
-// --costs auto with several seeds: each seed its own grid, N steps over (0, its R_max], the
-// paper's R_max of its own offline block, which every row of the seed records.
-func TestSweepGridPerSeed(t *testing.T) {
+// Issue 43: --costs auto with several seeds gives them one grid, N steps over (0, R_max], R_max the
+// largest of the seeds' (the paper's, each from its own offline block).
+func TestSweepGridShared(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "auto.jsonl")
@@ -476,16 +487,17 @@ func TestSweepGridPerSeed(t *testing.T) {
 	if len(costs) != 3 {
 		t.Fatalf("%d seeds", len(costs))
 	}
+	rmax := 0.0
 	for i := range 3 {
-		seed := s.Seed + uint64(i)
-		m, err := computeMatrix(context.Background(), s, seed, 1, false, 0, nil)
+		m, err := computeMatrix(context.Background(), s, s.Seed+uint64(i), 1, false, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rmax := algos.RMax(m, m.Offline()+1)
-		c := costs[seed]
-		if len(c) != experiment.AutoSteps || c[len(c)-1] != max(rmax, 1e-6) || c[0] != c[len(c)-1]/experiment.AutoSteps {
-			t.Errorf("seed %d: costs %v; want %d steps up to its own R_max %v", seed, c, experiment.AutoSteps, rmax)
+		rmax = max(rmax, algos.RMax(m, m.Offline()+1))
+	}
+	for seed, c := range costs {
+		if len(c) != experiment.AutoSteps || c[len(c)-1] != rmax || c[0] != c[len(c)-1]/experiment.AutoSteps {
+			t.Errorf("seed %d: costs %v; want %d steps up to the largest R_max %v", seed, c, experiment.AutoSteps, rmax)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -103,12 +102,12 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 	if err != nil {
 		return files, err
 	}
-	files = append(files, p)
+	files = append(files, p...)
 	r0 := s.RetrainCost(m.Offline())
 	if p, err = figures.CumulativeFigure(s.Name, r0, res, dir, s.Name+"-cumulative", f); err != nil {
 		return files, err
 	}
-	files = append(files, p)
+	files = append(files, p...)
 	if s.Features < 2 || oracle.Model == nil {
 		return files, nil
 	}
@@ -134,5 +133,5 @@ func runFigures(s *scenarios.Scenario, seed uint64, m *sim.Matrix, res []algos.R
 	if err != nil {
 		return files, err
 	}
-	return append(files, filepath.Clean(p)), nil
+	return append(files, p...), nil
 }

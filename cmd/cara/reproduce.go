@@ -17,7 +17,7 @@ import (
 func newReproduceCmd() *cobra.Command {
 	var seeds, trees int
 	var quick bool
-	var format, data, figDir, detectorReset, detectorFeed, rRange, model, elecShuffle string
+	var format, data, figDir, detectorReset, detectorFeed, rRange, model, elecShuffle, tie string
 	cmd := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run the paper's experiments and set our tables beside the paper's",
@@ -34,7 +34,11 @@ detectors fed whole batches as the paper's Algorithm 1 (--detector-feed first-dr
 Electricity's rows shuffled within each batch (--electricity-shuffle none: file order).
 --model logistic sets the appendix's LR tables beside a logistic regression's run.
 
---quick uses 1 seed, a 10-tree forest and 8 costs: under a minute, for a first look.`,
+--quick uses 3 seeds (or --seeds), a 10-tree forest and 8 costs: under a minute, for a first look.
+
+Each mean is printed with the half-width of its 95 % t-interval over seeds (each seed's mean over
+its own costs), and each claim on each dataset with a paired t-test over seeds: "holds", "does not
+hold" or "not significant at N seeds".`,
 		Example: `  cara reproduce --quick
   cara reproduce --seeds 5 --format json > reproduction.json
   cara reproduce --model logistic --seeds 5`,
@@ -48,7 +52,10 @@ Electricity's rows shuffled within each batch (--electricity-shuffle none: file 
 			}
 			steps := experiment.AutoSteps
 			if quick {
-				seeds, trees, steps = 1, 10, 8
+				trees, steps = 10, 8
+				if !cmd.Flags().Changed("seeds") {
+					seeds = 3 // the fewest that give an interval and a test worth the name
+				}
 			}
 			rr, err := experiment.ParseRRange(rRange)
 			if err != nil {
@@ -60,7 +67,13 @@ Electricity's rows shuffled within each batch (--electricity-shuffle none: file 
 			if elecShuffle != "within_batch" && elecShuffle != "none" {
 				return usagef("--electricity-shuffle must be within_batch or none, got %q", elecShuffle)
 			}
+			if _, err := algos.ParseTie(tie); err != nil {
+				return usagef("--tie must be low, mid or high, got %q", tie)
+			}
 			set := []string{"detectors.feed=" + detectorFeed}
+			if tie != algos.TieMid.String() {
+				set = append(set, "tuning.tie="+tie)
+			}
 			switch model {
 			case experiment.ModelForest:
 			case experiment.ModelLogistic:
@@ -116,13 +129,14 @@ Electricity's rows shuffled within each batch (--electricity-shuffle none: file 
 	}
 	cmd.Flags().IntVar(&seeds, "seeds", 5, "seeds per scenario (the paper used 5)")
 	cmd.Flags().IntVar(&trees, "trees", 0, "trees per forest (0: the scenarios' 100)")
-	cmd.Flags().BoolVar(&quick, "quick", false, "1 seed, 10 trees, 8 costs: under a minute")
+	cmd.Flags().BoolVar(&quick, "quick", false, "3 seeds (unless --seeds), 10 trees, 8 costs: under a minute")
 	cmd.Flags().StringVar(&format, "format", "table", "table or json")
 	cmd.Flags().StringVar(&data, "data", "", "the Electricity CSV (default: $CARA_DATA/electricity.csv, else the embedded copy)")
 	cmd.Flags().StringVar(&detectorReset, "detector-reset", "", "never (the default) or on_retrain: when ADWIN and DDM are reset")
 	cmd.Flags().StringVar(&detectorFeed, "detector-feed", "batch", "batch (whole batches and a call at T_start, as Algorithm 1) or first-drift (round two: stop at a batch's first drift)")
 	cmd.Flags().StringVar(&rRange, "r-range", "paper", "paper (per-seed grids, R_max from the Oracle on batches 0..T_off inclusive) or round-two (one grid, batches 0..T_off-1)")
 	cmd.Flags().StringVar(&model, "model", experiment.ModelForest, "random_forest (tables 2-4) or logistic (the appendix's LR tables)")
+	cmd.Flags().StringVar(&tie, "tie", "mid", "which threshold of CARA-T's and CARA-CT's optimal interval: mid (the default), low or high (docs/conventions.md)")
 	cmd.Flags().StringVar(&elecShuffle, "electricity-shuffle", "within_batch", "within_batch or none (file order): how Electricity's rows are served")
 	cmd.Flags().StringVar(&figDir, "figures", "", "also draw every figure of the paper's scenarios into DIR (PNG)")
 	return cmd

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +15,7 @@ import (
 
 func newRunCmd() *cobra.Command {
 	var f scenarioFlags
-	var format, figures, figFormat string
+	var format, figures, figFormat, out string
 	var seeds int
 	var po predictionsOut
 	cmd := &cobra.Command{
@@ -23,11 +24,15 @@ func newRunCmd() *cobra.Command {
 		Example: `  cara run covcon-d
   cara run covcon-d -R 40 --seeds 5 --format json
   cara run electricity --data ~/data/elec.csv
-  cara run covcon-d --figures out/`,
+  cara run covcon-d --figures out/
+  cara run covcon-d --seeds 5 --format parquet -o covcon-d.parquet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "table" && format != "csv" && format != "json" {
-				return usagef("--format must be table, csv or json, got %q", format)
+			if format != "table" && format != "csv" && format != "json" && format != "parquet" {
+				return usagef("--format must be table, csv, json or parquet, got %q", format)
+			}
+			if err := checkBinaryOut(cmd, format, out); err != nil {
+				return err
 			}
 			if seeds < 1 {
 				return usagef("--seeds must be >= 1, got %d", seeds)
@@ -64,25 +69,30 @@ func newRunCmd() *cobra.Command {
 					return err
 				}
 			}
-			out, err := experiment.RunSeeds(cmd.Context(), s, seeds, matrix, hook)
+			run, err := experiment.RunSeeds(cmd.Context(), s, seeds, matrix, hook)
 			if err != nil {
 				return err
 			}
 			if err := po.write(cmd, s); err != nil {
 				return err
 			}
-			switch format {
-			case "json":
-				return out.WriteJSON(cmd.OutOrStdout())
-			case "csv":
-				return out.WriteCSV(cmd.OutOrStdout())
-			}
-			return out.WriteTable(cmd.OutOrStdout())
+			return writeOut(cmd, out, func(w io.Writer) error {
+				switch format {
+				case "json":
+					return run.WriteJSON(w)
+				case "csv":
+					return run.WriteCSV(w)
+				case "parquet":
+					return run.WriteParquet(w)
+				}
+				return run.WriteTable(w)
+			})
 		},
 	}
 	f.register(cmd, true)
 	f.registerDetectorReset(cmd)
-	cmd.Flags().StringVar(&format, "format", "table", "table, csv or json")
+	cmd.Flags().StringVar(&format, "format", "table", "table, csv, json or parquet (one row per seed and algorithm)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of standard output")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "run this many seeds (seed, seed+1, ...) and report means and spread")
 	cmd.Flags().StringVar(&figures, "figures", "", "also draw this run's figures into DIR")
 	cmd.Flags().StringVar(&figFormat, "figure-format", "png", "png or svg, with --figures")

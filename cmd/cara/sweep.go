@@ -25,8 +25,10 @@ func newSweepCmd() *cobra.Command {
 		Use:   "sweep SCENARIO|FILE -o results.jsonl",
 		Short: "Run every algorithm over a range of retraining costs and seeds, one JSON line per result",
 		Long: `sweep writes the data of the paper's figures 5 and 6: every (seed, R, algorithm) as one JSON
-line. The matrix is computed once per seed; every R replays it. --costs auto gives each seed its
-own grid, N steps over (0, R_max] with R_max from that seed's offline block. When the scenario's R
+line. The matrix is computed once per seed; every R replays it. --costs auto gives every seed one
+grid, N steps over (0, R_max] with R_max the largest of the seeds' offline blocks' (each the
+smallest R at which the Oracle on batches 0..T_off equals Never-retrain; a shard reads the offline
+blocks of the seeds it does not own, a tenth of a matrix each). When the scenario's R
 is an expression of t, the costs are factors applied to it (R_t = c * R(t)), as the player's R
 keys scale it, and each row says so.
 
@@ -79,6 +81,11 @@ different sweeps or a sweep that lacks rows.`,
 				Matrix: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
 					return computeMatrix(ctx, s, seed, workers(cmd), true, sim.ColumnOrder, nil)
 				},
+				Offline: func(ctx context.Context, s *scenarios.Scenario, seed uint64) (*sim.Matrix, error) {
+					return computeMatrix(ctx, s, seed, workers(cmd), false, sim.ColumnOrder, nil, func(cfg *sim.Config) {
+						cfg.Stream = sim.FirstBatches(cfg.Stream, cfg.Offline+1)
+					})
+				},
 				Progress: &barProgress{w: cmd.ErrOrStderr()}}
 			if note := sh.Note(s.Seed, seeds, cs.N); note != "" {
 				fmt.Fprintln(cmd.ErrOrStderr(), "cara: note:", note)
@@ -92,7 +99,7 @@ different sweeps or a sweep that lacks rows.`,
 	}
 	f.register(cmd, false)
 	f.registerDetectorReset(cmd)
-	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], each seed's own R_max), auto:N, or FROM:TO:N")
+	cmd.Flags().StringVar(&costsFlag, "costs", "auto", "auto (25 steps over (0, R_max], R_max the largest of the seeds'), auto:N, or FROM:TO:N")
 	cmd.Flags().IntVar(&seeds, "seeds", 1, "seeds to run: the scenario's seed, seed+1, ...")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "run part I of N (I/N, from 1), for batch schedulers")
 	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "run part K+1 of N (K/N, from 0, as a Kubernetes Indexed Job numbers its pods)")
@@ -107,7 +114,8 @@ func newMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge -o OUT FILE...",
 		Short: "Join sweep files (shards) into one, dropping duplicate rows",
-		Long: `merge joins the shards of one sweep into one file, sorted, a row present in several kept once.
+		Long: `merge joins the shards of one sweep into one file, sorted, a row present in several kept once:
+JSON lines, or Parquet when OUT ends in .parquet (one row per line, for pandas, polars or DuckDB).
 It refuses files of different sweeps of one scenario (other content, --costs or seeds), naming
 both, and a merged sweep that lacks rows, naming the seeds and costs missing (run their shards
 again: they resume), unless --partial.
@@ -117,6 +125,7 @@ A FILE with * ? or [ is a pattern that merge expands itself (for a container wit
 completes the sweep writes OUT (the others say what is still missing and exit 0), so no merge
 job has to wait for them.`,
 		Example: `  cara merge -o covcon-d.jsonl part1.jsonl part2.jsonl part3.jsonl
+  cara merge -o covcon-d.parquet covcon-d.jsonl
   cara merge --if-complete --plot figures/ -o covcon-d.jsonl 'covcon-d-part-*.jsonl'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -167,7 +176,11 @@ job has to wait for them.`,
 			for _, m := range missing {
 				fmt.Fprintln(cmd.ErrOrStderr(), "cara: warning: incomplete:", m)
 			}
-			if err := writeOut(cmd, out, func(w io.Writer) error { return experiment.WriteRows(w, all) }); err != nil {
+			write := func(w io.Writer) error { return experiment.WriteRows(w, all) }
+			if strings.HasSuffix(strings.ToLower(out), ".parquet") {
+				write = func(w io.Writer) error { return experiment.WriteRowsParquet(w, all) }
+			}
+			if err := writeOut(cmd, out, write); err != nil {
 				return err
 			}
 			if ifComplete {
@@ -179,7 +192,7 @@ job has to wait for them.`,
 			return drawSweepFigures(cmd, all, plotDir, figures.PNG)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the merged file (Parquet when it ends in .parquet)")
 	cmd.Flags().BoolVar(&partial, "partial", false, "merge a sweep that lacks rows (a shard still running or lost), with a warning")
 	cmd.Flags().BoolVar(&ifComplete, "if-complete", false, "write OUT only if the files hold the whole sweep; otherwise say what lacks and exit 0")
 	cmd.Flags().StringVar(&plotDir, "plot", "", "also draw the merged sweep's figures into this folder, as cara plot does")

@@ -28,6 +28,7 @@ type File struct {
 	Algorithms  Scalars        `yaml:"algorithms"`
 	Detectors   *Detectors     `yaml:"detectors"`
 	Schedules   []Schedule     `yaml:"schedules"` // fixed schedules priced as algorithms
+	Tuning      *Tuning        `yaml:"tuning"`    // CARA-T's and CARA-CT's tie rule
 	Errors      *Errors        `yaml:"errors"`    // beyond the paper
 	Tour        []Stop         `yaml:"tour"`      // tour.go here; read by package tour
 	TourSeed    Scalar         `yaml:"tour_seed"` // the seed the tour was written for (default: seed as the file writes it)
@@ -39,6 +40,11 @@ type Errors struct {
 	// Weights maps a class, as the data write it (0 and 1 for generated data), to the weight of an
 	// error on a point of that class; a class left out weighs 1.
 	Weights map[string]Scalar `yaml:"weights"`
+}
+
+// Tuning is the tuning section: which threshold of the optimal interval (tie: low, mid or high).
+type Tuning struct {
+	Tie Scalar `yaml:"tie"`
 }
 
 // Detectors is the detectors section.
