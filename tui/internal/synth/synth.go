@@ -170,6 +170,7 @@ func Session(t testing.TB) *run.Session {
 		t.Fatal(err)
 	}
 	s.Stream = Stream{}
+	s.Matrix.Drifts = Drifts
 	s.Apply(run.ColumnMsg{Session: s, Events: Columns()}) // its command would ask a run for more: none
 	s.Finish(nil)
 	return s
@@ -216,11 +217,11 @@ var Sizes = [][2]int{{80, 24}, {120, 36}, {160, 48}}
 // GoldenAt on each of Sizes (screen's TestLayoutSizes holds the layout to them).
 var BoxSizes = [pane.Count][3][2]int{
 	pane.Matrix:    {{80, 18}, {62, 33}, {68, 45}},
-	pane.Chart:     {{80, 18}, {58, 17}, {46, 17}},
+	pane.Chart:     {{80, 18}, {58, 17}, {46, 30}},
 	pane.Decisions: {{80, 18}, {58, 13}, {92, 13}},
-	pane.Batch:     {{80, 18}, {58, 18}, {46, 17}},
-	pane.Results:   {{80, 20}, {58, 14}, {92, 14}},
-	pane.About:     {{80, 18}, {58, 7}, {92, 7}},
+	pane.Batch:     {{80, 18}, {58, 18}, {46, 30}},
+	pane.Results:   {{80, 20}, {58, 19}, {92, 17}},
+	pane.About:     {{80, 18}, {58, 7}, {92, 6}},
 }
 
 // Golden is one drawing of a pane for a golden file: its name ("ascii/80x24") and its box.

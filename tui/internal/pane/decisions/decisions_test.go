@@ -24,13 +24,15 @@ func inside(k int) (w, h int) {
 
 // Wide enough for a column a batch (160x48: 45 online batches in 88 columns), each visible
 // algorithm's strip has │ at its first online batch and at each of its retrains up to the batch
-// shown, · at every other batch shown, and nothing after it; the title says so.
+// shown, · at every other batch shown, and nothing after it; a detector's alarms that detect a
+// drift are ● and its false alarms ×, as algos.Score scores them against the synthetic run's drifts
+// (24, 36, 48; window 2); the title says so.
 func TestStripsAreTheDecisions(t *testing.T) {
 	f := synth.Frame(t, draw.ForProfile(termenv.Ascii), synth.Session(t), synth.GoldenAt)
 	p := New()
 	w, h := inside(2)
 	lines := strings.Split(ansi.Strip(p.View(f, w, h)), "\n")
-	if title := p.Title(f); !strings.Contains(title, "│ retrain, · keep") {
+	if title := p.Title(f); !strings.Contains(title, "│ retrain · keep ≋ drift ● detected × false alarm") {
 		t.Errorf("title %q", title)
 	}
 	for i, a := range f.Visible {
@@ -39,10 +41,25 @@ func TestStripsAreTheDecisions(t *testing.T) {
 			t.Fatalf("row %d %q is not %s's", i, string(row), a.Display())
 		}
 		r, _ := f.Result(a)
+		detected, false_ := map[int]bool{}, map[int]bool{}
+		if d := r.Detection; d != nil {
+			for _, h := range d.Drifts {
+				detected[h.Alarm] = true
+			}
+			for _, x := range d.FalseAlarms {
+				false_[x] = true
+			}
+		} else if a.IsDetector() {
+			t.Fatalf("%s has no score against the known drifts", a)
+		}
 		for tt := f.Scen.Offline; tt < f.Scen.Batches; tt++ {
 			want := ' '
 			switch {
 			case tt > f.Pos:
+			case detected[tt]:
+				want = '●'
+			case false_[tt]:
+				want = '×'
 			case tt == r.Strategy.Start || slices.Contains(r.Strategy.Retrains, tt):
 				want = '│'
 			default:

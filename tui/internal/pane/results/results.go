@@ -131,8 +131,10 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
 	var rows [][]string
 	var names []algos.Name
+	kw := pane.KeyWidth(f.Visible, f.RP.Provisional)
 	for _, r := range f.Shown() {
-		name := f.Label(r.Algorithm)
+		// The key first: the chart's lines and legend write it at 16 colours and without colours.
+		name := pane.KeyedLabel(r.Algorithm, f.RP.Provisional, kw)
 		if r.Algorithm == f.Selected {
 			name = "▶" + name
 		} else {
@@ -143,7 +145,9 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 		names = append(names, r.Algorithm)
 	}
 	if y := f.You; y != nil {
-		rows = append(rows, YouRow(y))
+		you := YouRow(y)
+		you[0] = " " + strings.Repeat(" ", kw+1) + y.Label() // no key: the chart draws no line of it
+		rows = append(rows, you)
 		names = append(names, pane.YouName)
 	}
 	// Narrow panes shorten the headers, then drop the columns a student needs least.
@@ -215,6 +219,7 @@ type stripRow struct {
 // Oracle) and You when the player has answered.
 func stripRows(f *pane.Frame) []stripRow {
 	var rows []stripRow
+	kw := pane.KeyWidth([]algos.Name{algos.NameOracle, f.Selected}, f.RP.Provisional)
 	for _, a := range []algos.Name{algos.NameOracle, f.Selected} {
 		r, ok := f.Result(a)
 		if !ok || len(rows) > 0 && a == algos.NameOracle {
@@ -224,10 +229,12 @@ func stripRows(f *pane.Frame) []stripRow {
 		if a == f.Selected {
 			mark = "▶"
 		}
-		rows = append(rows, stripRow{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
+		rows = append(rows, stripRow{a, []string{mark + pane.KeyedLabel(a, f.RP.Provisional, kw), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
 	}
 	if y := f.You; y != nil {
-		rows = append(rows, stripRow{pane.YouName, YouRow(y)[:5]})
+		you := YouRow(y)[:5]
+		you[0] = " " + strings.Repeat(" ", kw+1) + y.Label() // no key: the chart draws no line of it
+		rows = append(rows, stripRow{pane.YouName, you})
 	}
 	return rows
 }
