@@ -46,7 +46,7 @@ func (p *Pane) Size(f *pane.Frame, w int) (want, least int) {
 		}
 		return len(p.warnings(f, w-4)) + max(lines, 1) + 2, 3
 	}
-	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.Visible) + 2 + 2
+	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.Visible) + 2 + 2 + len(p.queryNote(f, w-4))
 	if f.You != nil {
 		n += 2 // the player's own answers: the row "You" and its line
 	}
@@ -63,6 +63,34 @@ func (p *Pane) warnings(f *pane.Frame, w int) []string {
 		for _, l := range draw.WrapWords(f.St, "! "+warn, w) {
 			out = append(out, f.St.Error.Render(l))
 		}
+	}
+	return out
+}
+
+// queryNote says, when no row has a query accuracy, that it is not available and why, wrapped at w:
+// the engine's warning says so for a model from outside without answers at the queries (it is
+// among the warnings above once the run is in, so the note only points at it); otherwise the
+// queries have no labels, or the model from outside has answered none of them so far. Nil when
+// some row has one, and before the online block.
+func (p *Pane) queryNote(f *pane.Frame, w int) []string {
+	if len(f.RP.Results) == 0 {
+		return nil
+	}
+	for _, r := range f.RP.Results {
+		if !math.IsNaN(r.QueryAccuracy) {
+			return nil
+		}
+	}
+	why := "the queries have no labels"
+	switch {
+	case slices.ContainsFunc(f.M.Warnings(), func(w string) bool { return strings.HasPrefix(w, "query accuracy is not available") }):
+		why = "see the warning above"
+	case f.Scen.Outside != nil:
+		why = "the model from outside has no answers at the queries"
+	}
+	var out []string
+	for _, l := range draw.WrapWords(f.St, "query accuracy not available: "+why, w) {
+		out = append(out, f.St.Dim.Render(l))
 	}
 	return out
 }
@@ -129,6 +157,7 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 		return strings.Join(lines, "\n")
 	}
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
+	note := p.queryNote(f, w)
 	var rows [][]string
 	var names []algos.Name
 	kw := pane.KeyWidth(f.Visible, f.RP.Provisional)
@@ -150,11 +179,23 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 		rows = append(rows, you)
 		names = append(names, pane.YouName)
 	}
-	// Narrow panes shorten the headers, then drop the columns a student needs least.
-	if pane.TableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}) > w {
-		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
+	if note != nil {
+		// No row has a query accuracy: a column of dashes would say nothing, the note says why.
+		headers = headers[:5]
+		for i := range rows {
+			rows[i] = rows[i][:5]
+		}
 	}
-	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, []int{1, 5}, w))
+	// Narrow panes shorten the headers, then drop the columns a student needs least.
+	if pane.TableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}[:len(headers)]) > w {
+		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}[:len(headers)]
+	}
+	drop := []int{1, 5}
+	if note != nil {
+		drop = drop[:1]
+	}
+	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, drop, w))
+	lines = append(lines, note...)
 	if y := f.You; y != nil {
 		lines = append(lines, " "+YouLine(y, w-1))
 	}
