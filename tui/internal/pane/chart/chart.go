@@ -240,21 +240,65 @@ func (p *Pane) draw(f *pane.Frame, w, h int) string {
 	if f.St.Glyphs {
 		// Without colour, or with 16 colours too few for the algorithms, each line carries the
 		// key its end label uses (O, T, CT, PH, e7): staggered so no two share a column.
-		for i, s := range ss {
-			if n := len(s.v); n > 0 {
-				j := n * (i + 1) / (len(ss) + 1)
-				k := draw.Ink{}
-				if !f.St.Mono {
-					k = f.AlgoInk(s.name)
-					k.Bold = true
-				}
-				cv.Text(a.gw+a.col(s.start+j), a.row(s.v[j]), pane.AlgoKey(s.name, f.RP.Provisional), k)
-			}
-		}
+		placeKeys(cv, f, ss, a)
 	}
 	drawChartAxes(cv, a, f.Pos)
 	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
 	return cv.Render(f.St, &p.cv)
+}
+
+// placeKeys writes each line's key on the line, staggered along it (the i-th of n lines from
+// (i+1)/(n+1) of its length), moved along the line to the nearest batch where the key has a free
+// cell on each side of it, so no two keys run together ("PHED" for PH and ED); a key that finds no
+// such place is left out (its end label still says it).
+func placeKeys(cv *draw.Canvas, f *pane.Frame, ss []series, a chartAxes) {
+	used := map[[2]int]bool{} // cells taken by a key, and the cell on each side of it
+	for i, s := range ss {
+		n := len(s.v)
+		if n == 0 {
+			continue
+		}
+		key := pane.AlgoKey(s.name, f.RP.Provisional)
+		kw := len(key)
+		free := func(j int) (x, y int, ok bool) {
+			x, y = a.col(s.start+j), a.row(s.v[j])
+			if x+kw > a.pw || y < 0 || y >= a.ph {
+				return 0, 0, false
+			}
+			for c := x - 1; c <= x+kw; c++ {
+				if used[[2]int{c, y}] {
+					return 0, 0, false
+				}
+			}
+			return x, y, true
+		}
+		j0 := n * (i + 1) / (len(ss) + 1)
+		for d := 0; d < 2*n; d++ {
+			var j int // j0, j0+1, j0-1, j0+2, j0-2, ...
+			if d%2 == 1 {
+				j = j0 + (d+1)/2
+			} else {
+				j = j0 - d/2
+			}
+			if j < 0 || j >= n {
+				continue
+			}
+			x, y, ok := free(j)
+			if !ok {
+				continue
+			}
+			k := draw.Ink{}
+			if !f.St.Mono {
+				k = f.AlgoInk(s.name)
+				k.Bold = true
+			}
+			cv.Text(a.gw+x, y, key, k)
+			for c := x - 1; c <= x+kw; c++ {
+				used[[2]int{c, y}] = true
+			}
+			break
+		}
+	}
 }
 
 // drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10
