@@ -116,3 +116,32 @@ func TestGolden(t *testing.T) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
+
+// At 16 colours and without colours, with every row a scenario can have (synth.EverySession:
+// sixteen rows, more than 16 colours tell apart), each row starts with the key the chart and the
+// results write, then its name (the synthetic run's 45 online batches leave room for both at the
+// three sizes' widths); every row is told by its words, none by its colour.
+func TestEveryRowHasItsKey(t *testing.T) {
+	s := synth.EverySession(t)
+	for _, prof := range []termenv.Profile{termenv.ANSI, termenv.Ascii} {
+		f := synth.Frame(t, draw.ForProfile(prof), s, synth.GoldenAt)
+		for k := range synth.Sizes {
+			w, h := inside(k)
+			lines := strings.Split(ansi.Strip(New().View(f, w, h+len(f.Visible))), "\n")
+			for i, a := range f.Visible {
+				row := strings.TrimLeft(lines[i], " ▶")
+				want := strings.Join(strings.Fields(pane.KeyedLabel(a, false, 0)), " ")
+				if got := strings.Join(strings.Fields(row), " "); !strings.HasPrefix(got, want+" ") {
+					t.Errorf("profile %v, size %d: row %d %q, want %q first", prof, k, i, row, want)
+				}
+			}
+		}
+	}
+}
+
+// The decisions of every row at 16 colours and without (synth.EveryGoldens).
+func TestEveryGolden(t *testing.T) {
+	for _, g := range synth.EveryGoldens(t, pane.Decisions, func() pane.Pane { return New() }) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
+	}
+}
