@@ -16,9 +16,9 @@ import (
 // and CARA-CT's thresholds come from when the offline block leaves a whole interval of them.
 
 // Detections says, for each detector shown, its alarms up to the frame's batch scored against the
-// known drifts (algos.Score, as cara run's table scores them over the whole block): for each drift
-// the batch of the first alarm that detected it and the delay, or that it was missed (or not yet:
-// the window is still open at the frame's batch); then the false alarms. A stream that does not know
+// known drifts (algos.Score, as cara run's table scores them over the whole block): the drifts
+// detected and the delay of each in batches (their mean, in batches and points), the drifts missed
+// and those not yet (the window still open at the frame's batch), then the false alarms. A stream that does not know
 // its drifts says so instead. Nil when no detector is shown or the online block has not begun.
 func Detections(f *pane.Frame) []string {
 	var rows []algos.Result
@@ -65,22 +65,28 @@ func Detections(f *pane.Frame) []string {
 		if d == nil {
 			continue
 		}
-		var hits []string
+		var delays, missed, pending []string
 		for _, h := range d.Drifts {
 			switch {
 			case h.Alarm >= 0:
-				hits = append(hits, fmt.Sprintf("%s at %d (%d, %d points)", span(h.From, h.To), h.Alarm, h.Delay, h.Points))
+				delays = append(delays, draw.Itoa(h.Delay))
 			case h.To+d.Window > f.Pos && f.Pos < f.M.Batches()-1:
-				hits = append(hits, fmt.Sprintf("%s not yet", span(h.From, h.To)))
+				pending = append(pending, span(h.From, h.To))
 			default:
-				hits = append(hits, fmt.Sprintf("%s missed", span(h.From, h.To)))
+				missed = append(missed, span(h.From, h.To))
 			}
 		}
 		line := pane.KeyedLabel(r.Algorithm, f.RP.Provisional, kw) + ": "
-		if len(hits) > 0 {
-			line += strings.Join(hits, ", ") + fmt.Sprintf("; %d of %d detected", d.Detected(), len(d.Drifts))
-			if !math.IsNaN(d.MeanDelay) {
-				line += ", mean delay " + draw.Num(d.MeanDelay)
+		if len(d.Drifts) > 0 {
+			line += fmt.Sprintf("%d of %d detected", d.Detected(), len(d.Drifts))
+			if len(delays) > 0 {
+				line += fmt.Sprintf(", delays %s (mean %s batches, %s points)", strings.Join(delays, " "), draw.Num(d.MeanDelay), draw.Num(d.MeanPoints))
+			}
+			if len(missed) > 0 {
+				line += "; missed " + strings.Join(missed, ", ")
+			}
+			if len(pending) > 0 {
+				line += "; " + strings.Join(pending, ", ") + " not yet"
 			}
 			line += "; "
 		}
