@@ -67,6 +67,23 @@ func (p *Pane) warnings(f *pane.Frame, w int) []string {
 	return out
 }
 
+// driftCells are the drifts column's cells, a row's per shown algorithm: for a detector scored
+// against the known drifts "3/7 ×2" (3 of the 7 drifts so far detected, 2 false alarms), "" for
+// the others; ok is false when no row is scored (no detector shown, or real data), and the table
+// has no such column.
+func driftCells(f *pane.Frame) (cells []string, ok bool) {
+	for _, r := range f.Shown() {
+		d := r.Detection
+		if d == nil {
+			cells = append(cells, "")
+			continue
+		}
+		ok = true
+		cells = append(cells, fmt.Sprintf("%d/%d ×%d", d.Detected(), len(d.Drifts), len(d.FalseAlarms)))
+	}
+	return cells, ok
+}
+
 // queryNote says, when no row has a query accuracy, that it is not available and why, wrapped at w:
 // the engine's warning says so for a model from outside without answers at the queries (it is
 // among the warnings above once the run is in, so the note only points at it); otherwise the
@@ -186,13 +203,26 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 			rows[i] = rows[i][:5]
 		}
 	}
-	// Narrow panes shorten the headers, then drop the columns a student needs least.
-	if pane.TableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}[:len(headers)]) > w {
-		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}[:len(headers)]
+	short := []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}[:len(headers)]
+	// Narrow panes shorten the headers, then drop the columns a student needs least: the drifts
+	// (About has them in full), the decision now, the query accuracy.
+	drop := []int{1, 5}[:len(headers)-4]
+	if cells, ok := driftCells(f); ok {
+		for i := range rows {
+			rows[i] = append(rows[i], "")
+			if i < len(cells) {
+				rows[i][len(rows[i])-1] = cells[i]
+			}
+		}
+		headers, short = append(headers, "drifts"), append(short, "drifts")
+		drop = append([]int{len(headers) - 1}, drop...)
 	}
-	drop := []int{1, 5}
-	if note != nil {
-		drop = drop[:1]
+	all := make([]int, len(headers))
+	for i := range all {
+		all[i] = i
+	}
+	if pane.TableWidth(headers, rows, all) > w {
+		headers = short
 	}
 	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, drop, w))
 	lines = append(lines, note...)
