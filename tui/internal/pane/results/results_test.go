@@ -197,3 +197,24 @@ func TestEveryGolden(t *testing.T) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
+
+// The drifts column scores each detector as algos.Score does at batch 52 of the synthetic run
+// (drifts 24, 36, 48; window 2): DDM (retrains 20, 24, 35) detects 24 and has 2 false alarms,
+// ADWIN (30, 46) none and 2, Page-Hinkley (34) none and 1; the others' cells are empty; a stream
+// that does not know its drifts has no such column.
+func TestDriftsColumn(t *testing.T) {
+	f := synth.Frame(t, draw.ForProfile(termenv.Ascii), synth.Session(t), synth.GoldenAt)
+	v := ansi.Strip(New().View(f, 88, 20))
+	for _, want := range []string{"D  DDM           keep        3 144.00  190.9     0.414 1/3 ×2",
+		"A  ADWIN         keep        2 199.50  303.0     0.322 0/3 ×2", "PH Page-Hinkley  keep        1 225.50  355.6     0.217 0/3 ×1"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+	s := synth.Session(t)
+	s.Matrix.Drifts = nil
+	real := synth.Frame(t, draw.ForProfile(termenv.Ascii), s, synth.GoldenAt)
+	if v := ansi.Strip(New().View(real, 88, 20)); strings.Contains(v, "drifts") || strings.Contains(v, "×") {
+		t.Errorf("real data with a drifts column:\n%s", v)
+	}
+}
