@@ -6,7 +6,8 @@
 // tests hold the palette to that).
 //
 // The algorithm colours are Okabe & Ito's colour-blind-safe set (plus one brown), in the order of
-// algos.Names. The heat scales run from dark to light in greys and violets, a hue no algorithm uses,
+// algos.Names; the player has colours of its own for the rows beyond them, which the figures draw
+// in grey with dashes (Screen: the four more detectors, the fixed schedules by kind). The heat scales run from dark to light in greys and violets, a hue no algorithm uses,
 // so paths drawn over the heat stay visible.
 package palette
 
