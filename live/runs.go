@@ -332,6 +332,12 @@ func (r *Runs) newRunLocked(k runKey, s *scenarios.Scenario, cfg sim.Config, f s
 	run.cfg, run.footprint, run.ticket = cfg, f, t
 	run.matrix = sim.NewMatrix(s.Batches, s.Offline)
 	run.matrix.Scenario = s.Name
+	// What the algorithms read beyond the cells, as the engine's own matrix has it: the seed a
+	// detector that samples (KSWIN) draws from, and the drifts the detectors are scored against.
+	run.matrix.Seed = cfg.Seed
+	if cfg.Stream != nil {
+		run.matrix.Drifts = cfg.Stream.Drifts()
+	}
 	r.runs[k] = run
 	r.queue = append(r.queue, run)
 	r.wg.Add(1)
@@ -463,13 +469,14 @@ func (r *Runs) releaseLocked(run *sharedRun) {
 // complete keeps, in the budget, what its columns hold.
 func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 	var err error
+	var got *sim.Matrix
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
 				err = &sim.PanicError{Value: v, Stack: debug.Stack()}
 			}
 		}()
-		_, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
+		got, err = sim.Run(ctx, run.cfg, func(ev sim.Event) error {
 			r.mu.Lock()
 			for tp, c := range ev.Cells {
 				if c.Done {
@@ -498,6 +505,11 @@ func (r *Runs) compute(ctx context.Context, run *sharedRun) {
 		m.sum += time.Since(run.started)
 		m.n++
 		r.took[run.cfg.Scenario] = m
+	}
+	if err == nil && got != nil {
+		// The engine's warnings (a kernel that cannot tell the queries apart, a model from outside
+		// without answers at the queries) are on its own matrix, not on the columns.
+		run.matrix.CarryWarnings(got)
 	}
 	r.finishLocked(run, err)
 	if err != nil {

@@ -36,6 +36,11 @@ type Matrix struct {
 // that cannot tell the queries apart). algos.MatrixWarnings reports them with its own.
 func (m *Matrix) Warnings() []string { return m.notes }
 
+// CarryWarnings sets m's warnings to from's: a registry that records a run's columns into a
+// matrix of its own (live.Runs) carries the engine's warnings over when the run ends, so its
+// watchers show them as cara run does.
+func (m *Matrix) CarryWarnings(from *Matrix) { m.notes = append([]string(nil), from.notes...) }
+
 // NewMatrix returns an empty T x T matrix whose first offline batches are the offline block.
 func NewMatrix(T, offline int) *Matrix {
 	return &Matrix{t: T, off: offline, cells: make([]Cell, T*(T+1)/2)}

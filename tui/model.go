@@ -31,14 +31,18 @@ const (
 // speeds are the playing speeds, in batches per second.
 var speeds = []float64{1, 2, 5, 10, 20, 50}
 
-// visibleSets are what v cycles through, with the names the status line gives them.
+// visibleSets are what v cycles through, with the names the status line gives them: each takes,
+// of the algorithms a scenario runs, those it keeps (the Oracle always). "all" is every row the
+// scenario has, the detectors it chose (detectors.run) and its fixed schedules included.
 var visibleSets = []struct {
-	name  string
-	algos []algos.Name
+	name string
+	keep func(algos.Name) bool
 }{
-	{"all", algos.Names},
-	{"Oracle + CARA", []algos.Name{"oracle", "cara-t", "cara-ct", "cara-p"}},
-	{"Oracle + baselines", []algos.Name{"oracle", "never", "markov", "adwin", "ddm", "page-hinkley"}},
+	{"all", func(algos.Name) bool { return true }},
+	{"Oracle + CARA", func(a algos.Name) bool { return slices.Contains([]algos.Name{"cara-t", "cara-ct", "cara-p"}, a) }},
+	{"Oracle + baselines", func(a algos.Name) bool {
+		return !slices.Contains([]algos.Name{"cara-t", "cara-ct", "cara-p"}, a)
+	}},
 }
 
 // Options configure a player.
@@ -153,12 +157,14 @@ func (p *Player) visible() []algos.Name { return visibleIn(p.opt.Scenario, p.Vis
 
 // visibleIn is visible set v's algorithms that scenario s runs, the Oracle always.
 func visibleIn(s *scenarios.Scenario, v int) []algos.Name {
-	var out []algos.Name
-	for _, a := range visibleSets[v].algos {
-		if slices.Contains(s.Algorithms, a) || a == "oracle" {
+	out := []algos.Name{algos.NameOracle}
+	for _, a := range s.Algorithms {
+		if a != algos.NameOracle && visibleSets[v].keep(a) {
 			out = append(out, a)
 		}
 	}
+	// Display order (the schedules last, as the scenario lists them), whatever the scenario's.
+	slices.SortStableFunc(out[1:], func(a, b algos.Name) int { return a.Rank() - b.Rank() })
 	return out
 }
 

@@ -70,7 +70,10 @@ var glossaryTerms = [][2]string{
 	{"Oracle", "the cheapest strategy in hindsight over the whole online block (the paper's DP); \"best so far\", while the matrix computes, is the cheapest over the batches seen"},
 	{"SCPE", "100 × |cost − the Oracle's| / the Oracle's: how far above the Oracle, in percent; part-way through a run a strategy can stand under the Oracle's cost so far (which holds retrains that pay later): then it is negative"},
 	{"query acc.", "the share of batch t's queries the model in use answers right, before the decision at t"},
-	{"O T CT P N M A D PH", "the chart's short names: Oracle, CARA-T, CARA-CT, CARA-P, Never-retrain, Markov, ADWIN, DDM, Page-Hinkley; ↑ marks a line off the top"},
+	{"O T CT P N M A D PH", "the algorithms' keys, on the chart's lines and in its legend, and first in each row of the decisions and the results: Oracle, CARA-T, CARA-CT, CARA-P, Never-retrain, Markov, ADWIN, DDM, Page-Hinkley; ↑ marks a line off the top"},
+	{"ED HA HW KS e7 e5+2 at", "the more detectors' keys (EDDM, HDDM-A, HDDM-W, KSWIN: detectors.run) and the fixed schedules' (every-7, every-5+2, at: schedules)"},
+	{"drifts", "in the results, a detector's score so far: 1/3 ×2 is 1 of the 3 known drifts detected, 2 false alarms (About, 6, has the delays)"},
+	{"≋ ● ×", "in the decisions: a known drift of a generated scenario; a detector's first alarm within detectors.window batches of a drift (detected); an alarm with no drift that close before it (false)"},
 }
 
 // glossary is the help's list of the words the panes use, wrapped at w.

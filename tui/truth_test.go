@@ -23,8 +23,12 @@ import (
 func resultsRow(t *testing.T, p *Player, label string) []string {
 	t.Helper()
 	for _, l := range content(paneBox(p, pane.Results)) {
-		f := strings.Fields(strings.TrimLeft(string(l), " ▶"))
-		if len(f) > 0 && strings.HasPrefix(strings.TrimLeft(string(l), " ▶"), label+" ") {
+		// A row starts with the algorithm's key ("T  CARA-T"), the row You with none.
+		row := strings.TrimLeft(string(l), " ▶")
+		if _, rest, ok := strings.Cut(row, " "); ok && !strings.HasPrefix(row, label+" ") {
+			row = strings.TrimLeft(rest, " ")
+		}
+		if f := strings.Fields(row); len(f) > 0 && strings.HasPrefix(row, label+" ") {
 			return f[len(strings.Fields(label)):]
 		}
 	}

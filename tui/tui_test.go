@@ -785,7 +785,7 @@ func TestResultsStripOnALaptop(t *testing.T) {
 	}
 	lines := strings.Split(got, "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "Oracle") || !strings.Contains(lines[0], cost[algos.NameOracle]) ||
-		!strings.Contains(lines[1], "▶CARA-T") || !strings.Contains(lines[1], cost[algos.NameCaraT]) || !strings.Contains(lines[1], "12 retr.") {
+		!strings.Contains(lines[1], "▶T CARA-T") || !strings.Contains(lines[1], cost[algos.NameCaraT]) || !strings.Contains(lines[1], "12 retr.") {
 		t.Errorf("the strip, want the Oracle's %s and CARA-T's %s:\n%s", cost[algos.NameOracle], cost[algos.NameCaraT], got)
 	}
 	// An answer: the row You joins it (the chart gives a row), and the decisions and batch stay open.

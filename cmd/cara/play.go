@@ -60,6 +60,7 @@ leaves. g starts the guess round: before each online batch, RETRAIN or KEEP?`,
 		},
 	}
 	f.register(cmd, true)
+	f.registerDetectorReset(cmd) // --detectors and --detector-reset: the rows the player shows, as cara run's
 	cmd.Flags().BoolVar(&tour, "tour", false, "play the scenario's tour: stops with a few sentences each (space goes on, t leaves)")
 	return cmd
 }

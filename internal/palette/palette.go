@@ -6,11 +6,16 @@
 // tests hold the palette to that).
 //
 // The algorithm colours are Okabe & Ito's colour-blind-safe set (plus one brown), in the order of
-// algos.Names. The heat scales run from dark to light in greys and violets, a hue no algorithm uses,
+// algos.Names; the player has colours of its own for the rows beyond them, which the figures draw
+// in grey with dashes (Screen: the four more detectors, the fixed schedules by kind). The heat scales run from dark to light in greys and violets, a hue no algorithm uses,
 // so paths drawn over the heat stay visible.
 package palette
 
-import "github.com/cara-sim/cara/algos"
+import (
+	"strings"
+
+	"github.com/cara-sim/cara/algos"
+)
 
 // Colour is one colour at the three depths a terminal may have.
 type Colour struct {
@@ -60,6 +65,59 @@ func Algos() []Colour {
 		out = append(out, c)
 	}
 	return out
+}
+
+// more are the player's colours of the rows beyond the nine, which the figures draw in grey with a
+// dash pattern each (figures/dashes.go): a terminal has no dashes, so each has a colour of its own
+// at 24 bits and 256 colours, chosen (as xterm-256 entries, exact at both depths) as far as could
+// be, in CIE L*a*b*, from every other algorithm's, heat, class and mark colour, and light enough
+// for a dark terminal (TestScreenDistinct holds them to that). At 16 colours there is no index
+// left (the nine and the heat scales take them all): each shares one with an algorithm of the
+// nine, and the player tells them apart by their keys (pane.AlgoKey), as it does the three pairs
+// of SharedHues. Fixed schedules have a colour per kind: every-K, every-K+O and at.
+var more = map[algos.Name]Colour{
+	"eddm":   x256(70, 2),   // lime (DDM's green at 16 colours)
+	"hddm-a": x256(197, 9),  // rose (CARA-T's red)
+	"hddm-w": x256(201, 13), // magenta (the Oracle's)
+	"kswin":  x256(46, 10),  // green (Never-retrain's)
+}
+
+// Schedule colours, by kind.
+var (
+	ScheduleEvery  = x256(229, 11) // every-K: pale yellow (CARA-P's yellow at 16 colours)
+	ScheduleOffset = x256(150, 3)  // every-K+O: sage (CARA-CT's)
+	ScheduleAt     = x256(196, 1)  // at: red (Page-Hinkley's)
+)
+
+// Screen returns the colour the player draws an algorithm in: Algo's for the nine, a colour of its
+// own for each detector beyond them (more) and each kind of fixed schedule, a grey for an unknown
+// name.
+func Screen(name algos.Name) Colour {
+	if c, ok := algo[name]; ok {
+		return c
+	}
+	if c, ok := more[name]; ok {
+		return c
+	}
+	switch {
+	case name == "at":
+		return ScheduleAt
+	case name.IsSchedule() && strings.Contains(string(name), "+"):
+		return ScheduleOffset
+	case name.IsSchedule():
+		return ScheduleEvery
+	}
+	return unknown
+}
+
+// Screens returns every colour Screen gives an algorithm (for checks that other colours stay clear
+// of them).
+func Screens() []Colour {
+	out := Algos()
+	for _, c := range more {
+		out = append(out, c)
+	}
+	return append(out, ScheduleEvery, ScheduleOffset, ScheduleAt)
 }
 
 // Hex returns the colour of an algorithm as "#RRGGBB" ("#777777" for an unknown name).

@@ -2,6 +2,7 @@ package palette
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/cara-sim/cara/algos"
@@ -155,4 +156,89 @@ func TestSixteen(t *testing.T) {
 			t.Errorf("%s (%d) and %s (%d): not a dark and a bright of one hue", p[0], a, p[1], b)
 		}
 	}
+}
+
+// The player's colours for the rows beyond the nine (Screen) are each its own at 24 bits and 256
+// colours, apart from every other algorithm colour and from the heat, class and mark colours by at
+// least a CIE76 distance of 20 (the nine's closest pair, Markov's sky blue and ADWIN's blue, are
+// 26 apart), and light enough (L* >= 50) to read on a dark terminal. At 16 colours each takes an
+// algorithm's index, never a heat scale's or a class's: its key tells it apart.
+func TestScreenDistinct(t *testing.T) {
+	extra := map[algos.Name]Colour{"every-7": ScheduleEvery, "every-7+3": ScheduleOffset, "at": ScheduleAt}
+	for n, c := range more {
+		extra[n] = c
+	}
+	var others []Colour
+	others = append(others, Sequential...)
+	others = append(others, Negative...)
+	others = append(others, Classes[:]...)
+	others = append(others, Query, Trail, Boundary, Cursor, Hidden, Axis, FocusEdge, Edge, Accent)
+	used16 := map[uint8]bool{}
+	for _, c := range Algos() {
+		used16[c.X16] = true
+	}
+	for name, c := range extra {
+		if got := Screen(name); got != c {
+			t.Errorf("Screen(%s) = %v, want %v", name, got, c)
+		}
+		if c.Hex != x256(c.X256, 0).Hex {
+			t.Errorf("%s: %s is not 256-colour %d's", name, c.Hex, c.X256)
+		}
+		if l := lightness(c); l < 50 {
+			t.Errorf("%s: L* %.1f, too dark for a dark terminal", name, l)
+		}
+		if !used16[c.X16] {
+			t.Errorf("%s: 16-colour %d is not one of the nine's (a heat or class colour, or none)", name, c.X16)
+		}
+		for _, o := range append(slices.Clone(others), Screens()...) {
+			if o == c {
+				continue
+			}
+			if o.X256 == c.X256 {
+				t.Errorf("%s shares 256-colour %d with %s", name, c.X256, o.Hex)
+			}
+			if d := deltaE(c, o); d < 20 {
+				t.Errorf("%s (%s) is %.1f from %s", name, c.Hex, d, o.Hex)
+			}
+		}
+	}
+	// The nine keep their colours: the figures and the terminal agree on them.
+	for _, n := range algos.Names {
+		if Screen(n) != Algo(n) {
+			t.Errorf("Screen(%s) %v is not Algo's %v", n, Screen(n), Algo(n))
+		}
+	}
+	if Screen("no-such") != unknown {
+		t.Error("an unknown name is not grey")
+	}
+}
+
+// deltaE is the CIE76 distance between two colours.
+func deltaE(a, b Colour) float64 {
+	la, aa, ba := labOf(a)
+	lb, ab, bb := labOf(b)
+	return math.Sqrt((la-lb)*(la-lb) + (aa-ab)*(aa-ab) + (ba-bb)*(ba-bb))
+}
+
+// labOf is a colour in CIE L*a*b* (D65).
+func labOf(c Colour) (l, a, b float64) {
+	r, g, bl := c.RGB()
+	lin := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	R, G, B := lin(r), lin(g), lin(bl)
+	X := (0.4124*R + 0.3576*G + 0.1805*B) / 0.95047
+	Y := 0.2126*R + 0.7152*G + 0.0722*B
+	Z := (0.0193*R + 0.1192*G + 0.9505*B) / 1.08883
+	f := func(t float64) float64 {
+		if t > 216.0/24389 {
+			return math.Cbrt(t)
+		}
+		return (24389.0/27*t + 16) / 116
+	}
+	return 116*f(Y) - 16, 500 * (f(X) - f(Y)), 200 * (f(Y) - f(Z))
 }

@@ -62,8 +62,8 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	if p == termenv.ANSI256 || p == termenv.TrueColor {
 		s.Chosen = r.NewStyle().Bold(true).Foreground(lipgloss.Color("16")).Background(s.Color(palette.FocusEdge))
 	}
-	for _, a := range algos.Names {
-		s.Algo[a] = r.NewStyle().Foreground(s.Color(palette.Algo(a)))
+	for _, a := range algos.Known {
+		s.Algo[a] = r.NewStyle().Foreground(s.Color(palette.Screen(a)))
 	}
 	return s
 }
@@ -89,10 +89,13 @@ func (s *Styles) NewStyle() lipgloss.Style { return s.r.NewStyle() }
 // bubbles list's) are rebound to.
 func (s *Styles) Renderer() *lipgloss.Renderer { return s.r }
 
-// AlgoStyle is an algorithm's colour.
+// AlgoStyle is an algorithm's colour (palette.Screen): a fixed schedule's by its kind.
 func (s *Styles) AlgoStyle(name algos.Name) lipgloss.Style {
 	if st, ok := s.Algo[name]; ok {
 		return st
+	}
+	if name.IsSchedule() {
+		return s.r.NewStyle().Foreground(s.Color(palette.Screen(name)))
 	}
 	return s.NewStyle()
 }
@@ -109,7 +112,7 @@ type Ink struct {
 func InkOf(c palette.Colour) Ink { return Ink{FG: c} }
 
 // AlgoInk is an algorithm's foreground ink.
-func AlgoInk(name algos.Name) Ink { return Ink{FG: palette.Algo(name)} }
+func AlgoInk(name algos.Name) Ink { return Ink{FG: palette.Screen(name)} }
 
 // seq returns the SGR parameters of an ink at the renderer's depth ("" for none).
 func (s *Styles) seq(k Ink) string {

@@ -12,10 +12,14 @@ func OnlineNote(f *Frame) string {
 	return fmt.Sprintf("starts with the online block (batch %d)", f.Scen.Offline)
 }
 
-// shortNames are the one- or two-letter keys of the algorithms, for labels where names do not fit.
+// shortNames are the keys of the algorithms: one or two letters each, unique, that every pane
+// writes beside or instead of the name (the chart on its lines and in its legend, the decisions'
+// rows, the results' table), so that at 16 colours, where some algorithms share a colour, and
+// without colours, each is told apart by its key alone. Fixed schedules have keys of their own
+// rule (shortName).
 var shortNames = map[algos.Name]string{
 	"oracle": "O", "cara-t": "T", "cara-ct": "CT", "cara-p": "P", "never": "N", "markov": "M",
-	"adwin": "A", "ddm": "D", "page-hinkley": "PH",
+	"adwin": "A", "ddm": "D", "page-hinkley": "PH", "eddm": "ED", "hddm-a": "HA", "hddm-w": "HW", "kswin": "KS",
 }
 
 // BestSoFar names the optimum over the batches seen so far, which the panes show in the Oracle's
@@ -41,11 +45,38 @@ func AlgoKey(a algos.Name, provisional bool) string {
 	return shortName(a)
 }
 
+// shortName is a's key: shortNames', or a fixed schedule's lower-case "e7" (every-7), "e7+3"
+// (every-7+3) and "at", which no letter key can be.
 func shortName(a algos.Name) string {
 	if s, ok := shortNames[a]; ok {
 		return s
 	}
+	if k, ok := strings.CutPrefix(string(a), "every-"); ok && a.IsSchedule() {
+		return "e" + k
+	}
 	return string(a)
+}
+
+// KeyedLabel is a's key and name as a row of a table or a strip writes them, the key padded to
+// width w: "T  CARA-T" (the Oracle's row of a provisional replay "b  best so far"). A key that is
+// the name itself (a schedule's "at") is written once.
+func KeyedLabel(a algos.Name, provisional bool, w int) string {
+	k, name := AlgoKey(a, provisional), AlgoLabel(a, provisional)
+	if k == name {
+		return fmt.Sprintf("%-*s %s", w, "", name)
+	}
+	return fmt.Sprintf("%-*s %s", w, k, name)
+}
+
+// KeyWidth is the widest key of the algorithms as.
+func KeyWidth(as []algos.Name, provisional bool) int {
+	w := 0
+	for _, a := range as {
+		if k := AlgoKey(a, provisional); k != AlgoLabel(a, provisional) {
+			w = max(w, len(k))
+		}
+	}
+	return w
 }
 
 // Explain says why the selected algorithm did what it did at the current batch, or, before the

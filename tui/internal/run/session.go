@@ -86,7 +86,11 @@ func New(s *scenarios.Scenario, seed uint64, runs *live.Runs, ctx context.Contex
 	if err != nil {
 		return nil, err
 	}
-	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: sim.NewMatrix(s.Batches, s.Offline), runs: runs, parent: ctx}, nil
+	m := sim.NewMatrix(s.Batches, s.Offline)
+	// The seed a detector that samples (KSWIN) draws from and the drifts the detectors are scored
+	// against, as the engine's matrix has them: the replays read them while the columns come.
+	m.Seed, m.Drifts = seed, st.Drifts()
+	return &Session{Scenario: s, Seed: seed, Stream: st, Matrix: m, runs: runs, parent: ctx}, nil
 }
 
 // Start watches the session's run (starting or queueing it in the registry) and returns the command
@@ -327,7 +331,8 @@ func (s *Session) EvaluateOf(w *live.WhatIf, pos int, scale float64, names []alg
 			ct := algos.TuneThreshold(c, 0, off-1, true)
 			p, _ := algos.TunePeriodic(c, 0, off-1)
 			tu = tuning{scale: scale, params: p.Params()}
-			tu.params["theta"], tu.params["theta_c"] = t.Value, ct.Value
+			// The scenario's tie rule (tuning.tie), as the replay's CARA-T and CARA-CT use it.
+			tu.params["theta"], tu.params["theta_c"] = t.Pick(sc.Evaluation.Tie), ct.Pick(sc.Evaluation.Tie)
 			if s.tuned == nil {
 				s.tuned = map[*live.WhatIf]tuning{}
 			}
@@ -373,7 +378,7 @@ func (s *Session) EvaluateOf(w *live.WhatIf, pos int, scale float64, names []alg
 		}
 		rp.Results, rp.Provisional = res, !complete
 		if complete && pos < end {
-			rp.Results = resultsUpTo(m, res, pos)
+			rp.Results = resultsUpTo(m, sc.Evaluation, res, pos)
 		}
 	}
 	return rp, nil
@@ -383,7 +388,7 @@ func (s *Session) EvaluateOf(w *live.WhatIf, pos int, scale float64, names []alg
 // stood at pos (every algorithm but the Oracle decides from the past alone, so this is its replay
 // up to pos), its SCPE, gap and query accuracy against the Oracle's cost up to pos. The results
 // are shared between watchers: they are copied, never changed.
-func resultsUpTo(m *sim.Matrix, res []algos.Result, pos int) []algos.Result {
+func resultsUpTo(m *sim.Matrix, o algos.Options, res []algos.Result, pos int) []algos.Result {
 	var oracle float64
 	for _, r := range res {
 		if r.Algorithm == algos.NameOracle {
@@ -392,8 +397,12 @@ func resultsUpTo(m *sim.Matrix, res []algos.Result, pos int) []algos.Result {
 	}
 	out := make([]algos.Result, len(res))
 	for i, r := range res {
-		c := algos.Against(m, r.Algorithm, r.Strategy.UpTo(pos), oracle)
-		c.Params, c.OfflineCost = r.Params, r.OfflineCost
+		s := r.Strategy.UpTo(pos)
+		c := algos.Against(m, r.Algorithm, s, oracle)
+		c.Params, c.OfflineCost, c.OfflineRetrains, c.Optimal = r.Params, r.OfflineCost, r.OfflineRetrains, r.Optimal
+		// A detector's alarms so far, scored against the drifts up to pos (a drift after pos is
+		// not missed yet: the replay has not got there).
+		c.Detection = o.Score(m, s)
 		out[i] = c
 	}
 	return out

@@ -8,7 +8,6 @@ package synth
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/muesli/termenv"
@@ -170,9 +169,58 @@ func Session(t testing.TB) *run.Session {
 		t.Fatal(err)
 	}
 	s.Stream = Stream{}
+	s.Matrix.Drifts = Drifts
 	s.Apply(run.ColumnMsg{Session: s, Events: Columns()}) // its command would ask a run for more: none
 	s.Finish(nil)
 	return s
+}
+
+// EveryRow is what YAML adds for a run with every row a scenario can have: the four more
+// detectors (detectors.run: all) and a fixed schedule of each kind.
+const EveryRow = `detectors: {run: all}
+schedules: [{every: 7}, {every: 5, offset: 2}, {at: [30, 45]}]
+`
+
+// EverySession is Session of the synthetic scenario with every row (EveryRow): sixteen
+// algorithms, more than the 16 colours can tell apart.
+func EverySession(t testing.TB) *run.Session {
+	t.Helper()
+	scen, err := scenarios.Parse("synthetic", []byte(YAML+EveryRow), "", scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := run.New(scen, scen.Seed, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Stream = Stream{}
+	s.Matrix.Drifts = Drifts
+	s.Apply(run.ColumnMsg{Session: s, Events: Columns()})
+	s.Finish(nil)
+	return s
+}
+
+// EveryGoldens are the drawings of pane i (made afresh for each profile by newPane) of the
+// EverySession frame at batch GoldenAt, every row shown, in its box at 160x48 (BoxSizes, as tall as
+// the pane asks when that is taller), without
+// colours and at 16 colours: where the keys, not the colours, tell the rows apart.
+func EveryGoldens(t testing.TB, i int, newPane func() pane.Pane) []Golden {
+	s := EverySession(t)
+	var out []Golden
+	for _, prof := range []struct {
+		name string
+		p    termenv.Profile
+	}{{"ascii", termenv.Ascii}, {"16", termenv.ANSI}} {
+		st := draw.ForProfile(prof.p)
+		p, f := newPane(), Frame(t, st, s, GoldenAt)
+		w, h := BoxSizes[i][2][0], BoxSizes[i][2][1]
+		if want, _ := p.Size(f, w); want > h {
+			h = want // a row each: as tall as the pane asks
+		}
+		body := p.View(f, w-4, h-2)
+		out = append(out, Golden{"every/" + prof.name, draw.Box(st, pane.BoxTitle(i, p, f), body, w, h, true)})
+	}
+	return out
 }
 
 // Bounds are the scatter's axes over Stream, as the player's scan finds them.
@@ -188,7 +236,7 @@ func Bounds() *run.Bounds {
 
 // Frame is what the panes draw of the session s of the hand-made run at batch pos, in the styles
 // st, as the player builds it: every algorithm replayed at pos with R as the scenario has it, all
-// of them shown, CARA-T selected, the scatter's axes known, the cursor off, no question up. The
+// of them shown (the Oracle first, then the scenario's rows), CARA-T selected, the scatter's axes known, the cursor off, no question up. The
 // heat map's scale (Heat) is the matrix pane's to add.
 func Frame(t testing.TB, st *draw.Styles, s *run.Session, pos int) *pane.Frame {
 	t.Helper()
@@ -197,9 +245,9 @@ func Frame(t testing.TB, st *draw.Styles, s *run.Session, pos int) *pane.Frame {
 		t.Fatal(err)
 	}
 	m, scen := s.ViewOf(nil)
-	var visible []algos.Name
-	for _, a := range algos.Names {
-		if slices.Contains(scen.Algorithms, a) || a == algos.NameOracle {
+	visible := []algos.Name{algos.NameOracle}
+	for _, a := range scen.Algorithms {
+		if a != algos.NameOracle {
 			visible = append(visible, a)
 		}
 	}
@@ -216,11 +264,11 @@ var Sizes = [][2]int{{80, 24}, {120, 36}, {160, 48}}
 // GoldenAt on each of Sizes (screen's TestLayoutSizes holds the layout to them).
 var BoxSizes = [pane.Count][3][2]int{
 	pane.Matrix:    {{80, 18}, {62, 33}, {68, 45}},
-	pane.Chart:     {{80, 18}, {58, 17}, {46, 17}},
+	pane.Chart:     {{80, 18}, {58, 17}, {46, 30}},
 	pane.Decisions: {{80, 18}, {58, 13}, {92, 13}},
-	pane.Batch:     {{80, 18}, {58, 18}, {46, 17}},
-	pane.Results:   {{80, 20}, {58, 14}, {92, 14}},
-	pane.About:     {{80, 18}, {58, 7}, {92, 7}},
+	pane.Batch:     {{80, 18}, {58, 18}, {46, 30}},
+	pane.Results:   {{80, 20}, {58, 19}, {92, 17}},
+	pane.About:     {{80, 18}, {58, 7}, {92, 6}},
 }
 
 // Golden is one drawing of a pane for a golden file: its name ("ascii/80x24") and its box.

@@ -1,4 +1,6 @@
-// Package about is pane 6: the scenario's description and facts, scrolling in a viewport.
+// Package about is pane 6: the scenario's description and facts, and the run as it stands (the
+// tie interval of CARA-T's and CARA-CT's thresholds, the detectors' scores against the known
+// drifts), scrolling in a viewport.
 package about
 
 import (
@@ -20,6 +22,7 @@ type Pane struct {
 	keys KeyMap
 	vp   viewport.Model
 	text string // the content the viewport holds, wrapped at w
+	raw  string // ... before wrapping
 	w    int
 }
 
@@ -100,27 +103,38 @@ func (p *Pane) Wheel(delta int) bool {
 
 func (p *Pane) View(f *pane.Frame, w, h int) string {
 	p.vp.Width, p.vp.Height = w, h
-	if p.w != w || p.text == "" {
-		s := f.Scen
-		facts := fmt.Sprintf("%d batches, the first %d offline; R = %s; %d features; seed %d.",
-			s.Batches, s.Offline, s.RetrainCostText, s.Features, s.Seed)
-		if len(f.Drifts) > 0 {
-			var ds []string
-			for _, d := range f.Drifts {
-				if d.From == d.To {
-					ds = append(ds, fmt.Sprintf("%d (%s)", d.From, d.Kind))
-				} else {
-					ds = append(ds, fmt.Sprintf("%d-%d (%s)", d.From, d.To, d.Kind))
-				}
+	s := f.Scen
+	facts := fmt.Sprintf("%d batches, the first %d offline; R = %s; %d features; seed %d.",
+		s.Batches, s.Offline, s.RetrainCostText, s.Features, s.Seed)
+	if len(f.Drifts) > 0 {
+		var ds []string
+		for _, d := range f.Drifts {
+			if d.From == d.To {
+				ds = append(ds, fmt.Sprintf("%d (%s)", d.From, d.Kind))
+			} else {
+				ds = append(ds, fmt.Sprintf("%d-%d (%s)", d.From, d.To, d.Kind))
 			}
-			facts += " Known drifts at " + strings.Join(ds, ", ") + "."
 		}
-		if ext := s.Extensions(); len(ext) > 0 {
-			facts += "\n\nBeyond the paper: " + strings.Join(ext, "; ") + "."
-		}
-		p.text = f.St.NewStyle().Width(max(w, 10)).Render(s.About + "\n\n" + facts)
-		p.w = w
+		facts += " Known drifts at " + strings.Join(ds, ", ") + "."
+	}
+	if ext := s.Extensions(); len(ext) > 0 {
+		facts += "\n\nBeyond the paper: " + strings.Join(ext, "; ") + "."
+	}
+	text := s.About + "\n\n" + facts
+	// The run as it stands at the batch shown: where the thresholds come from, and the detectors'
+	// scores, which change as the batches go by.
+	if ties := Ties(f); len(ties) > 0 {
+		text += "\n\n" + strings.Join(ties, "\n")
+	}
+	if det := Detections(f); len(det) > 0 {
+		text += "\n\n" + strings.Join(det, "\n")
+	}
+	if p.w != w || text != p.raw {
+		p.text = f.St.NewStyle().Width(max(w, 10)).Render(text)
+		p.w, p.raw = w, text
+		off := p.vp.YOffset
 		p.vp.SetContent(p.text)
+		p.vp.SetYOffset(off) // a new batch keeps the place the reader scrolled to
 	}
 	return p.vp.View()
 }

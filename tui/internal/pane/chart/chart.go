@@ -216,7 +216,9 @@ func (p *Pane) draw(f *pane.Frame, w, h int) string {
 	// Labels take at most a third of the pane: a label too long for that uses short names, and
 	// wraps over several rows if it is still too long.
 	lw := max(w/3, 12)
-	labels := endLabels(ss, a.lo, a.hi, a.ph, lw, f.RP.Provisional)
+	// At 16 colours and without colours the lines carry their keys (below), and the labels use
+	// the same keys, so a line and its label are matched without colour.
+	labels := endLabelsOf(ss, a.lo, a.hi, a.ph, lw, f.RP.Provisional, f.St.Glyphs)
 	used := 0
 	for _, l := range labels {
 		for _, row := range l.rows {
@@ -236,24 +238,67 @@ func (p *Pane) draw(f *pane.Frame, w, h int) string {
 	cv := draw.Blank(&p.cv, w, h)
 	g.Draw(cv, a.gw, 0, inks)
 	if f.St.Glyphs {
-		// Without colour, or with 16 colours too few for nine algorithms, each line carries the
-		// key its end label uses when names do not fit (O, T, CT, PH): staggered so no two share
-		// a column.
-		for i, s := range ss {
-			if n := len(s.v); n > 0 {
-				j := n * (i + 1) / (len(ss) + 1)
-				k := draw.Ink{}
-				if !f.St.Mono {
-					k = f.AlgoInk(s.name)
-					k.Bold = true
-				}
-				cv.Text(a.gw+a.col(s.start+j), a.row(s.v[j]), pane.AlgoKey(s.name, f.RP.Provisional), k)
-			}
-		}
+		// Without colour, or with 16 colours too few for the algorithms, each line carries the
+		// key its end label uses (O, T, CT, PH, e7): staggered so no two share a column.
+		placeKeys(cv, f, ss, a)
 	}
 	drawChartAxes(cv, a, f.Pos)
 	drawEndLabels(cv, f, labels, a.gw+a.pw+1)
 	return cv.Render(f.St, &p.cv)
+}
+
+// placeKeys writes each line's key on the line, staggered along it (the i-th of n lines from
+// (i+1)/(n+1) of its length), moved along the line to the nearest batch where the key has a free
+// cell on each side of it, so no two keys run together ("PHED" for PH and ED); a key that finds no
+// such place is left out (its end label still says it).
+func placeKeys(cv *draw.Canvas, f *pane.Frame, ss []series, a chartAxes) {
+	used := map[[2]int]bool{} // cells taken by a key, and the cell on each side of it
+	for i, s := range ss {
+		n := len(s.v)
+		if n == 0 {
+			continue
+		}
+		key := pane.AlgoKey(s.name, f.RP.Provisional)
+		kw := len(key)
+		free := func(j int) (x, y int, ok bool) {
+			x, y = a.col(s.start+j), a.row(s.v[j])
+			if x+kw > a.pw || y < 0 || y >= a.ph {
+				return 0, 0, false
+			}
+			for c := x - 1; c <= x+kw; c++ {
+				if used[[2]int{c, y}] {
+					return 0, 0, false
+				}
+			}
+			return x, y, true
+		}
+		j0 := n * (i + 1) / (len(ss) + 1)
+		for d := 0; d < 2*n; d++ {
+			var j int // j0, j0+1, j0-1, j0+2, j0-2, ...
+			if d%2 == 1 {
+				j = j0 + (d+1)/2
+			} else {
+				j = j0 - d/2
+			}
+			if j < 0 || j >= n {
+				continue
+			}
+			x, y, ok := free(j)
+			if !ok {
+				continue
+			}
+			k := draw.Ink{}
+			if !f.St.Mono {
+				k = f.AlgoInk(s.name)
+				k.Bold = true
+			}
+			cv.Text(a.gw+x, y, key, k)
+			for c := x - 1; c <= x+kw; c++ {
+				used[[2]int{c, y}] = true
+			}
+			break
+		}
+	}
 }
 
 // drawChartAxes draws the value axis with its round ticks, the batch axis with a tick every 10
@@ -338,6 +383,7 @@ type endLabel struct {
 	rows  [][]labelPart
 	// provisional: the Oracle's line is the best so far (replay.provisional)
 	provisional bool
+	keys        bool // the keys always, never the names
 	over        bool // the value is above the axis: the line runs off the top
 }
 
@@ -378,7 +424,7 @@ func (l *endLabel) layout(w int) {
 		}
 		return append(out, labelPart{"", value})
 	}
-	parts := names(false)
+	parts := names(l.keys)
 	if rowWidth(parts) > w {
 		parts = names(true)
 	}
@@ -397,12 +443,17 @@ func (l *endLabel) layout(w int) {
 // endLabels groups the series by their last value (equal to a millionth of the range), places
 // each group at the row of its value and moves labels apart so none overlap.
 func endLabels(ss []series, lo, hi float64, rows, w int, provisional bool) []endLabel {
+	return endLabelsOf(ss, lo, hi, rows, w, provisional, false)
+}
+
+// endLabelsOf is endLabels, in keys alone when keys is set.
+func endLabelsOf(ss []series, lo, hi float64, rows, w int, provisional, keys bool) []endLabel {
 	var out []endLabel
 	tol := (hi - lo) * 1e-6
 	// Display order, so merged names read Oracle=CARA-T=...
 	order := slices.Clone(ss)
 	sort.SliceStable(order, func(i, j int) bool {
-		return slices.Index(algos.Names, order[i].name) < slices.Index(algos.Names, order[j].name)
+		return order[i].name.Rank() < order[j].name.Rank()
 	})
 	for _, s := range order {
 		if len(s.v) == 0 {
@@ -418,7 +469,7 @@ func endLabels(ss []series, lo, hi float64, rows, w int, provisional bool) []end
 			}
 		}
 		if !found {
-			out = append(out, endLabel{names: []algos.Name{s.name}, v: v, provisional: provisional, over: v > hi})
+			out = append(out, endLabel{names: []algos.Name{s.name}, v: v, provisional: provisional, keys: keys, over: v > hi})
 		}
 	}
 	for i := range out {
@@ -461,7 +512,7 @@ func packLabels(ls []endLabel, w int) []endLabel {
 			cur.names = append(cur.names, l.names...)
 			continue
 		}
-		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}, provisional: l.provisional, over: l.over})
+		out = append(out, endLabel{names: l.names, v: l.v, row: l.row, rows: [][]labelPart{parts}, provisional: l.provisional, keys: l.keys, over: l.over})
 		cur = &out[len(out)-1]
 	}
 	for i := 1; i < len(out); i++ {

@@ -28,7 +28,8 @@ func TestChartGapView(t *testing.T) {
 			}
 		}
 	}
-	if v := ansi.Strip(cp.View(f, 76, 20)); !strings.Contains(v, "Oracle") || !strings.Contains(v, " 0") {
+	// Without colours the labels are the keys the lines carry: the Oracle's is O.
+	if v := ansi.Strip(cp.View(f, 76, 20)); !strings.Contains(v, " O 0") {
 		t.Errorf("gap view without the Oracle on zero:\n%s", v)
 	}
 	if cp.Title(f) == (&Pane{}).Title(f) {
@@ -147,6 +148,45 @@ func TestBrailleAtEverySize(t *testing.T) {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, g := range synth.Goldens(t, pane.Chart, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
+	}
+}
+
+// keyTokens are the words of a drawing as keys are written: letters, digits and "+".
+func keyTokens(s string) map[string]int {
+	out := map[string]int{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+')
+	}) {
+		out[w]++
+	}
+	return out
+}
+
+// At 16 colours and without colours, where sixteen rows cannot each have a colour, every row of a
+// run with all of them (synth.EverySession: the four more detectors and three schedules) is told by
+// its key: on its line and again in the legend (twice at least), the same key the decisions and
+// the results write.
+func TestEveryRowHasItsKey(t *testing.T) {
+	s := synth.EverySession(t)
+	for _, prof := range []termenv.Profile{termenv.ANSI, termenv.Ascii} {
+		f := synth.Frame(t, draw.ForProfile(prof), s, synth.GoldenAt)
+		if len(f.Visible) != 16 {
+			t.Fatalf("%d rows shown, want 16", len(f.Visible))
+		}
+		w, h := synth.BoxSizes[pane.Chart][2][0]-4, synth.BoxSizes[pane.Chart][2][1]-2
+		tokens := keyTokens(ansi.Strip(New().View(f, w, h)))
+		for _, a := range f.Visible {
+			if k := pane.AlgoKey(a, false); tokens[k] < 2 {
+				t.Errorf("profile %v: %s's key %q written %d times, want on its line and in the legend", prof, a, k, tokens[k])
+			}
+		}
+	}
+}
+
+// The chart of every row at 16 colours and without (synth.EveryGoldens).
+func TestEveryGolden(t *testing.T) {
+	for _, g := range synth.EveryGoldens(t, pane.Chart, func() pane.Pane { return New() }) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

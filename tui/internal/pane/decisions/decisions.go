@@ -1,14 +1,17 @@
 // Package decisions is pane 3: each visible algorithm's decisions over the online block, a strip
-// each over a batch axis; a click jumps to a batch.
+// each over a batch axis, with the known drifts marked and each detector's alarms scored against
+// them; a click jumps to a batch.
 package decisions
 
 import (
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/internal/palette"
 	"github.com/cara-sim/cara/tui/internal/draw"
 	"github.com/cara-sim/cara/tui/internal/effect"
@@ -19,7 +22,12 @@ import (
 // Pane is pane 3: each visible algorithm's decision at every online batch so far, over a
 // batch axis with the current batch marked. A batch has a column of its own, or, when the pane is
 // narrower than the online block, half a braille cell, so that no two retrains ever merge.
-// Clicking a batch jumps there.
+// The axis marks the drifts the stream knows (≋, from a drift's first batch to its last), or the
+// title says that it knows none; in a detector's strip each alarm scored against them is a mark of
+// its own: ● the first alarm of a drift (a detection, MOA's sense), × a false alarm (no drift at
+// or before it within the window); a repeat alarm is a plain retrain. Each row starts with the
+// algorithm's key (pane.AlgoKey), which the chart and the results write too. Clicking a batch
+// jumps there.
 type Pane struct {
 	per int // batches a column in the last drawing: the title's legend says how they are drawn
 	// The last drawing's canvas, blanked for the next.
@@ -29,12 +37,48 @@ type Pane struct {
 // New returns the decisions strip.
 func New() *Pane { return &Pane{} }
 
+// The marks of the drifts and of the alarms.
+const (
+	DriftMark     = '≋'
+	DetectionMark = '●'
+	FalseMark     = '×'
+)
+
 func (p *Pane) Title(f *pane.Frame) string {
+	var b strings.Builder
+	b.WriteString("Decisions")
+	drifts, known := algos.KnownDrifts(f.M)
+	off := f.Scen.Offline
+	// First, where a narrow box's title is cut last: the stream knows no drift to mark.
+	switch {
+	case !known:
+		b.WriteString(" (no known drifts: real data)")
+	case !slices.ContainsFunc(drifts, func(d algos.Drift) bool { return d.To > off && d.From < f.M.Batches() }):
+		b.WriteString(" (no drift online: every alarm false)")
+	}
+	b.WriteString(": ")
 	if p.per == 2 {
 		// Two batches a column: the strips are braille, a retrain a full half-column of dots.
-		return "Decisions: ⡇ retrain, ⣀ keep, 2 batches a column (click to jump)"
+		b.WriteString("⡇ retrain ⣀ keep")
+	} else {
+		b.WriteString("│ retrain · keep")
 	}
-	return "Decisions: │ retrain, · keep (click to jump)"
+	if known {
+		b.WriteString(" ≋ drift")
+		if detectorShown(f) {
+			b.WriteString(" ● detected × false alarm")
+		}
+	}
+	if p.per == 2 {
+		b.WriteString(", 2 batches a column")
+	}
+	b.WriteString(" (click to jump)")
+	return b.String()
+}
+
+// detectorShown reports whether a drift detector is among the rows.
+func detectorShown(f *pane.Frame) bool {
+	return slices.ContainsFunc(f.Visible, algos.Name.IsDetector)
 }
 
 // Size: one row per visible algorithm and two for the axis.
@@ -51,26 +95,49 @@ func (p *Pane) Keys(*pane.Frame, bool) []key.Binding                     { retur
 func (p *Pane) Key(tea.KeyMsg, *pane.Frame, bool) (effect.Effects, bool) { return nil, false }
 
 // decisionsGeom is where the strips go: labels in lw columns, then a strip of cols columns with
-// per batches per column (1 or 2).
+// per batches per column (1 or 2); form is how the labels are written (keyed, plain, keys), kw the
+// keys' width.
 type decisionsGeom struct {
-	lw, cols, per int
+	lw, cols, per, kw, form int
 }
 
+// The labels' forms, widest first: "T  CARA-T", "CARA-T", "T".
+const (
+	keyed = iota
+	plain
+	keysOnly
+)
+
+// label is algorithm a's label in form g.form.
+func (g decisionsGeom) label(f *pane.Frame, a algos.Name) string {
+	switch g.form {
+	case keyed:
+		return pane.KeyedLabel(a, f.RP.Provisional, g.kw)
+	case plain:
+		return f.Label(a)
+	}
+	return pane.AlgoKey(a, f.RP.Provisional)
+}
+
+// geom takes the widest form of the labels that leaves the strips half a column a batch at least.
 func (p *Pane) geom(f *pane.Frame, w int) decisionsGeom {
 	n := f.M.Batches() - f.Scen.Offline
-	lw := 0
-	for _, a := range f.Visible {
-		lw = max(lw, len(f.Label(a)))
+	g := decisionsGeom{kw: pane.KeyWidth(f.Visible, f.RP.Provisional), per: 1}
+	for g.form = keyed; g.form <= keysOnly; g.form++ {
+		g.lw = 0
+		for _, a := range f.Visible {
+			g.lw = max(g.lw, draw.Width(g.label(f, a)))
+		}
+		g.lw += 2
+		if w-g.lw >= (n+1)/2 {
+			break
+		}
 	}
-	lw += 2
-	if w-lw < (n+1)/2 {
-		lw = 4
-	}
-	g := decisionsGeom{lw: lw, per: 1}
-	g.cols = min(n, w-lw)
-	if w-lw < n {
+	g.form = min(g.form, keysOnly)
+	g.cols = min(n, w-g.lw)
+	if w-g.lw < n {
 		g.per = 2
-		g.cols = min((n+1)/2, w-lw)
+		g.cols = min((n+1)/2, w-g.lw)
 	}
 	return g
 }
@@ -93,24 +160,23 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 	cv := draw.Blank(&p.cv, w, h)
 	dim := draw.InkOf(palette.Axis)
 	rows := f.Shown()
+	xOf := func(t int) int { return g.lw + (t-off)/g.per }
 	for y, r := range rows {
-		name := f.Label(r.Algorithm)
-		if g.lw == 4 {
-			name = pane.AlgoKey(r.Algorithm, f.RP.Provisional)
-		}
+		name := g.label(f, r.Algorithm)
 		k := f.AlgoInk(r.Algorithm)
 		if r.Algorithm == f.Selected {
 			k.Bold = true
 			cv.Set(0, y, '▶', k)
 		}
 		cv.Text(1, y, name, k)
+		strong := draw.Ink{FG: palette.Screen(r.Algorithm), Bold: true, Faint: k.Faint}
 		retrain := func(t int) bool { return t == r.Strategy.Start || slices.Contains(r.Strategy.Retrains, t) }
 		for i := range r.Strategy.Model {
 			t := r.Strategy.Start + i
-			x := g.lw + (t-off)/g.per
+			x := xOf(t)
 			if g.per == 1 {
 				if retrain(t) {
-					cv.Set(x, y, '│', draw.Ink{FG: palette.Algo(r.Algorithm), Bold: true, Faint: k.Faint})
+					cv.Set(x, y, '│', strong)
 				} else {
 					cv.Set(x, y, '·', dim)
 				}
@@ -128,7 +194,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 			k := c.Ink
 			if retrain(t) {
 				bits |= retrainDots[side]
-				k = draw.Ink{FG: palette.Algo(r.Algorithm), Bold: true, Faint: f.AlgoInk(r.Algorithm).Faint}
+				k = strong
 			} else {
 				bits |= keepDots[side]
 				if c.Rune == ' ' {
@@ -137,8 +203,23 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 			}
 			cv.Set(x, y, rune(0x2800+int(bits)), k)
 		}
+		// A detector's scored alarms over its strip: a detection outranks a false alarm where
+		// two batches share a column.
+		if d := r.Detection; d != nil {
+			for _, t := range d.FalseAlarms {
+				if t <= f.Pos {
+					cv.Set(xOf(t), y, FalseMark, strong)
+				}
+			}
+			for _, hit := range d.Drifts {
+				if hit.Alarm >= 0 && hit.Alarm <= f.Pos {
+					cv.Set(xOf(hit.Alarm), y, DetectionMark, strong)
+				}
+			}
+		}
 	}
-	// The batch axis: ticks every 10 batches, the current batch marked.
+	// The batch axis: ticks every 10 batches, the known drifts over their batches (≋), the
+	// current batch marked.
 	y := len(rows)
 	for x := range g.cols {
 		cv.Set(g.lw+x, y, '─', dim)
@@ -147,7 +228,7 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 	step := draw.BatchStep(T-off, g.cols*g.per)
 	next := g.lw
 	for t := (off + step - 1) / step * step; t < T; t += step {
-		x := g.lw + (t-off)/g.per
+		x := xOf(t)
 		cv.Set(x, y, '┬', dim)
 		label := draw.Itoa(t)
 		lx := x - (len(label)-1)/2
@@ -156,8 +237,17 @@ func (p *Pane) View(f *pane.Frame, w, h int) string {
 			next = lx + len(label) + 1
 		}
 	}
+	drifts, _ := algos.KnownDrifts(f.M)
+	mark := draw.Ink{FG: palette.Query, Bold: true}
+	for _, d := range drifts {
+		// As the alarms are scored (algos.Score): from the first batch after T_start, where the
+		// first model is trained on what came before.
+		for t := max(d.From, off+1); t <= d.To && t < T; t++ {
+			cv.Set(xOf(t), y, DriftMark, mark)
+		}
+	}
 	if f.Pos >= off {
-		cv.Set(g.lw+(f.Pos-off)/g.per, y, '▲', draw.Ink{FG: palette.Query, Bold: true})
+		cv.Set(xOf(f.Pos), y, '▲', draw.Ink{FG: palette.Query, Bold: true})
 	}
 	return cv.Render(st, &p.cv)
 }

@@ -24,13 +24,15 @@ func inside(k int) (w, h int) {
 
 // Wide enough for a column a batch (160x48: 45 online batches in 88 columns), each visible
 // algorithm's strip has │ at its first online batch and at each of its retrains up to the batch
-// shown, · at every other batch shown, and nothing after it; the title says so.
+// shown, · at every other batch shown, and nothing after it; a detector's alarms that detect a
+// drift are ● and its false alarms ×, as algos.Score scores them against the synthetic run's drifts
+// (24, 36, 48; window 2); the title says so.
 func TestStripsAreTheDecisions(t *testing.T) {
 	f := synth.Frame(t, draw.ForProfile(termenv.Ascii), synth.Session(t), synth.GoldenAt)
 	p := New()
 	w, h := inside(2)
 	lines := strings.Split(ansi.Strip(p.View(f, w, h)), "\n")
-	if title := p.Title(f); !strings.Contains(title, "│ retrain, · keep") {
+	if title := p.Title(f); !strings.Contains(title, "│ retrain · keep ≋ drift ● detected × false alarm") {
 		t.Errorf("title %q", title)
 	}
 	for i, a := range f.Visible {
@@ -39,10 +41,25 @@ func TestStripsAreTheDecisions(t *testing.T) {
 			t.Fatalf("row %d %q is not %s's", i, string(row), a.Display())
 		}
 		r, _ := f.Result(a)
+		detected, false_ := map[int]bool{}, map[int]bool{}
+		if d := r.Detection; d != nil {
+			for _, h := range d.Drifts {
+				detected[h.Alarm] = true
+			}
+			for _, x := range d.FalseAlarms {
+				false_[x] = true
+			}
+		} else if a.IsDetector() {
+			t.Fatalf("%s has no score against the known drifts", a)
+		}
 		for tt := f.Scen.Offline; tt < f.Scen.Batches; tt++ {
 			want := ' '
 			switch {
 			case tt > f.Pos:
+			case detected[tt]:
+				want = '●'
+			case false_[tt]:
+				want = '×'
 			case tt == r.Strategy.Start || slices.Contains(r.Strategy.Retrains, tt):
 				want = '│'
 			default:
@@ -96,6 +113,35 @@ func TestSize(t *testing.T) {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, g := range synth.Goldens(t, pane.Decisions, func() pane.Pane { return New() }, nil) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
+	}
+}
+
+// At 16 colours and without colours, with every row a scenario can have (synth.EverySession:
+// sixteen rows, more than 16 colours tell apart), each row starts with the key the chart and the
+// results write, then its name (the synthetic run's 45 online batches leave room for both at the
+// three sizes' widths); every row is told by its words, none by its colour.
+func TestEveryRowHasItsKey(t *testing.T) {
+	s := synth.EverySession(t)
+	for _, prof := range []termenv.Profile{termenv.ANSI, termenv.Ascii} {
+		f := synth.Frame(t, draw.ForProfile(prof), s, synth.GoldenAt)
+		for k := range synth.Sizes {
+			w, h := inside(k)
+			lines := strings.Split(ansi.Strip(New().View(f, w, h+len(f.Visible))), "\n")
+			for i, a := range f.Visible {
+				row := strings.TrimLeft(lines[i], " ▶")
+				want := strings.Join(strings.Fields(pane.KeyedLabel(a, false, 0)), " ")
+				if got := strings.Join(strings.Fields(row), " "); !strings.HasPrefix(got, want+" ") {
+					t.Errorf("profile %v, size %d: row %d %q, want %q first", prof, k, i, row, want)
+				}
+			}
+		}
+	}
+}
+
+// The decisions of every row at 16 colours and without (synth.EveryGoldens).
+func TestEveryGolden(t *testing.T) {
+	for _, g := range synth.EveryGoldens(t, pane.Decisions, func() pane.Pane { return New() }) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }

@@ -309,7 +309,7 @@ func (p *Pane) data(f *pane.Frame) *heatData {
 		scale = termScale(f.M, f.Computed, p.show)
 	}
 	return &heatData{m: f.M, r: f.R, pos: f.Pos, scale: scale, marks: p.marks, provisional: f.RP.Provisional, show: p.show,
-		selColour: palette.Algo(f.Selected), cursor: f.Cursor.At, cursorOn: f.Cursor.On || f.Zoomed}
+		selColour: palette.Screen(f.Selected), cursor: f.Cursor.At, cursorOn: f.Cursor.On || f.Zoomed}
 }
 
 func (p *Pane) View(f *pane.Frame, w, h int) string {

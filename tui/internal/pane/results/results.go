@@ -46,7 +46,7 @@ func (p *Pane) Size(f *pane.Frame, w int) (want, least int) {
 		}
 		return len(p.warnings(f, w-4)) + max(lines, 1) + 2, 3
 	}
-	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.Visible) + 2 + 2
+	n := len(p.warnings(f, w-4)) + max(tuned, 1) + len(f.Visible) + 2 + 2 + len(p.queryNote(f, w-4))
 	if f.You != nil {
 		n += 2 // the player's own answers: the row "You" and its line
 	}
@@ -63,6 +63,51 @@ func (p *Pane) warnings(f *pane.Frame, w int) []string {
 		for _, l := range draw.WrapWords(f.St, "! "+warn, w) {
 			out = append(out, f.St.Error.Render(l))
 		}
+	}
+	return out
+}
+
+// driftCells are the drifts column's cells, a row's per shown algorithm: for a detector scored
+// against the known drifts "3/7 ×2" (3 of the 7 drifts so far detected, 2 false alarms), "" for
+// the others; ok is false when no row is scored (no detector shown, or real data), and the table
+// has no such column.
+func driftCells(f *pane.Frame) (cells []string, ok bool) {
+	for _, r := range f.Shown() {
+		d := r.Detection
+		if d == nil {
+			cells = append(cells, "")
+			continue
+		}
+		ok = true
+		cells = append(cells, fmt.Sprintf("%d/%d ×%d", d.Detected(), len(d.Drifts), len(d.FalseAlarms)))
+	}
+	return cells, ok
+}
+
+// queryNote says, when no row has a query accuracy, that it is not available and why, wrapped at w:
+// the engine's warning says so for a model from outside without answers at the queries (it is
+// among the warnings above once the run is in, so the note only points at it); otherwise the
+// queries have no labels, or the model from outside has answered none of them so far. Nil when
+// some row has one, and before the online block.
+func (p *Pane) queryNote(f *pane.Frame, w int) []string {
+	if len(f.RP.Results) == 0 {
+		return nil
+	}
+	for _, r := range f.RP.Results {
+		if !math.IsNaN(r.QueryAccuracy) {
+			return nil
+		}
+	}
+	why := "the queries have no labels"
+	switch {
+	case slices.ContainsFunc(f.M.Warnings(), func(w string) bool { return strings.HasPrefix(w, "query accuracy is not available") }):
+		why = "see the warning above"
+	case f.Scen.Outside != nil:
+		why = "the model from outside has no answers at the queries"
+	}
+	var out []string
+	for _, l := range draw.WrapWords(f.St, "query accuracy not available: "+why, w) {
+		out = append(out, f.St.Dim.Render(l))
 	}
 	return out
 }
@@ -129,10 +174,13 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 		return strings.Join(lines, "\n")
 	}
 	headers := []string{"algorithm", "now", "retrains", "cost", "SCPE %", "query acc"}
+	note := p.queryNote(f, w)
 	var rows [][]string
 	var names []algos.Name
+	kw := pane.KeyWidth(f.Visible, f.RP.Provisional)
 	for _, r := range f.Shown() {
-		name := f.Label(r.Algorithm)
+		// The key first: the chart's lines and legend write it at 16 colours and without colours.
+		name := pane.KeyedLabel(r.Algorithm, f.RP.Provisional, kw)
 		if r.Algorithm == f.Selected {
 			name = "▶" + name
 		} else {
@@ -143,14 +191,41 @@ func (p *Pane) draw(f *pane.Frame, w int) string {
 		names = append(names, r.Algorithm)
 	}
 	if y := f.You; y != nil {
-		rows = append(rows, YouRow(y))
+		you := YouRow(y)
+		you[0] = " " + strings.Repeat(" ", kw+1) + y.Label() // no key: the chart draws no line of it
+		rows = append(rows, you)
 		names = append(names, pane.YouName)
 	}
-	// Narrow panes shorten the headers, then drop the columns a student needs least.
-	if pane.TableWidth(headers, rows, []int{0, 1, 2, 3, 4, 5}) > w {
-		headers = []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}
+	if note != nil {
+		// No row has a query accuracy: a column of dashes would say nothing, the note says why.
+		headers = headers[:5]
+		for i := range rows {
+			rows[i] = rows[i][:5]
+		}
 	}
-	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, []int{1, 5}, w))
+	short := []string{"algorithm", "now", "retr.", "cost", "SCPE%", "q.acc"}[:len(headers)]
+	// Narrow panes shorten the headers, then drop the columns a student needs least: the drifts
+	// (About has them in full), the decision now, the query accuracy.
+	drop := []int{1, 5}[:len(headers)-4]
+	if cells, ok := driftCells(f); ok {
+		for i := range rows {
+			rows[i] = append(rows[i], "")
+			if i < len(cells) {
+				rows[i][len(rows[i])-1] = cells[i]
+			}
+		}
+		headers, short = append(headers, "drifts"), append(short, "drifts")
+		drop = append([]int{len(headers) - 1}, drop...)
+	}
+	all := make([]int, len(headers))
+	for i := range all {
+		all[i] = i
+	}
+	if pane.TableWidth(headers, rows, all) > w {
+		headers = short
+	}
+	lines = append(lines, pane.AlgoTable(st, headers, rows, names, f.Selected, f.RP.Provisional, 2, drop, w))
+	lines = append(lines, note...)
 	if y := f.You; y != nil {
 		lines = append(lines, " "+YouLine(y, w-1))
 	}
@@ -215,6 +290,7 @@ type stripRow struct {
 // Oracle) and You when the player has answered.
 func stripRows(f *pane.Frame) []stripRow {
 	var rows []stripRow
+	kw := pane.KeyWidth([]algos.Name{algos.NameOracle, f.Selected}, f.RP.Provisional)
 	for _, a := range []algos.Name{algos.NameOracle, f.Selected} {
 		r, ok := f.Result(a)
 		if !ok || len(rows) > 0 && a == algos.NameOracle {
@@ -224,10 +300,12 @@ func stripRows(f *pane.Frame) []stripRow {
 		if a == f.Selected {
 			mark = "▶"
 		}
-		rows = append(rows, stripRow{a, []string{mark + f.Label(a), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
+		rows = append(rows, stripRow{a, []string{mark + pane.KeyedLabel(a, f.RP.Provisional, kw), DecisionWord(r.Strategy, f.Pos), draw.Itoa(len(r.Strategy.Retrains)), draw.Cost(r.Strategy.Cost()), SCPE(r.SCPE, r.Gap)}})
 	}
 	if y := f.You; y != nil {
-		rows = append(rows, stripRow{pane.YouName, YouRow(y)[:5]})
+		you := YouRow(y)[:5]
+		you[0] = " " + strings.Repeat(" ", kw+1) + y.Label() // no key: the chart draws no line of it
+		rows = append(rows, stripRow{pane.YouName, you})
 	}
 	return rows
 }

@@ -147,3 +147,74 @@ func TestGolden(t *testing.T) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
+
+// At 16 colours and without colours, with every row a scenario can have (synth.EverySession),
+// each row of the table starts with the key the chart's lines and legend write, then the name.
+func TestEveryRowHasItsKey(t *testing.T) {
+	s := synth.EverySession(t)
+	for _, prof := range []termenv.Profile{termenv.ANSI, termenv.Ascii} {
+		f := synth.Frame(t, draw.ForProfile(prof), s, synth.GoldenAt)
+		p := New()
+		w := synth.BoxSizes[pane.Results][2][0] - 4
+		want, _ := p.Size(f, w+4)
+		v := ansi.Strip(p.View(f, w, want))
+		for _, a := range f.Visible {
+			label := strings.Join(strings.Fields(pane.KeyedLabel(a, false, 0)), " ")
+			found := false
+			for _, l := range strings.Split(v, "\n") {
+				if strings.HasPrefix(strings.Join(strings.Fields(strings.TrimLeft(l, " ▶")), " "), label+" ") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("profile %v: no row %q:\n%s", prof, label, v)
+			}
+		}
+	}
+}
+
+// No row has a query accuracy (every cell's is NaN, as for queries without labels): the table has
+// no column of dashes, and says that query accuracy is not available and why; one row with one
+// brings the column back.
+func TestQueryAccuracyNotAvailable(t *testing.T) {
+	f := synth.Frame(t, draw.ForProfile(termenv.Ascii), synth.Session(t), synth.GoldenAt)
+	for i := range f.RP.Results {
+		f.RP.Results[i].QueryAccuracy = math.NaN()
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(New().View(f, 88, 20))), " ")
+	if !strings.Contains(v, "query accuracy not available: the queries have no labels") || strings.Contains(v, "query acc ") {
+		t.Errorf("no query accuracy:\n%s", v)
+	}
+	f.RP.Results[2].QueryAccuracy = 0.5
+	if v := ansi.Strip(New().View(f, 88, 20)); strings.Contains(v, "not available") || !strings.Contains(v, "query acc") {
+		t.Errorf("one row with query accuracy:\n%s", v)
+	}
+}
+
+// The results of every row at 16 colours and without (synth.EveryGoldens).
+func TestEveryGolden(t *testing.T) {
+	for _, g := range synth.EveryGoldens(t, pane.Results, func() pane.Pane { return New() }) {
+		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
+	}
+}
+
+// The drifts column scores each detector as algos.Score does at batch 52 of the synthetic run
+// (drifts 24, 36, 48; window 2): DDM (retrains 20, 24, 35) detects 24 and has 2 false alarms,
+// ADWIN (30, 46) none and 2, Page-Hinkley (34) none and 1; the others' cells are empty; a stream
+// that does not know its drifts has no such column.
+func TestDriftsColumn(t *testing.T) {
+	f := synth.Frame(t, draw.ForProfile(termenv.Ascii), synth.Session(t), synth.GoldenAt)
+	v := ansi.Strip(New().View(f, 88, 20))
+	for _, want := range []string{"D  DDM           keep        3 144.00  190.9     0.414 1/3 ×2",
+		"A  ADWIN         keep        2 199.50  303.0     0.322 0/3 ×2", "PH Page-Hinkley  keep        1 225.50  355.6     0.217 0/3 ×1"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+	s := synth.Session(t)
+	s.Matrix.Drifts = nil
+	real := synth.Frame(t, draw.ForProfile(termenv.Ascii), s, synth.GoldenAt)
+	if v := ansi.Strip(New().View(real, 88, 20)); strings.Contains(v, "drifts") || strings.Contains(v, "×") {
+		t.Errorf("real data with a drifts column:\n%s", v)
+	}
+}
