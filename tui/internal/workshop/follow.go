@@ -160,7 +160,7 @@ func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 		return append(effect.Effects{ahead}, append(w.RevealDue(f), Then(func(f Frame) effect.Effects {
 			// The presenter's question and tour stop: up as the presenter has them, down once
 			// the presenter's go.
-			e := w.board.followQuiz(old, st, all, w.guess.answered(st.Quiz))
+			e := w.board.followQuiz(f, old, st, all, w.guess.answered(st.Quiz))
 			if st.Stop >= 0 {
 				w.board.callout = stopCallout(f, st.Stop, "", true, w.revealOf)
 			} else {
@@ -171,13 +171,14 @@ func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 	}))
 }
 
-// followQuiz opens the presenter's question (about a batch not answered yet), or closes it once
-// the presenter has moved on: all, the whole stage is applied afresh.
-func (b *board) followQuiz(old, st room.Stage, all, answered bool) effect.Effects {
+// followQuiz opens the presenter's question, or closes it once the presenter has moved on: all,
+// the whole stage is applied afresh (joining, rejoining), when a question answered already is not
+// asked again. A question the presenter asks again (another round, the tour again) is asked again.
+func (b *board) followQuiz(f Frame, old, st room.Stage, all, answered bool) effect.Effects {
 	switch q, open := b.asked, b.asked >= 0; {
 	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
-		if !answered {
-			return b.ask(st.Quiz, false)
+		if !all || !answered {
+			return b.ask(f, st.Quiz, false)
 		}
 	case st.Quiz < 0 && open && q == old.Quiz:
 		b.asked = -1

@@ -161,7 +161,9 @@ func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	}
 	ts.run = &tourRun{stops: stops}
 	if ts.left < 0 {
-		clear(w.board.questions) // a tour from its start: the room's summary scores its quizzes
+		// A tour from its start: its quizzes are asked again, and the room's summary scores them.
+		clear(w.board.questions)
+		w.guess.newRound()
 	}
 	from := max(ts.left, 0)
 	ts.left = -1
@@ -201,8 +203,8 @@ func (w *Workshop) arrive(f Frame) effect.Effects {
 	e := effect.Effects{effect.Play(false)}
 	st := w.tour.run.stops[w.tour.run.i]
 	if st.Quiz {
-		if !w.guess.answered(st.At) {
-			return append(e, w.board.ask(st.At, w.room.Presenting())...)
+		if !w.guess.answeredNow(st.At) {
+			return append(e, w.board.ask(f, st.At, w.room.Presenting())...)
 		}
 		return append(e, effect.GoTo(st.At), Then(w.showStop))
 	}
