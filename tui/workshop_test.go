@@ -122,7 +122,19 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
 		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, 6] = %s", tp, tp, draw.Num(c.At(tp, 6))); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
+	// Priced as the paper prices a strategy, until the Oracle retrains next (where the paths meet).
+	last := s0.Batches - 1
+	for _, r := range o.Retrains {
+		if r > 6 {
+			last = r - 1
+			break
+		}
+	}
+	keep := 0.0
+	for j := 6; j <= last; j++ {
+		keep += c.At(tp, j)
+	}
+	if want := fmt.Sprintf("KEEP M_%d costs %s, RETRAIN", tp, draw.Num(keep)); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
 		t.Errorf("the quiz's reveal lacks %q:\n%s", want, strings.Join(calloutOf(p).Head, "\n"))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
@@ -157,10 +169,12 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 2 || stopOf(p) != 0 {
 		t.Errorf("t again: batch %d stop %d", p.Pos, stopOf(p))
 	}
+	// A tour from its start asks its quizzes again: the room's summary scores what is answered now.
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if _, asked := p.ws.Asking(); asked || p.Pos != 6 {
-		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
+	if q, asked := p.ws.Asking(); !asked || q != 6 || p.Pos != 5 {
+		t.Errorf("the tour again: the quiz at 6 not asked again (asking %d %v at %d)", q, asked, p.Pos)
 	}
+	press(p, "k")
 	press(p, "t")
 	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
@@ -217,7 +231,8 @@ func TestGuessRound(t *testing.T) {
 	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
-	// The reveal's costs are the matrix's: keeping the model in use, or R.
+	// The reveal's costs are the matrix's: at the last batch, where no later batch pays for the
+	// choice, keeping the model in use, or R.
 	last := T - 1
 	tp := off
 	for _, b := range retrains {
@@ -225,7 +240,8 @@ func TestGuessRound(t *testing.T) {
 			tp = b
 		}
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
+	if want := fmt.Sprintf("at %d (until the Oracle decides again): KEEP M_%d costs %s, RETRAIN %s (R = %s at %d)", last, tp, draw.Num(c.At(tp, last)),
+		draw.Num(c.R(last)), draw.Num(c.R(last)), last); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
 	// "You" is over the batches answered, off+1..last: the fixed strategy's cost but the first

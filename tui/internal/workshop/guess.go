@@ -104,7 +104,7 @@ func (w *Workshop) ToggleGuess(f Frame) effect.Effects {
 	g, b := &w.guess, &w.board
 	g.on = !g.on
 	if !g.on {
-		b.asked = -1               // g with the round's question up ends the round (QuestionKey)
+		b.asked = -1              // g with the round's question up ends the round (QuestionKey)
 		b.takeDown(RevealCallout) // the round's last answer goes with it
 		b.show(w.room.summary(f, "guess round", true, b.questions))
 		a, n := g.Score()
