@@ -685,3 +685,82 @@ func TestRoomAnswersKept(t *testing.T) {
 		}
 	}
 }
+
+// pressPumped presses keys, running what each asks for (a what-if computed) before the next.
+func pressPumped(t *testing.T, p *Player, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		if k == " " {
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
+		}
+		_, cmd := p.Update(msg)
+		pumpCmd(t, p, cmd)
+	}
+}
+
+// scenario1-far's tour, as `cara play scenario1-far --tour` and space, r, space x3: the wrong
+// RETRAIN at 2 (the Oracle keeps M_1 there: the queries hardly see the wedges) is 0 of 1 in the
+// reveal, and still 0 of 1 at the end of the tour, which ends on a what-if (the queries inside a
+// wedge) whose Oracle retrains at 2: an answer is scored and priced on the run it was asked on.
+func TestTourScoresOnTheRunAsked(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "scenario1-far")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	pressPumped(t, p, " ")
+	if q, ok := p.ws.Asking(); !ok || q != 2 {
+		t.Fatalf("the quiz: asking %d %v", q, ok)
+	}
+	c := algos.Costs{M: p.s.Matrix, R: s.RetrainCost}
+	o := algos.Oracle(c, s.Offline, s.Batches-1)
+	if slices.Contains(o.Retrains, 2) {
+		t.Fatalf("scenario1-far's Oracle retrains at 2 (%v): the test wants a wrong RETRAIN", o.Retrains)
+	}
+	pressPumped(t, p, "r")
+	if head := draw.StripANSI(strings.Join(calloutOf(p).Head, "\n")); !strings.Contains(head, "✗ not as the Oracle · score 0 of 1") {
+		t.Fatalf("the reveal:\n%s", head)
+	}
+	// Priced on the run: R at 2 and M_2's staleness until the Oracle's next retrain, against the
+	// Oracle's M_1 over the same batches.
+	last := s.Batches - 1
+	for _, r := range o.Retrains {
+		if r > 2 {
+			last = r - 1
+			break
+		}
+	}
+	cost, oracle := 0.0, o.Cumulative[last-o.Start]-o.Cumulative[1-o.Start]
+	for j := 2; j <= last; j++ {
+		cost += c.At(2, j)
+	}
+	pressPumped(t, p, " ", " ", " ")
+	if p.ws.Tour().On() || p.s.WhatIf == nil {
+		t.Fatalf("the tour did not end on its what-if: tour %v, what-if %+v", p.ws.Tour().On(), p.s.WhatIf)
+	}
+	if w := p.workshopFrame().WholeBlock(); !slices.Contains(oracleOf(w).Retrains, 2) {
+		t.Fatalf("under the last stop's what-if the Oracle does not retrain at 2 (%v): the test needs one that does", oracleOf(w).Retrains)
+	}
+	y := p.ws.Guess().You(p.workshopFrame())
+	if y == nil || y.Answers != 1 || y.Agreed != 0 || y.Retrains != 1 {
+		t.Fatalf("You at the end: %+v, want the one RETRAIN, 0 of 1 as the Oracle", y)
+	}
+	// At the end (batch 3), the span is cut at the batch shown.
+	cut, oc := 0.0, o.Cumulative[min(last, 3)-o.Start]-o.Cumulative[1-o.Start]
+	for j := 2; j <= min(last, 3); j++ {
+		cut += c.At(2, j)
+	}
+	if math.Abs(y.Cost-cut) > 1e-9 || math.Abs(y.Oracle-oc) > 1e-9 {
+		t.Errorf("You at the end: %v against %v, want %v against %v (the run asked, to batch 3; %v against %v to %d)", y.Cost, y.Oracle, cut, oc, cost, oracle, last)
+	}
+}
+
+// oracleOf is the Oracle's strategy in results.
+func oracleOf(results []algos.Result) algos.Strategy {
+	for _, r := range results {
+		if r.Algorithm == algos.NameOracle {
+			return r.Strategy
+		}
+	}
+	return algos.Strategy{}
+}
