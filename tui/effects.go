@@ -113,7 +113,7 @@ func (p *Player) do(e effect.Effect) tea.Cmd {
 	case effect.Rerun:
 		return p.rerun(e)
 	case effect.Edited:
-		return p.apply(p.cmd.Edited(e.Scenario))
+		return p.apply(p.cmd.Edited(p.host(), e.Scenario))
 	case effect.RoomView:
 		v := room.View(e)
 		return func() tea.Msg { return roomMsg{v} }

@@ -89,13 +89,14 @@ type (
 	WhatIfBar struct{}
 	// Reopen runs the scenario again on a seed: a new matrix, so the workshop starts over.
 	Reopen uint64
-	// Rerun runs Scenario, the scenario the player opens from now on, on the seed shown, and
-	// goes back to the batch shown once the new run has computed it. KeepBefore keeps the run
-	// shown watched as the run before (the split view's "before": the scenario as opened, while
-	// a change of its data or model runs in its place), when there is none yet; without it the
-	// run before goes.
+	// Rerun runs Scenario, the scenario the player opens from now on, on Seed (nil: the seed
+	// shown), and goes back to the batch shown once the new run has computed it. KeepBefore keeps
+	// the run shown watched as the run before (the split view's "before": the scenario as opened,
+	// while a change of its data or model runs in its place), when there is none yet and the seed
+	// stays; without it the run before goes.
 	Rerun struct {
 		Scenario   *scenarios.Scenario
+		Seed       *uint64
 		KeepBefore bool
 	}
 	// Edited runs Scenario, the editor's text, as the scenario opened: the command line, whose
