@@ -112,6 +112,9 @@ type Stage struct {
 	WhatifName string
 	Stop       int // the tour stop whose callout shows; -1 when none does
 	Quiz       int // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
+	// Asked numbers the presenter's questions: the same batch asked again (another round, the
+	// tour again) is another question, asked of everyone again.
+	Asked int
 }
 
 // View is a member's snapshot of the room.
@@ -274,7 +277,7 @@ func (m *Member) Publish(st Stage) {
 		return
 	}
 	var none []Answer
-	if st.Quiz != r.stage.Quiz {
+	if st.Quiz != r.stage.Quiz || st.Asked != r.stage.Asked {
 		none = r.closeLocked()
 		clear(r.answers) // a new question, or none
 	}
@@ -373,9 +376,8 @@ func (m *Member) Answer(t int, retrain, oracle, known bool) {
 }
 
 // Answers are the answers given in the room on the stage's scenario and seed, the last of each
-// student for each batch, in the order given: what a presenter scores the room from. A student
-// who did not answer a question (Answer.None) is in it for that batch only when they gave no
-// answer to it either, in this or an earlier round.
+// student for each batch, in the order given, a silence (Answer.None) included: what a presenter
+// scores the room from.
 func (m *Member) Answers() []Answer {
 	r := m.room
 	r.mu.Lock()
@@ -392,9 +394,6 @@ func (m *Member) Answers() []Answer {
 	for i, a := range r.ledger {
 		if a.Scenario != st.Scenario.Name || a.Seed != st.Seed {
 			continue
-		}
-		if j, ok := last[key{a.Student, a.Batch}]; ok && a.None && !r.ledger[j].None {
-			continue // an answer given stands against a later round's silence
 		}
 		last[key{a.Student, a.Batch}] = i
 	}

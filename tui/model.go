@@ -100,6 +100,7 @@ type Player struct {
 	ws       workshop.Workshop
 	stopUndo whatif.State // the what-if in force before a tour stop's own (StopWhatIf)
 	notice   string       // a one-line notice that the next key clears
+	quitting bool         // effect.Quit was made: the key that made it closes the player
 
 	wi    whatif.Bar
 	cmd   whatif.Commands // the command line (:) and the what-if it has built

@@ -486,8 +486,11 @@ func TestPickerFollows(t *testing.T) {
 	if pl.Pos != 2 {
 		t.Errorf("opened at batch %d, the presenter's is 2", pl.Pos)
 	}
-	// q: back in the picker, free; a scenario of one's own stays free.
-	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	// q asks first; y: back in the picker, free; a scenario of one's own stays free.
+	if back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); back != tea.Model(pl) || !m.View().Following {
+		t.Fatalf("q from a followed scenario left at once: %T, following %v", back, m.View().Following)
+	}
+	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	if back != tea.Model(pk) || m.View().Following {
 		t.Fatalf("q from a followed scenario: %T, following %v", back, m.View().Following)
 	}
@@ -763,4 +766,99 @@ func oracleOf(results []algos.Result) algos.Strategy {
 		}
 	}
 	return algos.Strategy{}
+}
+
+// Guess rounds in a room: a second round over a batch answered asks everyone again and records
+// the answers; the first g after → (the next question up) ends the round; the summary counts
+// only the questions someone answered, and lists the student who never answered; the answers
+// kept mark who followed a question and did not answer it. q in the room asks before leaving it.
+func TestRoomRoundsAndSilence(t *testing.T) {
+	t.Parallel()
+	s := loadSmall(t)
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
+	t.Cleanup(runs.Close)
+	rm := room.New()
+	var recorded []room.Answer
+	rm.Record = func(a room.Answer) { recorded = append(recorded, a) }
+	mk := func(m *room.Member) *Player { return memberPlayer(t, s, runs, m) }
+	pres, ana, bob, dan := mk(rm.JoinAs(true, "prof")), mk(rm.JoinAs(false, "ana")), mk(rm.JoinAs(false, "bob")), mk(rm.JoinAs(false, "dan"))
+	sync := func() {
+		ana, bob, dan, pres = deliver(t, ana), deliver(t, bob), deliver(t, dan), deliver(t, pres)
+	}
+	sync()
+	asked := func(p *Player, want int) {
+		t.Helper()
+		if q, ok := p.ws.Asking(); !ok || q != want {
+			t.Fatalf("%s: asking %d %v, want the question about %d", p.opt.Member.Name(), q, ok, want)
+		}
+	}
+	// Round one over 7: ana and bob answer, dan does not.
+	goTo(pres, 6)
+	press(pres, "g")
+	sync()
+	asked(ana, 7)
+	asked(dan, 7)
+	press(ana, "r")
+	press(bob, "k")
+	pres = deliver(t, pres)
+	press(pres, "r")
+	press(pres, "g", "esc")
+	// Round two over 7 again: everyone is asked again; bob answers, ana and dan do not.
+	goTo(pres, 6)
+	press(pres, "g")
+	asked(pres, 7)
+	sync()
+	asked(ana, 7)
+	asked(bob, 7)
+	oracle := algos.OracleRetrains(algos.Costs{M: pres.s.Matrix, R: s.RetrainCost}, s.Offline, s.Batches-1)
+	press(bob, map[bool]string{true: "r", false: "k"}[slices.Contains(oracle, 7)])
+	pres = deliver(t, pres)
+	press(pres, "r")
+	// → asks about 8; nobody answers, and the first g ends the round.
+	press(pres, "right")
+	asked(pres, 8)
+	sync()
+	press(pres, "g")
+	if _, ok := pres.ws.Asking(); ok || pres.ws.Guess().On() {
+		t.Fatal("g with the round's question up did not end the round")
+	}
+	c := calloutOf(pres)
+	if c == nil || c.Kind != workshop.SummaryCallout {
+		t.Fatalf("the end of round two: callout %+v", c)
+	}
+	sum := draw.StripANSI(strings.Join(c.Head, "\n"))
+	if !strings.Contains(sum, "The room over the guess round: 1 student, 1 question") || !strings.Contains(sum, " 1 bob 1 of 1 as the Oracle") ||
+		!strings.Contains(sum, "No answer from ana, dan") || strings.Contains(sum, " ana ") {
+		t.Errorf("round two's summary:\n%s", sum)
+	}
+	var lines []string
+	for _, a := range recorded {
+		switch {
+		case a.None:
+			lines = append(lines, fmt.Sprintf("%s@%d:-", a.Student, a.Batch))
+		default:
+			lines = append(lines, fmt.Sprintf("%s@%d:%v", a.Student, a.Batch, a.Retrain))
+		}
+	}
+	if want := []string{"ana@7:true", "bob@7:false", "dan@7:-", fmt.Sprintf("bob@7:%v", slices.Contains(oracle, 7)), "ana@7:-", "dan@7:-", "ana@8:-", "bob@8:-", "dan@8:-"}; !slices.Equal(lines, want) {
+		t.Errorf("the answers kept:\n%q\nwant\n%q", lines, want)
+	}
+	// q asks before a follower leaves the room: any key but y stays, y leaves, free.
+	sync()
+	press(dan, "q")
+	if _, ok := dan.overlay.(*confirmOverlay); !ok || !strings.Contains(draw.StripANSI(dan.View()), "Leave the room?") {
+		t.Fatalf("q in the room: overlay %T", dan.overlay)
+	}
+	press(dan, "n")
+	if !dan.ws.Room().Following() || !strings.Contains(dan.notice, "still following") {
+		t.Fatalf("n: following %v, notice %q", dan.ws.Room().Following(), dan.notice)
+	}
+	press(dan, "q")
+	_, cmd := dan.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if cmd == nil || dan.ws.Room().Following() {
+		t.Fatalf("y: quit %v, following %v", cmd != nil, dan.ws.Room().Following())
+	}
+	if v := dan.opt.Member.View(); v.Following {
+		t.Error("the room still counts dan as following")
+	}
 }

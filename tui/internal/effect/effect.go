@@ -56,6 +56,8 @@ type (
 	Notice string
 	// Fail puts Err on the error line; a nil Err clears it.
 	Fail struct{ Err error }
+	// Quit closes the player: back to the picker when there is one (a room's member, after asking).
+	Quit struct{}
 	// Cmd is a command for the program to run: work off the UI goroutine, a timer, a cursor's
 	// blink. Its message comes back to the player's Update.
 	Cmd tea.Cmd
@@ -138,6 +140,7 @@ func (Scale) effect()          {}
 func (Tick) effect()           {}
 func (Notice) effect()         {}
 func (Fail) effect()           {}
+func (Quit) effect()           {}
 func (Cmd) effect()            {}
 func (Refresh) effect()        {}
 func (WhatIf) effect()         {}

@@ -176,7 +176,7 @@ func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 // asked again. A question the presenter asks again (another round, the tour again) is asked again.
 func (b *board) followQuiz(f Frame, old, st room.Stage, all, answered bool) effect.Effects {
 	switch q, open := b.asked, b.asked >= 0; {
-	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
+	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz || old.Asked != st.Asked):
 		if !all || !answered {
 			return b.ask(f, st.Quiz, false)
 		}
@@ -206,16 +206,16 @@ func (r *Room) toggle(b *board) effect.Effects {
 }
 
 // Stage is what the workshop shows, as a presenter's stage carries it: the tour stop whose
-// callout is up and the batch the question is about (-1 for none).
-func (w *Workshop) Stage() (stop, quiz int) {
-	stop, quiz = -1, -1
+// callout is up, the batch the question is about (-1 for none) and the question's number.
+func (w *Workshop) Stage() (stop, quiz, asked int) {
+	stop, quiz, asked = -1, -1, w.board.asks
 	if c := w.board.callout; w.tour.On() && c != nil && c.Kind == StopCallout {
 		stop = c.Stop // a stop that plays on keeps its callout on the way to the next
 	}
 	if t, ok := w.Asking(); ok {
 		quiz = t
 	}
-	return stop, quiz
+	return stop, quiz, asked
 }
 
 // answered records the player's answer about batch t for the room: a presenter's closes the

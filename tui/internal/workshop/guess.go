@@ -78,6 +78,9 @@ func (g *Guess) reset() {
 // before is asked again, and its new answer replaces the old.
 func (g *Guess) newRound() { g.round++ }
 
+// On reports whether a guess round is going on.
+func (g *Guess) On() bool { return g.on }
+
 // Answered is how many batches have an answer; answered, whether batch t has one;
 // answeredNow, whether it has one given in the round going on.
 func (g *Guess) Answered() int       { return len(g.answers) }
@@ -106,11 +109,11 @@ func (w *Workshop) ToggleGuess(f Frame) effect.Effects {
 	if !g.on {
 		b.asked = -1              // g with the round's question up ends the round (QuestionKey)
 		b.takeDown(RevealCallout) // the round's last answer goes with it
-		b.show(w.room.summary(f, "guess round", true, b.questions))
+		b.show(w.room.summary(f, "guess round", true, b.questions, b.since))
 		a, n := g.Score()
 		return effect.Effects{effect.Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
-	clear(b.questions)
+	b.newRound()
 	g.newRound()
 	e := effect.Effects{effect.Play(false), effect.Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
@@ -288,7 +291,7 @@ func (w *Workshop) revealOf(f Frame, t int) ([]string, bool) {
 	lines := w.guess.revealLines(f, t, w.Model(f, t))
 	if lines != nil {
 		oracle, who := w.decided(f, t)
-		lines = append(lines, w.room.tallyLines(t, oracle, who)...)
+		lines = append(lines, w.room.tallyLines(t, oracle, who, w.board.since)...)
 	}
 	return lines, w.guess.answered(t)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cara-sim/cara/room"
 	"github.com/cara-sim/cara/tui/internal/draw"
@@ -23,20 +24,20 @@ const maxNames = 12
 // tallyLines are the room's answers to the question about t, for its presenter's reveal: how many
 // said each, and who answered as the Oracle (who: as the callout names it; oracle, its decision)
 // decided and who did not; none before the presenter answered, or for anyone else.
-func (r *Room) tallyLines(t int, oracle bool, who string) []string {
+func (r *Room) tallyLines(t int, oracle bool, who string, since time.Time) []string {
 	n, ok := r.tally[t]
 	if !r.Presenting() || !ok {
 		return nil
 	}
-	return append([]string{fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1])}, r.right(t, oracle, who)...)
+	return append([]string{fmt.Sprintf("The room said %d RETRAIN / %d KEEP", n[0], n[1])}, r.right(t, oracle, who, since)...)
 }
 
 // right says which students answered the question about t as the Oracle (who: as the callout
-// names it) decided, and which did not.
-func (r *Room) right(t int, oracle bool, who string) []string {
+// names it) decided, and which did not, of the answers given since the round started.
+func (r *Room) right(t int, oracle bool, who string, since time.Time) []string {
 	var right, wrong []string
 	for _, a := range r.m.Answers() {
-		if a.Batch != t || a.None {
+		if a.Batch != t || a.None || a.Time.Before(since) {
 			continue
 		}
 		if a.Retrain == oracle {
@@ -69,13 +70,14 @@ type standing struct {
 }
 
 // summary is the room's summary over the questions the presenter asked (asked, each with the run
-// it was asked on) in the tour or guess round just ended (what: its name): each student who
+// it was asked on) in the tour or guess round just ended (what: its name; since: its start, the
+// answers before it an earlier round's): each student who
 // answered, ranked by answers as the Oracle decided, then by the answers' cost (their "You", each
 // answer scored and priced on the run its question was asked on, at the model in use it was about:
 // the Oracle's in a tour, their own path in a guess round, own; score.go), over the questions
 // someone answered; then the students who answered none of them. Nil when the player does not
 // present or nobody answered.
-func (r *Room) summary(f Frame, what string, own bool, asked map[int]*askedOn) *Callout {
+func (r *Room) summary(f Frame, what string, own bool, asked map[int]*askedOn, since time.Time) *Callout {
 	if !r.Presenting() || len(asked) == 0 {
 		return nil
 	}
@@ -84,8 +86,8 @@ func (r *Room) summary(f Frame, what string, own bool, asked map[int]*askedOn) *
 	answered := map[int]bool{} // the questions someone answered
 	silent := map[string]bool{}
 	for _, a := range r.m.Answers() {
-		if asked[a.Batch] == nil {
-			continue
+		if asked[a.Batch] == nil || a.Time.Before(since) {
+			continue // not asked in this round, or answered in an earlier one
 		}
 		if a.None {
 			silent[a.Student] = true

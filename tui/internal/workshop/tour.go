@@ -149,7 +149,7 @@ func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	if ts.run != nil {
 		ts.left = ts.run.i
 		e := append(ts.end(&w.board), effect.Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
-		w.board.show(w.room.summary(f, "tour", false, w.board.questions))
+		w.board.show(w.room.summary(f, "tour", false, w.board.questions, w.board.since))
 		return e
 	}
 	stops := f.Scenario.Tour
@@ -162,7 +162,7 @@ func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	ts.run = &tourRun{stops: stops}
 	if ts.left < 0 {
 		// A tour from its start: its quizzes are asked again, and the room's summary scores them.
-		clear(w.board.questions)
+		w.board.newRound()
 		w.guess.newRound()
 	}
 	from := max(ts.left, 0)
@@ -249,7 +249,7 @@ func (w *Workshop) TourNext(f Frame) effect.Effects {
 		return w.tour.toStop(&w.board, f, tr.i+1, w.arrive)
 	}
 	e := append(w.tour.end(&w.board), effect.Notice("end of the tour; t takes it again from the start"))
-	w.board.show(w.room.summary(f, "tour", false, w.board.questions))
+	w.board.show(w.room.summary(f, "tour", false, w.board.questions, w.board.since))
 	return e
 }
 

@@ -1,6 +1,8 @@
 package workshop
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -37,8 +39,18 @@ type board struct {
 	// (score.go); questions are the batches a presenter asked about in the tour or guess round
 	// going on, each with its run: what the room's summary scores the room's answers on.
 	asked     int
+	asks      int // counts the questions put up: a presenter's stage numbers them (room.Stage.Asked)
 	on        *askedOn
 	questions map[int]*askedOn
+	// since is when the tour or guess round going on started: the room's answers from before it
+	// are an earlier round's.
+	since time.Time
+}
+
+// newRound starts the board's round of questions: a tour from its start, a guess round.
+func (b *board) newRound() {
+	clear(b.questions)
+	b.since = time.Now()
 }
 
 // New returns the workshop of a player in the room of m (nil: no room).
@@ -76,6 +88,7 @@ func (b *board) ask(f Frame, t int, presenting bool) effect.Effects {
 		b.callout = nil
 	}
 	b.asked, b.on = t, runOf(f)
+	b.asks++
 	if presenting {
 		b.questions[t] = b.on
 	}
