@@ -309,7 +309,8 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	following := p.ws.Room().Following()
 	f := p.frame()
-	l := p.layout(f, p.w, p.bodyHeight())
+	pl, _ := p.placed(f, p.ws.Callout(p.workshopFrame()), nil, p.bodyHeight()) // a docked callout leaves the panes less room
+	l := pl.Layout
 	under, tab := l.Hit(msg.X, msg.Y)
 	switch msg.Button {
 	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:

@@ -453,7 +453,7 @@ func (w *Workshop) Question(f Frame) *Callout {
 		c.Title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
 		c.Head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.Head...)
 	}
-	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
+	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], and each choice goes on costing until the next decision: the answer shows both.",
 		g.inUse(f, t, tp, quiz), t, tp, t, draw.Num(f.R(t)), tp, tp, t)
 	if a, n := g.Score(); n > 0 {
 		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)
