@@ -862,3 +862,58 @@ func TestRoomRoundsAndSilence(t *testing.T) {
 		t.Error("the room still counts dan as following")
 	}
 }
+
+// gauss-d's quiz at 29: the Oracle retrains though C[25, 29] = 3.613 is far under R = 10, because
+// M_25's cells climb in the batches after. A KEEP there is priced as the paper prices a strategy,
+// over 29 up to the Oracle's next retrain (33): M_25's cells, against the Oracle's R at 29 and
+// M_29's cells. Over that one batch alone the KEEP looked cheaper than the Oracle ("You 3.61 (the
+// Oracle 10.00 there)"); priced until the paths meet it is dearer, in the reveal and in You.
+func TestWrongKeepPaysForTheBatchesAfter(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "gauss-d")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	for n := 0; n < 6; n++ {
+		if _, ok := p.ws.Asking(); ok {
+			break
+		}
+		pressPumped(t, p, " ")
+	}
+	if q, ok := p.ws.Asking(); !ok || q != 29 {
+		t.Fatalf("gauss-d's quiz: asking %d %v", q, ok)
+	}
+	c := algos.Costs{M: p.s.Matrix, R: s.RetrainCost}
+	o := algos.Oracle(c, s.Offline, s.Batches-1)
+	tp := o.Model[28-o.Start]
+	next := -1
+	for _, r := range o.Retrains {
+		if r > 29 {
+			next = r
+			break
+		}
+	}
+	if tp != 25 || !slices.Contains(o.Retrains, 29) || next != 33 {
+		t.Fatalf("gauss-d's Oracle: M_%d in use at 28, retrains %v: the test wants M_25, a retrain at 29 and the next at 33", tp, o.Retrains)
+	}
+	keep := 0.0
+	for j := 29; j < next; j++ {
+		keep += c.At(25, j)
+	}
+	oracle := o.Cumulative[next-1-o.Start] - o.Cumulative[28-o.Start]
+	if keep <= oracle || c.At(25, 29) >= c.R(29) {
+		t.Fatalf("KEEP M_25 over 29..32 costs %v, the Oracle %v; C[25, 29] %v: the lesson does not hold on this run", keep, oracle, c.At(25, 29))
+	}
+	t.Logf("KEEP M_25 over 29..32: %.2f; the Oracle (R at 29, M_29 after): %.2f; C[25, 29] alone %.3f", keep, oracle, c.At(25, 29))
+	pressPumped(t, p, "k")
+	want := fmt.Sprintf("over 29..32 (until the Oracle decides again): KEEP M_25 costs %s, RETRAIN %s (R = 10 at 29); the Oracle pays %s",
+		draw.Num(keep), draw.Num(oracle), draw.Num(oracle))
+	if head := draw.StripANSI(strings.Join(calloutOf(p).Head, "\n")); !strings.Contains(strings.Join(strings.Fields(head), " "), want) {
+		t.Errorf("the reveal lacks %q:\n%s", want, head)
+	}
+	// You at the last batch: the one KEEP, dearer than the Oracle over the same batches.
+	pumpCmd(t, p, p.apply(effect.Effects{effect.GoTo(s.Batches - 1)}))
+	y := p.ws.Guess().You(p.workshopFrame())
+	if y == nil || y.Answers != 1 || y.Agreed != 0 || math.Abs(y.Cost-keep) > 1e-9 || math.Abs(y.Oracle-oracle) > 1e-9 || y.Cost <= y.Oracle {
+		t.Errorf("You at the end: %+v, want the KEEP at %v against the Oracle's %v", y, keep, oracle)
+	}
+}
