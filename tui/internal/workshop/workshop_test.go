@@ -405,3 +405,41 @@ func TestRestartRefused(t *testing.T) {
 		t.Errorf("a tour on: %q", why)
 	}
 }
+
+// A guess round does not skip a batch answered in it without a word: stepping into it again shows
+// its own reveal, in place of the reveal of the batch before, and says so; a new round asks about
+// it again, and its answer replaces the old; g with the round's question up ends the round.
+func TestGuessRoundSaysAnswered(t *testing.T) {
+	f := newFakePlayer(t, nil, nil)
+	f.goTo(19)
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	f.key(t, "r") // 20
+	f.apply(effect.Effects{effect.GoTo(21)})
+	e, asked := f.ws.Step(f.frame())
+	f.apply(e)
+	f.key(t, "k") // 22
+	f.goTo(19)
+	e, stepped := f.ws.Step(f.frame())
+	if !stepped {
+		t.Fatal("stepping into 20, answered in this round: the step was left to the player, silently")
+	}
+	f.apply(e)
+	c := f.ws.board.callout
+	if _, q := f.ws.Asking(); q || f.shown.Pos != 20 || c == nil || c.Title != "guess · batch 20" || !strings.Contains(f.notice, "batch 20 was answered in this round (RETRAIN)") {
+		t.Fatalf("into 20 again: asking %v, batch %d, callout %+v, notice %q", q, f.shown.Pos, c, f.notice)
+	}
+	if !asked {
+		t.Fatal("no question about 22")
+	}
+	// A new round asks about 20 again; g with its question up ends the round.
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	f.goTo(19)
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	if q, ok := f.ws.Asking(); !ok || q != 20 {
+		t.Fatalf("a new round at 19: asking %d %v, want 20 asked again", q, ok)
+	}
+	f.key(t, "g")
+	if _, ok := f.ws.Asking(); ok || f.ws.guess.On() || !strings.Contains(f.notice, "guess round over") {
+		t.Errorf("g with the question up: asking %v, round %v, notice %q", ok, f.ws.guess.On(), f.notice)
+	}
+}
