@@ -443,3 +443,16 @@ func TestGuessRoundSaysAnswered(t *testing.T) {
 		t.Errorf("g with the question up: asking %v, round %v, notice %q", ok, f.ws.guess.On(), f.notice)
 	}
 }
+
+// A callout's foot, the keys that go on, wraps in a narrow box rather than losing its last key.
+func TestCalloutFootWraps(t *testing.T) {
+	st := draw.ForProfile(termenv.Ascii)
+	c := &Callout{Title: "guess · batch 27", Text: "RETRAIN or KEEP at 27?", Foot: "r retrain · k keep · esc not now · p go free"}
+	narrow := ansi.Strip(c.View(st, 38, 20))
+	if !strings.Contains(narrow, "p go free") || strings.Contains(narrow, "…") {
+		t.Errorf("at 38 columns the foot lost a key:\n%s", narrow)
+	}
+	if wide := ansi.Strip(c.View(st, 66, 20)); strings.Count(wide, "\n") != strings.Count(narrow, "\n")-1 {
+		t.Errorf("at 66 columns the foot is not one line:\n%s", wide)
+	}
+}
