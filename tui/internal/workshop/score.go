@@ -27,8 +27,8 @@ type askedOn struct {
 	r      algos.RetrainCost
 	scale  float64
 	whatIf string // the what-if shown, one --set a line ("" for the run itself)
-	// oracle is the Oracle on this run once it is no longer shown: the paper's DP over its whole
-	// online block, computed once (nil until needed).
+	// oracle is the Oracle on this run in hindsight, over its whole online block, once known: the
+	// player's replay of it while it is shown, else the paper's DP, computed once (nil until then).
 	oracle *algos.Strategy
 }
 
@@ -50,25 +50,30 @@ func (a *askedOn) costs() algos.Costs { return algos.Costs{M: a.m, R: a.r} }
 // whose columns are all in (a what-if is made of a finished run; a run changed only in R's scale
 // is the one f shows, as far as f has it).
 func (a *askedOn) oracleIn(f Frame) (algos.Strategy, bool) {
+	if a.oracle != nil {
+		return *a.oracle, false // the run's Oracle in hindsight: it does not change
+	}
 	if a.shownIn(f) {
-		return oracleOf(f), f.Provisional && oracleOfWhole(f) == nil
+		if o := oracleOfWhole(f); o != nil {
+			a.oracle = o // kept: a summary asks for it once an answer, the room's thirty times
+			return *o, false
+		}
+		return oracleOf(f), f.Provisional
 	}
-	if a.oracle == nil {
-		end := a.m.Batches() - 1
-		if a.m == f.Matrix {
-			end = f.Computed - 1
-		}
-		off := a.m.Offline()
-		if end <= off {
-			return algos.Strategy{}, true
-		}
-		o := algos.Oracle(a.costs(), off, end)
-		if end < a.m.Batches()-1 {
-			return o, true // not kept: more columns come
-		}
-		a.oracle = &o
+	end := a.m.Batches() - 1
+	if a.m == f.Matrix {
+		end = f.Computed - 1
 	}
-	return *a.oracle, false
+	off := a.m.Offline()
+	if end <= off {
+		return algos.Strategy{}, true
+	}
+	o := algos.Oracle(a.costs(), off, end)
+	if end < a.m.Batches()-1 {
+		return o, true // not kept: more columns come
+	}
+	a.oracle = &o
+	return o, false
 }
 
 // oracleOfWhole is the Oracle over the whole online block of the run f shows, nil until the

@@ -26,7 +26,7 @@ import (
 // (synthetic_test.go), every column in, the view state the workshop's effects change, and a record
 // of what it asked. It applies every effect there is, and none panics.
 type fakePlayer struct {
-	t       *testing.T
+	t       testing.TB
 	ws      Workshop
 	shown   room.Shown
 	s       *run.Session
@@ -44,7 +44,7 @@ type fakePlayer struct {
 	dropped int         // overlays the question took the keys from
 }
 
-func newFakePlayer(t *testing.T, tour []tour.Stop, m *room.Member) *fakePlayer {
+func newFakePlayer(t testing.TB, tour []tour.Stop, m *room.Member) *fakePlayer {
 	t.Helper()
 	s := synth.Session(t)
 	s.Scenario.Tour = tour
@@ -454,5 +454,37 @@ func TestCalloutFootWraps(t *testing.T) {
 	}
 	if wide := ansi.Strip(c.View(st, 66, 20)); strings.Count(wide, "\n") != strings.Count(narrow, "\n")-1 {
 		t.Errorf("at 66 columns the foot is not one line:\n%s", wide)
+	}
+}
+
+// The room's summary at the end of a round of 10 questions answered by 30 students, on the
+// synthetic run: each answer priced on its question's run.
+func BenchmarkSummary(b *testing.B) {
+	rm := room.New()
+	pres := rm.JoinAs(true, "prof")
+	var members []*room.Member
+	for i := range 30 {
+		members = append(members, rm.JoinAs(false, fmt.Sprintf("s%02d", i)))
+	}
+	f := newFakePlayer(b, nil, pres)
+	f.ws.room.view = pres.View()
+	f.goTo(29)
+	fr := f.frame()
+	f.ws.board.newRound()
+	for q := 30; q < 40; q++ {
+		f.ws.board.questions[q] = runOf(fr)
+		pres.Publish(room.Stage{Scenario: f.scen, Seed: f.s.Seed, Stop: -1, Quiz: q})
+		for i, m := range members {
+			m.Answer(q, (i+q)%3 == 0, true, true)
+		}
+	}
+	pres.Publish(room.Stage{Scenario: f.scen, Seed: f.s.Seed, Stop: -1, Quiz: -1})
+	f.goTo(59)
+	fr = f.frame()
+	b.ReportAllocs()
+	for b.Loop() {
+		if c := f.ws.room.summary(fr, "guess round", true, f.ws.board.questions, f.ws.board.since); c == nil || len(c.Head) != 31 {
+			b.Fatalf("summary: %+v", c)
+		}
 	}
 }
