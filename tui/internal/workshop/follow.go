@@ -281,6 +281,7 @@ func (w *Workshop) Resume(f Frame, v room.View) effect.Effects {
 	r.view, r.fresh = v, true
 	st := v.Stage
 	r.resumed, r.resumedAt = &st, time.Now()
+	w.board.asks = st.Asked // the questions go on being numbered where the room's are
 	e := w.Follow(f, st)
 	e = append(e, Then(func(f Frame) effect.Effects {
 		if stops := f.Scenario.Tour; st.Stop >= 0 && st.Stop < len(stops) {
