@@ -7,6 +7,7 @@ package room
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,10 +69,15 @@ type Answer struct {
 	// block, as the student's player knew it when they answered; Known is false while the run was
 	// still being computed (the best so far is not the Oracle).
 	Oracle, Known bool
+	// None marks a student who did not answer: they followed the presenter when the question
+	// closed (the presenter answered it, put it off or moved on) and gave no answer to it. Retrain,
+	// Oracle and Known mean nothing then.
+	None bool
 }
 
-// Right reports whether the answer was the Oracle's decision (false when that is not known).
-func (a Answer) Right() bool { return a.Known && a.Retrain == a.Oracle }
+// Right reports whether the answer was the Oracle's decision (false when that is not known, or
+// for no answer).
+func (a Answer) Right() bool { return a.Known && !a.None && a.Retrain == a.Oracle }
 
 // Shown is what a player shows of its run: the batch, whether it plays and how fast, R's scale,
 // the algorithm selected, the pane in focus, the matrix cursor. A player embeds it and a Stage
@@ -106,6 +112,9 @@ type Stage struct {
 	WhatifName string
 	Stop       int // the tour stop whose callout shows; -1 when none does
 	Quiz       int // the batch the presenter asks "RETRAIN or KEEP?" about; -1 when none
+	// Asked numbers the presenter's questions: the same batch asked again (another round, the
+	// tour again) is another question, asked of everyone again.
+	Asked int
 }
 
 // View is a member's snapshot of the room.
@@ -263,16 +272,50 @@ func (r *Room) freeLocked() {
 func (m *Member) Publish(st Stage) {
 	r := m.room
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.presenter != m || st == r.stage {
+		r.mu.Unlock()
 		return
 	}
-	if st.Quiz != r.stage.Quiz {
+	var none []Answer
+	if st.Quiz != r.stage.Quiz || st.Asked != r.stage.Asked {
+		none = r.closeLocked()
 		clear(r.answers) // a new question, or none
 	}
 	r.stage = st
 	r.stageVer++
 	r.changedLocked()
+	record := r.Record
+	r.mu.Unlock()
+	if record != nil {
+		for _, a := range none {
+			record(a)
+		}
+	}
+}
+
+// closeLocked closes the stage's question: every member who follows and did not answer it is
+// kept in the ledger as not answering (Answer.None), and returned for Record.
+func (r *Room) closeLocked() []Answer {
+	st := r.stage
+	if st.Quiz < 0 || st.Scenario == nil {
+		return nil
+	}
+	var none []Answer
+	now := time.Now()
+	for o := range r.members {
+		if _, answered := r.answers[o]; o == r.presenter || !o.following || answered {
+			continue
+		}
+		none = append(none, Answer{Time: now, Student: o.name, Scenario: st.Scenario.Name, Seed: st.Seed, Batch: st.Quiz, None: true})
+	}
+	// In name order: the file and the ledger read the same on every run.
+	slices.SortFunc(none, func(a, b Answer) int { return strings.Compare(a.Student, b.Student) })
+	if room := maxLedger - len(r.ledger); len(none) > room {
+		r.ledger = append(r.ledger, none[:max(room, 0)]...)
+	} else {
+		r.ledger = append(r.ledger, none...)
+	}
+	return none
 }
 
 // Resumed says the presenter shows the stage it found on joining: from now on its stage is what it
@@ -333,7 +376,8 @@ func (m *Member) Answer(t int, retrain, oracle, known bool) {
 }
 
 // Answers are the answers given in the room on the stage's scenario and seed, the last of each
-// student for each batch, in the order given: what a presenter scores the room from.
+// student for each batch, in the order given, a silence (Answer.None) included: what a presenter
+// scores the room from.
 func (m *Member) Answers() []Answer {
 	r := m.room
 	r.mu.Lock()
@@ -348,9 +392,10 @@ func (m *Member) Answers() []Answer {
 	}
 	last := map[key]int{}
 	for i, a := range r.ledger {
-		if a.Scenario == st.Scenario.Name && a.Seed == st.Seed {
-			last[key{a.Student, a.Batch}] = i
+		if a.Scenario != st.Scenario.Name || a.Seed != st.Seed {
+			continue
 		}
+		last[key{a.Student, a.Batch}] = i
 	}
 	var out []Answer
 	for i, a := range r.ledger {
@@ -358,6 +403,21 @@ func (m *Member) Answers() []Answer {
 			out = append(out, a)
 		}
 	}
+	return out
+}
+
+// Students are the names of the members in the room now who do not present, in name order.
+func (m *Member) Students() []string {
+	r := m.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for o := range r.members {
+		if o != r.presenter {
+			out = append(out, o.name)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -130,8 +130,9 @@ func TestRoomGrace(t *testing.T) {
 
 // The room keeps every answer, named by the member's login name (printable, numbered when two
 // share one), with the stage's scenario and seed and the Oracle's decision as the member's player
-// knew it; Record sees each as it is given; Answers gives the last of each student for each batch
-// on the stage's run.
+// knew it; Record sees each as it is given; a question closing keeps each follower who did not
+// answer it as not answering (None), in name order; Answers gives the last of each student for
+// each batch on the stage's run, a silence only where no answer was given.
 func TestRoomKeepsAnswers(t *testing.T) {
 	r := New()
 	var recorded []Answer
@@ -159,6 +160,20 @@ func TestRoomKeepsAnswers(t *testing.T) {
 	st.Quiz = 27 // asked again: bob changes his mind
 	pr.Publish(st)
 	bob.Answer(27, true, true, true)
+	// 5 answers; 27 closing finds eve and guest silent, 41 closing ana, ana (2), eve and guest.
+	var none []string
+	for _, a := range slices.Clone(recorded) {
+		if a.None {
+			none = append(none, fmt.Sprintf("%s@%d", a.Student, a.Batch))
+			if a.Right() {
+				t.Errorf("no answer counted right: %+v", a)
+			}
+		}
+	}
+	recorded = slices.DeleteFunc(recorded, func(a Answer) bool { return a.None })
+	if want := []string{"[31meve@27", "guest@27", "[31meve@41", "ana@41", "ana (2)@41", "guest@41"}; !slices.Equal(none, want) {
+		t.Errorf("no answer from %q, want %q", none, want)
+	}
 	if len(recorded) != 5 {
 		t.Fatalf("%d answers recorded, want 5: %+v", len(recorded), recorded)
 	}
@@ -172,10 +187,18 @@ func TestRoomKeepsAnswers(t *testing.T) {
 	got := pr.Answers()
 	var line []string
 	for _, a := range got {
+		if a.None {
+			line = append(line, fmt.Sprintf("%s@%d:-", a.Student, a.Batch))
+			continue
+		}
 		line = append(line, fmt.Sprintf("%s@%d:%v", a.Student, a.Batch, a.Retrain))
 	}
-	if want := []string{"ana@27:true", "ana (2)@27:true", "bob@41:true", "bob@27:true"}; !slices.Equal(line, want) {
+	if want := []string{"ana@27:true", "ana (2)@27:true", "[31meve@27:-", "guest@27:-", "bob@41:true", "[31meve@41:-", "ana@41:-",
+		"ana (2)@41:-", "guest@41:-", "bob@27:true"}; !slices.Equal(line, want) {
 		t.Errorf("the room's answers: %q, want %q", line, want)
+	}
+	if got := pr.Students(); !slices.Equal(got, []string{"[31meve", "ana", "ana (2)", "bob", "guest"}) {
+		t.Errorf("the students: %q", got)
 	}
 	pr.Publish(Stage{Scenario: s, Seed: 1, Stop: -1, Quiz: -1})
 	if got := pr.Answers(); len(got) != 0 {

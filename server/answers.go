@@ -22,7 +22,7 @@ type answerLine struct {
 	Scenario string  `json:"scenario"` // the scenario's name
 	Seed     uint64  `json:"seed"`
 	Batch    int     `json:"batch"`
-	Answer   string  `json:"answer"` // RETRAIN or KEEP
+	Answer   *string `json:"answer"` // RETRAIN or KEEP; null: the student followed the question and did not answer
 	Oracle   *string `json:"oracle"` // the Oracle's decision there, RETRAIN or KEEP; null while the run was computing
 	Right    *bool   `json:"right"`  // the answer was the Oracle's decision; null when that was not known
 }
@@ -54,8 +54,12 @@ func openAnswers(path string, log func(string, ...any)) (*answersFile, error) {
 // record writes one answer as a line (room.Room.Record).
 func (a *answersFile) record(ans room.Answer) {
 	line := answerLine{Time: ans.Time.Format(time.RFC3339Nano), Student: ans.Student, Scenario: ans.Scenario, Seed: ans.Seed,
-		Batch: ans.Batch, Answer: decision(ans.Retrain)}
-	if ans.Known {
+		Batch: ans.Batch}
+	if !ans.None {
+		d := decision(ans.Retrain)
+		line.Answer = &d
+	}
+	if ans.Known && !ans.None {
 		o, right := decision(ans.Oracle), ans.Right()
 		line.Oracle, line.Right = &o, &right
 	}

@@ -150,7 +150,8 @@ func TestServeAnswers(t *testing.T) {
 }
 
 // An answer given while the run was still computing has no Oracle's decision: null, and so is
-// whether it was right; an answers file that cannot be opened stops the server from starting.
+// whether it was right; a student who followed the question and did not answer has a line with
+// answer, oracle and right null; an answers file that cannot be opened stops the server from starting.
 func TestAnswersFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "a.jsonl")
 	a, err := openAnswers(file, t.Logf)
@@ -160,11 +161,13 @@ func TestAnswersFile(t *testing.T) {
 	at := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 	a.record(room.Answer{Time: at, Student: "ana", Scenario: "covcon-d", Seed: 3, Batch: 27, Retrain: true})
 	a.record(room.Answer{Time: at, Student: "bob", Scenario: "covcon-d", Seed: 3, Batch: 27, Oracle: true, Known: true})
+	a.record(room.Answer{Time: at, Student: "dan", Scenario: "covcon-d", Seed: 3, Batch: 27, None: true, Oracle: true, Known: true})
 	a.close()
 	a.record(room.Answer{Student: "late"}) // after close: dropped
 	b, _ := os.ReadFile(file)
 	want := `{"time":"2025-03-01T10:00:00Z","student":"ana","scenario":"covcon-d","seed":3,"batch":27,"answer":"RETRAIN","oracle":null,"right":null}
 {"time":"2025-03-01T10:00:00Z","student":"bob","scenario":"covcon-d","seed":3,"batch":27,"answer":"KEEP","oracle":"RETRAIN","right":false}
+{"time":"2025-03-01T10:00:00Z","student":"dan","scenario":"covcon-d","seed":3,"batch":27,"answer":null,"oracle":null,"right":null}
 `
 	if string(b) != want {
 		t.Errorf("the file:\n%s\nwant\n%s", b, want)

@@ -1,15 +1,17 @@
 package tui
 
 import (
-	"github.com/cara-sim/cara/tui/internal/draw"
+	"math"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/cara-sim/cara/algos"
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/sim"
+	"github.com/cara-sim/cara/tui/internal/draw"
 	"github.com/cara-sim/cara/tui/internal/run"
 )
 
@@ -102,6 +104,10 @@ func TestPlayerEditor(t *testing.T) {
 	pumpCmd(t, p, cmd)
 	if p.edit != nil || p.s.Scenario.Batches != 10 || p.s.Computed != 10 {
 		t.Fatalf("ctrl+s: editor open %v, batches %d, computed %d", p.edit != nil, p.s.Scenario.Batches, p.s.Computed)
+	}
+	// The run made in the editor is marked so: it is not the scenario's file.
+	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "run: edited") {
+		t.Errorf("the edited run's status: %q", st)
 	}
 	drive(t, p, "e")
 	if !strings.Contains(p.edit.Text(), "batches: 10") {
@@ -282,5 +288,52 @@ func TestCommandLineNeverPretends(t *testing.T) {
 	}
 	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "run: model.knn.k=1 in place of random_forest") {
 		t.Errorf("the status line does not name the new run's change: %q", st)
+	}
+}
+
+// :set seed=5 runs on seed 5 (gauss-d's Oracle: 172.92 there, 185.27 on seed 0, cara run's), and
+// the sets after it stay on it; the status says R as the what-if sets it, beside the scenario's;
+// unset seed goes back to the seed shown before. The Oracle is checked against the DP over a run
+// of seed 5 made apart from the player.
+func TestSetSeedRunsOnIt(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "gauss-d")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	oracle := func() float64 {
+		for _, r := range p.s.WholeBlock(1) {
+			if r.Algorithm == algos.NameOracle {
+				return r.Strategy.Cost()
+			}
+		}
+		t.Fatal("no Oracle")
+		return 0
+	}
+	seed0 := oracle()
+	typeCommand(t, p, "set seed=5")
+	if p.s.Seed != 5 || p.opt.Scenario.Seed != 5 {
+		t.Fatalf(":set seed=5: the run is on seed %d", p.s.Seed)
+	}
+	apart := finished(t, loadEmbedded(t, "gauss-d", "seed=5"), live.NewRuns(live.RunsConfig{MaxComputing: 1, Workers: 1}))
+	c := algos.Costs{M: apart.Matrix, R: s.RetrainCost}
+	want := algos.Oracle(c, s.Offline, s.Batches-1).Cost()
+	if got := oracle(); math.Abs(got-want) > 1e-9 || math.Abs(got-seed0) < 1e-6 {
+		t.Errorf("the Oracle on seed 5: %v, want %v (seed 0's: %v)", got, want, seed0)
+	}
+	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "seed 5") || !strings.Contains(st, "run: seed=5") {
+		t.Errorf("status %q", st)
+	}
+	typeCommand(t, p, "set retrain_cost=7")
+	if p.s.Seed != 5 || p.s.WhatIf == nil {
+		t.Fatalf("retrain_cost=7 after seed=5: seed %d, what-if %v", p.s.Seed, p.s.WhatIf != nil)
+	}
+	if st := draw.StripANSI(p.status(p.frame())); !strings.Contains(st, "R 7 (what-if)") || strings.Contains(st, "(the scenario's)") {
+		t.Errorf("status under retrain_cost=7: %q", st)
+	}
+	if long := p.rText(p.frame(), false); long != "R 7 (the what-if's; the scenario's 10)" {
+		t.Errorf("R's long form under retrain_cost=7: %q", long)
+	}
+	typeCommand(t, p, "unset seed")
+	if p.s.Seed != 0 || p.s.WhatIf == nil || math.Abs(p.s.WhatIf.Scenario.RetrainCost(30)-7) > 0 {
+		t.Errorf("unset seed: seed %d, what-if %v", p.s.Seed, p.s.WhatIf != nil)
 	}
 }

@@ -75,6 +75,8 @@ func (p *Player) set(e effect.Effect) bool {
 		p.notice = string(e)
 	case effect.Fail:
 		p.err = e.Err
+	case effect.Quit:
+		p.quitting = true
 	case effect.Refresh:
 		p.refresh()
 	case effect.TakeKeys:
@@ -113,7 +115,7 @@ func (p *Player) do(e effect.Effect) tea.Cmd {
 	case effect.Rerun:
 		return p.rerun(e)
 	case effect.Edited:
-		return p.apply(p.cmd.Edited(e.Scenario))
+		return p.apply(p.cmd.Edited(p.host(), e.Scenario))
 	case effect.RoomView:
 		v := room.View(e)
 		return func() tea.Msg { return roomMsg{v} }
@@ -205,7 +207,7 @@ func (p *Player) presented() room.Stage {
 	if st.Whatif != "" {
 		st.WhatifName = p.wi.Describe(p.host(), p.wi.Current(), false)
 	}
-	st.Stop, st.Quiz = p.ws.Stage()
+	st.Stop, st.Quiz, st.Asked = p.ws.Stage()
 	return st
 }
 

@@ -22,7 +22,7 @@ func TestApplyMakesEveryEffect(t *testing.T) {
 	every := []effect.Effect{
 		effect.Play(false), effect.GoTo(3), effect.Step{}, effect.End{}, effect.Ahead(0), effect.Focus(1),
 		effect.Cursor(room.Cursor{On: true, At: [2]int{1, 2}}), effect.Zoom(false), effect.Speed(9), effect.Visible(4),
-		effect.Select("oracle"), effect.Scale(2), effect.Tick{}, effect.Notice("hello"), effect.Fail{}, effect.Cmd(nil),
+		effect.Select("oracle"), effect.Scale(2), effect.Tick{}, effect.Notice("hello"), effect.Fail{}, effect.Quit{}, effect.Cmd(nil),
 		effect.Refresh{}, effect.WhatIf{}, effect.StopWhatIf{"retrain_cost=8"}, effect.UndoStopWhatIf{},
 		effect.FollowWhatIf{}, effect.WhatIfBar{}, effect.Reopen(1), effect.Rerun{Scenario: s}, effect.Edited{Scenario: s},
 		effect.RoomView{}, effect.TakeKeys{}, effect.Confirm{Question: "?"},

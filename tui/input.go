@@ -49,14 +49,10 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case p.cmd.Typing():
 		return p, p.apply(p.cmd.Update(p.host(), msg))
 	case key.Matches(msg, p.keys.Quit) && p.overlay == nil:
-		// q goes back to the picker when there is one.
-		p.s.Stop()
-		p.dropBefore()
-		p.ws.Room().Leave()
-		if p.opt.Back != nil {
-			return p.opt.Back()
+		if e := p.askLeave(); e != nil {
+			return p, p.apply(e)
 		}
-		return p, tea.Quit
+		return p.quit()
 	}
 	p.notice = ""
 	if _, asked := p.ws.Asking(); asked {
@@ -67,7 +63,11 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if done {
 			p.overlay = nil // before its effects, which may put up another
 		}
-		return p, p.apply(e)
+		cmd := p.apply(e)
+		if p.quitting {
+			return p.quit()
+		}
+		return p, cmd
 	}
 	if p.wi.Showing() {
 		if e, ok := p.wi.Key(p.host(), msg); ok {
@@ -99,6 +99,43 @@ func (p *Player) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return p, nil
+}
+
+// quit closes the player: back to the picker when there is one, the room told (a follower goes
+// free, a presenter's room sees no scenario until the next opens).
+func (p *Player) quit() (tea.Model, tea.Cmd) {
+	p.quitting = false
+	p.s.Stop()
+	p.dropBefore()
+	p.ws.Room().Leave()
+	if p.opt.Back != nil {
+		return p.opt.Back()
+	}
+	return p, tea.Quit
+}
+
+// askLeave is q in a workshop room, following or presenting: one key would take the student out
+// of the presenter's lesson (or the room off the presenter's scenario), so it asks first and says
+// the way back; nil when q closes the player at once.
+func (p *Player) askLeave() effect.Effects {
+	r := p.ws.Room()
+	switch {
+	case r.Following():
+		return effect.Effects{effect.Confirm{
+			Question: "Leave the room?",
+			Text:     "You stop following the presenter and go back to the scenarios, free: p there follows the presenter again, at their batch.",
+			No:       "still following the presenter (p goes free without leaving)",
+			Yes:      effect.Effects{effect.Quit{}},
+		}}
+	case r.Presenting():
+		return effect.Effects{effect.Confirm{
+			Question: "Close this scenario?",
+			Text:     "The room follows you back to the scenarios: it sees no scenario until you open the next one.",
+			No:       "still presenting this scenario",
+			Yes:      effect.Effects{effect.Quit{}},
+		}}
+	}
+	return nil
 }
 
 // action is one of the player's own keys and the effects it makes.
@@ -272,7 +309,8 @@ func (p *Player) mouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	following := p.ws.Room().Following()
 	f := p.frame()
-	l := p.layout(f, p.w, p.bodyHeight())
+	pl, _ := p.placed(f, p.ws.Callout(p.workshopFrame()), nil, p.bodyHeight()) // a docked callout leaves the panes less room
+	l := pl.Layout
 	under, tab := l.Hit(msg.X, msg.Y)
 	switch msg.Button {
 	case tea.MouseButtonWheelUp, tea.MouseButtonWheelDown:

@@ -104,6 +104,7 @@ type Player struct {
 	ws       workshop.Workshop
 	stopUndo whatif.State // the what-if in force before a tour stop's own (StopWhatIf)
 	notice   string       // a one-line notice that the next key clears
+	quitting bool         // effect.Quit was made: the key that made it closes the player
 
 	wi    whatif.Bar
 	cmd   whatif.Commands // the command line (:) and the what-if it has built
@@ -394,16 +395,21 @@ func (p *Player) reopen(seed uint64) tea.Cmd {
 	return tea.Batch(s.Start(), run.ScanBounds(s), p.apply(p.ws.Reset()))
 }
 
-// rerun runs e.Scenario, the scenario the player opens from now on, on the seed shown, and goes
+// rerun runs e.Scenario, the scenario the player opens from now on, on e's seed (the seed shown
+// when it names none: a :set seed=, or the editor's seed: line, names one), and goes
 // back to the batch shown once the new run has computed it (the status line counts the way
 // there); the run shown stays watched as the run before when e keeps it, else the run before goes.
 func (p *Player) rerun(e effect.Rerun) tea.Cmd {
 	pos := p.Pos
+	seed := p.s.Seed
+	if e.Seed != nil {
+		seed = *e.Seed
+	}
 	if e.KeepBefore && p.before == nil {
-		p.before = p.s // reopen leaves it watched
+		p.before = p.s // reopen leaves it watched (on the same seed)
 	}
 	p.opt.Scenario = e.Scenario
-	cmd := p.reopen(p.s.Seed)
+	cmd := p.reopen(seed)
 	if !e.KeepBefore {
 		p.dropBefore()
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -36,7 +37,7 @@ func (p *Player) status(f *pane.Frame) string {
 		{p.opt.Scenario.Name, p.opt.Scenario.Name, "", 0},
 		{fmt.Sprintf("seed %d", p.s.Seed), fmt.Sprintf("seed %d", p.s.Seed), "", 1},
 		{fmt.Sprintf("batch %d/%d %s", max(p.Pos, 0), p.s.Matrix.Batches()-1, f.Phase()), fmt.Sprintf("batch %d/%d", max(p.Pos, 0), p.s.Matrix.Batches()-1), "", 0},
-		{f.RText(false), f.RText(true), "R " + draw.Num(f.RNow()), 1},
+		{p.rText(f, false), p.rText(f, true), "R " + draw.Num(f.RNow()), 1},
 		{fmt.Sprintf("%s, %g batches/s", state, speeds[p.Speed]), fmt.Sprintf("%s %g batches/s", short, speeds[p.Speed]), "", 3},
 		{fmt.Sprintf("showing %s (%d)", vis.name, n), fmt.Sprintf("%s (%d)", vis.name, n), "", 4},
 		{comp, compShort, "", 2},
@@ -99,4 +100,24 @@ func (p *Player) status(f *pane.Frame) string {
 	}
 	out := line(parts, forms[k])
 	return p.st.Status.Width(p.w).Render(draw.Truncate(out, p.w))
+}
+
+// rText is R on the status line: the frame's words (pane.Frame.RText), unless a what-if sets R,
+// when "the scenario's" would be the what-if's: then R is said as the what-if's, beside the
+// scenario's own.
+func (p *Player) rText(f *pane.Frame, short bool) string {
+	own := p.opt.Scenario.RetrainCostText
+	if f.Scen == nil || f.Scen.RetrainCostText == own {
+		return f.RText(short)
+	}
+	now := draw.Num(f.RNow())
+	switch same := math.Abs(f.RScale-1) < 1e-12; {
+	case short && same:
+		return "R " + now + " (what-if)"
+	case short:
+		return fmt.Sprintf("R %s x%.3g (what-if)", now, f.RScale)
+	case same:
+		return fmt.Sprintf("R %s (the what-if's; the scenario's %s)", now, own)
+	}
+	return fmt.Sprintf("R %s (x%.3g of the what-if's %s; the scenario's %s)", now, f.RScale, f.Scen.RetrainCostText, own)
 }

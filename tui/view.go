@@ -13,6 +13,7 @@ import (
 	"github.com/cara-sim/cara/tui/internal/run"
 	"github.com/cara-sim/cara/tui/internal/screen"
 	"github.com/cara-sim/cara/tui/internal/whatif"
+	"github.com/cara-sim/cara/tui/internal/workshop"
 )
 
 // frame is what the panes draw: the what-if when one is shown, else the run itself.
@@ -63,26 +64,32 @@ func (p *Player) View() string {
 	f := p.frame()
 	bodyH := p.bodyHeight()
 	var body string
-	var l screen.Layout // the split view's panes are not the layout's: a callout there avoids nothing
+	c, q := p.ws.Callout(p.workshopFrame()), p.ws.Question(p.workshopFrame())
 	if p.split.On() {
+		// The split view's panes are not the layout's: a callout there avoids nothing.
 		sides := whatif.Sides{Changed: p.cmd.Status(), WhatIf: p.wi.Describe(p.host(), p.wi.Current(), true), Waiting: p.wi.Status(p.host(), false)}
 		body = p.split.View(p.host(), f, sides, p.w, bodyH)
+		for _, c := range []*workshop.Callout{c, q} {
+			if c != nil {
+				box, x, y := p.panes.Callout(f, screen.Layout{}, c.About(), func(bw int) string { return c.View(p.st, bw, bodyH) }, p.w, bodyH)
+				body = draw.PlaceOverlay(body, box, x, y)
+			}
+		}
 	} else {
-		l = p.layout(f, p.w, bodyH)
-		body = p.panes.Body(p.st, f, l, p.Focus, p.w, bodyH)
-	}
-	if c := p.ws.Callout(p.workshopFrame()); c != nil {
-		box, x, y := p.panes.Callout(f, l, c.About(), func(bw int) string { return c.View(p.st, bw, bodyH) }, p.w, bodyH)
-		body = draw.PlaceOverlay(body, box, x, y)
+		// The question, else the callout, is placed first: about the batch, it may take a side of
+		// the body (screen.Placed.Docked); the other goes over the panes left.
+		pl, top := p.placed(f, c, q, bodyH)
+		body = p.panes.Body(p.st, f, pl.Layout, p.Focus, pl.PanesW, pl.PanesH)
+		if top != nil {
+			body = pl.Compose(body, p.w, bodyH)
+		}
+		if c != nil && q != nil {
+			box, x, y := p.panes.Callout(f, pl.Layout, c.About(), func(bw int) string { return c.View(p.st, bw, pl.PanesH) }, pl.PanesW, pl.PanesH)
+			body = draw.PlaceOverlay(body, box, x, y)
+		}
 	}
 	if p.wi.Showing() {
 		body += "\n" + p.wi.View(p.host(), p.st, p.w)
-	}
-	if q := p.ws.Question(p.workshopFrame()); q != nil {
-		// Drawn as the overlays are, over the panes of a frame of its own.
-		qf := p.frame()
-		box, x, y := p.panes.Callout(qf, p.layout(qf, p.w, bodyH), q.About(), func(bw int) string { return q.View(p.st, bw, bodyH) }, p.w, bodyH)
-		body = draw.PlaceOverlay(body, box, x, y)
 	}
 	if p.overlay != nil {
 		box, x, y := p.overlay.View(p.st, p.w, bodyH)
@@ -109,6 +116,20 @@ func (p *Player) View() string {
 	}
 	help := helpLine(p.st, p.contextKeys(f), p.w)
 	return body + "\n" + p.status(f) + "\n" + draw.Truncate(line, p.w) + "\n" + help
+}
+
+// placed lays out the panes in a body bodyH tall with the question q (else the callout c, the one
+// returned; nil when neither is up) placed on it: over the panes, or docked beside or under them
+// when over them it would hide the batch it is about.
+func (p *Player) placed(f *pane.Frame, c, q *workshop.Callout, bodyH int) (screen.Placed, *workshop.Callout) {
+	top := q
+	if top == nil {
+		top = c
+	}
+	if top == nil {
+		return screen.Placed{Layout: p.layout(f, p.w, bodyH), PanesW: p.w, PanesH: bodyH}, nil
+	}
+	return p.panes.Place(f, p.Focus, p.Zoomed, top.About(), func(bw, maxH int) string { return top.View(p.st, bw, maxH) }, p.w, bodyH), top
 }
 
 // layout decides what goes where. Wide terminals: the cost matrix on the left, as large as a

@@ -122,7 +122,19 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 6 || calloutOf(p) == nil || !strings.HasPrefix(calloutOf(p).Title, "tour 2/5") || len(calloutOf(p).Head) < 3 {
 		t.Fatalf("after answering: batch %d callout %+v", p.Pos, calloutOf(p))
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, 6] = %s", tp, tp, draw.Num(c.At(tp, 6))); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
+	// Priced as the paper prices a strategy, until the Oracle retrains next (where the paths meet).
+	last := s0.Batches - 1
+	for _, r := range o.Retrains {
+		if r > 6 {
+			last = r - 1
+			break
+		}
+	}
+	keep := 0.0
+	for j := 6; j <= last; j++ {
+		keep += c.At(tp, j)
+	}
+	if want := fmt.Sprintf("KEEP M_%d costs %s, RETRAIN", tp, draw.Num(keep)); !strings.Contains(strings.Join(calloutOf(p).Head, "\n"), want) {
 		t.Errorf("the quiz's reveal lacks %q:\n%s", want, strings.Join(calloutOf(p).Head, "\n"))
 	}
 	// Space: the stop at 8 does not pause; its callout shows while the player plays on to 10,
@@ -157,10 +169,12 @@ func TestTourStops(t *testing.T) {
 	if p.Pos != 2 || stopOf(p) != 0 {
 		t.Errorf("t again: batch %d stop %d", p.Pos, stopOf(p))
 	}
+	// A tour from its start asks its quizzes again: the room's summary scores what is answered now.
 	pumpCmd(t, p, p.apply(p.ws.TourNext(p.workshopFrame())))
-	if _, asked := p.ws.Asking(); asked || p.Pos != 6 {
-		t.Errorf("the quiz at 6, answered before, asked again (at %d)", p.Pos)
+	if q, asked := p.ws.Asking(); !asked || q != 6 || p.Pos != 5 {
+		t.Errorf("the tour again: the quiz at 6 not asked again (asking %d %v at %d)", q, asked, p.Pos)
 	}
+	press(p, "k")
 	press(p, "t")
 	if p.ws.Tour().On() || calloutOf(p) != nil || !strings.Contains(p.notice, "left the tour at stop 2 of 5") {
 		t.Errorf("t did not leave the tour: %q", p.notice)
@@ -217,7 +231,8 @@ func TestGuessRound(t *testing.T) {
 	if want := fmt.Sprintf("score %d of %d", agreed, of); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
-	// The reveal's costs are the matrix's: keeping the model in use, or R.
+	// The reveal's costs are the matrix's: at the last batch, where no later batch pays for the
+	// choice, keeping the model in use, or R.
 	last := T - 1
 	tp := off
 	for _, b := range retrains {
@@ -225,7 +240,8 @@ func TestGuessRound(t *testing.T) {
 			tp = b
 		}
 	}
-	if want := fmt.Sprintf("KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, last, draw.Num(c.At(tp, last)), draw.Num(c.R(last))); !strings.Contains(head, want) {
+	if want := fmt.Sprintf("at %d (until the Oracle decides again): KEEP M_%d costs %s, RETRAIN %s (R = %s at %d)", last, tp, draw.Num(c.At(tp, last)),
+		draw.Num(c.R(last)), draw.Num(c.R(last)), last); !strings.Contains(head, want) {
 		t.Errorf("the reveal lacks %q:\n%s", want, head)
 	}
 	// "You" is over the batches answered, off+1..last: the fixed strategy's cost but the first
@@ -470,8 +486,11 @@ func TestPickerFollows(t *testing.T) {
 	if pl.Pos != 2 {
 		t.Errorf("opened at batch %d, the presenter's is 2", pl.Pos)
 	}
-	// q: back in the picker, free; a scenario of one's own stays free.
-	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	// q asks first; y: back in the picker, free; a scenario of one's own stays free.
+	if back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); back != tea.Model(pl) || !m.View().Following {
+		t.Fatalf("q from a followed scenario left at once: %T, following %v", back, m.View().Following)
+	}
+	back, _ := pl.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	if back != tea.Model(pk) || m.View().Following {
 		t.Fatalf("q from a followed scenario: %T, following %v", back, m.View().Following)
 	}
@@ -667,5 +686,234 @@ func TestRoomAnswersKept(t *testing.T) {
 		if a.Scenario != s.Name || a.Seed != s.Seed || !a.Known || a.Oracle != retrains(a.Batch) || a.Right() != (a.Student == "ana" || a.Batch == 7) {
 			t.Errorf("recorded %+v", a)
 		}
+	}
+}
+
+// pressPumped presses keys, running what each asks for (a what-if computed) before the next.
+func pressPumped(t *testing.T, p *Player, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		if k == " " {
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune(" ")}
+		}
+		_, cmd := p.Update(msg)
+		pumpCmd(t, p, cmd)
+	}
+}
+
+// scenario1-far's tour, as `cara play scenario1-far --tour` and space, r, space x3: the wrong
+// RETRAIN at 2 (the Oracle keeps M_1 there: the queries hardly see the wedges) is 0 of 1 in the
+// reveal, and still 0 of 1 at the end of the tour, which ends on a what-if (the queries inside a
+// wedge) whose Oracle retrains at 2: an answer is scored and priced on the run it was asked on.
+func TestTourScoresOnTheRunAsked(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "scenario1-far")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	pressPumped(t, p, " ")
+	if q, ok := p.ws.Asking(); !ok || q != 2 {
+		t.Fatalf("the quiz: asking %d %v", q, ok)
+	}
+	c := algos.Costs{M: p.s.Matrix, R: s.RetrainCost}
+	o := algos.Oracle(c, s.Offline, s.Batches-1)
+	if slices.Contains(o.Retrains, 2) {
+		t.Fatalf("scenario1-far's Oracle retrains at 2 (%v): the test wants a wrong RETRAIN", o.Retrains)
+	}
+	pressPumped(t, p, "r")
+	if head := draw.StripANSI(strings.Join(calloutOf(p).Head, "\n")); !strings.Contains(head, "✗ not as the Oracle · score 0 of 1") {
+		t.Fatalf("the reveal:\n%s", head)
+	}
+	// Priced on the run: R at 2 and M_2's staleness until the Oracle's next retrain, against the
+	// Oracle's M_1 over the same batches.
+	last := s.Batches - 1
+	for _, r := range o.Retrains {
+		if r > 2 {
+			last = r - 1
+			break
+		}
+	}
+	cost, oracle := 0.0, o.Cumulative[last-o.Start]-o.Cumulative[1-o.Start]
+	for j := 2; j <= last; j++ {
+		cost += c.At(2, j)
+	}
+	pressPumped(t, p, " ", " ", " ")
+	if p.ws.Tour().On() || p.s.WhatIf == nil {
+		t.Fatalf("the tour did not end on its what-if: tour %v, what-if %+v", p.ws.Tour().On(), p.s.WhatIf)
+	}
+	if w := p.workshopFrame().WholeBlock(); !slices.Contains(oracleOf(w).Retrains, 2) {
+		t.Fatalf("under the last stop's what-if the Oracle does not retrain at 2 (%v): the test needs one that does", oracleOf(w).Retrains)
+	}
+	y := p.ws.Guess().You(p.workshopFrame())
+	if y == nil || y.Answers != 1 || y.Agreed != 0 || y.Retrains != 1 {
+		t.Fatalf("You at the end: %+v, want the one RETRAIN, 0 of 1 as the Oracle", y)
+	}
+	// At the end (batch 3), the span is cut at the batch shown.
+	cut, oc := 0.0, o.Cumulative[min(last, 3)-o.Start]-o.Cumulative[1-o.Start]
+	for j := 2; j <= min(last, 3); j++ {
+		cut += c.At(2, j)
+	}
+	if math.Abs(y.Cost-cut) > 1e-9 || math.Abs(y.Oracle-oc) > 1e-9 {
+		t.Errorf("You at the end: %v against %v, want %v against %v (the run asked, to batch 3; %v against %v to %d)", y.Cost, y.Oracle, cut, oc, cost, oracle, last)
+	}
+}
+
+// oracleOf is the Oracle's strategy in results.
+func oracleOf(results []algos.Result) algos.Strategy {
+	for _, r := range results {
+		if r.Algorithm == algos.NameOracle {
+			return r.Strategy
+		}
+	}
+	return algos.Strategy{}
+}
+
+// Guess rounds in a room: a second round over a batch answered asks everyone again and records
+// the answers; the first g after → (the next question up) ends the round; the summary counts
+// only the questions someone answered, and lists the student who never answered; the answers
+// kept mark who followed a question and did not answer it. q in the room asks before leaving it.
+func TestRoomRoundsAndSilence(t *testing.T) {
+	t.Parallel()
+	s := loadSmall(t)
+	runs := live.NewRuns(live.RunsConfig{MaxComputing: 1, Cache: 2})
+	t.Cleanup(runs.Close)
+	rm := room.New()
+	var recorded []room.Answer
+	rm.Record = func(a room.Answer) { recorded = append(recorded, a) }
+	mk := func(m *room.Member) *Player { return memberPlayer(t, s, runs, m) }
+	pres, ana, bob, dan := mk(rm.JoinAs(true, "prof")), mk(rm.JoinAs(false, "ana")), mk(rm.JoinAs(false, "bob")), mk(rm.JoinAs(false, "dan"))
+	sync := func() {
+		ana, bob, dan, pres = deliver(t, ana), deliver(t, bob), deliver(t, dan), deliver(t, pres)
+	}
+	sync()
+	asked := func(p *Player, want int) {
+		t.Helper()
+		if q, ok := p.ws.Asking(); !ok || q != want {
+			t.Fatalf("%s: asking %d %v, want the question about %d", p.opt.Member.Name(), q, ok, want)
+		}
+	}
+	// Round one over 7: ana and bob answer, dan does not.
+	goTo(pres, 6)
+	press(pres, "g")
+	sync()
+	asked(ana, 7)
+	asked(dan, 7)
+	press(ana, "r")
+	press(bob, "k")
+	pres = deliver(t, pres)
+	press(pres, "r")
+	press(pres, "g", "esc")
+	// Round two over 7 again: everyone is asked again; bob answers, ana and dan do not.
+	goTo(pres, 6)
+	press(pres, "g")
+	asked(pres, 7)
+	sync()
+	asked(ana, 7)
+	asked(bob, 7)
+	oracle := algos.OracleRetrains(algos.Costs{M: pres.s.Matrix, R: s.RetrainCost}, s.Offline, s.Batches-1)
+	press(bob, map[bool]string{true: "r", false: "k"}[slices.Contains(oracle, 7)])
+	pres = deliver(t, pres)
+	press(pres, "r")
+	// → asks about 8; nobody answers, and the first g ends the round.
+	press(pres, "right")
+	asked(pres, 8)
+	sync()
+	press(pres, "g")
+	if _, ok := pres.ws.Asking(); ok || pres.ws.Guess().On() {
+		t.Fatal("g with the round's question up did not end the round")
+	}
+	c := calloutOf(pres)
+	if c == nil || c.Kind != workshop.SummaryCallout {
+		t.Fatalf("the end of round two: callout %+v", c)
+	}
+	sum := draw.StripANSI(strings.Join(c.Head, "\n"))
+	if !strings.Contains(sum, "The room over the guess round: 1 student, 1 question") || !strings.Contains(sum, " 1 bob 1 of 1 as the Oracle") ||
+		!strings.Contains(sum, "No answer from ana, dan") || strings.Contains(sum, " ana ") {
+		t.Errorf("round two's summary:\n%s", sum)
+	}
+	var lines []string
+	for _, a := range recorded {
+		switch {
+		case a.None:
+			lines = append(lines, fmt.Sprintf("%s@%d:-", a.Student, a.Batch))
+		default:
+			lines = append(lines, fmt.Sprintf("%s@%d:%v", a.Student, a.Batch, a.Retrain))
+		}
+	}
+	if want := []string{"ana@7:true", "bob@7:false", "dan@7:-", fmt.Sprintf("bob@7:%v", slices.Contains(oracle, 7)), "ana@7:-", "dan@7:-", "ana@8:-", "bob@8:-", "dan@8:-"}; !slices.Equal(lines, want) {
+		t.Errorf("the answers kept:\n%q\nwant\n%q", lines, want)
+	}
+	// q asks before a follower leaves the room: any key but y stays, y leaves, free.
+	sync()
+	press(dan, "q")
+	if _, ok := dan.overlay.(*confirmOverlay); !ok || !strings.Contains(draw.StripANSI(dan.View()), "Leave the room?") {
+		t.Fatalf("q in the room: overlay %T", dan.overlay)
+	}
+	press(dan, "n")
+	if !dan.ws.Room().Following() || !strings.Contains(dan.notice, "still following") {
+		t.Fatalf("n: following %v, notice %q", dan.ws.Room().Following(), dan.notice)
+	}
+	press(dan, "q")
+	_, cmd := dan.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	if cmd == nil || dan.ws.Room().Following() {
+		t.Fatalf("y: quit %v, following %v", cmd != nil, dan.ws.Room().Following())
+	}
+	if v := dan.opt.Member.View(); v.Following {
+		t.Error("the room still counts dan as following")
+	}
+}
+
+// gauss-d's quiz at 29: the Oracle retrains though C[25, 29] = 3.613 is far under R = 10, because
+// M_25's cells climb in the batches after. A KEEP there is priced as the paper prices a strategy,
+// over 29 up to the Oracle's next retrain (33): M_25's cells, against the Oracle's R at 29 and
+// M_29's cells. Over that one batch alone the KEEP looked cheaper than the Oracle ("You 3.61 (the
+// Oracle 10.00 there)"); priced until the paths meet it is dearer, in the reveal and in You.
+func TestWrongKeepPaysForTheBatchesAfter(t *testing.T) {
+	t.Parallel()
+	s := loadEmbedded(t, "gauss-d")
+	p := pumpedScenario(t, s, asciiStyles(), 120, 36)
+	pumpCmd(t, p, p.apply(p.ws.ToggleTour(p.workshopFrame())))
+	for n := 0; n < 6; n++ {
+		if _, ok := p.ws.Asking(); ok {
+			break
+		}
+		pressPumped(t, p, " ")
+	}
+	if q, ok := p.ws.Asking(); !ok || q != 29 {
+		t.Fatalf("gauss-d's quiz: asking %d %v", q, ok)
+	}
+	c := algos.Costs{M: p.s.Matrix, R: s.RetrainCost}
+	o := algos.Oracle(c, s.Offline, s.Batches-1)
+	tp := o.Model[28-o.Start]
+	next := -1
+	for _, r := range o.Retrains {
+		if r > 29 {
+			next = r
+			break
+		}
+	}
+	if tp != 25 || !slices.Contains(o.Retrains, 29) || next != 33 {
+		t.Fatalf("gauss-d's Oracle: M_%d in use at 28, retrains %v: the test wants M_25, a retrain at 29 and the next at 33", tp, o.Retrains)
+	}
+	keep := 0.0
+	for j := 29; j < next; j++ {
+		keep += c.At(25, j)
+	}
+	oracle := o.Cumulative[next-1-o.Start] - o.Cumulative[28-o.Start]
+	if keep <= oracle || c.At(25, 29) >= c.R(29) {
+		t.Fatalf("KEEP M_25 over 29..32 costs %v, the Oracle %v; C[25, 29] %v: the lesson does not hold on this run", keep, oracle, c.At(25, 29))
+	}
+	t.Logf("KEEP M_25 over 29..32: %.2f; the Oracle (R at 29, M_29 after): %.2f; C[25, 29] alone %.3f", keep, oracle, c.At(25, 29))
+	pressPumped(t, p, "k")
+	want := fmt.Sprintf("over 29..32 (until the Oracle decides again): KEEP M_25 costs %s, RETRAIN %s (R = 10 at 29); the Oracle pays %s",
+		draw.Num(keep), draw.Num(oracle), draw.Num(oracle))
+	if head := draw.StripANSI(strings.Join(calloutOf(p).Head, "\n")); !strings.Contains(strings.Join(strings.Fields(head), " "), want) {
+		t.Errorf("the reveal lacks %q:\n%s", want, head)
+	}
+	// You at the last batch: the one KEEP, dearer than the Oracle over the same batches.
+	pumpCmd(t, p, p.apply(effect.Effects{effect.GoTo(s.Batches - 1)}))
+	y := p.ws.Guess().You(p.workshopFrame())
+	if y == nil || y.Answers != 1 || y.Agreed != 0 || math.Abs(y.Cost-keep) > 1e-9 || math.Abs(y.Oracle-oracle) > 1e-9 || y.Cost <= y.Oracle {
+		t.Errorf("You at the end: %+v, want the KEEP at %v against the Oracle's %v", y, keep, oracle)
 	}
 }

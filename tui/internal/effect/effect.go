@@ -56,6 +56,8 @@ type (
 	Notice string
 	// Fail puts Err on the error line; a nil Err clears it.
 	Fail struct{ Err error }
+	// Quit closes the player: back to the picker when there is one (a room's member, after asking).
+	Quit struct{}
 	// Cmd is a command for the program to run: work off the UI goroutine, a timer, a cursor's
 	// blink. Its message comes back to the player's Update.
 	Cmd tea.Cmd
@@ -89,13 +91,14 @@ type (
 	WhatIfBar struct{}
 	// Reopen runs the scenario again on a seed: a new matrix, so the workshop starts over.
 	Reopen uint64
-	// Rerun runs Scenario, the scenario the player opens from now on, on the seed shown, and
-	// goes back to the batch shown once the new run has computed it. KeepBefore keeps the run
-	// shown watched as the run before (the split view's "before": the scenario as opened, while
-	// a change of its data or model runs in its place), when there is none yet; without it the
-	// run before goes.
+	// Rerun runs Scenario, the scenario the player opens from now on, on Seed (nil: the seed
+	// shown), and goes back to the batch shown once the new run has computed it. KeepBefore keeps
+	// the run shown watched as the run before (the split view's "before": the scenario as opened,
+	// while a change of its data or model runs in its place), when there is none yet and the seed
+	// stays; without it the run before goes.
 	Rerun struct {
 		Scenario   *scenarios.Scenario
+		Seed       *uint64
 		KeepBefore bool
 	}
 	// Edited runs Scenario, the editor's text, as the scenario opened: the command line, whose
@@ -137,6 +140,7 @@ func (Scale) effect()          {}
 func (Tick) effect()           {}
 func (Notice) effect()         {}
 func (Fail) effect()           {}
+func (Quit) effect()           {}
 func (Cmd) effect()            {}
 func (Refresh) effect()        {}
 func (WhatIf) effect()         {}

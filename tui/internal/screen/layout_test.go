@@ -2,6 +2,7 @@ package screen
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/muesli/termenv"
@@ -149,6 +150,70 @@ func TestPlaceCallout(t *testing.T) {
 	} {
 		if x, y := placeCallout(100, 30, 30, 10, tc.avoid); x != tc.x || y != tc.y {
 			t.Errorf("%s: (%d, %d), want (%d, %d)", tc.name, x, y, tc.x, tc.y)
+		}
+	}
+}
+
+// A callout about the batch (a quiz's question, 14 lines at 62 columns, 22 at 34) never covers
+// the batch pane, at every size from the smallest the player draws: over the panes where a corner
+// leaves the pane clear, else docked beside it (the pane keeping 40 columns), else under it (the
+// pane keeping 10 rows, the callout cut to fit). It stays in the body, and a callout about another
+// pane stays over the panes, as it was.
+func TestPlaceAboutTheBatch(t *testing.T) {
+	f := frame(t)
+	ps := New()
+	// view wraps a quiz's worth of text (about 600 characters) to bw - 4 columns, plus the border
+	// and the foot, cut to maxH lines.
+	view := func(bw, maxH int) string {
+		n := min((600+bw-5)/(bw-4)+4, maxH)
+		rows := make([]string, n)
+		for i := range rows {
+			rows[i] = strings.Repeat("x", bw)
+		}
+		return strings.Join(rows, "\n")
+	}
+	for _, tc := range []struct {
+		w, h   int
+		docked string // "", "beside" or "under"
+	}{
+		{60, 18, "under"}, {80, 24, "beside"}, {100, 30, ""}, {120, 36, ""}, {160, 48, ""}, {200, 60, ""},
+	} {
+		name := fmt.Sprintf("%dx%d", tc.w, tc.h)
+		w, h := tc.w, tc.h-footer
+		pl := ps.Place(f, pane.Batch, false, []int{pane.Batch}, view, w, h)
+		bw, bh := draw.Width(draw.FirstLine(pl.Box)), draw.Lines(pl.Box)
+		box := pane.Rect{X: pl.X, Y: pl.Y, W: bw, H: bh, Shown: true}
+		if b := pl.Layout.Boxes[pane.Batch]; !b.Shown || b.Collapsed || b.Strip {
+			t.Errorf("%s: the batch pane is %+v", name, b)
+		} else if overlap(box, b) > 0 {
+			t.Errorf("%s: the callout %+v covers the batch pane %+v", name, box, b)
+		}
+		if pl.X < 0 || pl.Y < 0 || pl.X+bw > w || pl.Y+bh > h {
+			t.Errorf("%s: the callout %+v outside the body %dx%d", name, box, w, h)
+		}
+		switch got := map[bool]string{false: ""}[pl.Docked]; {
+		case pl.Docked && pl.PanesW < w:
+			got = "beside"
+			if pl.PanesW < dockPaneW || pl.X != pl.PanesW || pl.PanesH != h {
+				t.Errorf("%s beside: panes %dx%d, callout at %d", name, pl.PanesW, pl.PanesH, pl.X)
+			}
+			fallthrough
+		case pl.Docked && pl.PanesH < h:
+			if got == "" {
+				got = "under"
+				if pl.PanesH < dockPaneH || pl.Y != pl.PanesH {
+					t.Errorf("%s under: panes %dx%d, callout at %d", name, pl.PanesW, pl.PanesH, pl.Y)
+				}
+			}
+			fallthrough
+		default:
+			if got != tc.docked {
+				t.Errorf("%s: docked %q, want %q", name, got, tc.docked)
+			}
+		}
+		// About the decisions: never docked.
+		if pl := ps.Place(f, pane.Decisions, false, []int{pane.Decisions}, view, w, h); pl.Docked {
+			t.Errorf("%s: a callout about the decisions docked", name)
 		}
 	}
 }

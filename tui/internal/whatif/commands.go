@@ -39,6 +39,12 @@ type Commands struct {
 	base *scenarios.Scenario // the scenario as opened, before any change of its data or model
 	kind string              // the kind of model base's file gives (cmdline.FileModelKind)
 	seq  int                 // numbers the checks: only the newest one's outcome is applied
+	// seed is the seed shown before a set of seed (the player's, which --seed may have chosen
+	// over the file's): a run without the set goes back to it. seeded: a set of seed is in force.
+	seed   uint64
+	seeded bool
+	// edited: the scenario opened is the editor's text, not the file (Status says so).
+	edited bool
 }
 
 func NewCommands() Commands { return Commands{line: newCommandLine()} }
@@ -151,7 +157,21 @@ func (c *Commands) Checked(h Host, msg CheckedMsg) effect.Effects {
 				return effect.Effects{effect.Notice(""), effect.Fail{Err: err}}
 			}
 		}
-		e = append(e, effect.Rerun{Scenario: s, KeepBefore: len(run) > 0})
+		// A set of seed runs on that seed, and the sets after it stay there; without it the run
+		// goes back to the seed shown before it. Otherwise the run stays on the seed shown.
+		re := effect.Rerun{Scenario: s, KeepBefore: len(run) > 0}
+		switch seeded := setsSeed(run); {
+		case seeded:
+			if !c.seeded {
+				c.seed = h.Session().Seed
+			}
+			re.Seed, re.KeepBefore = &s.Seed, false // another seed's run is no "before" of this one
+		case c.seeded:
+			seed := c.seed
+			re.Seed = &seed
+		}
+		c.seeded = setsSeed(run)
+		e = append(e, re)
 	}
 	c.sets = msg.sets
 	notice := effect.Notice("back to the scenario")
@@ -163,20 +183,34 @@ func (c *Commands) Checked(h Host, msg CheckedMsg) effect.Effects {
 
 // Edited starts over from s, the editor's text run as the scenario opened: the command line's
 // changes were merged into the text. The run before goes with them.
-func (c *Commands) Edited(s *scenarios.Scenario) effect.Effects {
-	c.base, c.sets, c.kind = s, nil, ""
+func (c *Commands) Edited(h Host, s *scenarios.Scenario) effect.Effects {
+	re := effect.Rerun{Scenario: s}
+	if from := h.Scenario(); s.Seed != from.Seed {
+		re.Seed = &s.Seed // the text's seed: line changed: its run
+	}
+	c.base, c.sets, c.kind, c.seeded, c.edited = s, nil, "", false, true
 	c.seq++ // a check still running is about the scenario before
 	if text, err := s.Text(); err == nil {
 		c.kind = cmdline.FileModelKind(text)
 	}
-	return effect.Effects{effect.Notice("running the edited scenario (esc e to edit it again)"), effect.Rerun{Scenario: s}, effect.WhatIf{}}
+	return effect.Effects{effect.Notice("running the edited scenario (esc e to edit it again)"), re, effect.WhatIf{}}
+}
+
+// setsSeed reports whether overrides set the seed.
+func setsSeed(sets []string) bool {
+	return slices.ContainsFunc(sets, func(s string) bool { path, _, _ := strings.Cut(s, "="); return path == "seed" })
 }
 
 // Status names the command line's change of data or model for the status line ("" for none):
 // what the run on screen was computed from, beyond the scenario's file.
 func (c *Commands) Status() string {
 	_, run := splitSets(c.sets)
-	if len(run) == 0 {
+	switch {
+	case c.edited && len(run) > 0:
+		return "run: edited, " + describe(run)
+	case c.edited:
+		return "run: edited"
+	case len(run) == 0:
 		return ""
 	}
 	return "run: " + describe(run)

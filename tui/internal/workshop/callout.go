@@ -53,12 +53,21 @@ func (c *Callout) View(st *draw.Styles, bw, maxH int) string {
 		}
 		lines = append(lines, strings.Split(wrap.Render(c.Text), "\n")...)
 	}
-	room := max(maxH-3, 1) // the border and the foot
+	// The foot says the keys that go on: wrapped rather than cut in a narrow box (a follower's
+	// question docked at 80x24 ends "· p go free").
+	var foot []string
+	if c.Foot != "" {
+		foot = strings.Split(wrap.Render(c.Foot), "\n")
+		if len(foot) > 2 {
+			foot = []string{draw.Truncate(c.Foot, iw)}
+		}
+	}
+	room := max(maxH-2-max(len(foot), 1), 1) // the border and the foot
 	if len(lines) > room {
 		lines = append(lines[:room-1], st.Dim.Render("…"))
 	}
-	if c.Foot != "" {
-		lines = append(lines, st.Dim.Render(draw.Truncate(c.Foot, iw)))
+	for _, l := range foot {
+		lines = append(lines, st.Dim.Render(strings.TrimRight(l, " ")))
 	}
 	for i, l := range lines {
 		lines[i] = draw.PadRight(draw.Truncate(l, iw), iw)

@@ -160,7 +160,7 @@ func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 		return append(effect.Effects{ahead}, append(w.RevealDue(f), Then(func(f Frame) effect.Effects {
 			// The presenter's question and tour stop: up as the presenter has them, down once
 			// the presenter's go.
-			e := w.board.followQuiz(old, st, all, w.guess.answered(st.Quiz))
+			e := w.board.followQuiz(f, old, st, all, w.guess.answered(st.Quiz))
 			if st.Stop >= 0 {
 				w.board.callout = stopCallout(f, st.Stop, "", true, w.revealOf)
 			} else {
@@ -171,13 +171,14 @@ func (w *Workshop) followStage(f Frame, st room.Stage) effect.Effects {
 	}))
 }
 
-// followQuiz opens the presenter's question (about a batch not answered yet), or closes it once
-// the presenter has moved on: all, the whole stage is applied afresh.
-func (b *board) followQuiz(old, st room.Stage, all, answered bool) effect.Effects {
+// followQuiz opens the presenter's question, or closes it once the presenter has moved on: all,
+// the whole stage is applied afresh (joining, rejoining), when a question answered already is not
+// asked again. A question the presenter asks again (another round, the tour again) is asked again.
+func (b *board) followQuiz(f Frame, old, st room.Stage, all, answered bool) effect.Effects {
 	switch q, open := b.asked, b.asked >= 0; {
-	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz):
-		if !answered {
-			return b.ask(st.Quiz, false)
+	case st.Quiz >= 0 && (all || old.Quiz != st.Quiz || old.Asked != st.Asked):
+		if !all || !answered {
+			return b.ask(f, st.Quiz, false)
 		}
 	case st.Quiz < 0 && open && q == old.Quiz:
 		b.asked = -1
@@ -205,16 +206,16 @@ func (r *Room) toggle(b *board) effect.Effects {
 }
 
 // Stage is what the workshop shows, as a presenter's stage carries it: the tour stop whose
-// callout is up and the batch the question is about (-1 for none).
-func (w *Workshop) Stage() (stop, quiz int) {
-	stop, quiz = -1, -1
+// callout is up, the batch the question is about (-1 for none) and the question's number.
+func (w *Workshop) Stage() (stop, quiz, asked int) {
+	stop, quiz, asked = -1, -1, w.board.asks
 	if c := w.board.callout; w.tour.On() && c != nil && c.Kind == StopCallout {
 		stop = c.Stop // a stop that plays on keeps its callout on the way to the next
 	}
 	if t, ok := w.Asking(); ok {
 		quiz = t
 	}
-	return stop, quiz
+	return stop, quiz, asked
 }
 
 // answered records the player's answer about batch t for the room: a presenter's closes the
@@ -280,6 +281,7 @@ func (w *Workshop) Resume(f Frame, v room.View) effect.Effects {
 	r.view, r.fresh = v, true
 	st := v.Stage
 	r.resumed, r.resumedAt = &st, time.Now()
+	w.board.asks = st.Asked // the questions go on being numbered where the room's are
 	e := w.Follow(f, st)
 	e = append(e, Then(func(f Frame) effect.Effects {
 		if stops := f.Scenario.Tour; st.Stop >= 0 && st.Stop < len(stops) {

@@ -24,7 +24,9 @@ import (
 // quiz) the Oracle's, whose path the tour tells. The answers are shown as the results pane's row
 // "You", over the batches answered only: nobody decided the others.
 type Guess struct {
-	on      bool
+	on bool
+	// round numbers the rounds and tours played: a batch answered in an earlier one is asked again.
+	round   int
 	answers map[int]answer
 	agreed  map[int]bool // batch -> the answer was the Oracle's decision (set when revealed)
 	you     youCache
@@ -49,10 +51,13 @@ func (k *GuessKeys) enable(m keys.Mode) {
 	keys.Enable(m.Question, &k.AnswerRetrain, &k.AnswerKeep, &k.NotNow)
 }
 
-// answer is one answer: RETRAIN or KEEP, about keeping model, the model in use when it was asked.
+// answer is one answer: RETRAIN or KEEP, about keeping model, the model in use when it was asked,
+// on the run it was asked on (score.go), in round.
 type answer struct {
 	retrain bool
 	model   int
+	on      *askedOn
+	round   int
 }
 
 // youCache keeps the "You" row for one position, R and set of answers.
@@ -66,12 +71,24 @@ type youCache struct {
 
 // reset forgets the round and its answers; the keys stay.
 func (g *Guess) reset() {
-	*g = Guess{answers: map[int]answer{}, agreed: map[int]bool{}, keys: g.keys}
+	*g = Guess{answers: map[int]answer{}, agreed: map[int]bool{}, keys: g.keys, round: g.round + 1}
 }
 
-// Answered is how many batches have an answer; answered, whether batch t has one.
+// newRound starts a round of questions (a guess round, a tour from its start): a batch answered
+// before is asked again, and its new answer replaces the old.
+func (g *Guess) newRound() { g.round++ }
+
+// On reports whether a guess round is going on.
+func (g *Guess) On() bool { return g.on }
+
+// Answered is how many batches have an answer; answered, whether batch t has one;
+// answeredNow, whether it has one given in the round going on.
 func (g *Guess) Answered() int       { return len(g.answers) }
 func (g *Guess) answered(t int) bool { _, ok := g.answers[t]; return ok }
+func (g *Guess) answeredNow(t int) bool {
+	a, ok := g.answers[t]
+	return ok && a.round == g.round
+}
 
 // Score is the round's score: the revealed answers that were the Oracle's decision, of the
 // answers revealed.
@@ -85,35 +102,47 @@ func (g *Guess) Score() (agreed, of int) {
 }
 
 // ToggleGuess starts or ends the guess round; at its end a presenter's room is shown its summary.
+// A round asks about every batch it steps into, those answered in an earlier round or tour too.
 func (w *Workshop) ToggleGuess(f Frame) effect.Effects {
 	g, b := &w.guess, &w.board
 	g.on = !g.on
 	if !g.on {
+		b.asked = -1              // g with the round's question up ends the round (QuestionKey)
 		b.takeDown(RevealCallout) // the round's last answer goes with it
-		b.show(w.room.summary(f, "guess round", true, b.questions))
+		b.show(w.room.summary(f, "guess round", true, b.questions, b.since))
 		a, n := g.Score()
 		return effect.Effects{effect.Notice(fmt.Sprintf("guess round over: %d of %d as the Oracle decided; g starts it again", a, n))}
 	}
-	clear(b.questions)
+	b.newRound()
+	g.newRound()
 	e := effect.Effects{effect.Play(false), effect.Notice(fmt.Sprintf("guess round: each step into batches %d..%d asks RETRAIN or KEEP first; g ends it", f.Scenario.Offline+1, f.Batches-1))}
 	if g.needs(f, f.Pos+1) {
-		e = append(e, b.ask(f.Pos+1, w.room.Presenting())...)
+		e = append(e, b.ask(f, f.Pos+1, w.room.Presenting())...)
 	}
 	return e
 }
 
-// needs reports whether the round asks about batch t before showing it.
+// needs reports whether the round asks about batch t before showing it: t is the next batch, in
+// the online block after its first batch, and not answered in this round.
 func (g *Guess) needs(f Frame, t int) bool {
-	_, answered := g.answers[t]
-	return g.on && !answered && t > f.Scenario.Offline && t < f.Batches && f.Pos == t-1
+	return g.on && !g.answeredNow(t) && t > f.Scenario.Offline && t < f.Batches && f.Pos == t-1
 }
 
-// Step asks about the next batch before the player steps or plays into it: true when it asks.
+// Step asks about the next batch before the player steps or plays into it: true when it asks. A
+// batch answered in this round already is not asked again: the step shows it with its own reveal
+// and says so, in place of the reveal of the batch before.
 func (w *Workshop) Step(f Frame) (effect.Effects, bool) {
-	if !w.guess.needs(f, f.Pos+1) {
-		return nil, false
+	t, g := f.Pos+1, &w.guess
+	switch a, ok := g.answers[t]; {
+	case g.needs(f, t):
+		return append(effect.Effects{effect.Play(false)}, w.board.ask(f, t, w.room.Presenting())...), true
+	case g.on && ok && a.round == g.round && t < f.Computed && !w.room.following:
+		w.board.takeDown(RevealCallout)
+		return effect.Effects{effect.Play(false), effect.GoTo(t), Then(func(f Frame) effect.Effects {
+			return append(w.reveal(f, t), effect.Notice(fmt.Sprintf("batch %d was answered in this round (%s): its answer is shown, not asked again", t, word(a.retrain))))
+		})}, true
 	}
-	return append(effect.Effects{effect.Play(false)}, w.board.ask(f.Pos+1, w.room.Presenting())...), true
+	return nil, false
 }
 
 // Model is the model in use that the question about batch t is about: the one the player's own
@@ -164,11 +193,16 @@ func oracleOf(f Frame) algos.Strategy {
 	return algos.Strategy{}
 }
 
-// answer records the answer about batch t and shows the batch; a follower waits for the
-// presenter to show it, and the room counts the answer.
+// answer records the answer about batch t, on the run the question was asked on, and shows the
+// batch; a follower waits for the presenter to show it, and the room counts the answer.
 func (w *Workshop) answer(f Frame, t int, retrain bool) effect.Effects {
 	g := &w.guess
-	g.answers[t] = answer{retrain: retrain, model: w.Model(f, t)}
+	on := w.board.on
+	if on == nil {
+		on = runOf(f)
+	}
+	g.answers[t] = answer{retrain: retrain, model: w.Model(f, t), on: on, round: g.round}
+	delete(g.agreed, t) // answered again: scored again
 	g.you = youCache{}
 	if c := w.room.answered(f, t, retrain); c != nil {
 		w.board.callout = c // a follower's, waiting for the presenter
@@ -182,12 +216,29 @@ func (w *Workshop) answer(f Frame, t int, retrain bool) effect.Effects {
 	})}
 }
 
+// decided is the Oracle's decision at t on the run the answer about t was asked on (the run
+// shown for a batch not answered), and what the reveal calls the Oracle: the Oracle, or the best
+// so far while the matrix computes.
+func (w *Workshop) decided(f Frame, t int) (retrain bool, who string) {
+	on := runOf(f)
+	if a, ok := w.guess.answers[t]; ok && a.on != nil {
+		on = a.on
+	}
+	o, provisional := on.oracleIn(f)
+	who = "the Oracle"
+	if provisional {
+		who = pane.BestSoFar
+	}
+	return retrains(o, t), who
+}
+
 // reveal shows the Oracle's decision at t next to the answer, in the tour's callout at a quiz stop.
 func (w *Workshop) reveal(f Frame, t int) effect.Effects {
 	g := &w.guess
 	if a, ok := g.answers[t]; ok {
 		if _, done := g.agreed[t]; !done {
-			g.agreed[t] = a.retrain == oracleRetrains(f.Results, t)
+			oracle, _ := w.decided(f, t)
+			g.agreed[t] = a.retrain == oracle
 		}
 	}
 	if at, ok := w.tour.quizAhead(); ok && at == t {
@@ -217,7 +268,8 @@ func (w *Workshop) RevealDue(f Frame) effect.Effects {
 	if c := w.board.callout; c == nil || c.Kind == WaitCallout || c.Kind == RevealCallout {
 		return w.reveal(f, t)
 	}
-	g.agreed[t] = a.retrain == oracleRetrains(f.Results, t)
+	oracle, _ := w.decided(f, t)
+	g.agreed[t] = a.retrain == oracle
 	return nil
 }
 
@@ -227,8 +279,7 @@ func (w *Workshop) RevealDue(f Frame) effect.Effects {
 func oracleRetrains(results []algos.Result, t int) bool {
 	for _, r := range results {
 		if r.Algorithm == algos.NameOracle {
-			_, ok := slices.BinarySearch(r.Strategy.Retrains, t)
-			return ok
+			return retrains(r.Strategy, t)
 		}
 	}
 	return false
@@ -239,39 +290,44 @@ func oracleRetrains(results []algos.Result, t int) bool {
 func (w *Workshop) revealOf(f Frame, t int) ([]string, bool) {
 	lines := w.guess.revealLines(f, t, w.Model(f, t))
 	if lines != nil {
-		who, _ := oracleName(f, t)
-		lines = append(lines, w.room.tallyLines(t, oracleRetrains(f.Results, t), who)...)
+		oracle, who := w.decided(f, t)
+		lines = append(lines, w.room.tallyLines(t, oracle, who, w.board.since)...)
 	}
 	return lines, w.guess.answered(t)
 }
 
 // oracleName is what the reveal calls the Oracle at t, and how it knows its decision: in
 // hindsight, or as the best so far while the matrix computes.
-func oracleName(f Frame, t int) (who, hind string) {
-	if f.Provisional {
+func oracleName(f Frame, t int, provisional bool) (who, hind string) {
+	if provisional {
 		return pane.BestSoFar, fmt.Sprintf("over batches %d..%d, all computed so far; the Oracle needs the whole block", f.Scenario.Offline, t)
 	}
 	return "the Oracle", "in hindsight over the whole online block"
 }
 
 // revealLines say what the Oracle did at t, what the answer was and the score, and what each
-// choice costs the player's own strategy at t, whose model in use is tp; nil before t is computed.
+// choice costs the player's own strategy from t, whose model in use is tp, until the Oracle
+// decides again (price), on the run the question was asked on; nil before t is computed.
 func (g *Guess) revealLines(f Frame, t, tp int) []string {
 	st := f.Styles
 	if t >= f.Computed {
 		return nil
 	}
-	// The cost matrix the panes show (the what-if's when one is shown) at the R in force.
-	c := algos.Costs{M: f.Matrix, R: f.R}
-	who, hind := oracleName(f, t)
-	oracle := oracleRetrains(f.Results, t)
+	on := runOf(f)
+	ans, answered := g.answers[t]
+	if answered && ans.on != nil {
+		on = ans.on
+	}
+	o, provisional := on.oracleIn(f)
+	who, hind := oracleName(f, t, provisional)
+	oracle := retrains(o, t)
 	or := "KEEPS its model"
 	if oracle {
 		or = "RETRAINS"
 	}
 	lines := []string{st.Bold.Render(fmt.Sprintf("At %d %s %s", t, who, or)) + st.Dim.Render(", "+hind+".")}
 	a, n := g.Score()
-	if ans, ok := g.answers[t]; ok {
+	if answered {
 		mark := "✗ not as " + who
 		if ans.retrain == oracle {
 			mark = "✓ as " + who
@@ -280,8 +336,18 @@ func (g *Guess) revealLines(f Frame, t, tp int) []string {
 	} else {
 		lines = append(lines, fmt.Sprintf("You did not answer · score %d of %d", a, n))
 	}
-	return append(lines, fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = %s", tp, tp, t,
-		draw.Num(c.At(tp, t)), draw.Num(c.R(t))))
+	c := on.costs()
+	keep, ok := price(c, o, t, tp, false, -1, f.Computed-1)
+	if !ok {
+		return lines
+	}
+	re, _ := price(c, o, t, tp, true, -1, f.Computed-1)
+	span := fmt.Sprintf("at %d", t)
+	if keep.last > t {
+		span = fmt.Sprintf("over %d..%d", t, keep.last)
+	}
+	return append(lines, fmt.Sprintf("For you, %s (until %s decides again): KEEP M_%d costs %s, RETRAIN %s (R = %s at %d); %s pays %s",
+		span, who, tp, draw.Num(keep.cost), draw.Num(re.cost), draw.Num(c.R(t)), t, who, draw.Num(keep.oracle)))
 }
 
 func word(retrain bool) string {
@@ -292,9 +358,9 @@ func word(retrain bool) string {
 }
 
 // You is the player's own answers up to the batch shown, as the results pane's row "You": over
-// the batches answered only, each the cost of the answer given the model in use it was about,
-// against what the Oracle (the one replay every pane reads) paid at the same batches; nil before
-// an answer.
+// the batches answered only, each priced on the run it was asked on until the Oracle decides
+// again (score.go) and cut at the batch shown, against what the Oracle paid over the same
+// batches; nil before an answer.
 func (g *Guess) You(f Frame) *pane.You {
 	if len(g.answers) == 0 || f.Pos < f.Scenario.Offline || f.Pos >= f.Computed {
 		return nil
@@ -303,45 +369,55 @@ func (g *Guess) You(f Frame) *pane.You {
 	if c := g.you; c.you != nil && c.pos == k.pos && c.answers == k.answers && c.scale == k.scale && c.m == k.m && c.provisional == k.provisional {
 		return c.you
 	}
-	k.you = youOf(f, g.answers)
+	k.you = youOf(f, g.answers, f.Pos)
 	g.you = k
 	return k.you
 }
 
-// youOf is answers as the row You: over the batches answered up to f's batch, each the cost of
-// the answer given the model in use it was about, beside the Oracle's cost at the same batches in
-// f's results; nil when no answer is up to f's batch.
-func youOf(f Frame, answers map[int]answer) *pane.You {
+// youOf is answers as the row You: over the batches answered up to upTo, each priced on the run
+// it was asked on (the one f shows when it has none) until the next decision, beside what the
+// Oracle of that run paid over the same batches; nil when no answer is up to upTo.
+func youOf(f Frame, answers map[int]answer, upTo int) *pane.You {
 	if f.Pos >= f.Computed {
 		return nil
 	}
-	var oracle algos.Strategy
-	for _, r := range f.Results {
-		if r.Algorithm == algos.NameOracle {
-			oracle = r.Strategy
+	batches := make([]int, 0, len(answers))
+	for t := range answers {
+		if t <= upTo {
+			batches = append(batches, t)
 		}
 	}
-	m := f.Matrix
-	c := algos.Costs{M: m, R: f.R}
-	y := &pane.You{Provisional: f.Provisional}
+	slices.Sort(batches)
+	y := &pane.You{}
 	acc := 0.0
-	for t, a := range answers {
-		i := t - oracle.Start
-		if t > f.Pos || i <= 0 || i >= len(oracle.Cumulative) {
+	for k, t := range batches {
+		a := answers[t]
+		on := a.on
+		if on == nil {
+			on = runOf(f)
+		}
+		o, provisional := on.oracleIn(f)
+		next := -1
+		if k+1 < len(batches) {
+			next = batches[k+1]
+		}
+		p, ok := price(on.costs(), o, t, a.model, a.retrain, next, upTo)
+		if !ok {
 			continue
 		}
 		y.Answers++
+		y.Provisional = y.Provisional || provisional
+		model := a.model
 		if a.retrain {
 			y.Retrains++
-			y.Cost += c.R(t)
-		} else {
-			y.Cost += c.At(a.model, t)
+			model = t
 		}
-		y.Oracle += oracle.Cumulative[i] - oracle.Cumulative[i-1]
-		if _, retrains := slices.BinarySearch(oracle.Retrains, t); retrains == a.retrain {
+		y.Cost += p.cost
+		y.Oracle += p.oracle
+		if retrains(o, t) == a.retrain {
 			y.Agreed++
 		}
-		acc += m.QueryAccuracy(a.model, t)
+		acc += on.m.QueryAccuracy(model, t)
 		if t == f.Pos {
 			y.Now = "keep"
 			if a.retrain {
@@ -377,7 +453,7 @@ func (w *Workshop) Question(f Frame) *Callout {
 		c.Title = fmt.Sprintf("tour %d/%d · guess batch %d", i+1, len(f.Scenario.Tour), t)
 		c.Head = append([]string{strings.TrimSpace(sayText(f, f.Scenario.Tour[i])), ""}, c.Head...)
 	}
-	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], shown with the answer.",
+	c.Text = fmt.Sprintf("%s; the batch pane shows batch %d and where M_%d errs on it. Retraining at %d costs R = %s; keeping M_%d costs C[%d, %d], and each choice goes on costing until the next decision: the answer shows both.",
 		g.inUse(f, t, tp, quiz), t, tp, t, draw.Num(f.R(t)), tp, tp, t)
 	if a, n := g.Score(); n > 0 {
 		c.Text += fmt.Sprintf(" Score so far: %d of %d.", a, n)

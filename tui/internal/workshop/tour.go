@@ -149,7 +149,7 @@ func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	if ts.run != nil {
 		ts.left = ts.run.i
 		e := append(ts.end(&w.board), effect.Notice(fmt.Sprintf("left the tour at stop %d of %d; t takes it up there", ts.left+1, len(f.Scenario.Tour))))
-		w.board.show(w.room.summary(f, "tour", false, w.board.questions))
+		w.board.show(w.room.summary(f, "tour", false, w.board.questions, w.board.since))
 		return e
 	}
 	stops := f.Scenario.Tour
@@ -161,7 +161,9 @@ func (w *Workshop) ToggleTour(f Frame) effect.Effects {
 	}
 	ts.run = &tourRun{stops: stops}
 	if ts.left < 0 {
-		clear(w.board.questions) // a tour from its start: the room's summary scores its quizzes
+		// A tour from its start: its quizzes are asked again, and the room's summary scores them.
+		w.board.newRound()
+		w.guess.newRound()
 	}
 	from := max(ts.left, 0)
 	ts.left = -1
@@ -201,8 +203,8 @@ func (w *Workshop) arrive(f Frame) effect.Effects {
 	e := effect.Effects{effect.Play(false)}
 	st := w.tour.run.stops[w.tour.run.i]
 	if st.Quiz {
-		if !w.guess.answered(st.At) {
-			return append(e, w.board.ask(st.At, w.room.Presenting())...)
+		if !w.guess.answeredNow(st.At) {
+			return append(e, w.board.ask(f, st.At, w.room.Presenting())...)
 		}
 		return append(e, effect.GoTo(st.At), Then(w.showStop))
 	}
@@ -247,7 +249,7 @@ func (w *Workshop) TourNext(f Frame) effect.Effects {
 		return w.tour.toStop(&w.board, f, tr.i+1, w.arrive)
 	}
 	e := append(w.tour.end(&w.board), effect.Notice("end of the tour; t takes it again from the start"))
-	w.board.show(w.room.summary(f, "tour", false, w.board.questions))
+	w.board.show(w.room.summary(f, "tour", false, w.board.questions, w.board.since))
 	return e
 }
 

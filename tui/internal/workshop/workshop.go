@@ -1,6 +1,8 @@
 package workshop
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -33,15 +35,27 @@ type Workshop struct {
 // presenter; each part takes down only its own kind) and the question up, which takes the keys.
 type board struct {
 	callout *Callout
-	// asked is the batch the question up is about (-1 when none is); questions are the batches a
-	// presenter asked about in the tour or guess round going on: what the room's summary scores.
+	// asked is the batch the question up is about (-1 when none is), on is the run it is asked on
+	// (score.go); questions are the batches a presenter asked about in the tour or guess round
+	// going on, each with its run: what the room's summary scores the room's answers on.
 	asked     int
-	questions map[int]bool
+	asks      int // counts the questions put up: a presenter's stage numbers them (room.Stage.Asked)
+	on        *askedOn
+	questions map[int]*askedOn
+	// since is when the tour or guess round going on started: the room's answers from before it
+	// are an earlier round's.
+	since time.Time
+}
+
+// newRound starts the board's round of questions: a tour from its start, a guess round.
+func (b *board) newRound() {
+	clear(b.questions)
+	b.since = time.Now()
 }
 
 // New returns the workshop of a player in the room of m (nil: no room).
 func New(m *room.Member) Workshop {
-	w := Workshop{tour: newTour(), guess: Guess{keys: newGuessKeys()}, room: newRoom(m), board: board{asked: -1, questions: map[int]bool{}}}
+	w := Workshop{tour: newTour(), guess: Guess{keys: newGuessKeys()}, room: newRoom(m), board: board{asked: -1, questions: map[int]*askedOn{}}}
 	w.guess.reset()
 	return w
 }
@@ -67,15 +81,16 @@ type Frame struct {
 // Then goes on from the view the effects before it left, read again as a Frame.
 type Then = effect.Then[Frame]
 
-// ask puts up the question about batch t: it takes the keys, and a callout other than a tour's
-// stop goes. A presenter's question is one the room's summary scores.
-func (b *board) ask(t int, presenting bool) effect.Effects {
+// ask puts up the question about batch t, asked on the run f shows: it takes the keys, and a
+// callout other than a tour's stop goes. A presenter's question is one the room's summary scores.
+func (b *board) ask(f Frame, t int, presenting bool) effect.Effects {
 	if c := b.callout; c != nil && c.Kind != StopCallout {
 		b.callout = nil
 	}
-	b.asked = t
+	b.asked, b.on = t, runOf(f)
+	b.asks++
 	if presenting {
-		b.questions[t] = true
+		b.questions[t] = b.on
 	}
 	// The batch asked about is what the question is about: its pane shows whatever the layout.
 	return effect.Effects{effect.Play(false), effect.TakeKeys{}, effect.Focus(pane.Batch)}
@@ -204,6 +219,9 @@ func (w *Workshop) QuestionKey(f Frame, msg tea.KeyMsg) effect.Effects {
 	case key.Matches(msg, gk.AnswerKeep):
 		w.board.asked = -1
 		return w.answer(f, t, false)
+	case w.guess.on && !w.room.following && keys.Pressed(msg, &gk.Guess):
+		// g ends the round, its question up or not (the reveal's foot says so).
+		return w.ToggleGuess(f)
 	case key.Matches(msg, gk.NotNow):
 		w.board.asked = -1
 		if _, ok := w.tour.quizAhead(); ok {

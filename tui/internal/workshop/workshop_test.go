@@ -26,7 +26,7 @@ import (
 // (synthetic_test.go), every column in, the view state the workshop's effects change, and a record
 // of what it asked. It applies every effect there is, and none panics.
 type fakePlayer struct {
-	t       *testing.T
+	t       testing.TB
 	ws      Workshop
 	shown   room.Shown
 	s       *run.Session
@@ -44,7 +44,7 @@ type fakePlayer struct {
 	dropped int         // overlays the question took the keys from
 }
 
-func newFakePlayer(t *testing.T, tour []tour.Stop, m *room.Member) *fakePlayer {
+func newFakePlayer(t testing.TB, tour []tour.Stop, m *room.Member) *fakePlayer {
 	t.Helper()
 	s := synth.Session(t)
 	s.Scenario.Tour = tour
@@ -175,6 +175,9 @@ func (f *fakePlayer) key(t *testing.T, k string) {
 // 19, 24, 30, 36, 42, 48 and 54: in each concept's 12 batches once at the drift and once halfway
 // (R 4 twice and 0.25 x (0+...+5) twice, 15.5, beats one retrain, 4 + 0.25 x (0+...+11) = 20.5,
 // and three, 12 + 0.25 x 2 x (0+...+3) = 16.5); in the first online batches, 15 to 23, once at 19.
+// The reveal prices both choices as the paper prices a strategy, over the batches until the Oracle
+// retrains next (its paths meet the Oracle's there): C[tp, j] = 0.25 (j - tp), 6 more across the
+// drift at 24, and R = 4.
 func TestGuessRoundReveal(t *testing.T) {
 	f := newFakePlayer(t, nil, nil)
 	f.apply(f.ws.ToggleGuess(f.frame()))
@@ -185,15 +188,21 @@ func TestGuessRoundReveal(t *testing.T) {
 		mark    string // beside the answer
 		agreed  int    // the score after it, of the answers so far
 		yourTp  int    // the model in use the question is about
-		keepC   string // C[yourTp, t]: 0.25 a batch of age, 6 more across a drift
+		price   string // over t..the Oracle's next retrain - 1: KEEP M_yourTp, RETRAIN, the Oracle
 		oracleW string // the Oracle's decision as the reveal says it
 	}{
-		{19, "r", "✓ as the Oracle", 1, 15, "1", "RETRAINS"},        // joins the Oracle's M_15 (18 unanswered)
-		{22, "k", "✓ as the Oracle", 2, 19, "0.75", "KEEPS"},        // joins the Oracle's M_19 (21 unanswered)
-		{23, "k", "✓ as the Oracle", 3, 19, "1", "KEEPS"},           // its own M_19: 22 was KEEP
-		{24, "k", "✗ not as the Oracle", 3, 19, "7.25", "RETRAINS"}, // across the drift at 24: 1.25 + 6
-		{25, "r", "✗ not as the Oracle", 3, 19, "7.5", "KEEPS"},     // still M_19 (24 was KEEP): 1.5 + 6
-		{27, "r", "✗ not as the Oracle", 3, 24, "0.75", "KEEPS"},    // joins the Oracle's M_24 (26 unanswered)
+		// joins the Oracle's M_15 (18 unanswered); 19..23: 0.25 x (4+...+8); 4 + 0.25 x (1+...+4)
+		{19, "r", "✓ as the Oracle", 1, 15, "over 19..23 (until the Oracle decides again): KEEP M_15 costs 7.5, RETRAIN 6.5 (R = 4 at 19); the Oracle pays 6.5", "RETRAINS"},
+		// joins the Oracle's M_19 (21 unanswered); 22..23: 0.25 x (3+4); 4 + 0.25
+		{22, "k", "✓ as the Oracle", 2, 19, "over 22..23 (until the Oracle decides again): KEEP M_19 costs 1.75, RETRAIN 4.25 (R = 4 at 22); the Oracle pays 1.75", "KEEPS"},
+		// its own M_19: 22 was KEEP; 23 alone, the Oracle retrains at 24
+		{23, "k", "✓ as the Oracle", 3, 19, "at 23 (until the Oracle decides again): KEEP M_19 costs 1, RETRAIN 4 (R = 4 at 23); the Oracle pays 1", "KEEPS"},
+		// across the drift at 24: 0.25 x (5+...+10) + 6 x 6 kept, against 4 + 0.25 x (1+...+5)
+		{24, "k", "✗ not as the Oracle", 3, 19, "over 24..29 (until the Oracle decides again): KEEP M_19 costs 47.25, RETRAIN 7.75 (R = 4 at 24); the Oracle pays 7.75", "RETRAINS"},
+		// still M_19 (24 was KEEP): 0.25 x (6+...+10) + 6 x 5; the Oracle's M_24, 0.25 x (1+...+5)
+		{25, "r", "✗ not as the Oracle", 3, 19, "over 25..29 (until the Oracle decides again): KEEP M_19 costs 40, RETRAIN 6.5 (R = 4 at 25); the Oracle pays 3.75", "KEEPS"},
+		// joins the Oracle's M_24 (26 unanswered): 0.25 x (3+4+5)
+		{27, "r", "✗ not as the Oracle", 3, 24, "over 27..29 (until the Oracle decides again): KEEP M_24 costs 3, RETRAIN 4.75 (R = 4 at 27); the Oracle pays 3", "KEEPS"},
 	} {
 		f.goTo(tc.t - 1)
 		e, asked := f.ws.Step(f.frame())
@@ -218,27 +227,29 @@ func TestGuessRoundReveal(t *testing.T) {
 		for _, want := range []string{
 			fmt.Sprintf("At %d the Oracle %s", tc.t, tc.oracleW),
 			fmt.Sprintf("You said %s: %s · score %d of %d", word, tc.mark, tc.agreed, n),
-			fmt.Sprintf("For you: KEEP M_%d costs C[%d, %d] = %s, RETRAIN costs R = 4", tc.yourTp, tc.yourTp, tc.t, tc.keepC),
+			"For you, " + tc.price,
 		} {
 			if !strings.Contains(head, want) {
 				t.Errorf("batch %d: the reveal lacks %q:\n%s", tc.t, want, head)
 			}
 		}
 	}
-	// "You" is the answers alone: R at 19, 25 and 27, C[19, 22..24] = 0.75 + 1 + 7.25 kept, 21 in
-	// all, against the Oracle's R at 19 and 24 and C[19, 22], C[19, 23], C[24, 25], C[24, 27] =
-	// 0.75 + 1 + 0.25 + 0.75, 10.75 at the same six batches. The batches between count for nobody.
+	// "You" is the answers alone, each over its batches until the next decision (the Oracle's next
+	// retrain, or the next answer), cut at the batch shown: 19..21 retrained, 4 + 0.25 + 0.5; 22 and
+	// 23 kept, 0.75 + 1; 24 kept across the drift, 7.25; 25..26 retrained, 4 + 0.25; 27 retrained, 4:
+	// 22 in all, against the Oracle's 4.75 + 0.75 + 1 + 4 (R at 24) + 0.25 + 0.5 + 0.75 = 12 over
+	// the same batches. The batches before 19 count for nobody.
 	y := f.ws.guess.You(f.frame())
-	if y == nil || y.Answers != 6 || y.Agreed != 3 || y.Retrains != 3 || y.Cost != 21 || y.Oracle != 10.75 || y.Now != "RETRAIN" {
-		t.Fatalf("You: %+v, want 6 answers, 3 as the Oracle, 3 retrains, 21 against 10.75, RETRAIN now", y)
+	if y == nil || y.Answers != 6 || y.Agreed != 3 || y.Retrains != 3 || y.Cost != 22 || y.Oracle != 12 || y.Now != "RETRAIN" {
+		t.Fatalf("You: %+v, want 6 answers, 3 as the Oracle, 3 retrains, 22 against 12, RETRAIN now", y)
 	}
-	if want := 100 * (21 - 10.75) / 10.75; y.SCPE != want || y.Line() != "You (6 answers): 3 of 6 as the Oracle" {
+	if want := 100 * (22 - 12.0) / 12; y.SCPE != want || y.Line() != "You (6 answers): 3 of 6 as the Oracle" {
 		t.Errorf("You's SCPE %v (want %v), line %q", y.SCPE, want, y.Line())
 	}
 	// Before the last answer's batch, the row is over the five answered up to the batch shown.
 	f.goTo(26)
-	if y := f.ws.guess.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 17 || y.Now != "" {
-		t.Errorf("You at 26: %+v, want 5 answers costing 17, none at 26", y)
+	if y := f.ws.guess.You(f.frame()); y == nil || y.Answers != 5 || y.Cost != 18 || y.Now != "" {
+		t.Errorf("You at 26: %+v, want 5 answers costing 18, none at 26", y)
 	}
 	f.apply(f.ws.ToggleGuess(f.frame()))
 	if f.ws.board.callout != nil || f.notice != "guess round over: 3 of 6 as the Oracle decided; g starts it again" {
@@ -382,7 +393,7 @@ func TestRestartRefused(t *testing.T) {
 		t.Errorf("the guess round on: %q", why)
 	}
 	f.goTo(20)
-	f.apply(f.ws.board.ask(21, f.ws.room.Presenting()))
+	f.apply(f.ws.board.ask(f.frame(), 21, f.ws.room.Presenting()))
 	f.key(t, "k")
 	f.ws.guess.on = false // the round over, its answer still shown
 	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the answer shown: esc closes it" {
@@ -392,5 +403,88 @@ func TestRestartRefused(t *testing.T) {
 	f.apply(f.ws.ToggleTour(f.frame()))
 	if why := f.ws.RestartRefused(); why != "N (a new run) waits for the tour: t leaves it" {
 		t.Errorf("a tour on: %q", why)
+	}
+}
+
+// A guess round does not skip a batch answered in it without a word: stepping into it again shows
+// its own reveal, in place of the reveal of the batch before, and says so; a new round asks about
+// it again, and its answer replaces the old; g with the round's question up ends the round.
+func TestGuessRoundSaysAnswered(t *testing.T) {
+	f := newFakePlayer(t, nil, nil)
+	f.goTo(19)
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	f.key(t, "r") // 20
+	f.apply(effect.Effects{effect.GoTo(21)})
+	e, asked := f.ws.Step(f.frame())
+	f.apply(e)
+	f.key(t, "k") // 22
+	f.goTo(19)
+	e, stepped := f.ws.Step(f.frame())
+	if !stepped {
+		t.Fatal("stepping into 20, answered in this round: the step was left to the player, silently")
+	}
+	f.apply(e)
+	c := f.ws.board.callout
+	if _, q := f.ws.Asking(); q || f.shown.Pos != 20 || c == nil || c.Title != "guess · batch 20" || !strings.Contains(f.notice, "batch 20 was answered in this round (RETRAIN)") {
+		t.Fatalf("into 20 again: asking %v, batch %d, callout %+v, notice %q", q, f.shown.Pos, c, f.notice)
+	}
+	if !asked {
+		t.Fatal("no question about 22")
+	}
+	// A new round asks about 20 again; g with its question up ends the round.
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	f.goTo(19)
+	f.apply(f.ws.ToggleGuess(f.frame()))
+	if q, ok := f.ws.Asking(); !ok || q != 20 {
+		t.Fatalf("a new round at 19: asking %d %v, want 20 asked again", q, ok)
+	}
+	f.key(t, "g")
+	if _, ok := f.ws.Asking(); ok || f.ws.guess.On() || !strings.Contains(f.notice, "guess round over") {
+		t.Errorf("g with the question up: asking %v, round %v, notice %q", ok, f.ws.guess.On(), f.notice)
+	}
+}
+
+// A callout's foot, the keys that go on, wraps in a narrow box rather than losing its last key.
+func TestCalloutFootWraps(t *testing.T) {
+	st := draw.ForProfile(termenv.Ascii)
+	c := &Callout{Title: "guess · batch 27", Text: "RETRAIN or KEEP at 27?", Foot: "r retrain · k keep · esc not now · p go free"}
+	narrow := ansi.Strip(c.View(st, 38, 20))
+	if !strings.Contains(narrow, "p go free") || strings.Contains(narrow, "…") {
+		t.Errorf("at 38 columns the foot lost a key:\n%s", narrow)
+	}
+	if wide := ansi.Strip(c.View(st, 66, 20)); strings.Count(wide, "\n") != strings.Count(narrow, "\n")-1 {
+		t.Errorf("at 66 columns the foot is not one line:\n%s", wide)
+	}
+}
+
+// The room's summary at the end of a round of 10 questions answered by 30 students, on the
+// synthetic run: each answer priced on its question's run.
+func BenchmarkSummary(b *testing.B) {
+	rm := room.New()
+	pres := rm.JoinAs(true, "prof")
+	var members []*room.Member
+	for i := range 30 {
+		members = append(members, rm.JoinAs(false, fmt.Sprintf("s%02d", i)))
+	}
+	f := newFakePlayer(b, nil, pres)
+	f.ws.room.view = pres.View()
+	f.goTo(29)
+	fr := f.frame()
+	f.ws.board.newRound()
+	for q := 30; q < 40; q++ {
+		f.ws.board.questions[q] = runOf(fr)
+		pres.Publish(room.Stage{Scenario: f.scen, Seed: f.s.Seed, Stop: -1, Quiz: q})
+		for i, m := range members {
+			m.Answer(q, (i+q)%3 == 0, true, true)
+		}
+	}
+	pres.Publish(room.Stage{Scenario: f.scen, Seed: f.s.Seed, Stop: -1, Quiz: -1})
+	f.goTo(59)
+	fr = f.frame()
+	b.ReportAllocs()
+	for b.Loop() {
+		if c := f.ws.room.summary(fr, "guess round", true, f.ws.board.questions, f.ws.board.since); c == nil || len(c.Head) != 31 {
+			b.Fatalf("summary: %+v", c)
+		}
 	}
 }
