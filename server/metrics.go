@@ -25,7 +25,7 @@ type metrics struct {
 }
 
 // workReasons are why work is refused (cara_work_refused_total).
-var workReasons = []string{"memory", "max_work", "queue_timeout", "commands_full", "commands_per_client", "uploads_full", "upload_needs_key", "stalled"}
+var workReasons = []string{"memory", "max_work", "command_work", "queue_timeout", "commands_full", "commands_per_client", "uploads_full", "upload_needs_key", "stalled"}
 
 func newMetrics(s *Server) *metrics {
 	m := &metrics{
@@ -40,7 +40,7 @@ func newMetrics(s *Server) *metrics {
 			Help: "Logins refused, by method: password (each answered more slowly from the same address), publickey."}, []string{"method"}),
 	}
 	m.workRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_work_refused_total",
-		Help: "Work refused or stopped, by reason: memory (could never fit the room's memory), max_work, queue_timeout (waited too long for memory and a slot), commands_full, commands_per_client, uploads_full, upload_needs_key, stalled (a command whose client stopped reading, or past its time)."}, []string{"reason"})
+		Help: "Work refused or stopped, by reason: memory (could never fit the room's memory), max_work, command_work (a command's matrix over --max-command-work), queue_timeout (waited too long for memory and a slot), commands_full, commands_per_client, uploads_full, upload_needs_key, stalled (a command whose client stopped reading, or past its time)."}, []string{"reason"})
 	for _, r := range workReasons {
 		m.workRefused.WithLabelValues(r)
 	}
@@ -71,7 +71,12 @@ func newMetrics(s *Server) *metrics {
 		gauge("cara_uploads", "Uploaded scenarios held.", func() float64 { n, _ := s.uploads.stats(); return float64(n) }),
 		gauge("cara_upload_bytes", "Bytes of uploaded scenarios' text held.", func() float64 { _, b := s.uploads.stats(); return float64(b) }),
 		gauge("cara_sessions", "SSH sessions open.", func() float64 { return float64(s.sessions.Load()) }),
-		gauge("cara_runs_computing", "Matrices being computed.", func() float64 { return float64(s.runs.Stats().Computing) }),
+		gauge("cara_runs_computing", "Matrices being computed: the players' runs and the commands' matrices (those holding a compute slot).", func() float64 {
+			return float64(s.runs.Stats().Computing) + float64(s.commands.computing.Load())
+		}),
+		gauge("cara_commands_computing", "Of cara_runs_computing, the commands' matrices.", func() float64 { return float64(s.commands.computing.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_commands_yielded_total",
+			Help: "Times a command gave its compute slot to a player's run waiting for one."}, func() float64 { return float64(s.budget.Stats().Yielded) }),
 		gauge("cara_runs_queued", "Matrices waiting for a compute slot (--max-computing).", func() float64 { return float64(s.runs.Stats().Queued) }),
 		gauge("cara_runs_cached", "Computed matrices held for sharing, watched or not.", func() float64 { return float64(s.runs.Stats().Finished) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_runs_started_total",

@@ -76,6 +76,9 @@ type Config struct {
 	MaxCommandsPerClient int
 	CommandQueue         time.Duration
 	CommandTimeout       time.Duration
+	// MaxCommandWork bounds one command's matrix in computing: cells x points x queries x k
+	// (CommandWork; 0: 2e10, about a minute of one core; < 0: no bound).
+	MaxCommandWork float64
 	// UploadBytes bounds the text of every upload kept (0: 16 MiB).
 	UploadBytes int64
 }

@@ -40,8 +40,11 @@ what cara run prints, with its exit status; so do matrix, sweep and validate, an
 scenarios offered. A scenario is a name the server offers, or - for a file sent on standard input
 (ssh HOST run - < mine.yaml), which may read no file but the embedded data and the CSV files of
 --scenarios. Flags that name files (-o, --figures, --data, --queries) or tune the server are
-refused. Commands are admitted, a matrix at a time, against the room's memory and --max-computing
-slots, behind the players' runs (a queued one says where it waits); at most --max-commands run or
+refused. Commands are the room's background work: admitted, a matrix at a time, against the room's
+memory and --max-computing slots, behind the players' runs (a queued one says where it waits); they
+compute in all the slots but one (the one of a room that has one), and give a slot up between
+columns to a player's run waiting for it. A matrix over --max-command-work (cells x points x
+queries x k) is refused, saying what would fit. At most --max-commands run or
 wait at once, --max-commands-per-client of one client's; each waits at most --command-queue and is
 stopped after --command-timeout (a client that stops reading included) or --command-output bytes.
 
@@ -114,6 +117,7 @@ that anyone who can reach the port may use it.`,
 	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long, a client that stops reading included")
 	f.DurationVar(&cfg.CommandQueue, "command-queue", 2*time.Minute, "a command waits at most this long for the room's memory and a compute slot")
 	f.IntVar(&cfg.MaxCommands, "max-commands", 16, "headless commands running or queued at once; more are refused")
+	f.Float64Var(&cfg.MaxCommandWork, "max-command-work", 2e10, "the computing one command's matrix may take: cells x points x queries x k (a kNN's k, else 1); 2e10 is about a minute of one core; more is refused, saying what would fit (-1: no bound)")
 	f.IntVar(&cfg.MaxCommandsPerClient, "max-commands-per-client", 3, "headless commands running or queued at once for one client (a login key, or a user name and address)")
 	f.Int64Var(&cfg.UploadBytes, "upload-bytes", 16<<20, "bytes of uploaded scenarios kept in all; more are refused")
 	f.Int64Var(&lim.MaxOutput, "command-output", 16<<20, "bytes a client's headless command may print; it stops there")
