@@ -151,7 +151,7 @@ func (s *Server) exec(sess ssh.Session) {
 		sess.Exit(s.upload(ctx, sess, w.out(sess), w.out(sess.Stderr())))
 		return
 	}
-	s.cfg.Log.Info("command", "user", sess.User(), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
+	s.cfg.Log.Info("command", "user", userForLog(sess.User()), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
 	stderr := w.out(sess.Stderr())
 	var held grants
 	code := s.cfg.Exec(ctx, ExecRequest{Args: sess.Command(), Stdin: sess, Stdout: w.out(sess), Stderr: stderr,
@@ -161,7 +161,7 @@ func (s *Server) exec(sess ssh.Session) {
 		}, Yield: func(ctx context.Context) error { return held.yield(ctx, &s.commands.computing) }})
 	if w.stalled.Load() {
 		s.metrics.workRefused.WithLabelValues("stalled").Inc()
-		s.cfg.Log.Info("command stopped: its client stopped reading", "user", sess.User(), "addr", sess.RemoteAddr().String())
+		s.cfg.Log.Info("command stopped: its client stopped reading", "user", userForLog(sess.User()), "addr", sess.RemoteAddr().String())
 	}
 	sess.Exit(code)
 }

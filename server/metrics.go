@@ -31,7 +31,7 @@ func newMetrics(s *Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cara_sessions_refused_total",
-			Help: "SSH sessions and connections refused, by reason: room_full, no_pty, exec, per_address (sessions from one address at --max-per-address), per_connection, connect_timeout, silent (a connection that said nothing: closed after 2 s, or giving its place at the per-address limit)."}, []string{"reason"}),
+			Help: "SSH sessions and connections refused, by reason: room_full, no_pty, exec, long_name (a user name over 256 bytes, in a room that asks no login), per_address (sessions from one address at --max-per-address), per_connection, connect_timeout, silent (a connection that said nothing: closed after 2 s, or giving its place at the per-address limit)."}, []string{"reason"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_panics_recovered_total",
 			Help: "Panics recovered in sessions and engine runs (each logged with its stack)."}),
 		execs: prometheus.NewCounter(prometheus.CounterOpts{Name: "cara_commands_total",
@@ -49,7 +49,7 @@ func newMetrics(s *Server) *metrics {
 	for _, method := range []string{"password", "publickey"} {
 		m.authFailures.WithLabelValues(method)
 	}
-	for _, r := range []string{"room_full", "no_pty", "exec", "per_address", "per_connection", "connect_timeout", "silent"} {
+	for _, r := range []string{"room_full", "no_pty", "exec", "long_name", "per_address", "per_connection", "connect_timeout", "silent"} {
 		m.refused.WithLabelValues(r) // present at 0 from the start, so rates work
 	}
 	gauge := func(name, help string, f func() float64) prometheus.Collector {

@@ -149,6 +149,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	cfg.Log = boundLog(cfg.Log) // what clients send is cut before it is logged
 	if cfg.MaxSessions < 1 {
 		return nil, usagef("--max-sessions must be >= 1, got %d", cfg.MaxSessions)
 	}
@@ -331,6 +332,11 @@ func (s *Server) recover(next ssh.Handler) ssh.Handler {
 // the room's memory for as long as it is open; a command goes to exec, which has limits of its own.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		if len(sess.User()) > maxUserBytes { // an open room asks no login: its names are bounded here
+			s.metrics.refused.WithLabelValues("long_name").Inc()
+			wish.Fatalln(sess, fmt.Sprintf("cara: a user name is at most %d bytes; connect as a shorter one (ssh NAME@HOST)", maxUserBytes))
+			return
+		}
 		if len(sess.Command()) > 0 && s.cfg.Exec != nil {
 			s.exec(sess)
 			return
@@ -438,9 +444,9 @@ func logSessions(log *slog.Logger) wish.Middleware {
 		return func(sess ssh.Session) {
 			start := time.Now()
 			_, _, pty := sess.Pty()
-			log.Info("connect", "client", sess.RemoteAddr().String(), "user", sess.User(), "pty", pty)
+			log.Info("connect", "client", sess.RemoteAddr().String(), "user", userForLog(sess.User()), "pty", pty)
 			next(sess)
-			log.Info("disconnect", "client", sess.RemoteAddr().String(), "user", sess.User(), "duration", time.Since(start).Round(time.Millisecond))
+			log.Info("disconnect", "client", sess.RemoteAddr().String(), "user", userForLog(sess.User()), "duration", time.Since(start).Round(time.Millisecond))
 		}
 	}
 }
