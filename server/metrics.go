@@ -84,6 +84,19 @@ func newMetrics(s *Server) *metrics {
 		gauge("cara_room_presenters", "Sessions presenting (0 or 1; --presenter-keys).", func() float64 { p, _, _ := s.room.Counts(); return float64(p) }),
 		gauge("cara_room_followers", "Sessions following the presenter.", func() float64 { _, f, _ := s.room.Counts(); return float64(f) }),
 		gauge("cara_room_free", "Sessions in the room not following (free, or no presenter on).", func() float64 { _, _, f := s.room.Counts(); return float64(f) }),
+		gauge("cara_answers_failing", "1 while the answers file (--answers) cannot be written: answers are kept in memory and the presenter is told.", func() float64 {
+			if s.answers.state().Err != nil {
+				return 1
+			}
+			return 0
+		}),
+		gauge("cara_answers_pending", "Answers kept in memory, not yet written to the answers file (at most 1 MiB of them).", func() float64 { return float64(s.answers.state().Pending) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_answers_written_total", Help: "Answers written to the answers file."},
+			func() float64 { return float64(s.answers.state().Written) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_answers_write_failures_total", Help: "Writes to the answers file that failed (each answer is kept and tried again)."},
+			func() float64 { return float64(s.answers.state().Failures) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "cara_answers_lost_total", Help: "Answers not written at all (memory's bound reached, or still failing at the stop): each is in the log, whole."},
+			func() float64 { return float64(s.answers.state().Lost) }),
 		gauge("cara_cache_bytes", "Bytes held by the runs' recorded columns (cells and error bits).", func() float64 { return float64(s.runs.Stats().Bytes) }),
 	)
 	return m

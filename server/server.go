@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -178,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		s.answers, s.room.Record = a, a.record
+		a.onChange = s.tellPresenters
 	}
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
@@ -289,6 +291,7 @@ func (s *Server) Reload() {
 	s.catalog.Store(c)
 	before := s.runs.Len()
 	s.runs.Retain(c.Offers)
+	s.answers.reopen() // after logrotate moved it away
 	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir, "runs_kept", s.runs.Len(), "runs_dropped", before-s.runs.Len())
 	if s.cfg.PresenterKeys != "" {
 		keys, err := readKeys(s.cfg.PresenterKeys)
@@ -302,6 +305,16 @@ func (s *Server) Reload() {
 		s.presenters.Store(&keys)
 		s.cfg.Log.Info("presenter keys read again", "keys", len(keys))
 	}
+}
+
+// tellPresenters has the presenters' screens say the answers file's state again.
+func (s *Server) tellPresenters() {
+	s.guards.Range(func(_, v any) bool {
+		if g := v.(*guard); g.presenter && g.send != nil {
+			g.send(noteChanged{})
+		}
+		return true
+	})
 }
 
 // apology is what a session sees when a bug ends it.
@@ -397,8 +410,25 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		picker.Join(open.Member, open.Stage)
 	}
 	g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
+	var notes []func() string
 	if w := windowOf(sess); w != nil {
-		g.note = w.note
+		notes = append(notes, w.note)
+	}
+	if open.Member != nil && s.answers != nil && s.isPresenter(sess) {
+		// The presenter reads, under the screen, when the room's answers are not being written.
+		g.presenter = true
+		notes = append(notes, func() string { return s.answers.state().note(s.cfg.Answers) })
+	}
+	if len(notes) > 0 {
+		g.note = func() string {
+			var out []string
+			for _, n := range notes {
+				if v := n(); v != "" {
+					out = append(out, v)
+				}
+			}
+			return strings.Join(out, "; ")
+		}
 	}
 	if s.hooks.onMsg != nil {
 		g.hook = func(msg tea.Msg) tea.Cmd { return s.hooks.onMsg(sess, msg) }
@@ -406,6 +436,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	p := tea.NewProgram(g, tea.WithInput(newInput(ctx, sess, cancel)), tea.WithOutput(sess), tea.WithAltScreen(),
 		tea.WithContext(ctx))
 	g.quit = func() { go p.Quit() }
+	g.send = p.Send
 	g.done = cancel
 	s.guards.Store(sess, g)
 	if open.Member != nil {
