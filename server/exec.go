@@ -129,6 +129,7 @@ func (c *commands) counts() (running, queued int) {
 // each of its matrices admitted against the room's memory and slots, stopped after CommandTimeout;
 // its context ends with the connection too, and a client that stops reading is let go (stalled).
 func (s *Server) exec(sess ssh.Session) {
+	defer s.left() // the room may be empty once it ends
 	who := owner(sess)
 	release, reason, words := s.commands.take(who)
 	if release == nil {

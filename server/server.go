@@ -123,6 +123,7 @@ type Server struct {
 	addrs      addresses
 	refusals   *refusals
 	stopping   atomic.Bool // Shutdown has begun
+	emptying   atomic.Bool // the empty room's timer runs (empty.go)
 	// budget is the room's memory and compute slots: every run, command, upload and check is
 	// admitted against it.
 	budget   *budget.Budget
@@ -370,6 +371,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, fmt.Sprintf("The room is full (%d sessions); try again in a moment.", s.cfg.MaxSessions))
 			return
 		}
+		defer s.left()
 		defer s.sessions.Add(-1)
 		defer s.budget.Charge(sessionBytes).Release()
 		next(sess)

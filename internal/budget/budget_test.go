@@ -265,3 +265,17 @@ func waitFor(t *testing.T, ok func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A default budget stays below a cgroup's limit by an eighth, at least 64 MiB, at most half.
+func TestCgroupMargin(t *testing.T) {
+	for _, c := range []struct{ limit, want int64 }{
+		{1 << 30, 128 << 20}, // a 1 GiB VM: 896 MiB
+		{256 << 20, 64 << 20},
+		{100 << 20, 50 << 20},
+		{16 << 30, 2 << 30},
+	} {
+		if got := CgroupMargin(c.limit); got != c.want {
+			t.Errorf("margin of %v: %v, want %v", Bytes(c.limit), Bytes(got), Bytes(c.want))
+		}
+	}
+}
