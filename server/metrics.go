@@ -22,6 +22,7 @@ type metrics struct {
 	keepAliveClosed prometheus.Counter
 	execs           prometheus.Counter
 	workRefused     *prometheus.CounterVec
+	hostKey         *prometheus.GaugeVec // set once the key is read
 }
 
 // workReasons are why work is refused (cara_work_refused_total).
@@ -55,8 +56,12 @@ func newMetrics(s *Server) *metrics {
 	gauge := func(name, help string, f func() float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
 	}
+	hostKey := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cara_host_key_info",
+		Help: "The host key's SHA256 fingerprint (as ssh-keygen -lf prints it), for students to check: always 1."}, []string{"fingerprint"})
+	m.hostKey = hostKey
 	m.reg.MustRegister(
-		collectors.NewGoCollector(),                                       // go_memstats_heap_alloc_bytes: the Go heap
+		hostKey,
+		collectors.NewGoCollector(), // go_memstats_heap_alloc_bytes: the Go heap
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), // process_resident_memory_bytes: the RSS
 		m.refused, m.panics, m.execs, m.authFailures, m.keepAliveClosed, m.workRefused,
 		gauge("cara_memory_bytes", "The room's memory (--memory, or the smallest limit the process runs under): GOMEMLIMIT.", func() float64 { return float64(s.cfg.Memory) }),

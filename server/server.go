@@ -131,6 +131,8 @@ type Server struct {
 	uploads  *uploads
 	hooks    hooks
 	answers  *answersFile // nil without Config.Answers
+	// fingerprint is the host key's SHA256 fingerprint, for the log, the metrics and the handout.
+	fingerprint string
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -238,8 +240,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.ssh = srv
+	if s.fingerprint, err = HostKeyFingerprint(cfg.HostKey); err != nil {
+		return nil, err
+	}
+	s.metrics.hostKey.WithLabelValues(s.fingerprint).Set(1)
 	return s, nil
 }
+
+// Fingerprint is the host key's SHA256 fingerprint ("SHA256:...", as ssh-keygen -lf prints it).
+func (s *Server) Fingerprint() string { return s.fingerprint }
 
 // DefaultMaxComputing is the matrices computed at once unless told otherwise: one per core but
 // one, which is kept for the sessions (a step, a what-if's replay) so that compute never starves

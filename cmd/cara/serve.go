@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -25,6 +26,7 @@ const defaultMetrics = "127.0.0.1:9234"
 func newServeCmd() *cobra.Command {
 	cfg := server.Config{}
 	var metricsAddr, memory string
+	var fingerprint bool
 	var lim remoteLimits
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -70,9 +72,18 @@ that anyone who can reach the port may use it.`,
 		Example: `  cara serve                                   # 127.0.0.1:23234, for a try on this machine
   cara serve --listen 0.0.0.0:23234 --password-file room.txt --scenarios ./scenarios
   cara serve --listen 0.0.0.0:23234 --password-file room.txt --presenter-keys ~/.ssh/id_ed25519.pub
+  cara serve --fingerprint                     # the host key's SHA256:..., for the handout
   curl -s 127.0.0.1:9234/metrics | grep ^cara_      # while it serves`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if fingerprint {
+				fp, err := server.HostKeyFingerprint(cfg.HostKey)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), fp)
+				return nil
+			}
 			cfg.Workers = workers(cmd)
 			if !cmd.Flags().Changed("max-work") {
 				cfg.MaxWork = serveMaxWork
@@ -100,6 +111,7 @@ that anyone who can reach the port may use it.`,
 	f := cmd.Flags()
 	f.StringVar(&cfg.Listen, "listen", "127.0.0.1:23234", "address to listen on")
 	f.StringVar(&cfg.HostKey, "host-key", defaultHostKey(), "host key (ed25519, created with mode 0600 when missing)")
+	f.BoolVar(&fingerprint, "fingerprint", false, "print the host key's SHA256 fingerprint (as ssh-keygen -lf does; creating the key when there is none) and exit, for the students' handout")
 	f.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "only these public keys may connect (an authorized_keys file)")
 	f.StringVar(&cfg.PasswordFile, "password-file", "", "a file whose first line is the room's password")
 	f.StringVar(&cfg.PresenterKeys, "presenter-keys", "", "sessions logging in with these public keys (an authorized_keys file) present: the others follow them")
@@ -178,7 +190,7 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	cfg.Log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.HostKey, "max_sessions", cfg.MaxSessions,
+	cfg.Log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.HostKey, "fingerprint", srv.Fingerprint(), "max_sessions", cfg.MaxSessions,
 		"max_computing", cfg.MaxComputing, "memory", budget.Bytes(cfg.Memory).String(), "memory_from", cfg.MemoryFrom,
 		"for_work", budget.Bytes(srv.Budget().Capacity).String(), "gomemlimit", "set to memory")
 	errc := make(chan error, 1)
