@@ -246,7 +246,8 @@ func (st answersState) note(path string) string {
 	} else if st.Err != nil {
 		why = st.Err.Error()
 	}
-	s := fmt.Sprintf("answers NOT written to %s (%s): %d kept in memory", filepath.Base(path), why, st.Pending)
+	// Short: it fits an 80-column screen with a long error.
+	s := fmt.Sprintf("%s NOT written (%s): %d kept in memory", filepath.Base(path), why, st.Pending)
 	if st.Err == nil {
 		s = fmt.Sprintf("answers written to %s again", filepath.Base(path))
 	}
@@ -280,8 +281,11 @@ func (a *answersFile) close() {
 	}
 	a.pending, a.bytes = nil, 0
 	if a.f != nil {
-		if err := a.f.Sync(); err != nil {
-			a.log("answers file not synced", "file", a.path, "err", err)
+		// A device (--answers /dev/stdout) has nothing to sync, and says EINVAL.
+		if st, err := a.f.Stat(); err == nil && st.Mode().IsRegular() {
+			if err := a.f.Sync(); err != nil {
+				a.log("answers file not synced", "file", a.path, "err", err)
+			}
 		}
 		a.f.Close()
 		a.f = nil

@@ -127,7 +127,7 @@ func TestAnswersFull(t *testing.T) {
 	if !errors.Is(st.Err, syscall.ENOSPC) || st.Pending != 2 || st.Failures < 2 || st.Written != 0 {
 		t.Fatalf("on a full disk: %+v, want ENOSPC, 2 kept, 2 failures", st)
 	}
-	if got, want := st.note(path), "answers NOT written to answers.jsonl (no space left on device): 2 kept in memory"; got != want {
+	if got, want := st.note(path), "answers.jsonl NOT written (no space left on device): 2 kept in memory"; got != want {
 		t.Errorf("the presenter reads %q, want %q", got, want)
 	}
 	select {
@@ -194,7 +194,7 @@ func TestServeAnswersFailTold(t *testing.T) {
 	_, prof := openPTY(t, dialUser(t, addr, "prof", gossh.PublicKeys(signer)))
 	prof.waitFor(t, "You present")
 	srv.answers.record(answer("ana")) // as the room hands it over
-	prof.waitFor(t, "answers NOT written to answers.jsonl (no space left on device): 1 kept in memory")
+	prof.waitFor(t, "answers.jsonl NOT written (no space left on device): 1 kept in memory")
 	m := scrape(t, srv.metricsURL)
 	if m["cara_answers_failing"] != 1 || m["cara_answers_pending"] != 1 || m["cara_answers_write_failures_total"] < 1 {
 		t.Errorf("metrics: failing %v, pending %v, failures %v", m["cara_answers_failing"], m["cara_answers_pending"], m["cara_answers_write_failures_total"])
@@ -208,6 +208,6 @@ func TestServeAnswersFailTold(t *testing.T) {
 	}
 	simtest.Eventually(t, "the screen laid out again without the note", func() bool {
 		out := prof.since(mark)
-		return strings.Contains(out, "filter") && !strings.Contains(out, "answers NOT written") && scrape(t, srv.metricsURL)["cara_answers_failing"] == 0
+		return strings.Contains(out, "filter") && !strings.Contains(out, "NOT written (") && scrape(t, srv.metricsURL)["cara_answers_failing"] == 0
 	})
 }

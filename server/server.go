@@ -428,7 +428,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if open.Member != nil && s.answers != nil && s.isPresenter(sess) {
 		// The presenter reads, under the screen, when the room's answers are not being written.
 		g.presenter = true
-		notes = append(notes, func() string { return s.answers.state().note(s.cfg.Answers) })
+		notes = append(notes, func() string {
+			if n := s.answers.state().note(s.cfg.Answers); n != "" {
+				return st.Error.Render(n)
+			}
+			return ""
+		})
 	}
 	if len(notes) > 0 {
 		g.note = func() string {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -306,7 +307,8 @@ func (h *hostile) player(user string, auth []gossh.AuthMethod, cols, rows int) (
 	return c, sess, tm, nil
 }
 
-// probe is a good student's login: the time to the picker.
+// probe is a good student's login: the time to the picker (or, while a presenter is on or within
+// its grace, to the presenter's stage).
 func (h *hostile) probe() (time.Duration, error) {
 	h.guestCounter++
 	start := time.Now()
@@ -315,17 +317,26 @@ func (h *hostile) probe() (time.Duration, error) {
 		return 0, err
 	}
 	defer c.Close()
-	err = tm.wait("pick a scenario", 10*time.Second)
-	return time.Since(start), err
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if tm.has("pick a scenario") || tm.has("· following") || tm.has("you are free now") {
+			return time.Since(start), nil
+		}
+	}
+	return time.Since(start), tm.wait("pick a scenario", 0)
 }
 
-// command runs a headless command: stderr and exit status.
+// command runs a headless command on a connection of its own: stderr and exit status.
 func (h *hostile) command(user string, auth []gossh.AuthMethod, stdin, line string) (string, int) {
 	c, err := h.dial(user, auth)
 	if err != nil {
 		return err.Error(), -1
 	}
 	defer c.Close()
+	return sessionCommand(c, stdin, line)
+}
+
+// sessionCommand runs a headless command in a new session of c.
+func sessionCommand(c *gossh.Client, stdin, line string) (string, int) {
 	sess, err := c.NewSession()
 	if err != nil {
 		return err.Error(), -1
@@ -369,7 +380,7 @@ func attackGarbage(t *testing.T, h *hostile) string {
 			rand.Read(junk)
 			c.SetDeadline(time.Now().Add(10 * time.Second))
 			c.Write(junk)
-			if _, err := io.Copy(io.Discard, c); err == nil {
+			if _, err := io.Copy(io.Discard, c); !errors.Is(err, os.ErrDeadlineExceeded) {
 				mu.Lock()
 				shut++ // the server closed it
 				mu.Unlock()
@@ -468,12 +479,17 @@ func attackCmdflood(t *testing.T, h *hostile) string {
 	var mu sync.Mutex
 	codes := map[string]int{}
 	knn, _ := os.ReadFile(h.knn)
-	for range 17 {
+	for range 17 { // one student's 17 connections, 3 commands on each
+		c, err := h.dial("mallory", password("tulip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
 		for range 3 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errOut, code := h.command("mallory", password("tulip"), string(knn), "run -")
+				errOut, code := sessionCommand(c, string(knn), "run -")
 				key := fmt.Sprint(code)
 				switch {
 				case strings.Contains(errOut, "commands running or queued, the most one client may"):
@@ -512,14 +528,14 @@ func attackCmdflood(t *testing.T, h *hostile) string {
 	big := strings.Replace(string(knn), "k: 39", "k: 1000", 1)
 	refusal, code := h.command("eve", password("tulip"), big, "run -")
 	wg.Wait()
-	return fmt.Sprintf("mallory's 51 k=39 kNN commands (1.97e10 each, within --max-command-work): %v; cara_runs_computing %v while one computed; "+
+	return fmt.Sprintf("mallory's 17 connections x 3 k=39 kNN commands (1.97e10 each, within --max-command-work): %v; cara_runs_computing %v while one computed; "+
 		"ana's gauss-d matrix in %v beside them (commands yielded %v times); a k=1000 kNN: exit %d, %q", codes, computing, took.Round(100*time.Millisecond),
 		yielded, code, strings.TrimSpace(refusal))
 }
 
 func scenarioText(name string, size int) string {
 	pad := strings.Repeat("# padding\n", max(size/10-20, 0))
-	return fmt.Sprintf("name: %s\nbatches: 30\noffline: 5\ndata: {size: 200, features: 2, gaussian: {mean: 0.5, std: 0.1}, concepts: [{at: 0, label: \"x1 > x2\"}]}\nqueries: {from: data, size: 20}\nmodel: {random_forest: {trees: 5}}\n%s", name, pad)
+	return fmt.Sprintf("name: %s\nbatches: 30\noffline: 5\ndata: {size: 200, features: 2, gaussian: {mean: 0.5, std: 0.1}, concepts: [{at: 0, label: \"x1 > x2\"}]}\nqueries: {from: data, size: 20}\nmodel: {random_forest: {trees: 5}}\nretrain_cost: 5\n%s", name, pad)
 }
 
 func attackUpflood(t *testing.T, h *hostile) string {
@@ -544,7 +560,7 @@ func attackUpflood(t *testing.T, h *hostile) string {
 	h.cmd.Process.Signal(syscall.SIGHUP)
 	time.Sleep(500 * time.Millisecond)
 	_, oldCode := h.command("prof", []gossh.AuthMethod{gossh.PublicKeys(h.pres)}, text, "upload after")
-	_, newCode := h.command("prof", []gossh.AuthMethod{gossh.PublicKeys(h.other)}, text, "upload after")
+	newOut, newCode := h.command("prof", []gossh.AuthMethod{gossh.PublicKeys(h.other)}, text, "upload after")
 	// Back to the first key for the presenter's attacks.
 	pp, _ := gossh.NewPublicKey(h.pres.PublicKey().(gossh.CryptoPublicKey).CryptoPublicKey())
 	os.WriteFile(h.presKeys, gossh.MarshalAuthorizedKey(pp), 0o600)
@@ -553,8 +569,8 @@ func attackUpflood(t *testing.T, h *hostile) string {
 	if code == 0 || newCode != 0 || oldCode == 0 {
 		t.Errorf("upload by password exit %d; after churn, old key %d, new key %d", code, oldCode, newCode)
 	}
-	return fmt.Sprintf("by password: exit %d (%s); 80 uploads of 60 kB by key: %d kept, %d refused (%q), %.1f MB held; after key churn + SIGHUP the old key's upload exit %d, the new key's %d",
-		code, strings.TrimSpace(byPassword), ok, refused, lastRefusal, held/1e6, oldCode, newCode)
+	return fmt.Sprintf("by password: exit %d (%s); 80 uploads of 60 kB by key: %d kept, %d refused (%q), %.1f MB held; after key churn + SIGHUP the old key's upload exit %d, the new key's %d %s",
+		code, strings.TrimSpace(byPassword), ok, refused, lastRefusal, held/1e6, oldCode, newCode, strings.TrimSpace(newOut))
 }
 
 func attackEditor(t *testing.T, h *hostile) string {
@@ -591,8 +607,6 @@ func attackColonset(t *testing.T, h *hostile) string {
 	if err := tm.wait("computed all", 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	tm.in.Write([]byte(":set data.size=" + strings.Repeat("9", 100<<10) + "\r"))
-	time.Sleep(time.Second)
 	maxComputing, maxQueued := 0.0, 0.0
 	for i := range 100 {
 		tm.in.Write([]byte(fmt.Sprintf(":set data.noise=0.%04d\r", i+1)))
@@ -603,10 +617,21 @@ func attackColonset(t *testing.T, h *hostile) string {
 		}
 	}
 	time.Sleep(2 * time.Second)
+	started := h.metric(t, "cara_runs_started_total")
 	if maxComputing > 1 || maxQueued > 1 {
 		t.Errorf("100 :sets: %v computing, %v queued at most; want one run of the student's", maxComputing, maxQueued)
 	}
-	return fmt.Sprintf("a 100 kB :set, then 100 :sets in 3 s: at most %v computing, %v queued (each replaces the student's own run)", maxComputing, maxQueued)
+	// A 100 kB :set: the input is read at 1 kB/s past its first kB, so it holds back this session
+	// only; another student is in at once.
+	before, _ := h.rss()
+	tm.in.Write([]byte(":set data.size=" + strings.Repeat("9", 100<<10) + "\r"))
+	d, err := h.probe()
+	if err != nil {
+		t.Error(err)
+	}
+	after, _ := h.rss()
+	return fmt.Sprintf("100 :sets in 3 s: at most %v computing, %v queued (each replaces the student's own run; %v runs started so far); then a 100 kB :set: another student in after %v, RSS %+.0f MB",
+		maxComputing, maxQueued, started, d.Round(time.Millisecond), after-before)
 }
 
 func attackAuth(t *testing.T, h *hostile) string {
@@ -649,14 +674,18 @@ func attackImpersonate(t *testing.T, h *hostile) string {
 	if err := prof.wait("You present", 10*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	prof.send("/covcon-d\r\r")
+	if err := prof.wait("computed all", 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	var shown []string
 	for _, name := range []string{"prof", "\x1b[31mprof\x1b]0;pwned\a", "prof\r\nYou present"} {
 		c, _, tm, err := h.player(name, password("tulip"), 120, 40)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = tm.wait("following", 10*time.Second)
-		shown = append(shown, fmt.Sprintf("%q follows: %v", name, err == nil))
+		err = tm.wait("· following", 10*time.Second)
+		shown = append(shown, fmt.Sprintf("%q follows: %v (presents: %v)", name, err == nil, tm.has("You present")))
 		c.Close()
 	}
 	presenters := h.metric(t, "cara_room_presenters")
@@ -676,14 +705,16 @@ func attackPresenter(t *testing.T, h *hostile) string {
 		t.Fatal(err)
 	}
 	p1.wait("You present", 10*time.Second)
+	p1.send("/covcon-d\r\r")
+	p1.wait("computed all", 60*time.Second)
 	sc, _, st, _ := h.player("stu", password("tulip"), 120, 40)
 	defer sc.Close()
-	st.wait("following", 10*time.Second)
+	st.wait("· following", 10*time.Second)
 	c2, _, p2, err := h.player("prof", key, 120, 40) // the laptop reconnects while the old connection lingers
 	if err != nil {
 		t.Fatal(err)
 	}
-	err2 := p2.wait("You present", 10*time.Second)
+	err2 := p2.wait("you are back: the room is where you left it", 10*time.Second)
 	two := h.metric(t, "cara_room_presenters")
 	c1.Close()
 	c2.Close()
@@ -694,7 +725,7 @@ func attackPresenter(t *testing.T, h *hostile) string {
 	if two != 1 || err2 != nil || within != 1 || after != 0 {
 		t.Errorf("two presenters: %v (second presents: %v); followers within the grace %v, after %v", two, err2, within, after)
 	}
-	return fmt.Sprintf("a second presenter login takes over (presenters %v); both away: followers %v within the 3 s grace, %v after it", two, within, after)
+	return fmt.Sprintf("a second presenter login takes over, told `you are back: the room is where you left it` (presenters %v); both away: followers %v within the 3 s grace, %v after it", two, within, after)
 }
 
 func attackSighup(t *testing.T, h *hostile) string {
