@@ -28,13 +28,14 @@ func TestEstimateAgainstHeap(t *testing.T) {
 		t.Skip("a measurement: set CARA_ESTIMATES=1 to run it")
 	}
 	dir := t.TempDir()
-	// A CSV of 20 batches of 500 rows, a city among 2000 (one-hot: 2002 features) and two numbers.
+	// A CSV of 20 batches of 500 rows, a city among 900 (one-hot: about 902 features; cara refuses a
+	// column of more than 1000 values) and two numbers.
 	var csv strings.Builder
 	csv.WriteString("batch,city,x,y,label\n")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for b := range 20 {
 		for range 500 {
-			c, x, y := rng.IntN(2000), rng.Float64(), rng.Float64()
+			c, x, y := rng.IntN(900), rng.Float64(), rng.Float64()
 			l := 0
 			if (c%2 == 0) != (x > y) != (b >= 10) {
 				l = 1
@@ -60,7 +61,7 @@ retrain_cost: 3
 	cases := []struct{ name, text string }{
 		{"500 features, 20-tree forest", hyper("f500", 500, "{random_forest: {trees: 20}}")},
 		{"2000-feature logistic", hyper("logit2000", 2000, "{logistic: {}}")},
-		{"one-hot of 2000 cities, 20-tree forest", `name: cities
+		{"one-hot of 900 cities, 20-tree forest", `name: cities
 batches: 20
 offline: 5
 data: {csv: cities.csv, label: label, batch_column: batch, categorical: [city]}
@@ -80,7 +81,8 @@ retrain_cost: 3
 			s, err = scenarios.Parse(c.name, []byte(c.text), dir, scenarios.Options{})
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			t.Errorf("%s: %v", c.name, err)
+			continue
 		}
 		cfg, err := s.Config(s.Seed)
 		if err != nil {
