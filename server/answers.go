@@ -51,6 +51,7 @@ type answersFile struct {
 	bytes   int      // of pending
 	err     error    // why the last write failed; nil while answers are written
 	retry   *time.Timer
+	every   time.Duration // retryPending; tests make it shorter
 	closed  bool
 	// counts, ever: lines written, writes that failed, answers lost (pending full, or unwritten at
 	// the stop: those are logged whole)
@@ -66,7 +67,7 @@ type answersFile struct {
 const maxPending = 1 << 20
 
 // retryPending is how often answers kept in memory are tried again without a new answer.
-var retryPending = 5 * time.Second
+const retryPending = 5 * time.Second
 
 // openAnswers opens (creating it, mode 0600) the answers file for appending.
 func openAnswers(path string, log func(string, ...any)) (*answersFile, error) {
@@ -74,7 +75,7 @@ func openAnswers(path string, log func(string, ...any)) (*answersFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--answers: %w", err)
 	}
-	return &answersFile{path: path, f: f, log: log}, nil
+	return &answersFile{path: path, f: f, log: log, every: retryPending}, nil
 }
 
 func openAnswersFile(path string) (*os.File, error) {
@@ -177,7 +178,7 @@ func (a *answersFile) failedLocked(err error) {
 	a.err = err
 	a.changedLocked()
 	if a.retry == nil && !a.closed {
-		a.retry = time.AfterFunc(retryPending, func() {
+		a.retry = time.AfterFunc(a.every, func() {
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			a.retry = nil

@@ -107,8 +107,6 @@ func TestAnswersFull(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}
-	retryPending = 50 * time.Millisecond
-	defer func() { retryPending = 5 * time.Second }()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "answers.jsonl")
 	if err := os.Symlink("/dev/full", path); err != nil {
@@ -119,6 +117,7 @@ func TestAnswersFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.every = 50 * time.Millisecond
 	changes := make(chan struct{}, 100)
 	a.onChange = func() { changes <- struct{}{} }
 	a.record(answer("ana"))

@@ -13,14 +13,18 @@ import (
 
 // emptyDelay is how long the room stays empty (no session, no command) before its memory goes back
 // to the system: a class that leaves at the bell, not a student reconnecting.
-var emptyDelay = 10 * time.Second
+const emptyDelay = 10 * time.Second
 
 // left is called when a session ends; the last one out starts the empty room's timer.
 func (s *Server) left() {
 	if s.sessions.Load() != 0 || !s.emptying.CompareAndSwap(false, true) {
 		return
 	}
-	time.AfterFunc(emptyDelay, func() {
+	d := emptyDelay
+	if s.hooks.emptyDelay > 0 {
+		d = s.hooks.emptyDelay
+	}
+	time.AfterFunc(d, func() {
 		defer s.emptying.Store(false)
 		if running, queued := s.commands.counts(); s.sessions.Load() != 0 || running+queued != 0 || s.stopping.Load() {
 			return

@@ -13,13 +13,12 @@ import (
 // goes back to the system after emptyDelay and the log says what a second class starts from; not
 // while one session is still there.
 func TestServeEmptyRoom(t *testing.T) {
-	emptyDelay = 100 * time.Millisecond
-	defer func() { emptyDelay = 10 * time.Second }()
-	_, addr, logs := startServing(t, Config{})
+	const delay = 100 * time.Millisecond
+	_, addr, logs := startServingHooks(t, Config{}, hooks{emptyDelay: delay})
 	a, _, _ := atPicker(t, addr)
 	b, _, _ := atPicker(t, addr)
 	a.Close()
-	time.Sleep(4 * emptyDelay)
+	time.Sleep(4 * delay)
 	if strings.Contains(logs.String(), "room empty") {
 		t.Fatalf("memory freed while a session is open:\n%s", logs.String())
 	}

@@ -92,6 +92,8 @@ type hooks struct {
 	// seedFor chooses the seed a session's first player opens with (the load test gives each
 	// session its own).
 	seedFor func(ssh.Session) (uint64, bool)
+	// emptyDelay, when set, replaces emptyDelay (empty.go).
+	emptyDelay time.Duration
 }
 
 // UsageError is a Config that cannot serve as given (a usage mistake, not a failure).
