@@ -42,6 +42,9 @@ func TestRunsLifetimeAndQueue(t *testing.T) {
 	}
 	st0, _ := scens[0].Stream(scens[0].Seed)
 	extra := runs.Watch(scens[0], st0, scens[0].Seed) // a second watcher of the first run
+	// The first run is granted its slot at once, but starts on a goroutine of its own (admit):
+	// until then it is still in the queue, so wait for it rather than read the counts at once.
+	simtest.Eventually(t, "the first run computing", func() bool { return runs.Stats().Computing == 1 })
 	if st := runs.Stats(); st.Computing != 1 || st.Queued != 2 || st.Watchers != 4 {
 		t.Fatalf("three runs, one slot: %+v", st)
 	}

@@ -7,6 +7,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -317,4 +318,94 @@ func (b *Base) limit() int {
 		return b.workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// ErrComputing refuses a what-if on a run that has not finished.
+var ErrComputing = errors.New("a what-if needs the whole run: wait until every batch is computed")
+
+// WhatIf computes a what-if on the watched run (finished), at most MaxComputing at once, once for
+// all the run's watchers: a computation outlives a watcher who stops waiting for it (it is
+// another's too, and takes tens of milliseconds). While it computes it holds, in the budget, a
+// copy of the matrix and the models it fits again a few at a time.
+func (w *Watch) WhatIf(ctx context.Context, sets []string) (*WhatIf, error) {
+	base, err := w.Base()
+	if err != nil {
+		return nil, err
+	}
+	f := w.run.footprint
+	workers := int64(max(w.runs.cfg.Workers, 1))
+	return w.run.whatifs.Shared(ctx, strings.Join(sets, "\n"), func(ctx context.Context) (*WhatIf, error) {
+		w.runs.whatifs <- struct{}{}
+		defer func() { <-w.runs.whatifs }()
+		t, err := w.runs.acquire(ctx, f.Held+workers*f.Model)
+		if err != nil {
+			return nil, err
+		}
+		defer t.Release()
+		return base.Apply(ctx, sets)
+	})
+}
+
+// Base returns the run's Base for what-ifs, made at the first: one per run, shared by its
+// watchers, dropped when the last leaves. Making it waits (a while at most) for its memory.
+func (w *Watch) Base() (*Base, error) {
+	r, run := w.runs, w.run
+	get := func() (*Base, bool, error) {
+		switch {
+		case run.state != runDone:
+			return nil, true, ErrComputing
+		case run.err != nil:
+			return nil, true, run.err
+		case run.base != nil:
+			r.bases = append(slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run }), run)
+			return run.base, true, nil
+		}
+		return nil, false, nil
+	}
+	r.mu.Lock()
+	b, done, err := get()
+	r.mu.Unlock()
+	if done {
+		return b, err
+	}
+	t, err := r.acquire(context.Background(), baseBytes(run))
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, done, err := get(); done { // made meanwhile
+		t.Release()
+		return b, err
+	}
+	b, err = NewBase(run.scenario, run.key.seed, run.matrix, r.cfg.Workers)
+	if err != nil {
+		t.Release()
+		return nil, err
+	}
+	run.base, run.baseTicket = b, t
+	r.bases = append(r.bases, run)
+	for len(r.bases) > r.cfg.MaxBases {
+		r.dropBaseLocked(r.bases[0])
+	}
+	return b, nil
+}
+
+// DropBase lets go of the watched run's what-if state (its Base and what-ifs), as when more than
+// MaxBases runs hold one; the next what-if makes it again. For measuring a cold what-if.
+func (w *Watch) DropBase() {
+	w.runs.mu.Lock()
+	defer w.runs.mu.Unlock()
+	w.runs.dropBaseLocked(w.run)
+}
+
+// dropBaseLocked lets go of a run's Base.
+func (r *Runs) dropBaseLocked(run *sharedRun) {
+	if run.baseTicket != nil {
+		run.baseTicket.Release()
+		run.baseTicket = nil
+	}
+	run.base = nil
+	run.whatifs.Clear()
+	r.bases = slices.DeleteFunc(r.bases, func(o *sharedRun) bool { return o == run })
 }

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"fmt"
+	"maps"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -74,6 +76,10 @@ func (s *Server) authOptions() ([]ssh.Option, error) {
 	open := s.cfg.AuthorizedKeys == "" && s.cfg.PasswordFile == ""
 	if s.cfg.PresenterKeys != "" || s.cfg.AuthorizedKeys != "" {
 		opts = append(opts, wish.WithPublicKeyAuth(func(ctx ssh.Context, k ssh.PublicKey) bool {
+			if len(ctx.User()) > maxUserBytes {
+				s.refused(ctx, "publickey")
+				return false // before a presenter's key too: no name that long is kept or shown
+			}
 			if keys := s.presenters.Load(); keys != nil && hasKey(*keys, k) {
 				return true
 			}
@@ -102,7 +108,7 @@ func (s *Server) authOptions() ([]ssh.Option, error) {
 			return nil, fmt.Errorf("--password-file %s: the first line is empty", s.cfg.PasswordFile)
 		}
 		opts = append(opts, wish.WithPasswordAuth(func(ctx ssh.Context, pw string) bool {
-			if subtle.ConstantTimeCompare([]byte(pw), want) == 1 {
+			if len(ctx.User()) <= maxUserBytes && subtle.ConstantTimeCompare([]byte(pw), want) == 1 {
 				s.logins.succeeded(host(ctx.RemoteAddr()), ctx.User())
 				return true
 			}
@@ -123,11 +129,29 @@ func (s *Server) authOptions() ([]ssh.Option, error) {
 	return opts, nil
 }
 
+// maxUserBytes bounds a login name: a longer one is refused before it is kept (the backoff's
+// tables, the room) or logged. 347 failed logins with 60 kB names in a minute grew the server by
+// 21 MB and logged a 60 kB line each.
+const maxUserBytes = 256
+
+// userForLog is a login name as the log may hold it: cut to maxUserBytes, saying its length.
+func userForLog(user string) string {
+	if len(user) <= maxUserBytes {
+		return user
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(user[:64], ""), len(user))
+}
+
 // refused counts and logs a refused login, and says how long to hold a wrong password's answer.
+// A name over maxUserBytes is counted against its address only: it is never kept.
 func (s *Server) refused(ctx ssh.Context, method string) time.Duration {
 	s.metrics.authFailures.WithLabelValues(method).Inc()
-	n, wait := s.logins.failed(host(ctx.RemoteAddr()), ctx.User(), time.Now())
-	s.refusals.note("login_"+method, "login refused", "client", ctx.RemoteAddr().String(), "user", ctx.User(), "method", method, "failures", n)
+	user, reason := ctx.User(), "login_"+method
+	if len(user) > maxUserBytes {
+		user, reason = "", "login_long_name"
+	}
+	n, wait := s.logins.failed(host(ctx.RemoteAddr()), user, time.Now())
+	s.refusals.note(reason, "login refused", "client", ctx.RemoteAddr().String(), "user", userForLog(ctx.User()), "method", method, "failures", n)
 	return wait
 }
 
@@ -148,10 +172,10 @@ func host(a net.Addr) string {
 // student's good login behind the same NAT does not speed the guesser up again.
 type loginBackoff struct {
 	mu     sync.Mutex
-	byAddr map[string]*loginFailures
-	byUser map[string]*loginFailures
-	byPair map[[2]string]*loginFailures // what a success takes back from the other two
-	first  time.Duration                // the first wait
+	byAddr *failureTable[string]
+	byUser *failureTable[string]
+	byPair *failureTable[[2]string] // what a success takes back from the other two
+	first  time.Duration            // the first wait
 	most   time.Duration
 	quiet  time.Duration // failures older than this are forgotten
 }
@@ -161,51 +185,117 @@ type loginFailures struct {
 	last time.Time
 }
 
+// The backoff's tables are bounded: at most maxFailureKeys keys each, and maxFailureBytes of names
+// and addresses in all (a name is at most maxUserBytes); past either, the quiet keys go, then the
+// least recently failed. About 4096 x (256 + 64) x 3 bytes at the most: under 4 MB.
+const (
+	maxFailureKeys  = 4096
+	maxFailureBytes = 1 << 20
+)
+
 func newLoginBackoff() *loginBackoff {
-	return &loginBackoff{byAddr: map[string]*loginFailures{}, byUser: map[string]*loginFailures{}, byPair: map[[2]string]*loginFailures{},
+	return &loginBackoff{byAddr: newFailureTable(strSize), byUser: newFailureTable(strSize), byPair: newFailureTable(pairSize),
 		first: 100 * time.Millisecond, most: 5 * time.Second, quiet: 10 * time.Minute}
 }
 
-// count adds a failure at now to m[k] (forgetting it first when quiet long enough) and returns it.
-func count[K comparable](m map[K]*loginFailures, k K, now, quiet time.Time) int {
-	if len(m) > 4096 { // many addresses or names: forget the quiet ones
-		for o, f := range m {
-			if f.last.Before(quiet) {
-				delete(m, o)
-			}
-		}
-	}
-	f, ok := m[k]
-	if !ok || f.last.Before(quiet) {
+// failureTable is one of the backoff's tables: failures by key, with the bytes its keys hold.
+type failureTable[K comparable] struct {
+	m     map[K]*loginFailures
+	bytes int
+	size  func(K) int
+}
+
+func newFailureTable[K comparable](size func(K) int) *failureTable[K] {
+	return &failureTable[K]{m: map[K]*loginFailures{}, size: size}
+}
+
+// count adds a failure at now to k's (forgetting it first when quiet long enough) and returns it.
+func (t *failureTable[K]) count(k K, now, quiet time.Time) int {
+	f, ok := t.m[k]
+	if !ok {
+		t.bound(t.size(k), quiet)
 		f = &loginFailures{}
-		m[k] = f
+		t.m[k] = f
+		t.bytes += t.size(k)
+	} else if f.last.Before(quiet) {
+		*f = loginFailures{}
 	}
 	f.n++
 	f.last = now
 	return f.n
 }
 
+// bound makes room for a key of more bytes: the quiet keys go first, then the least recently
+// failed eighth (at once, so that a flood of new names sorts the table once in many logins), until
+// the table is within maxFailureKeys and maxFailureBytes with it.
+func (t *failureTable[K]) bound(more int, quiet time.Time) {
+	full := func() bool { return len(t.m)+1 > maxFailureKeys || t.bytes+more > maxFailureBytes }
+	if !full() {
+		return
+	}
+	for k, f := range t.m {
+		if f.last.Before(quiet) {
+			t.drop(k)
+		}
+	}
+	if !full() {
+		return
+	}
+	keys := slices.Collect(maps.Keys(t.m))
+	slices.SortFunc(keys, func(a, b K) int { return t.m[a].last.Compare(t.m[b].last) })
+	for i, k := range keys {
+		if i >= max(len(keys)/8, 1) && !full() {
+			break
+		}
+		t.drop(k)
+	}
+}
+
+func (t *failureTable[K]) drop(k K) {
+	if _, ok := t.m[k]; ok {
+		delete(t.m, k)
+		t.bytes -= t.size(k)
+	}
+}
+
+// failureKeyBytes is what a key holds: its string and the map's entry.
+const failureKeyBytes = 64
+
+func strSize(k string) int     { return len(k) + failureKeyBytes }
+func pairSize(k [2]string) int { return len(k[0]) + len(k[1]) + failureKeyBytes }
+
 // failed records a failure of user from addr at now: the failures counted (the address's or the
-// name's, whichever is more), and the wait before answering.
+// name's, whichever is more), and the wait before answering. user "" counts the address only (a
+// name too long to keep).
 func (b *loginBackoff) failed(addr, user string, now time.Time) (int, time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	quiet := now.Add(-b.quiet)
-	n := max(count(b.byAddr, addr, now, quiet), count(b.byUser, user, now, quiet))
-	count(b.byPair, [2]string{addr, user}, now, quiet)
+	n := b.byAddr.count(addr, now, quiet)
+	if user != "" {
+		n = max(n, b.byUser.count(user, now, quiet))
+		b.byPair.count([2]string{addr, user}, now, quiet)
+	}
 	return n, min(b.first<<min(n-1, 16), b.most)
+}
+
+// size is the keys and bytes the backoff's tables hold, for tests.
+func (b *loginBackoff) size() (keys, bytes int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.byAddr.m) + len(b.byUser.m) + len(b.byPair.m), b.byAddr.bytes + b.byUser.bytes + b.byPair.bytes
 }
 
 // succeeded forgets the failures of user from addr, and only those.
 func (b *loginBackoff) succeeded(addr, user string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, ok := b.byPair[[2]string{addr, user}]
+	p, ok := b.byPair.m[[2]string{addr, user}]
 	if !ok {
 		return
 	}
-	delete(b.byPair, [2]string{addr, user})
-	for _, f := range []*loginFailures{b.byAddr[addr], b.byUser[user]} {
+	b.byPair.drop([2]string{addr, user})
+	for _, f := range []*loginFailures{b.byAddr.m[addr], b.byUser.m[user]} {
 		if f != nil {
 			f.n = max(f.n-p.n, 0)
 		}

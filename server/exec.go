@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +17,7 @@ import (
 	"github.com/cara-sim/cara/internal/budget"
 	"github.com/cara-sim/cara/live"
 	"github.com/cara-sim/cara/scenarios"
+	"github.com/cara-sim/cara/sim"
 )
 
 // Exec runs a client's headless command (`ssh HOST run covcon-d -R 30`) and returns its exit
@@ -39,6 +42,10 @@ type ExecRequest struct {
 	// matrix, so a command of many seeds lets the room's players in between; its matrices go behind
 	// the players' runs. It gives up after the server's queue time limit.
 	Admit func(ctx context.Context, s *scenarios.Scenario, seed uint64) (release func(), err error)
+	// Yield is called between a matrix's columns: when a player's run waits for the compute slot
+	// the command holds, the command gives it up and Yield returns once the slot is back (the
+	// command's memory stays held meanwhile). Commands are the room's background work.
+	Yield func(ctx context.Context) error
 }
 
 // Defaults of the command limits (Config's zero values).
@@ -65,6 +72,9 @@ func commandDefaults(cfg *Config) {
 	if cfg.CommandTimeout <= 0 {
 		cfg.CommandTimeout = defaultCommandTimeout
 	}
+	if cfg.MaxCommandWork == 0 {
+		cfg.MaxCommandWork = defaultCommandWork
+	}
 }
 
 // commands counts the commands running and queued, in all and per client. A command does not take
@@ -75,6 +85,8 @@ type commands struct {
 	n        int
 	by       map[string]int
 	queued   atomic.Int64 // of n, waiting for memory and a slot
+	// computing is the commands' matrices holding a compute slot now (not while they yield it).
+	computing atomic.Int64
 }
 
 func newCommands(max, per int) *commands { return &commands{max: max, per: per, by: map[string]int{}} }
@@ -117,6 +129,7 @@ func (c *commands) counts() (running, queued int) {
 // each of its matrices admitted against the room's memory and slots, stopped after CommandTimeout;
 // its context ends with the connection too, and a client that stops reading is let go (stalled).
 func (s *Server) exec(sess ssh.Session) {
+	defer s.left() // the room may be empty once it ends
 	who := owner(sess)
 	release, reason, words := s.commands.take(who)
 	if release == nil {
@@ -139,23 +152,68 @@ func (s *Server) exec(sess ssh.Session) {
 		sess.Exit(s.upload(ctx, sess, w.out(sess), w.out(sess.Stderr())))
 		return
 	}
-	s.cfg.Log.Info("command", "user", sess.User(), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
+	s.cfg.Log.Info("command", "user", userForLog(sess.User()), "addr", sess.RemoteAddr().String(), "command", strings.Join(sess.Command(), " "))
 	stderr := w.out(sess.Stderr())
+	var held grants
 	code := s.cfg.Exec(ctx, ExecRequest{Args: sess.Command(), Stdin: sess, Stdout: w.out(sess), Stderr: stderr,
 		Offered: s.catalogFor(sess), FilesDir: s.cfg.ScenariosDir, MaxWork: s.cfg.MaxWork, Workers: s.cfg.Workers,
 		Check: s.check, Admit: func(ctx context.Context, sc *scenarios.Scenario, seed uint64) (func(), error) {
-			return s.admitCommand(ctx, sc, seed, stderr)
-		}})
+			return s.admitCommand(ctx, sc, seed, stderr, &held)
+		}, Yield: func(ctx context.Context) error { return held.yield(ctx, &s.commands.computing) }})
 	if w.stalled.Load() {
 		s.metrics.workRefused.WithLabelValues("stalled").Inc()
-		s.cfg.Log.Info("command stopped: its client stopped reading", "user", sess.User(), "addr", sess.RemoteAddr().String())
+		s.cfg.Log.Info("command stopped: its client stopped reading", "user", userForLog(sess.User()), "addr", sess.RemoteAddr().String())
 	}
 	sess.Exit(code)
 }
 
+// grants are the budget tickets one command's matrices hold (one at a time, as a command computes
+// them), for Yield.
+type grants struct {
+	mu sync.Mutex
+	ts []*budget.Ticket
+}
+
+func (g *grants) add(t *budget.Ticket) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ts = append(g.ts, t)
+}
+
+func (g *grants) remove(t *budget.Ticket) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ts = slices.DeleteFunc(g.ts, func(o *budget.Ticket) bool { return o == t })
+}
+
+// yield gives each held slot to a player's run waiting for one, and waits for it back; computing
+// does not count the command while it waits.
+func (g *grants) yield(ctx context.Context, computing *atomic.Int64) error {
+	g.mu.Lock()
+	ts := slices.Clone(g.ts)
+	g.mu.Unlock()
+	for _, t := range ts {
+		if !t.WouldYield() {
+			continue
+		}
+		computing.Add(-1)
+		err := t.Yield(ctx)
+		computing.Add(1) // counted again: its release counts it out
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // admitCommand waits for one matrix of a command: the room's memory for its estimate and a compute
 // slot, behind the players' runs, at most CommandQueue; the place is said on stderr as it changes.
-func (s *Server) admitCommand(ctx context.Context, sc *scenarios.Scenario, seed uint64, stderr io.Writer) (func(), error) {
+// A matrix whose computing is over the command bound (commandWork) is refused at once.
+func (s *Server) admitCommand(ctx context.Context, sc *scenarios.Scenario, seed uint64, stderr io.Writer, held *grants) (func(), error) {
+	if err := s.checkCommandWork(sc); err != nil {
+		s.metrics.workRefused.WithLabelValues("command_work").Inc()
+		return nil, err
+	}
 	f, err := s.runs.Footprint(sc, seed)
 	var tb *live.TooBig
 	if errors.As(err, &tb) {
@@ -182,7 +240,16 @@ func (s *Server) admitCommand(ctx context.Context, sc *scenarios.Scenario, seed 
 	if err != nil {
 		return nil, err
 	}
-	return t.Release, nil // Release counts once
+	s.commands.computing.Add(1)
+	held.add(t)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			held.remove(t)
+			t.Release()
+			s.commands.computing.Add(-1)
+		})
+	}, nil
 }
 
 // stall watches a command's writes to its client: one that blocks longer than its limit (the
@@ -220,4 +287,63 @@ func (w stallWriter) Write(p []byte) (int, error) {
 	t := time.AfterFunc(w.s.limit, w.s.cut)
 	defer t.Stop()
 	return w.w.Write(p)
+}
+
+// defaultCommandWork is the computing one command's matrix may take (cells x points x queries x k;
+// Config.MaxCommandWork): about a minute of one core. Measured here on one worker: covcon-d (5050
+// cells x 1000 points x 100 queries, a forest: 5.05e8) in about 1.4 s, and a k=1000 kNN over 100
+// batches of 1000 points and 200 queries (1.01e12) at about 5e8 a second, so 2e10 is 40 to 60 s.
+// --max-work bounds batches x points x queries, which a k=1000 kNN at the limit passes while it
+// computes for twenty minutes.
+const defaultCommandWork = 2e10
+
+// CommandWork is the computing a matrix of sc takes, in the units of --max-command-work: its cells
+// (batches x (batches+1) / 2) x points x queries x k (a kNN's k; 1 for other models), and the
+// parts of it.
+type CommandWork struct {
+	Batches, Cells, Points, Queries, K int
+	Work                               float64
+}
+
+func commandWork(sc *scenarios.Scenario) (CommandWork, error) {
+	b, p, q, err := sc.Work()
+	if err != nil {
+		return CommandWork{}, err
+	}
+	w := CommandWork{Batches: b, Cells: b * (b + 1) / 2, Points: p, Queries: q, K: 1}
+	if knn, ok := sc.Model.(sim.KNN); ok {
+		w.K = max(knn.K, 1)
+	}
+	w.Work = float64(w.Cells) * float64(p) * float64(q) * float64(w.K)
+	return w, nil
+}
+
+// checkCommandWork refuses a command's matrix over the room's bound of computing, saying what
+// would fit: a smaller k, fewer batches.
+func (s *Server) checkCommandWork(sc *scenarios.Scenario) error {
+	limit := s.cfg.MaxCommandWork
+	if limit <= 0 {
+		return nil
+	}
+	w, err := commandWork(sc)
+	if err != nil || w.Work <= limit {
+		return err
+	}
+	per := float64(w.Points) * float64(w.Queries) * float64(w.K) // one cell
+	var fit []string
+	if w.K > 1 {
+		if k := int(limit / (float64(w.Cells) * float64(w.Points) * float64(w.Queries))); k >= 1 {
+			fit = append(fit, fmt.Sprintf("model.knn.k <= %d", k))
+		}
+	}
+	// b(b+1)/2 <= limit/per
+	if b := int((math.Sqrt(1+8*limit/per) - 1) / 2); b >= 2 && b < w.Batches {
+		fit = append(fit, fmt.Sprintf("batches <= %d", b))
+	}
+	advice := "fewer batches, points or queries would fit"
+	if len(fit) > 0 {
+		advice = strings.Join(fit, " or ") + " would fit"
+	}
+	return fmt.Errorf("%s is more computing than a command may take in this room: %d cells x %d points x %d queries x k %d = %.3g, over the room's %.3g (about a minute of one core; cara serve --max-command-work); %s, or run it on your own machine",
+		sc.Name, w.Cells, w.Points, w.Queries, w.K, w.Work, limit, advice)
 }

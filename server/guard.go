@@ -20,10 +20,18 @@ type guard struct {
 	done    func()                // ends the session's context once its program has ended
 	// note, when set, says why the screen is smaller than the terminal ("" when it is not): the
 	// model is given one line less, and the note fills it.
-	note   func() string
-	shown  string // the note under the screen, as of the last size
-	failed atomic.Bool
+	note  func() string
+	shown string             // the note under the screen, as of the last size
+	size  *tea.WindowSizeMsg // the last size the terminal gave, before the note took its line
+	send  func(tea.Msg)      // sends the program a message from outside (noteChanged)
+	// presenter: the session presents, and its note says when the answers are not written
+	presenter bool
+	failed    atomic.Bool
 }
+
+// noteChanged tells a session's guard that its note may read differently now (the answers file
+// stopped or started working): it lays the screen out again at the last size.
+type noteChanged struct{}
 
 // panicMsg carries a panic recovered in a command back to the event loop.
 type panicMsg struct {
@@ -62,7 +70,15 @@ func (g *guard) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 			m, cmd = g, tea.Quit
 		}
 	}()
+	if _, ok := msg.(noteChanged); ok {
+		if g.size == nil || g.note == nil || g.note() == g.shown {
+			return g, nil
+		}
+		msg = *g.size
+	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok && g.note != nil {
+		orig := ws // as the terminal gave it: the note's line is taken below
+		g.size = &orig
 		if g.shown = g.note(); g.shown != "" {
 			ws.Height--
 			msg = ws

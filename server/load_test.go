@@ -81,6 +81,9 @@ func TestServeLoadServer(t *testing.T) {
 		t.Skip("the server process of TestServeLoad")
 	}
 	cfg := Config{MaxSessions: 60, IdleTimeout: 30 * time.Minute}
+	if n, err := strconv.Atoi(os.Getenv("CARA_LOAD_SESSIONS")); err == nil && n+10 > cfg.MaxSessions {
+		cfg.MaxSessions = n + 10 // a room of 100 students
+	}
 	if v := os.Getenv("CARA_LOAD_MEMORY"); v != "" {
 		m, err := budget.ParseSize(v)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,6 +77,9 @@ type Config struct {
 	MaxCommandsPerClient int
 	CommandQueue         time.Duration
 	CommandTimeout       time.Duration
+	// MaxCommandWork bounds one command's matrix in computing: cells x points x queries x k
+	// (CommandWork; 0: 2e10, about a minute of one core; < 0: no bound).
+	MaxCommandWork float64
 	// UploadBytes bounds the text of every upload kept (0: 16 MiB).
 	UploadBytes int64
 }
@@ -88,6 +92,8 @@ type hooks struct {
 	// seedFor chooses the seed a session's first player opens with (the load test gives each
 	// session its own).
 	seedFor func(ssh.Session) (uint64, bool)
+	// emptyDelay, when set, replaces emptyDelay (empty.go).
+	emptyDelay time.Duration
 }
 
 // UsageError is a Config that cannot serve as given (a usage mistake, not a failure).
@@ -119,6 +125,7 @@ type Server struct {
 	addrs      addresses
 	refusals   *refusals
 	stopping   atomic.Bool // Shutdown has begun
+	emptying   atomic.Bool // the empty room's timer runs (empty.go)
 	// budget is the room's memory and compute slots: every run, command, upload and check is
 	// admitted against it.
 	budget   *budget.Budget
@@ -126,6 +133,8 @@ type Server struct {
 	uploads  *uploads
 	hooks    hooks
 	answers  *answersFile // nil without Config.Answers
+	// fingerprint is the host key's SHA256 fingerprint, for the log, the metrics and the handout.
+	fingerprint string
 }
 
 // IsLoopback reports whether host:port listens on loopback only.
@@ -146,6 +155,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
+	cfg.Log = boundLog(cfg.Log) // what clients send is cut before it is logged
 	if cfg.MaxSessions < 1 {
 		return nil, usagef("--max-sessions must be >= 1, got %d", cfg.MaxSessions)
 	}
@@ -174,6 +184,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		s.answers, s.room.Record = a, a.record
+		a.onChange = s.tellPresenters
 	}
 	if cfg.AuthorizedKeys != "" {
 		if _, err := os.Stat(cfg.AuthorizedKeys); err != nil {
@@ -231,8 +242,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.ssh = srv
+	if s.fingerprint, err = HostKeyFingerprint(cfg.HostKey); err != nil {
+		return nil, err
+	}
+	s.metrics.hostKey.WithLabelValues(s.fingerprint).Set(1)
 	return s, nil
 }
+
+// Fingerprint is the host key's SHA256 fingerprint ("SHA256:...", as ssh-keygen -lf prints it).
+func (s *Server) Fingerprint() string { return s.fingerprint }
 
 // DefaultMaxComputing is the matrices computed at once unless told otherwise: one per core but
 // one, which is kept for the sessions (a step, a what-if's replay) so that compute never starves
@@ -285,6 +303,7 @@ func (s *Server) Reload() {
 	s.catalog.Store(c)
 	before := s.runs.Len()
 	s.runs.Retain(c.Offers)
+	s.answers.reopen() // after logrotate moved it away
 	s.cfg.Log.Info("scenarios read again", "entries", len(c.Entries()), "dir", s.cfg.ScenariosDir, "runs_kept", s.runs.Len(), "runs_dropped", before-s.runs.Len())
 	if s.cfg.PresenterKeys != "" {
 		keys, err := readKeys(s.cfg.PresenterKeys)
@@ -298,6 +317,16 @@ func (s *Server) Reload() {
 		s.presenters.Store(&keys)
 		s.cfg.Log.Info("presenter keys read again", "keys", len(keys))
 	}
+}
+
+// tellPresenters has the presenters' screens say the answers file's state again.
+func (s *Server) tellPresenters() {
+	s.guards.Range(func(_, v any) bool {
+		if g := v.(*guard); g.presenter && g.send != nil {
+			g.send(noteChanged{})
+		}
+		return true
+	})
 }
 
 // apology is what a session sees when a bug ends it.
@@ -328,6 +357,11 @@ func (s *Server) recover(next ssh.Handler) ssh.Handler {
 // the room's memory for as long as it is open; a command goes to exec, which has limits of its own.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		if len(sess.User()) > maxUserBytes { // an open room asks no login: its names are bounded here
+			s.metrics.refused.WithLabelValues("long_name").Inc()
+			wish.Fatalln(sess, fmt.Sprintf("cara: a user name is at most %d bytes; connect as a shorter one (ssh NAME@HOST)", maxUserBytes))
+			return
+		}
 		if len(sess.Command()) > 0 && s.cfg.Exec != nil {
 			s.exec(sess)
 			return
@@ -348,6 +382,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, fmt.Sprintf("The room is full (%d sessions); try again in a moment.", s.cfg.MaxSessions))
 			return
 		}
+		defer s.left()
 		defer s.sessions.Add(-1)
 		defer s.budget.Charge(sessionBytes).Release()
 		next(sess)
@@ -388,8 +423,30 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		picker.Join(open.Member, open.Stage)
 	}
 	g := &guard{inner: picker, onPanic: func(v any, stack []byte) { s.panicked("player", v, stack) }}
+	var notes []func() string
 	if w := windowOf(sess); w != nil {
-		g.note = w.note
+		notes = append(notes, w.note)
+	}
+	if open.Member != nil && s.answers != nil && s.isPresenter(sess) {
+		// The presenter reads, under the screen, when the room's answers are not being written.
+		g.presenter = true
+		notes = append(notes, func() string {
+			if n := s.answers.state().note(s.cfg.Answers); n != "" {
+				return st.Error.Render(n)
+			}
+			return ""
+		})
+	}
+	if len(notes) > 0 {
+		g.note = func() string {
+			var out []string
+			for _, n := range notes {
+				if v := n(); v != "" {
+					out = append(out, v)
+				}
+			}
+			return strings.Join(out, "; ")
+		}
 	}
 	if s.hooks.onMsg != nil {
 		g.hook = func(msg tea.Msg) tea.Cmd { return s.hooks.onMsg(sess, msg) }
@@ -397,6 +454,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	p := tea.NewProgram(g, tea.WithInput(newInput(ctx, sess, cancel)), tea.WithOutput(sess), tea.WithAltScreen(),
 		tea.WithContext(ctx))
 	g.quit = func() { go p.Quit() }
+	g.send = p.Send
 	g.done = cancel
 	s.guards.Store(sess, g)
 	if open.Member != nil {
@@ -435,9 +493,9 @@ func logSessions(log *slog.Logger) wish.Middleware {
 		return func(sess ssh.Session) {
 			start := time.Now()
 			_, _, pty := sess.Pty()
-			log.Info("connect", "client", sess.RemoteAddr().String(), "user", sess.User(), "pty", pty)
+			log.Info("connect", "client", sess.RemoteAddr().String(), "user", userForLog(sess.User()), "pty", pty)
 			next(sess)
-			log.Info("disconnect", "client", sess.RemoteAddr().String(), "user", sess.User(), "duration", time.Since(start).Round(time.Millisecond))
+			log.Info("disconnect", "client", sess.RemoteAddr().String(), "user", userForLog(sess.User()), "duration", time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

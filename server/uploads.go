@@ -214,7 +214,7 @@ func (s *Server) upload(ctx context.Context, sess ssh.Session, stdout, stderr io
 		fmt.Fprintf(stderr, "cara: %v\n", err)
 		return 1
 	}
-	s.cfg.Log.Info("upload", "user", sess.User(), "addr", sess.RemoteAddr().String(), "name", args[1], "bytes", len(text))
+	s.cfg.Log.Info("upload", "user", userForLog(sess.User()), "addr", sess.RemoteAddr().String(), "name", args[1], "bytes", len(text))
 	fmt.Fprintf(stdout, "%s: ok (%s); it is in your picker as %q, and commands take it by that name\n", args[1], oneLine(sc.Title), args[1])
 	return 0
 }

@@ -234,14 +234,17 @@ func workers(cmd *cobra.Command) int {
 
 // computeMatrix runs the engine for a seed, showing a cell counter on stderr; configure changes the
 // engine's configuration further (--predictions-out records the answers). A served command's
-// matrix waits first for the room's memory and a compute slot, and lets them go when it is done.
+// matrix waits first for the room's memory and a compute slot, yields the slot between columns to
+// a player waiting for one, and lets them go when it is done.
 func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w int, skipCross bool, order sim.Order, progress io.Writer, configure ...func(*sim.Config)) (*sim.Matrix, error) {
+	var yield func(context.Context) error
 	if r, ok := remoteFrom(ctx); ok && r.admit != nil {
 		release, err := r.admit(ctx, s, seed)
 		if err != nil {
 			return nil, err
 		}
 		defer release()
+		yield = r.yield
 	}
 	cfg, err := s.Config(seed)
 	if err != nil {
@@ -259,6 +262,9 @@ func computeMatrix(ctx context.Context, s *scenarios.Scenario, seed uint64, w in
 			p.printf("%s seed %d: %d/%d cells (%.0f%%), %s", s.Name, seed, ev.CellsDone, ev.CellsAll,
 				100*float64(ev.CellsDone)/float64(max(ev.CellsAll, 1)), ev.Elapsed.Round(100*time.Millisecond))
 			last = time.Now()
+		}
+		if yield != nil {
+			return yield(ctx) // the engine waits here, between columns, while a player computes
 		}
 		return nil
 	})

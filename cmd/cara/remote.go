@@ -135,11 +135,14 @@ type remoteLimits struct {
 	// room's memory and a compute slot for each matrix (nil: none to wait for): the server's.
 	Check func(*scenarios.Scenario) error
 	Admit func(ctx context.Context, s *scenarios.Scenario, seed uint64) (func(), error)
+	// Yield, between a matrix's columns, gives the command's compute slot to a player waiting for
+	// one and returns when it is back (nil: never).
+	Yield func(ctx context.Context) error
 }
 
 // exec is a server's Exec: the request's limits (the server's) with the command's own.
 func (lim remoteLimits) exec(ctx context.Context, req server.ExecRequest) int {
-	lim.MaxWork, lim.Workers, lim.FilesDir, lim.Check, lim.Admit = req.MaxWork, req.Workers, req.FilesDir, req.Check, req.Admit
+	lim.MaxWork, lim.Workers, lim.FilesDir, lim.Check, lim.Admit, lim.Yield = req.MaxWork, req.Workers, req.FilesDir, req.Check, req.Admit, req.Yield
 	return runRemote(ctx, req.Args, req.Stdin, req.Stdout, req.Stderr, lim, req.Offered)
 }
 
@@ -214,7 +217,7 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	root.SetIn(io.LimitReader(stdin, lim.MaxInput+1))
 	root.SetOut(out)
 	root.SetErr(errw)
-	code := execute(withRemote(ctx, remoteScenario{maxInput: lim.MaxInput, filesDir: lim.FilesDir, check: lim.Check, admit: lim.Admit}), root, errw)
+	code := execute(withRemote(ctx, remoteScenario{maxInput: lim.MaxInput, filesDir: lim.FilesDir, check: lim.Check, admit: lim.Admit, yield: lim.Yield}), root, errw)
 	switch {
 	case left <= 0:
 		fmt.Fprintf(stderr, "\ncara: output stopped at %d bytes, this server's limit for one command\n", lim.MaxOutput)
@@ -229,12 +232,13 @@ func runRemote(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // remoteScenario is what a command learns from its context when a client runs it: its scenario
 // text is untrusted (it reads no file but the embedded streams and the offered folder), `-` reads
 // at most maxInput bytes, the server may refuse the scenario (check) and admits each matrix
-// against the room's memory and slots (admit).
+// against the room's memory and slots (admit), yielding its slot to players between columns (yield).
 type remoteScenario struct {
 	maxInput int64
 	filesDir string
 	check    func(*scenarios.Scenario) error
 	admit    func(ctx context.Context, s *scenarios.Scenario, seed uint64) (func(), error)
+	yield    func(ctx context.Context) error
 }
 
 type remoteKey struct{}

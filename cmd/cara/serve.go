@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -25,6 +26,7 @@ const defaultMetrics = "127.0.0.1:9234"
 func newServeCmd() *cobra.Command {
 	cfg := server.Config{}
 	var metricsAddr, memory string
+	var fingerprint bool
 	var lim remoteLimits
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -40,8 +42,11 @@ what cara run prints, with its exit status; so do matrix, sweep and validate, an
 scenarios offered. A scenario is a name the server offers, or - for a file sent on standard input
 (ssh HOST run - < mine.yaml), which may read no file but the embedded data and the CSV files of
 --scenarios. Flags that name files (-o, --figures, --data, --queries) or tune the server are
-refused. Commands are admitted, a matrix at a time, against the room's memory and --max-computing
-slots, behind the players' runs (a queued one says where it waits); at most --max-commands run or
+refused. Commands are the room's background work: admitted, a matrix at a time, against the room's
+memory and --max-computing slots, behind the players' runs (a queued one says where it waits); they
+compute in all the slots but one (the one of a room that has one), and give a slot up between
+columns to a player's run waiting for it. A matrix over --max-command-work (cells x points x
+queries x k) is refused, saying what would fit. At most --max-commands run or
 wait at once, --max-commands-per-client of one client's; each waits at most --command-queue and is
 stopped after --command-timeout (a client that stops reading included) or --command-output bytes.
 
@@ -67,9 +72,18 @@ that anyone who can reach the port may use it.`,
 		Example: `  cara serve                                   # 127.0.0.1:23234, for a try on this machine
   cara serve --listen 0.0.0.0:23234 --password-file room.txt --scenarios ./scenarios
   cara serve --listen 0.0.0.0:23234 --password-file room.txt --presenter-keys ~/.ssh/id_ed25519.pub
+  cara serve --fingerprint                     # the host key's SHA256:..., for the handout
   curl -s 127.0.0.1:9234/metrics | grep ^cara_      # while it serves`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if fingerprint {
+				fp, err := server.HostKeyFingerprint(cfg.HostKey)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), fp)
+				return nil
+			}
 			cfg.Workers = workers(cmd)
 			if !cmd.Flags().Changed("max-work") {
 				cfg.MaxWork = serveMaxWork
@@ -97,6 +111,7 @@ that anyone who can reach the port may use it.`,
 	f := cmd.Flags()
 	f.StringVar(&cfg.Listen, "listen", "127.0.0.1:23234", "address to listen on")
 	f.StringVar(&cfg.HostKey, "host-key", defaultHostKey(), "host key (ed25519, created with mode 0600 when missing)")
+	f.BoolVar(&fingerprint, "fingerprint", false, "print the host key's SHA256 fingerprint (as ssh-keygen -lf does; creating the key when there is none) and exit, for the students' handout")
 	f.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "only these public keys may connect (an authorized_keys file)")
 	f.StringVar(&cfg.PasswordFile, "password-file", "", "a file whose first line is the room's password")
 	f.StringVar(&cfg.PresenterKeys, "presenter-keys", "", "sessions logging in with these public keys (an authorized_keys file) present: the others follow them")
@@ -114,6 +129,7 @@ that anyone who can reach the port may use it.`,
 	f.DurationVar(&lim.Timeout, "command-timeout", 5*time.Minute, "stop a client's headless command (ssh HOST run ...) after this long, a client that stops reading included")
 	f.DurationVar(&cfg.CommandQueue, "command-queue", 2*time.Minute, "a command waits at most this long for the room's memory and a compute slot")
 	f.IntVar(&cfg.MaxCommands, "max-commands", 16, "headless commands running or queued at once; more are refused")
+	f.Float64Var(&cfg.MaxCommandWork, "max-command-work", 2e10, "the computing one command's matrix may take: cells x points x queries x k (a kNN's k, else 1); 2e10 is about a minute of one core; more is refused, saying what would fit (-1: no bound)")
 	f.IntVar(&cfg.MaxCommandsPerClient, "max-commands-per-client", 3, "headless commands running or queued at once for one client (a login key, or a user name and address)")
 	f.Int64Var(&cfg.UploadBytes, "upload-bytes", 16<<20, "bytes of uploaded scenarios kept in all; more are refused")
 	f.Int64Var(&lim.MaxOutput, "command-output", 16<<20, "bytes a client's headless command may print; it stops there")
@@ -174,7 +190,7 @@ func serve(ctx context.Context, cfg server.Config, metricsAddr string, metricsGi
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	cfg.Log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.HostKey, "max_sessions", cfg.MaxSessions,
+	cfg.Log.Info("serving", "addr", ln.Addr().String(), "host_key", cfg.HostKey, "fingerprint", srv.Fingerprint(), "max_sessions", cfg.MaxSessions,
 		"max_computing", cfg.MaxComputing, "memory", budget.Bytes(cfg.Memory).String(), "memory_from", cfg.MemoryFrom,
 		"for_work", budget.Bytes(srv.Budget().Capacity).String(), "gomemlimit", "set to memory")
 	errc := make(chan error, 1)

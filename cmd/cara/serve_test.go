@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -43,7 +44,8 @@ func TestServeProcess(t *testing.T) {
 	bin := buildCara(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "key"),
-		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3", "--memory", "300MiB")
+		"--metrics", "127.0.0.1:0", "--scenarios", "testdata", "--max-computing", "3", "--memory", "300MiB",
+		"--answers", filepath.Join(dir, "answers.jsonl"))
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -76,8 +78,19 @@ func TestServeProcess(t *testing.T) {
 		}
 	}
 	url := expect(`msg=metrics url=(\S+)`)[1]
-	expect(`msg=serving .*max_computing=3 memory="300 MiB" memory_from=--memory for_work="225 MiB"`)
+	fp := expect(`msg=serving .*fingerprint=(SHA256:[A-Za-z0-9+/]{43}) .*max_computing=3 memory="300 MiB" memory_from=--memory for_work="225 MiB"`)[1]
 	m := metricsText(t, url)
+	if !strings.Contains(m, `cara_host_key_info{fingerprint="`+fp+`"} 1`) {
+		t.Errorf("the metrics page does not show the fingerprint %s", fp)
+	}
+	// cara serve --fingerprint prints the same, as ssh-keygen -lf does.
+	out, err := exec.Command(bin, "serve", "--fingerprint", "--host-key", filepath.Join(dir, "key")).Output()
+	if err != nil || strings.TrimSpace(string(out)) != fp {
+		t.Errorf("cara serve --fingerprint: %q, %v; want %s", out, err, fp)
+	}
+	if kg, err := exec.Command("ssh-keygen", "-lf", filepath.Join(dir, "key")).Output(); err == nil && !strings.Contains(string(kg), " "+fp+" ") {
+		t.Errorf("ssh-keygen -lf says %q; cara logged %s", kg, fp)
+	}
 	if !strings.Contains(m, "\ncara_gomemlimit_bytes 3.145728e+08\n") || !strings.Contains(m, "\ncara_memory_bytes 3.145728e+08\n") {
 		t.Error("GOMEMLIMIT and the room's memory are not --memory 300MiB")
 	}
@@ -87,8 +100,16 @@ func TestServeProcess(t *testing.T) {
 			t.Errorf("metrics lack %s", name)
 		}
 	}
+	// logrotate moves the answers away; SIGHUP opens the path again (and reads the scenarios).
+	if err := os.Rename(filepath.Join(dir, "answers.jsonl"), filepath.Join(dir, "answers.jsonl.1")); err != nil {
+		t.Fatal(err)
+	}
 	cmd.Process.Signal(syscall.SIGHUP)
+	expect(`msg="answers file opened again"`)
 	expect(fmt.Sprintf(`msg="scenarios read again" entries=%d`, len(scenarios.Embedded())+1))
+	if _, err := os.Stat(filepath.Join(dir, "answers.jsonl")); err != nil {
+		t.Errorf("after SIGHUP: %v", err)
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	// What an interrupted server says is its own, not a sweep's.
 	expect(`^cara: interrupted: the server stopped; every session was closed$`)
@@ -109,6 +130,25 @@ func TestServeProcess(t *testing.T) {
 	}
 	if _, err := http.Get(url); err == nil {
 		t.Error("metrics still served after shutdown")
+	}
+}
+
+// cara serve --fingerprint creates the host key when there is none, as serve would (mode 0600),
+// and prints its fingerprint as ssh-keygen -lf does; the same again for the same key.
+func TestServeFingerprint(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "state", "ssh_host_ed25519")
+	out, _, err := caraIO(t, "serve", "--fingerprint", "--host-key", key)
+	if err != nil || !regexp.MustCompile(`^SHA256:[A-Za-z0-9+/]{43}\n$`).MatchString(out) {
+		t.Fatalf("cara serve --fingerprint: %q, %v", out, err)
+	}
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the key made: %v, %v; want mode 0600", st, err)
+	}
+	if again, _, _ := caraIO(t, "serve", "--fingerprint", "--host-key", key); again != out {
+		t.Errorf("a second --fingerprint: %q, want %q", again, out)
+	}
+	if kg, err := exec.Command("ssh-keygen", "-lf", key).Output(); err == nil && !strings.Contains(string(kg), " "+strings.TrimSpace(out)+" ") {
+		t.Errorf("ssh-keygen -lf says %q; cara %q", kg, out)
 	}
 }
 

@@ -23,6 +23,7 @@ type Budget struct {
 	held    int64 // bytes of the tickets granted
 	pinned  int64 // of held, what Charge took (sessions): not freed by waiting for work to end
 	busy    int   // slots of the tickets granted
+	behind  int   // of busy, background work's (at most backgroundSlots)
 	queue   []*Ticket
 	changed chan struct{} // closed and replaced at every change of the queue or what is held
 	// reclaim, when set, is asked (on a goroutine of its own, one at a time) to let go of memory held
@@ -30,6 +31,7 @@ type Budget struct {
 	reclaim    func(need int64)
 	reclaiming bool
 	granted    int64 // tickets granted, ever
+	yielded    int64 // slots background work gave up to other work, ever
 	peak       int64 // the most held at once
 }
 
@@ -62,8 +64,10 @@ type Request struct {
 	// Quick work (a check, an upload, a what-if: short, and someone waits at the keyboard) goes ahead
 	// of queued long work; background work (a client's headless command) goes behind the rest, so a
 	// room's players are not kept waiting by a queue of commands. Within a kind, first come first
-	// served.
+	// served. Background work that computes takes at most BackgroundSlots of the slots, never the
+	// last of several, and gives its slot up between steps to other work waiting for one (Yield).
 	Quick, Background bool
+	resume            bool // background work taking back the slot it yielded: ahead of other background work
 }
 
 // rank orders the kinds of work in the queue.
@@ -71,11 +75,17 @@ func (r Request) rank() int {
 	switch {
 	case r.Quick:
 		return 0
-	case r.Background:
+	case r.resume:
 		return 2
+	case r.Background:
+		return 3
 	}
 	return 1
 }
+
+// BackgroundSlots is the most of a budget's slots that background work computes in at once: all
+// but one, and the one of a budget that has only one (it yields that between steps instead).
+func (b *Budget) BackgroundSlots() int { return max(1, b.slots-1) }
 
 // Ticket is one piece of work's place in the budget: queued, then granted, until released.
 type Ticket struct {
@@ -185,7 +195,7 @@ func (t *Ticket) Release() {
 	} else {
 		b.held -= t.req.Bytes
 		if t.req.Slot {
-			b.busy--
+			b.freeSlotLocked(t.req)
 		}
 		if t.isCharge {
 			b.pinned -= t.req.Bytes
@@ -212,8 +222,8 @@ func (t *Ticket) Resize(bytes int64, computing bool) {
 	}
 	t.req.Bytes = bytes
 	if t.req.Slot && !computing {
+		b.freeSlotLocked(t.req)
 		t.req.Slot = false
-		b.busy--
 	}
 	b.peak = max(b.peak, b.held)
 	b.grantLocked()
@@ -256,7 +266,25 @@ func (b *Budget) fitsLocked(req Request, memoryOnly bool) bool {
 	if b.held+req.Bytes > b.capacity {
 		return false
 	}
-	return memoryOnly || !req.Slot || b.busy < b.slots
+	if memoryOnly || !req.Slot {
+		return true
+	}
+	return b.busy < b.slots && (!req.Background || b.behind < b.BackgroundSlots())
+}
+
+// takeSlotLocked and freeSlotLocked count a slot taken and given back by req.
+func (b *Budget) takeSlotLocked(req Request) {
+	b.busy++
+	if req.Background {
+		b.behind++
+	}
+}
+
+func (b *Budget) freeSlotLocked(req Request) {
+	b.busy--
+	if req.Background {
+		b.behind--
+	}
 }
 
 // grantLocked grants the queue's first tickets while they fit; when the first does not fit for
@@ -281,12 +309,65 @@ func (b *Budget) grantLocked() {
 		t.granted = true
 		b.held += t.req.Bytes
 		if t.req.Slot {
-			b.busy++
+			b.takeSlotLocked(t.req)
 		}
 		b.granted++
 		b.peak = max(b.peak, b.held)
 		close(t.ready)
 	}
+}
+
+// Yield gives a granted background ticket's compute slot to the work first in line when that is
+// not background work and waits only for a slot (a player's run behind a client's command), then
+// waits for the slot back, ahead of other background work; the ticket keeps its memory meanwhile.
+// It returns at once when nobody waits for the slot, so work that computes in steps calls it
+// between them. It fails with ctx's error (the slot not taken back) when ctx ends first.
+func (t *Ticket) Yield(ctx context.Context) error {
+	b := t.b
+	b.mu.Lock()
+	if !t.wouldYieldLocked() {
+		b.mu.Unlock()
+		return nil
+	}
+	b.freeSlotLocked(t.req)
+	t.req.Slot = false
+	b.yielded++
+	b.grantLocked()
+	b.changedLocked()
+	b.mu.Unlock()
+	back, err := b.Acquire(ctx, Request{Slot: true, Background: true, resume: true}, nil)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	back.done = true // its slot is t's now, given back when t is
+	if t.done {      // released meanwhile: the slot goes back too
+		b.freeSlotLocked(back.req)
+		b.grantLocked()
+		b.changedLocked()
+		return nil
+	}
+	t.req.Slot = true
+	return nil
+}
+
+// WouldYield reports whether Yield would give the ticket's slot up now.
+func (t *Ticket) WouldYield() bool {
+	t.b.mu.Lock()
+	defer t.b.mu.Unlock()
+	return t.wouldYieldLocked()
+}
+
+func (t *Ticket) wouldYieldLocked() bool {
+	b := t.b
+	if !t.granted || t.done || !t.req.Slot || !t.req.Background || len(b.queue) == 0 {
+		return false
+	}
+	// The first in line starts for the slot: it is not background work, needs a slot, and its
+	// memory fits now (else it waits for memory, and the slot would go to nobody).
+	first := b.queue[0].req
+	return first.Slot && !first.Background && !first.resume && b.held+first.Bytes <= b.capacity && b.busy >= b.slots
 }
 
 // Changed is closed at the next change of the queue or of what is held.
@@ -309,6 +390,8 @@ type Stats struct {
 	Peak     int64 // the most held at once
 	Slots    int
 	Busy     int   // slots in use
+	Behind   int   // of Busy, background work's
+	Yielded  int64 // slots background work gave up to other work, ever
 	Queued   int   // tickets waiting
 	Granted  int64 // tickets granted, ever
 }
@@ -317,7 +400,7 @@ type Stats struct {
 func (b *Budget) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return Stats{Capacity: b.capacity, Held: b.held, Pinned: b.pinned, Peak: b.peak, Slots: b.slots, Busy: b.busy,
+	return Stats{Capacity: b.capacity, Held: b.held, Pinned: b.pinned, Peak: b.peak, Slots: b.slots, Busy: b.busy, Behind: b.behind, Yielded: b.yielded,
 		Queued: len(b.queue), Granted: b.granted}
 }
 

@@ -176,3 +176,106 @@ func TestDefault(t *testing.T) {
 		t.Errorf("under GOMEMLIMIT=300MiB the default is %v from %s", Bytes(d.Bytes), d.From)
 	}
 }
+
+// Background work (a client's command) takes at most all slots but one, and the one slot of a
+// budget that has only one; it gives its slot up to a player's run waiting for one (Yield), keeps
+// its memory meanwhile, and gets the slot back, ahead of other background work, once the run's
+// slot frees up.
+func TestBackgroundSlots(t *testing.T) {
+	for _, c := range []struct{ slots, behind int }{{1, 1}, {2, 1}, {3, 2}, {8, 7}} {
+		b := New(Config{Bytes: 100, Slots: c.slots})
+		var ts []*Ticket
+		for range c.slots + 1 {
+			ts = append(ts, queue(t, b, Request{Bytes: 1, Slot: true, Background: true}))
+		}
+		if st := b.Stats(); st.Busy != c.behind || st.Behind != c.behind || st.Queued != c.slots+1-c.behind {
+			t.Errorf("%d slots: %+v, want %d background computing", c.slots, st, c.behind)
+		}
+		run := queue(t, b, Request{Bytes: 1, Slot: true})
+		if granted(run) != (c.slots > 1) {
+			t.Errorf("%d slots: a player's run granted %v beside full background work", c.slots, granted(run))
+		}
+		for _, k := range ts {
+			k.Release()
+		}
+		run.Release()
+		if st := b.Stats(); st.Busy != 0 || st.Behind != 0 || st.Held != 0 {
+			t.Errorf("%d slots, all released: %+v", c.slots, st)
+		}
+	}
+
+	b := New(Config{Bytes: 100, Slots: 1})
+	cmd := queue(t, b, Request{Bytes: 40, Slot: true, Background: true})
+	other := queue(t, b, Request{Bytes: 10, Slot: true, Background: true})
+	if err := cmd.Yield(context.Background()); err != nil || b.Stats().Yielded != 0 {
+		t.Fatalf("yield with only background work waiting: %v, %+v (want no yield)", err, b.Stats())
+	}
+	run := queue(t, b, Request{Bytes: 50, Slot: true})
+	if granted(run) {
+		t.Fatal("a player's run granted beside the command's one slot")
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Yield(context.Background()) }()
+	waitFor(t, func() bool { return granted(run) })
+	if st := b.Stats(); st.Held != 90 || st.Busy != 1 || st.Behind != 0 || st.Yielded != 1 {
+		t.Errorf("yielded: %+v, want the run computing and the command's 40 still held", st)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Yield returned (%v) while the run holds the slot", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	run.Release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if granted(other) {
+		t.Error("other background work took the slot the command yielded")
+	}
+	if st := b.Stats(); st.Busy != 1 || st.Behind != 1 || st.Held != 40 {
+		t.Errorf("slot back: %+v", st)
+	}
+	cmd.Release()
+	if !granted(other) {
+		t.Error("the next background work not granted once the command ended")
+	}
+	other.Release()
+
+	// A yield whose wait is cancelled gives back nothing twice.
+	cmd = queue(t, b, Request{Bytes: 10, Slot: true, Background: true})
+	run = queue(t, b, Request{Bytes: 10, Slot: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if err := cmd.Yield(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled yield: %v", err)
+	}
+	cmd.Release()
+	run.Release()
+	if st := b.Stats(); st.Busy != 0 || st.Behind != 0 || st.Held != 0 || st.Queued != 0 {
+		t.Errorf("after a cancelled yield: %+v", st)
+	}
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); !ok(); {
+		if time.Now().After(end) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A default budget stays below a cgroup's limit by an eighth, at least 64 MiB, at most half.
+func TestCgroupMargin(t *testing.T) {
+	for _, c := range []struct{ limit, want int64 }{
+		{1 << 30, 128 << 20}, // a 1 GiB VM: 896 MiB
+		{256 << 20, 64 << 20},
+		{100 << 20, 50 << 20},
+		{16 << 30, 2 << 30},
+	} {
+		if got := CgroupMargin(c.limit); got != c.want {
+			t.Errorf("margin of %v: %v, want %v", Bytes(c.limit), Bytes(got), Bytes(c.want))
+		}
+	}
+}

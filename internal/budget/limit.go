@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"runtime/debug"
@@ -25,7 +26,8 @@ const MachineShare = 0.5
 func Limits() []Limit {
 	var out []Limit
 	if v, ok := cgroupLimit(); ok {
-		out = append(out, Limit{v, "the cgroup's memory limit"})
+		m := CgroupMargin(v)
+		out = append(out, Limit{v - m, fmt.Sprintf("the cgroup's memory limit (%v) less a margin of %v", Bytes(v), Bytes(m))})
 	}
 	if v := debug.SetMemoryLimit(-1); v > 0 && v < math.MaxInt64 {
 		out = append(out, Limit{v, "GOMEMLIMIT"})
@@ -38,6 +40,12 @@ func Limits() []Limit {
 	}
 	return out
 }
+
+// CgroupMargin is what a default budget leaves below a cgroup's memory limit: an eighth of it, at
+// least 64 MiB (at most half). The cgroup's limit is where the kernel kills the process; GOMEMLIMIT
+// set at it would let the heap, and what the runtime holds beside it, reach the kill point before
+// the collector works hard.
+func CgroupMargin(limit int64) int64 { return min(max(limit/8, 64<<20), limit/2) }
 
 // Default is the smallest of Limits (1 GiB with none known), and where it comes from.
 func Default() Limit {
