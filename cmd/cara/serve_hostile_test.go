@@ -83,7 +83,6 @@ type hostile struct {
 	mu           sync.Mutex
 	log          []string
 	longest      int
-	stdin        io.WriteCloser
 	answers      string
 	knn          string // a kNN scenario file within --max-command-work that computes for minutes
 	guestCounter int
@@ -255,12 +254,6 @@ func (s *term) has(text string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return bytes.Contains(s.buf, []byte(text))
-}
-
-func (s *term) clear() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.buf = nil
 }
 
 func (s *term) wait(text string, d time.Duration) error {
