@@ -136,18 +136,8 @@ func (a *answersFile) flushLocked() {
 	if len(a.pending) == 0 {
 		return
 	}
-	if !a.sameFile() {
-		if a.f != nil {
-			a.f.Close()
-			a.f = nil
-		}
-		f, err := openAnswersFile(a.path)
-		if err != nil {
-			a.failedLocked(err)
-			return
-		}
-		a.f = f
-		a.log("answers file opened again: its path named another file, or none", "file", a.path)
+	if !a.sameFile() && !a.openAgainLocked("answers file opened again: its path named another file, or none") {
+		return
 	}
 	for len(a.pending) > 0 {
 		b := a.pending[0]
@@ -209,6 +199,14 @@ func (a *answersFile) reopen() {
 	if a.closed {
 		return
 	}
+	if a.openAgainLocked("answers file opened again") {
+		a.flushLocked()
+	}
+}
+
+// openAgainLocked closes the file and opens its path again, saying why; a failure is counted and
+// retried, as a failed write is.
+func (a *answersFile) openAgainLocked(why string) bool {
 	if a.f != nil {
 		a.f.Close()
 		a.f = nil
@@ -216,11 +214,11 @@ func (a *answersFile) reopen() {
 	f, err := openAnswersFile(a.path)
 	if err != nil {
 		a.failedLocked(err)
-		return
+		return false
 	}
 	a.f = f
-	a.log("answers file opened again", "file", a.path)
-	a.flushLocked()
+	a.log(why, "file", a.path)
+	return true
 }
 
 // answersState is what the presenter and the metrics are told.
