@@ -102,8 +102,7 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	t.Logf(":set says: %s", lineWith(sc.since(at), refusal))
 
 	// The editor, on the folder's own scenario: its first line becomes the command.
-	sc.send("q")
-	sc.waitFor(t, "pick a scenario")
+	backToPicker(t, sc)
 	sc.send(strings.Repeat("j", entryIndex(t, cat, "first.yaml")-entryIndex(t, cat, scenarios.Default)))
 	at = sc.mark()
 	sc.send("\r")
@@ -130,8 +129,7 @@ func TestServeRefusesModelCommands(t *testing.T) {
 
 	// The predictions file's scenario plays.
 	sc.send("\x1b") // the editor closed
-	sc.send("q")
-	sc.waitFor(t, "pick a scenario")
+	backToPicker(t, sc)
 	sc.send(strings.Repeat("j", entryIndex(t, cat, "fleet.yaml")-entryIndex(t, cat, "first.yaml")))
 	at = sc.mark()
 	sc.send("\r")

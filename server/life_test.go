@@ -258,8 +258,7 @@ func TestServeReloadKeepsRuns(t *testing.T) {
 		defer c.Close()
 		sc.send("/" + file + "\r\r") // filter the list down to it, and open it
 		sc.waitFor(t, "computed all")
-		sc.send("q")
-		sc.waitFor(t, "pick a scenario")
+		backToPicker(t, sc)
 	}
 	open("a.yaml")
 	open("b.yaml")

@@ -249,8 +249,7 @@ func TestServeEndToEnd(t *testing.T) {
 	sc.waitFor(t, "batch 3/11")
 	sc.send("]")
 	sc.waitFor(t, "R 0.625")
-	sc.send("q")
-	sc.waitFor(t, "pick a scenario")
+	backToPicker(t, sc)
 	sc.send("q")
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
@@ -356,4 +355,15 @@ func TestServeBudget(t *testing.T) {
 	sc.send("\r") // covcon-d: 1e7 units of work
 	sc.waitFor(t, "too big for this machine's budget")
 	sc.send("q")
+}
+
+// backToPicker leaves the player with q and waits for the picker drawn after it: waiting from the
+// output's start would find the first picker, and keys sent before the new one arrive in the player.
+func backToPicker(t *testing.T, sc *screen) {
+	t.Helper()
+	at := sc.mark()
+	sc.send("q")
+	if err := sc.waitAfter(at, "pick a scenario", 15*time.Second); err != nil {
+		t.Fatal(err)
+	}
 }
