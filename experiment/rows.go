@@ -309,14 +309,31 @@ func Missing(rows []SweepRow) []string {
 		}
 		var lines []string
 		lacking, total := 0, sw.Seeds*spec.N*len(algs[sc])
+		// Seeds missing whole come in runs (a shard or a job that never ran): one line a run, so
+		// that a cancelled array of 70 seeds reads "seeds 129 to 198 (all of them)".
+		wholeFrom, whole := uint64(0), 0
+		endWhole := func() {
+			switch whole {
+			case 0:
+			case 1:
+				lines = append(lines, fmt.Sprintf("seed %d (all of it)", wholeFrom))
+			default:
+				lines = append(lines, fmt.Sprintf("seeds %d to %d (all of them)", wholeFrom, wholeFrom+uint64(whole)-1))
+			}
+			whole = 0
+		}
 		for si := range sw.Seeds {
 			seed := sw.FirstSeed + uint64(si)
 			rm, ok := rmax[seedKey{sc, seed}]
 			if !ok {
-				lines = append(lines, fmt.Sprintf("seed %d (all of it)", seed))
+				if whole == 0 {
+					wholeFrom = seed
+				}
+				whole++
 				lacking += spec.N * len(algs[sc])
 				continue
 			}
+			endWhole()
 			costs, _ := spec.Grid([]float64{rm}, 0)
 			var at []string
 			for _, c := range costs {
@@ -334,6 +351,7 @@ func Missing(rows []SweepRow) []string {
 				lines = append(lines, fmt.Sprintf("seed %d at R = %s", seed, strings.Join(at, ", ")))
 			}
 		}
+		endWhole()
 		if lacking > 0 {
 			out = append(out, fmt.Sprintf("%s (--costs %s, %s) lacks %d of its %d rows: %s", shown(sc), shown(sw.Costs),
 				SeedRange(sw.FirstSeed, sw.Seeds), lacking, total, strings.Join(lines, "; ")))

@@ -434,3 +434,28 @@ func TestScaleRMaxOfAConstant(t *testing.T) {
 		}
 	}
 }
+
+// Seeds missing whole are told as runs: a seed alone, a run of them, and a run cut by a seed that
+// has some of its rows.
+func TestMissingSeedRuns(t *testing.T) {
+	row := func(seed uint64, a algos.Name) SweepRow {
+		return SweepRow{Scenario: "s", Seed: seed, RetrainCost: 1, Algorithm: a, StrategyCost: 1, ScenarioHash: "h",
+			Sweep: &SweepOf{Costs: "1:1:1", FirstSeed: 0, Seeds: 8}}
+	}
+	// Seeds 0 and 4 complete, 5 has one of its two rows, 1-3 and 6-7 none: one R (1:1:1), two algorithms.
+	rows := []SweepRow{
+		row(0, algos.NameOracle), row(0, algos.NameCaraT),
+		row(4, algos.NameOracle), row(4, algos.NameCaraT),
+		row(5, algos.NameOracle),
+	}
+	want := "lacks 11 of its 16 rows: seeds 1 to 3 (all of them); seed 5 at R = 1; seeds 6 to 7 (all of them)"
+	if m := Missing(rows); len(m) != 1 || !strings.HasSuffix(m[0], want) {
+		t.Errorf("missing %q, want it to end %q", m, want)
+	}
+	// A seed missing alone keeps the singular.
+	rows = append(rows, row(1, algos.NameOracle), row(1, algos.NameCaraT), row(3, algos.NameOracle), row(3, algos.NameCaraT),
+		row(5, algos.NameCaraT), row(6, algos.NameOracle), row(6, algos.NameCaraT), row(7, algos.NameOracle), row(7, algos.NameCaraT))
+	if m := Missing(rows); len(m) != 1 || !strings.HasSuffix(m[0], "lacks 2 of its 16 rows: seed 2 (all of it)") {
+		t.Errorf("missing %q", m)
+	}
+}
