@@ -128,7 +128,12 @@ func TestServeRefusesModelCommands(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 
 	// The predictions file's scenario plays.
-	sc.send("\x1b") // the editor closed
+	// The editor closed: wait for the player's status line, as an esc and a q read at once are alt+q.
+	at = sc.mark()
+	sc.send("\x1b")
+	if err := sc.waitAfter(at, "first · seed 3", 15*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	backToPicker(t, sc)
 	sc.send(strings.Repeat("j", entryIndex(t, cat, "fleet.yaml")-entryIndex(t, cat, "first.yaml")))
 	at = sc.mark()
