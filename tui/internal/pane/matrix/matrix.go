@@ -234,7 +234,10 @@ func (p *Pane) Legend(f *pane.Frame) []string {
 	bar, labels := colourBar(st, heat, r)
 	lines := []string{bar.String(st) + st.Dim.Render(" "+p.term()), labels.String(st)}
 	lines = append(lines, p.pathLegend(f)...)
-	marks := "▼ now  ≋ known drift"
+	marks := "▼ now"
+	if len(f.Drifts) > 0 { // real data know no drifts: no mark to explain
+		marks += "  ≋ known drift"
+	}
 	wide := 0
 	for _, l := range lines {
 		wide = max(wide, draw.Width(l))

@@ -156,3 +156,19 @@ func TestGolden(t *testing.T) {
 		t.Run(g.Name, func(t *testing.T) { golden.RequireEqual(t, []byte(g.Box+"\n")) })
 	}
 }
+
+// The legend explains ≋ only where the axis draws it: a stream with known drifts (the synthetic
+// one), not real data, whose drifts nobody labelled.
+func TestLegendDriftOnlyWhereKnown(t *testing.T) {
+	s := synth.Session(t)
+	f := synthFrame(t, draw.ForProfile(termenv.Ascii), s, synth.GoldenAt)
+	p := New()
+	legend := func() string { return ansi.Strip(strings.Join(p.Legend(f), "\n")) }
+	if l := legend(); !strings.Contains(l, "≋ known drift") {
+		t.Errorf("with %d known drifts the legend says %q", len(f.Drifts), l)
+	}
+	f.Drifts = nil
+	if l := legend(); strings.Contains(l, "drift") || !strings.Contains(l, "▼ now") {
+		t.Errorf("with no known drifts the legend says %q", l)
+	}
+}
