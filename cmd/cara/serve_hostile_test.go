@@ -566,17 +566,26 @@ func attackUpflood(t *testing.T, h *hostile) string {
 		code, strings.TrimSpace(byPassword), ok, refused, lastRefusal, held/1e6, oldCode, newCode, strings.TrimSpace(newOut))
 }
 
-func attackEditor(t *testing.T, h *hostile) string {
-	c, _, tm, err := h.player("ed", password("tulip"), 120, 40)
+// playingCovconD is a student who logs in by password and has covcon-d's matrix in: where the
+// attacks that need a player start.
+func (h *hostile) playingCovconD(t *testing.T, user string) (*gossh.Client, *term) {
+	t.Helper()
+	c, _, tm, err := h.player(user, password("tulip"), 120, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
 	tm.wait("pick a scenario", 10*time.Second)
 	tm.send("/covcon-d\r\r")
 	if err := tm.wait("computed all", 60*time.Second); err != nil {
+		c.Close()
 		t.Fatal(err)
 	}
+	return c, tm
+}
+
+func attackEditor(t *testing.T, h *hostile) string {
+	c, tm := h.playingCovconD(t, "ed")
+	defer c.Close()
 	before, _ := h.rss()
 	tm.send("e")
 	time.Sleep(500 * time.Millisecond)
@@ -590,16 +599,8 @@ func attackEditor(t *testing.T, h *hostile) string {
 }
 
 func attackColonset(t *testing.T, h *hostile) string {
-	c, _, tm, err := h.player("colon", password("tulip"), 120, 40)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, tm := h.playingCovconD(t, "colon")
 	defer c.Close()
-	tm.wait("pick a scenario", 10*time.Second)
-	tm.send("/covcon-d\r\r")
-	if err := tm.wait("computed all", 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
 	maxComputing, maxQueued := 0.0, 0.0
 	for i := range 100 {
 		tm.in.Write([]byte(fmt.Sprintf(":set data.noise=0.%04d\r", i+1)))
